@@ -1,0 +1,75 @@
+"""Run code under the MicroPython unix port, from source or from .mpy files compiled by mpy-cross."""
+import os
+import shutil
+import subprocess
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+BIN = os.path.dirname(sys.executable)
+SOURCE_PATHS = [os.path.join(ROOT, "shared"), os.path.join(ROOT, "firmware")]
+HEAP = "192k"
+
+
+def micropython_exe():
+    exe = os.path.join(BIN, "micropython")
+    if not os.path.exists(exe):
+        exe = shutil.which("micropython")
+    if not exe:
+        raise RuntimeError("the MicroPython unix port is missing: run scripts/setup")
+    return exe
+
+
+def mpy_cross_exe():
+    exe = os.path.join(BIN, "mpy-cross")
+    if not os.path.exists(exe):
+        exe = shutil.which("mpy-cross")
+    if not exe:
+        raise RuntimeError("mpy-cross is missing: run scripts/setup")
+    return exe
+
+
+def compile_tree(src_root, package, dest_root, opt=3):
+    """Compile every .py of src_root/package into dest_root/package as .mpy; return total bytes."""
+    total = 0
+    src_pkg = os.path.join(src_root, package)
+    for dirpath, _dirs, files in os.walk(src_pkg):
+        rel = os.path.relpath(dirpath, src_root)
+        out_dir = os.path.join(dest_root, rel)
+        os.makedirs(out_dir, exist_ok=True)
+        for name in sorted(files):
+            if not name.endswith(".py"):
+                continue
+            out = os.path.join(out_dir, name[:-3] + ".mpy")
+            subprocess.run(
+                [mpy_cross_exe(), "-O%d" % opt, "-o", out, "-s", os.path.join(rel, name),
+                 os.path.join(dirpath, name)],
+                check=True, capture_output=True, text=True)
+            total += os.path.getsize(out)
+    return total
+
+
+def run(script, paths=None, stdin=None, heap=HEAP, timeout=120, cwd=None, env=None):
+    """Run a script (a string of code) under micropython; return CompletedProcess (text)."""
+    e = dict(os.environ)
+    e["MICROPYPATH"] = ":".join((paths or SOURCE_PATHS) + [".frozen"])
+    if env:
+        e.update(env)
+    args = [micropython_exe()]
+    if heap:
+        args += ["-X", "heapsize=" + heap]
+    args += ["-c", script]
+    return subprocess.run(args, input=stdin, capture_output=True, text=True, timeout=timeout,
+                          env=e, cwd=cwd)
+
+
+def run_file(path, argv=(), paths=None, stdin=None, heap=HEAP, timeout=120, cwd=None, env=None):
+    e = dict(os.environ)
+    e["MICROPYPATH"] = ":".join((paths or SOURCE_PATHS) + [".frozen"])
+    if env:
+        e.update(env)
+    args = [micropython_exe()]
+    if heap:
+        args += ["-X", "heapsize=" + heap]
+    args += [path] + list(argv)
+    return subprocess.run(args, input=stdin, capture_output=True, text=True, timeout=timeout,
+                          env=e, cwd=cwd)
