@@ -1,0 +1,70 @@
+"""`knockbox replay`: standings of a game record, under CPython or the MicroPython unix port."""
+import json
+import os
+import subprocess
+
+from knockbox import engines
+from knockbox.errors import UserError
+from knockcore.errors import GameError
+from knockcore.game import from_record
+
+
+def load_record(path, stdin=None):
+    """Read a game record from a file (or '-' for standard input): a dict, or UserError."""
+    try:
+        if path == "-":
+            text = stdin.read()
+        else:
+            with open(path, encoding="utf-8") as f:
+                text = f.read()
+    except OSError as e:
+        raise UserError("%s: %s" % (path, e.strerror or e))
+    except UnicodeDecodeError:
+        raise UserError("%s: not UTF-8 text" % path)
+    try:
+        return json.loads(text)
+    except ValueError as e:
+        raise UserError("%s: not valid JSON (%s)" % (path, e))
+
+
+def standings_cpython(rec):
+    try:
+        return from_record(rec).standings()
+    except GameError as e:
+        raise UserError(str(e))
+
+
+def standings_micropython(rec):
+    exe = engines.tool("micropython")
+    script = os.path.join(os.path.dirname(os.path.abspath(__file__)), "mp_replay.py")
+    p = subprocess.run([exe, "-X", "heapsize=192k", script], input=json.dumps(rec),
+                       capture_output=True, text=True, timeout=120,
+                       env=engines.micropython_env([engines.core_root()]))
+    if p.returncode != 0:
+        raise UserError((p.stderr.strip().splitlines() or ["micropython failed"])[-1])
+    return json.loads(p.stdout)
+
+
+ENGINES = {"cpython": standings_cpython, "micropython": standings_micropython}
+
+
+def format_standings(s):
+    """Stable, readable JSON: sorted keys, one line per top-level key and per hand."""
+    lines = []
+    keys = sorted(s)
+    for i, k in enumerate(keys):
+        comma = "," if i < len(keys) - 1 else ""
+        v = s[k]
+        if k == "hands" and v:
+            inner = ",\n".join("    " + json.dumps(h, sort_keys=True, ensure_ascii=False) for h in v)
+            lines.append('  "hands": [\n%s\n  ]%s' % (inner, comma))
+        else:
+            lines.append("  %s: %s%s" % (json.dumps(k), json.dumps(v, sort_keys=True, ensure_ascii=False), comma))
+    return "{\n" + "\n".join(lines) + "\n}"
+
+
+def run(args, stdin, stdout):
+    rec = load_record(args.game, stdin)
+    s = ENGINES[args.engine](rec)
+    stdout.write(format_standings(s) + "\n")
+    return 0

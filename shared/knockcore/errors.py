@@ -1,0 +1,2 @@
+class GameError(ValueError):
+    """Bad input to the rules core: a short message naming the hand and the field."""

@@ -1,0 +1,195 @@
+# A game is its start plus an append-only list of hands; standings are a fold over the hands.
+# Undo drops the last hand, an edit replaces one; both fold again from the start.
+from knockcore import FORMAT
+from knockcore import hand
+from knockcore import rules as _rules
+from knockcore import method1, method2, method3
+from knockcore.errors import GameError
+
+_METHODS = (None, method1, method2, method3)
+_RECORD_KEYS = ("format", "method", "players", "start", "rules", "hands", "meta")
+
+
+class _State:
+    # The fold's accumulator: everything derived from the start and the hands so far.
+    def __init__(self):
+        self.totals = [0, 0, 0]
+        self.boxes = [0, 0, 0]
+        self.dealer = 0
+        self.active = [0, 1, 2]
+        self.idle = None
+        self.last_idle = None
+        self.box = None
+        self.captain = None
+        self.over = False
+        self.winners = []
+
+    def copy(self):
+        c = _State()
+        for k in ("dealer", "idle", "last_idle", "box", "captain", "over"):
+            setattr(c, k, getattr(self, k))
+        c.totals = self.totals[:]
+        c.boxes = self.boxes[:]
+        c.active = self.active[:]
+        c.winners = self.winners[:]
+        return c
+
+
+def _check_players(players):
+    if not isinstance(players, list) or len(players) != 3:
+        raise GameError("players: need exactly three")
+    for p in players:
+        if not isinstance(p, str) or not p.strip():
+            raise GameError("players: each name must be a non-empty string")
+    if players[0] == players[1] or players[0] == players[2] or players[1] == players[2]:
+        raise GameError("players: names must differ")
+
+
+class Game:
+    def __init__(self, method, players, start, rules=None):
+        if type(method) is not int or method not in (1, 2, 3):
+            raise GameError("unknown method %r (use 1, 2 or 3)" % (method,))
+        _check_players(players)
+        if not isinstance(start, dict):
+            raise GameError("start: must be an object")
+        self.method = method
+        self.players = list(players)
+        self.start = dict(start)
+        self.rules = _rules.resolve(rules)
+        self._m = _METHODS[method]
+        self._first = _State()
+        self._m.begin(self._first, self.start)
+        self.hands = []
+        self._st = self._first.copy()
+
+    # The running standings, for the scoreboard.
+    @property
+    def over(self):
+        return self._st.over
+
+    @property
+    def totals(self):
+        return self._st.totals
+
+    @property
+    def boxes(self):
+        return self._st.boxes
+
+    @property
+    def dealer(self):
+        return self._st.dealer
+
+    @property
+    def active(self):
+        return self._st.active
+
+    @property
+    def idle(self):
+        return self._st.idle
+
+    @property
+    def winners(self):
+        return self._st.winners
+
+    def _play(self, st, h, n):
+        """Validate hand number n against state st and apply it; (packed, kind, winners, points)."""
+        if st.over:
+            raise GameError("hand %d: the game is over" % n)
+        v = hand.parse(h, n, st.active, self.players, self.rules["knock_limit"])
+        if hand.kind(v) == hand.VOID:
+            # Nobody wins; the same players play again and the same dealer deals.
+            return v, "void", [], [0, 0, 0]
+        kind, winners, points = self._m.play(st, v, self.rules)
+        return v, kind, winners, points
+
+    def preview(self, h):
+        """What this hand would score, without recording it: (kind, winners, points)."""
+        st = self._st.copy()
+        r = self._play(st, h, len(self.hands) + 1)
+        return r[1], r[2], r[3]
+
+    def add(self, h):
+        st = self._st.copy()
+        v = self._play(st, h, len(self.hands) + 1)[0]
+        self.hands.append(v)
+        self._st = st
+
+    def _refold(self, packed):
+        st = self._first.copy()
+        for i in range(len(packed)):
+            self._play(st, hand.to_dict(packed[i]), i + 1)
+        return st
+
+    def undo(self):
+        """Drop the last hand; returns it (as a hand record), or None when there is none."""
+        if not self.hands:
+            return None
+        last = self.hands[-1]
+        self._st = self._refold(self.hands[:-1])
+        self.hands.pop()
+        return hand.to_dict(last)
+
+    def replace(self, i, h):
+        """Edit hand i (0-based) and fold again; refused, changing nothing, if any hand breaks."""
+        if type(i) is not int or i < 0 or i >= len(self.hands):
+            raise GameError("no hand %r to edit" % (i + 1 if type(i) is int else i,))
+        st = self._first.copy()
+        packed = self.hands[:]
+        for j in range(i):
+            self._play(st, hand.to_dict(packed[j]), j + 1)
+        packed[i] = self._play(st, h, i + 1)[0]
+        for j in range(i + 1, len(packed)):
+            self._play(st, hand.to_dict(packed[j]), j + 1)
+        self.hands = packed
+        self._st = st
+
+    def hand(self, i):
+        return hand.to_dict(self.hands[i])
+
+    def record(self):
+        return {"format": FORMAT, "method": self.method, "players": self.players[:],
+                "start": dict(self.start), "rules": _rules.overrides(self.rules),
+                "hands": [hand.to_dict(v) for v in self.hands]}
+
+    def standings(self):
+        st = self._first.copy()
+        per_hand = []
+        for i in range(len(self.hands)):
+            dealt = st.dealer
+            r = self._play(st, hand.to_dict(self.hands[i]), i + 1)
+            per_hand.append({"hand": i + 1, "kind": r[1], "winners": r[2], "points": r[3],
+                             "dealer": dealt})
+        out = {"method": self.method, "players": self.players[:], "rules": dict(self.rules),
+               "over": st.over, "totals": st.totals[:], "boxes": st.boxes[:],
+               "hands": per_hand}
+        if st.over:
+            final, net = self._m.finish(st, self.rules)
+            out["winners"] = st.winners[:]
+            out["final"] = final
+            out["net"] = net
+            if self.method == 2:
+                out["next_game"] = method2.next_game(st)
+        else:
+            out["next"] = {"dealer": st.dealer, "active": st.active[:], "idle": st.idle}
+        return out
+
+
+def from_record(rec):
+    """Build a Game from a game record (format knockbox-game/1); hands are checked in order."""
+    if not isinstance(rec, dict):
+        raise GameError("game record: must be an object")
+    for k in rec:
+        if k not in _RECORD_KEYS:
+            raise GameError("game record: unknown field %r" % (k,))
+    if rec.get("format", FORMAT) != FORMAT:
+        raise GameError("game record: format must be %r" % FORMAT)
+    for k in ("method", "players", "start"):
+        if k not in rec:
+            raise GameError("game record: missing %r" % k)
+    g = Game(rec["method"], rec["players"], rec["start"], rec.get("rules"))
+    hands = rec.get("hands", [])
+    if not isinstance(hands, list):
+        raise GameError("game record: hands must be a list")
+    for h in hands:
+        g.add(h)
+    return g
