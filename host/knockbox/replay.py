@@ -37,7 +37,8 @@ def standings_cpython(rec):
 def standings_micropython(rec):
     exe = engines.tool("micropython")
     script = os.path.join(os.path.dirname(os.path.abspath(__file__)), "mp_replay.py")
-    p = subprocess.run([exe, "-X", "heapsize=192k", script], input=json.dumps(rec),
+    # The device never builds the per-hand list; on the laptop give the port room for long games.
+    p = subprocess.run([exe, "-X", "heapsize=8M", script], input=json.dumps(rec),
                        capture_output=True, text=True, timeout=120,
                        env=engines.micropython_env([engines.core_root()]))
     if p.returncode != 0:

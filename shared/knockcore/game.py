@@ -57,10 +57,13 @@ class Game:
         self.start = dict(start)
         self.rules = _rules.resolve(rules)
         self._m = _METHODS[method]
-        self._first = _State()
-        self._m.begin(self._first, self.start)
         self.hands = []
-        self._st = self._first.copy()
+        self._st = self._begin()
+
+    def _begin(self):
+        st = _State()
+        self._m.begin(st, self.start)
+        return st
 
     # The running standings, for the scoreboard.
     @property
@@ -115,7 +118,7 @@ class Game:
         self._st = st
 
     def _refold(self, packed):
-        st = self._first.copy()
+        st = self._begin()
         for i in range(len(packed)):
             self._play(st, hand.to_dict(packed[i]), i + 1)
         return st
@@ -133,7 +136,7 @@ class Game:
         """Edit hand i (0-based) and fold again; refused, changing nothing, if any hand breaks."""
         if type(i) is not int or i < 0 or i >= len(self.hands):
             raise GameError("no hand %r to edit" % (i + 1 if type(i) is int else i,))
-        st = self._first.copy()
+        st = self._begin()
         packed = self.hands[:]
         for j in range(i):
             self._play(st, hand.to_dict(packed[j]), j + 1)
@@ -151,17 +154,25 @@ class Game:
                 "start": dict(self.start), "rules": _rules.overrides(self.rules),
                 "hands": [hand.to_dict(v) for v in self.hands]}
 
-    def standings(self):
-        st = self._first.copy()
-        per_hand = []
-        for i in range(len(self.hands)):
-            dealt = st.dealer
-            r = self._play(st, hand.to_dict(self.hands[i]), i + 1)
-            per_hand.append({"hand": i + 1, "kind": r[1], "winners": r[2], "points": r[3],
-                             "dealer": dealt})
+    def standings(self, hands=True):
+        """The standings contract. hands=False leaves out the per-hand list (the device's
+        screens do not need it, and 300 entries cost ~100 KB of a 64-bit heap)."""
+        if hands:
+            st = self._begin()
+            per_hand = []
+            for i in range(len(self.hands)):
+                dealt = st.dealer
+                r = self._play(st, hand.to_dict(self.hands[i]), i + 1)
+                per_hand.append({"hand": i + 1, "kind": r[1], "winners": r[2], "points": r[3],
+                                 "dealer": dealt})
+        else:
+            st = self._st.copy()
+            per_hand = None
         out = {"method": self.method, "players": self.players[:], "rules": dict(self.rules),
                "over": st.over, "totals": st.totals[:], "boxes": st.boxes[:],
                "hands": per_hand}
+        if per_hand is None:
+            del out["hands"]
         if st.over:
             final, net = self._m.finish(st, self.rules)
             out["winners"] = st.winners[:]

@@ -39,8 +39,21 @@ def defaults(preset):
     return r
 
 
+_last = [None, None]  # the last spec resolved and its result: games of one evening share it
+
+
 def resolve(spec):
-    """Validate a rules spec ({"preset": ..., option: value}) and return every option's value."""
+    """Validate a rules spec ({"preset": ..., option: value}) and return every option's value.
+    The result is shared between games with equal specs: treat it as read-only."""
+    if spec is not None and spec == _last[0]:
+        return _last[1]
+    r = _resolve(spec)
+    _last[0] = dict(spec) if spec is not None else None
+    _last[1] = r
+    return r
+
+
+def _resolve(spec):
     if spec is None:
         spec = {}
     if not isinstance(spec, dict):

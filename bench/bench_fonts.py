@@ -1,0 +1,113 @@
+#!/usr/bin/env python3
+"""Fonts, text and strings on the MicroPython unix port: .mpy sizes, heap, drawing time.
+
+    .venv/bin/python bench/bench_fonts.py
+
+Regenerates the fonts with tools/fonts/gen_fonts.py into a temporary tree (so it measures what
+the generator makes now, and says whether the committed files are stale), compiles the fonts,
+text.py and strings.py with mpy-cross -O3, and under `micropython -X heapsize=192k` (64-bit unix
+port: object headers are twice the Pico's, bytes data the same) prints:
+- each module's .mpy size and the heap it holds once imported (gc.mem_alloc after gc.collect);
+- the time to draw a scoreboard's worth of text (40 medium characters in names and labels plus
+  12 large digits) into a 296x128 MONO_HLSB FrameBuffer, and the heap that allocates.
+"""
+import os
+import shutil
+import sys
+import tempfile
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(ROOT, "tests"))
+sys.path.insert(0, os.path.join(ROOT, "tools", "fonts"))
+import gen_fonts  # noqa: E402
+import mp  # noqa: E402
+
+FW = os.path.join(ROOT, "firmware", "knockfw")
+MODULES = ("knockfw.fonts.large", "knockfw.fonts.medium", "knockfw.fonts.small",
+           "knockfw.text", "knockfw.strings")
+
+HEAP = """
+import gc
+import knockfw, knockfw.fonts
+gc.collect()
+a = gc.mem_alloc()
+import %s
+gc.collect()
+print(gc.mem_alloc() - a)
+"""
+
+DRAW = """
+import gc, time, framebuf
+from knockfw import text
+from knockfw.fonts import large, medium
+fb = framebuf.FrameBuffer(bytearray(296 * 128 // 8), 296, 128, framebuf.MONO_HLSB)
+NAMES = ("Александра", "Bob", "Ёжик Иван")     # 22 medium characters
+LABELS = ("Сдаёт", "Отдыхает", "Hand 12")       # 20 medium characters
+SCORES = ("-196", "612", "1024")                # 11 large characters
+def board():
+    fb.fill(0)
+    for i in range(3):
+        x = i * 99
+        text.draw_in_box(fb, NAMES[i], x, 0, 96, 18, medium, "center")
+        text.draw_in_box(fb, SCORES[i], x, 20, 96, 34, large, "center")
+        text.draw(fb, LABELS[i], x, 60, medium)
+board()
+N = 50
+gc.collect()
+gc.disable()
+a = gc.mem_alloc()
+board()
+alloc = gc.mem_alloc() - a
+gc.enable()
+t0 = time.ticks_us()
+for _ in range(N):
+    board()
+dt = time.ticks_diff(time.ticks_us(), t0)
+t0 = time.ticks_us()
+for _ in range(N):
+    for s in NAMES + LABELS:
+        text.draw(fb, s, 0, 0, medium)
+    for s in SCORES:
+        text.draw(fb, s, 0, 0, large)
+raw = time.ticks_diff(time.ticks_us(), t0)
+print(dt // N, raw // N, alloc)
+"""
+
+
+def main():
+    stale = gen_fonts.stale()
+    tmp = tempfile.mkdtemp(prefix="bench_fonts_")
+    try:
+        src = os.path.join(tmp, "src")
+        shutil.copytree(FW, os.path.join(src, "knockfw"),
+                        ignore=shutil.ignore_patterns("__pycache__"))
+        gen_fonts.generate(os.path.join(src, "knockfw", "fonts"))
+        mpy = os.path.join(tmp, "mpy")
+        mp.compile_tree(src, "knockfw", mpy)
+        print("fonts: committed files %s" % ("STALE: " + " ".join(stale) if stale else "match the generator"))
+        print("%-22s %8s %10s" % ("module", ".mpy B", "heap B"))
+        total = 0
+        for mod in MODULES:
+            path = os.path.join(mpy, *mod.split(".")) + ".mpy"
+            size = os.path.getsize(path)
+            r = mp.run(HEAP % mod, paths=[mpy])
+            if r.returncode:
+                raise SystemExit(r.stderr)
+            heap = int(r.stdout.split()[-1])
+            print("%-22s %8d %10d" % (mod, size, heap))
+            if ".fonts." in mod:
+                total += size
+        print("%-22s %8d" % ("fonts total", total))
+        r = mp.run(DRAW, paths=[mpy])
+        if r.returncode:
+            raise SystemExit(r.stderr)
+        board_us, raw_us, alloc = (int(v) for v in r.stdout.split())
+        print("scoreboard text (42 medium + 11 large glyphs, fit+align+draw): %d us, allocates %d B"
+              % (board_us, alloc))
+        print("same strings, plain draw(): %d us" % raw_us)
+    finally:
+        shutil.rmtree(tmp)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,37 @@
+"""Budgets of DESIGN.md section 7 for the core: compiled size, and a 300-hand game replayed under the
+192 KB heap of the MicroPython unix port (the benchmark bench/bench_core.py prints the numbers)."""
+import json
+import os
+import random
+
+import gamegen
+import mp
+
+
+def test_shared_compiled_with_O3_fits_12_KB(tmp_path):
+    total = mp.compile_tree(os.path.join(mp.ROOT, "shared"), "knockcore", str(tmp_path), opt=3)
+    assert 0 < total <= 12 * 1024, total
+
+
+def test_300_hand_game_replays_in_192k_heap(tmp_path):
+    rec = gamegen.random_game(random.Random(7), method=3, max_hands=300,
+                              rules={"preset": "seed", "m3_target": 100000}).record()
+    path = tmp_path / "hands.jsonl"
+    with open(path, "w") as f:
+        for h in rec["hands"]:
+            f.write(json.dumps(h) + "\n")
+    script = """
+import json, sys
+from knockcore.game import Game
+g = Game(3, ["A", "B", "C"], %r, {"preset": "seed", "m3_target": 100000})
+with open(sys.argv[1]) as f:
+    for line in f:
+        g.add(json.loads(line))
+s = g.standings(hands=False)
+print(len(g.hands), s["totals"])
+""" % (rec["start"],)
+    p = mp.run(script.replace("sys.argv[1]", repr(str(path))))
+    assert p.returncode == 0, p.stderr
+    from knockcore.game import from_record
+    want = from_record(rec).standings()["totals"]
+    assert p.stdout.strip() == "300 %s" % want
