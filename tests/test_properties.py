@@ -33,6 +33,14 @@ def test_finished_game_settles_to_zero_and_totals_add_up(args):
     s = g.standings()
     assert s["over"] and "next" not in s
     assert sum(s["net"]) == 0
+    # Who pays whom adds up to each seat's net, one payment per pair at most.
+    got = [0, 0, 0]
+    for payer, payee, amount in s["payments"]:
+        assert amount > 0 and payer != payee
+        got[payer] -= amount
+        got[payee] += amount
+    assert got == s["net"]
+    assert len({frozenset(p[:2]) for p in s["payments"]}) == len(s["payments"])
     # The running totals are the sum of what each hand scored.
     for seat in range(3):
         assert sum(h["points"][seat] for h in s["hands"]) == s["totals"][seat]

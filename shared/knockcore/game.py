@@ -4,6 +4,7 @@ from knockcore import FORMAT
 from knockcore import hand
 from knockcore import rules as _rules
 from knockcore import method1, method2, method3
+from knockcore import two
 from knockcore.errors import GameError
 
 _METHODS = (None, method1, method2, method3)
@@ -174,10 +175,10 @@ class Game:
         if per_hand is None:
             del out["hands"]
         if st.over:
-            final, net = self._m.finish(st, self.rules)
+            final, owe = self._m.finish(st, self.rules)
             out["winners"] = st.winners[:]
             out["final"] = final
-            out["net"] = net
+            out["net"], out["payments"] = two.settle(owe)
             if self.method == 2:
                 out["next_game"] = method2.next_game(st)
         else:

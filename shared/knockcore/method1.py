@@ -43,7 +43,7 @@ def finish(st, rules):
     w = st.winners[0]
     final = [st.totals[i] + rules["box_bonus"] * st.boxes[i] for i in range(3)]
     final[w] += rules["game_bonus"]
-    net = two.pairwise_net(final)
+    owe = two.ledger(final)
     extra = rules["shutout_extra"]
     for i in range(3):
         if i == w:
@@ -53,6 +53,5 @@ def finish(st, rules):
         else:
             pays = st.boxes[i] == 0
         if pays:
-            net[i] -= extra
-            net[w] += extra
-    return final, net
+            owe[i][w] += extra
+    return final, owe

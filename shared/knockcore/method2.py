@@ -62,10 +62,13 @@ def finish(st, rules):
     for s in st.winners:
         final[s] += bonus
     v = final[w] - final[lose]
-    sign = 1 if w == st.box else -1
-    net = [-sign * v] * 3
-    net[st.box] = sign * 2 * v
-    return final, net
+    owe = [[0, 0, 0], [0, 0, 0], [0, 0, 0]]
+    for p in partners(st):
+        if w == st.box:
+            owe[p][st.box] = v
+        else:
+            owe[st.box][p] = v
+    return final, owe
 
 
 def next_game(st):

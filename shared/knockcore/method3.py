@@ -69,9 +69,8 @@ def finish(st, rules):
     w = st.winners[0]
     final = [st.totals[i] + rules["box_bonus"] * st.boxes[i] for i in range(3)]
     final[w] += rules["game_bonus"]
-    net = two.pairwise_net(final)
+    owe = two.ledger(final)
     for i in range(3):
         if i != w and st.boxes[i] == 0:
-            net[i] -= rules["shutout_extra"]
-            net[w] += rules["shutout_extra"]
-    return final, net
+            owe[i][w] += rules["shutout_extra"]
+    return final, owe

@@ -16,7 +16,27 @@ def score(v, active, rules):
     return "knock", k, o, c[o] - c[k]
 
 
-def pairwise_net(final):
-    """Each pair settles the difference of their final totals: net(i) = 2F(i) - F(j) - F(k)."""
-    s = final[0] + final[1] + final[2]
-    return [3 * f - s for f in final]
+def ledger(final):
+    """Who owes whom: owe[i][j] is what i pays j. Each pair settles the difference of their
+    final totals (the lower pays the higher), so net(i) = 2F(i) - F(j) - F(k)."""
+    owe = [[0, 0, 0], [0, 0, 0], [0, 0, 0]]
+    for i in range(3):
+        for j in range(3):
+            if final[j] > final[i]:
+                owe[i][j] = final[j] - final[i]
+    return owe
+
+
+def settle(owe):
+    """(net per seat, payments [[payer, payee, amount], ...]) with each pair's debts offset."""
+    net = [0, 0, 0]
+    pays = []
+    for i in range(3):
+        for j in range(i + 1, 3):
+            x = owe[i][j] - owe[j][i]
+            if x:
+                p, q = (i, j) if x > 0 else (j, i)
+                pays.append([p, q, abs(x)])
+                net[p] -= abs(x)
+                net[q] += abs(x)
+    return net, pays

@@ -34,6 +34,8 @@ M1 = [k(0, [4, 19, N]), gin(2, [22, N, 0]), k(1, [N, 6, 6]), VOID, k(2, [31, N, 
 case("m1 worked example (RULES 5)", 1, {"idle": 2, "dealer": 1}, M1, {
     "over": True, "totals": [15, 0, 101], "boxes": [1, 0, 3], "final": [40, 0, 276],
     "winners": [2], "net": [-196, -416, 612],
+    # B pays A 40; A pays C 276-40 = 236; B pays C 276 + 100 (sat out the final hand).
+    "payments": [[1, 0, 40], [0, 2, 236], [1, 2, 376]],
     "hands": [{"hand": 1, "kind": "knock", "winners": [0], "points": [15, 0, 0], "dealer": 1},
               {"hand": 2, "kind": "gin", "winners": [2], "points": [0, 0, 47], "dealer": 2},
               {"hand": 3, "kind": "undercut", "winners": [2], "points": [0, 0, 25], "dealer": 1},
@@ -86,6 +88,7 @@ M2 = [k(1, [18, 3, N]), gin(0, [0, 12, N]), k(0, [7, N, 5]), k(0, [1, N, 40]), g
 case("m2 worked example (RULES 5)", 2, {"box": 0, "captain": 1}, M2, {
     "over": True, "totals": [131, 42, 42], "boxes": [3, 2, 2], "final": [306, 92, 92],
     "winners": [0], "net": [428, -214, -214], "next_game": {"box": 1, "captain": 2},
+    "payments": [[1, 0, 214], [2, 0, 214]],
     "hands": [{"hand": 1, "kind": "knock", "winners": [1, 2], "points": [0, 15, 15], "dealer": 1},
               {"hand": 2, "kind": "gin", "winners": [0], "points": [37, 0, 0], "dealer": 0},
               {"hand": 3, "kind": "undercut", "winners": [1, 2], "points": [0, 27, 27], "dealer": 2},
@@ -120,6 +123,7 @@ M3 = [k(0, [5, 20, 30]), gin(1, [14, 0, 9]), k(1, [25, 8, 3]), k(2, [6, 17, 6]),
 case("m3 worked example (RULES 5)", 3, {"dealer": 2}, M3, {
     "over": True, "totals": [225, 63, 10], "boxes": [4, 1, 1], "final": [425, 88, 35],
     "winners": [0], "net": [727, -284, -443],
+    "payments": [[1, 0, 337], [2, 0, 390], [2, 1, 53]],
     "hands": [{"hand": 1, "kind": "knock", "winners": [0], "points": [45, 0, 0], "dealer": 2},
               {"hand": 2, "kind": "gin", "winners": [1], "points": [0, 63, 0], "dealer": 0},
               {"hand": 3, "kind": "undercut", "winners": [2], "points": [0, 0, 30], "dealer": 1},
