@@ -1,0 +1,165 @@
+# Shared base of the two e-ink drivers (uc8151.py, ssd1680.py).
+#
+# The drawing surface is a framebuf.FrameBuffer of 296 x 128 pixels (landscape), 1 = black ink.
+# Its memory is framebuf.MONO_VLSB: byte (p * 296 + x) holds the pixels (x, 8p) .. (x, 8p + 7),
+# bit 0 on top. Both panels are 128 sources x 296 gates, mounted landscape, so:
+#   - a landscape column x is one gate line of the controller (RAM row x);
+#   - a "page" p (16 of them) is one RAM byte of every gate line: 8 source pixels, MSB first.
+# Page p goes to RAM source byte 15 - p, so landscape y = 127 - source. Each driver sets its
+# scan/shift direction so that this appears upright. Sending a page is one spi.write of a 296-byte
+# memoryview slice of the framebuffer: there is no per-pixel rotation at run time.
+#
+# Refresh is asynchronous: show() sends the image and starts the refresh, then returns. The app
+# polls busy(), which also sends any follow-up command the controller needs once it is ready
+# (power on -> refresh -> power off on the UC8151). show(block=True) or wait() block.
+import framebuf
+from time import sleep_ms, ticks_ms, ticks_diff
+from micropython import const
+
+WIDTH = const(296)
+HEIGHT = const(128)
+PAGES = const(16)
+_FULL_EVERY = const(8)
+_WAIT_MS = const(10000)
+
+
+class EPD(framebuf.FrameBuffer):
+    BUSY_LEVEL = 1  # the BUSY pin level that means "busy"; each controller sets its own
+
+    def __init__(self, spi, cs, dc, rst, busy, full_every=_FULL_EVERY):
+        buf = bytearray(WIDTH * HEIGHT // 8)
+        super().__init__(buf, WIDTH, HEIGHT, framebuf.MONO_VLSB)
+        self.buf = buf
+        self.width = WIDTH
+        self.height = HEIGHT
+        self.spi = spi
+        self.cs = cs
+        self.dc = dc
+        self.rst = rst
+        self.busy_pin = busy
+        self.full_every = full_every  # partial refreshes allowed between two full ones
+        self.partials = 0  # partial refreshes since the last full one
+        self.last_full = False  # kind of the refresh started last
+        self.awake = False  # init() done and not in deep sleep since
+        self._want = 0  # 0 nothing, 1 partial, 2 full: a show() waiting for the panel
+        self._steps = []  # commands to send, one each time BUSY clears
+        self._one = bytearray(1)
+        cs.value(1)
+
+    # --- bus -------------------------------------------------------------------------------
+    def cmd(self, c, data=None):
+        self._one[0] = c
+        self.cs.value(0)
+        self.dc.value(0)
+        self.spi.write(self._one)
+        if data is not None:
+            self.dc.value(1)
+            self.spi.write(data)
+        self.cs.value(1)
+
+    def write_page(self, src, p):
+        # Data bytes of page p of src (a buffer in the framebuffer's layout): 296 bytes, one per
+        # gate line (landscape x = 0 .. 295). No copy: a memoryview slice.
+        self.cs.value(0)
+        self.dc.value(1)
+        self.spi.write(memoryview(src)[p * WIDTH:(p + 1) * WIDTH])
+        self.cs.value(1)
+
+    def pin_busy(self):
+        return self.busy_pin.value() == self.BUSY_LEVEL
+
+    def wait_pin(self, timeout_ms):
+        # Blocking wait on the BUSY pin only (init and sleep use it). True if it cleared.
+        t0 = ticks_ms()
+        while self.pin_busy():
+            if ticks_diff(ticks_ms(), t0) > timeout_ms:
+                return False
+            sleep_ms(2)
+        return True
+
+    def hw_reset(self, low_ms, high_ms):
+        self.rst.value(1)
+        sleep_ms(high_ms)
+        self.rst.value(0)
+        sleep_ms(low_ms)
+        self.rst.value(1)
+        sleep_ms(high_ms)
+
+    # --- public API ------------------------------------------------------------------------
+    def show(self, full=False, block=False):
+        """Send the framebuffer and start a refresh (full, or partial/fast).
+
+        The first show after init or sleep, and one after every `full_every` partial ones,
+        is full whatever `full` says. If the panel is still busy the request is kept (a full
+        request wins) and started by a later busy() poll with the framebuffer as it is then.
+        Returns True, or with block=True whether the refresh finished within the wait.
+        """
+        if full or self._want == 2:
+            self._want = 2
+        else:
+            self._want = 1
+        self.busy()
+        if block:
+            return self.wait()
+        return True
+
+    def busy(self):
+        """True while the panel is working; call it every loop (it drives the refresh)."""
+        if self.pin_busy():
+            return True
+        if self._steps:
+            self.cmd(self._steps.pop(0))
+            return True
+        if self._want:
+            if not self.awake:
+                self.init()
+            full = self._want == 2 or self.partials >= self.full_every or not self._shown
+            self._want = 0
+            self.last_full = full
+            if full:
+                self.partials = 0
+            else:
+                self.partials += 1
+            self._shown = True
+            self.refresh(full)
+            return True
+        return False
+
+    def wait(self, timeout_ms=_WAIT_MS):
+        """Block until the panel is idle (and any pending show is done). False on timeout."""
+        t0 = ticks_ms()
+        while self.busy():
+            if ticks_diff(ticks_ms(), t0) > timeout_ms:
+                return False
+            sleep_ms(5)
+        return True
+
+    def sleep(self):
+        """Finish any refresh, then put the controller in deep sleep (image stays on the panel).
+
+        The next show() wakes it with a hardware reset and init(), and is a full refresh.
+        """
+        self.wait()
+        if self.awake:
+            self.deep_sleep()
+        self.awake = False
+        self._steps = []
+
+    def init(self):
+        """Hardware reset and configure the controller (blocks for the reset, ~0.1 s)."""
+        self._steps = []
+        self.setup()
+        self.awake = True
+        self._shown = False
+
+    # --- for the drivers -------------------------------------------------------------------
+    _shown = False  # a refresh has been done since init (else the next one must be full)
+
+    def setup(self):
+        raise NotImplementedError
+
+    def refresh(self, full):
+        raise NotImplementedError
+
+    def deep_sleep(self):
+        raise NotImplementedError
