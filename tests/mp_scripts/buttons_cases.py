@@ -1,0 +1,316 @@
+# Button trace cases, run by pytest under CPython (tests/test_buttons.py imports this module) and
+# under the MicroPython unix port (run as a script: prints "ok <case>" per case, then "done").
+#
+# A trace is a list of (t_ms, level) changes per pin; the replay polls every 10 ms at t = 0, 10,
+# 20, ... and returns the events as (t, name, kind). Times handed to poll() are base + t in
+# ticks, so a base just below the wrap point checks the tick arithmetic.
+#
+# Expected times follow the module's rules: a level counts at the first poll 50 ms after it was
+# first read; durations run from the first read of the closed contact to the first read of the
+# open one; long_ms=600, repeat_ms=150.
+from knockfw import buttons
+from knockfw.buttons import Buttons, _add as tadd
+
+ABCUD = ("a", "b", "c", "up", "down")
+
+
+class TracePin:
+    def __init__(self, trace, active_low=False):
+        self.trace = trace      # [(t, level)], sorted; level is logical (1 = pressed)
+        self.t = 0
+        self.low = active_low
+
+    def value(self):
+        level = 0
+        for t, v in self.trace:
+            if t <= self.t:
+                level = v
+        return (1 - level) if self.low else level
+
+
+def replay(traces, end, base=0, step=10, active_low=False, polls=None, setup=None, **kw):
+    pins = {}
+    for n in ABCUD:
+        pins[n] = TracePin(traces.get(n, []), active_low)
+    b = Buttons(pins, active_low=active_low, **kw)
+    if setup:
+        setup(b)
+    out = []
+    times = polls if polls is not None else range(0, end + 1, step)
+    for t in times:
+        for p in pins.values():
+            p.t = t
+        for name, kind in b.poll(tadd(base, t)):
+            out.append((t, name, kind))
+    return out, b
+
+
+def check(got, want):
+    if got != want:
+        raise AssertionError("got %r\nwant %r" % (got, want))
+
+
+def press(t0, t1):
+    return [(t0, 1), (t1, 0)]
+
+
+def case_clean_short():
+    check(replay({"a": press(100, 300)}, 600)[0], [(350, "a", "press")])
+
+
+def case_chatter_both_edges():
+    # closes with chatter (samples 100:1 110:0 120:1 ...), opens with chatter (400:0 410:1
+    # 420:0 430:1 440:0): counted at 170 and at 490.
+    a = [(100, 1), (105, 0), (115, 1), (125, 0), (128, 1),
+         (400, 0), (405, 1), (412, 0), (421, 1), (433, 0)]
+    check(replay({"a": a}, 700)[0], [(490, "a", "press")])
+
+
+def case_chatter_1ms():
+    # 1-3 ms bounces between polls are never even seen
+    a = [(100, 1), (101, 0), (102, 1), (104, 0), (106, 1), (300, 0), (302, 1), (303, 0)]
+    check(replay({"b": a}, 500)[0], [(350, "b", "press")])
+
+
+def case_glitch_ignored():
+    # 40 ms closed, 30 ms closed, one 10 ms spike: none lasts 50 ms
+    a = [(100, 1), (140, 0), (300, 1), (330, 0), (500, 1), (505, 0)]
+    check(replay({"a": a, "up": a}, 800)[0], [])
+
+
+def case_dropout_while_held():
+    # b held 100..1000 with a 30 ms dropout at 400: one long press, long at 100 + 600
+    b = [(100, 1), (400, 0), (430, 1), (1000, 0)]
+    check(replay({"b": b}, 1300)[0], [(700, "b", "long")])
+
+
+def case_long_then_nothing_on_release():
+    check(replay({"c": press(100, 1500)}, 1800)[0], [(700, "c", "long")])
+
+
+def case_long_boundary():
+    # held 590 ms: press; held 600 ms (contact open from 700): long when the release counts;
+    # held 610 ms: long at 700 while still held
+    check(replay({"a": press(100, 690)}, 900)[0], [(740, "a", "press")])
+    check(replay({"a": press(100, 700)}, 900)[0], [(750, "a", "long")])
+    check(replay({"a": press(100, 710)}, 900)[0], [(700, "a", "long")])
+
+
+def case_repeat():
+    got, b = replay({"up": press(100, 1180)}, 1400)
+    check(got, [(150, "up", "press"), (700, "up", "repeat"), (850, "up", "repeat"),
+                (1000, "up", "repeat"), (1150, "up", "repeat")])
+
+
+def case_repeat_short_press():
+    check(replay({"down": press(100, 400)}, 700)[0], [(150, "down", "press")])
+
+
+def case_no_repeat_while_opening():
+    # contact opens at 1140: the repeat due at 1150 never comes
+    got = replay({"up": press(100, 1140)}, 1400)[0]
+    check(got, [(150, "up", "press"), (700, "up", "repeat"), (850, "up", "repeat"),
+                (1000, "up", "repeat")])
+
+
+def case_held_ms():
+    pins = {"up": TracePin(press(100, 2000))}
+    b = Buttons(pins)
+    for t in range(0, 1001, 10):
+        pins["up"].t = t
+        b.poll(t)
+    check(b.held_ms("up", 1000), 900)
+    check(b.held_ms("up", 1234), 1134)
+    for t in range(1010, 2101, 10):
+        pins["up"].t = t
+        b.poll(t)
+    check(b.held_ms("up", 2100), 0)
+
+
+def case_late_polls_do_not_pile_up():
+    # polls stop between 200 and 2000 (a blocking refresh): one repeat at 2000, then every 150
+    polls = list(range(0, 201, 10)) + list(range(2000, 2400, 10))
+    got = replay({"up": press(100, 5000)}, 0, polls=polls)[0]
+    check(got, [(150, "up", "press"), (2000, "up", "repeat"), (2150, "up", "repeat"),
+                (2300, "up", "repeat")])
+
+
+def case_two_at_once():
+    tr = {"a": press(100, 300), "c": press(105, 320), "up": press(100, 800),
+          "down": press(100, 800)}
+    got = replay(tr, 1000)[0]
+    check(got, [(150, "up", "press"), (150, "down", "press"),
+                (350, "a", "press"), (370, "c", "press"),
+                (700, "up", "repeat"), (700, "down", "repeat")])
+
+
+def case_same_poll_in_button_order():
+    tr = {"c": press(100, 300), "a": press(100, 300), "b": press(100, 300)}
+    check(replay(tr, 500)[0], [(350, "a", "press"), (350, "b", "press"), (350, "c", "press")])
+
+
+def case_wraparound():
+    # The same traces with ticks crossing the wrap point must give the same events.
+    tr = {"a": press(100, 300), "b": press(100, 1500), "up": press(100, 1180)}
+    want = replay(tr, 1800)[0]
+    for back in (1, 150, 700, 1000, 1790):
+        check(replay(tr, 1800, base=tadd(0, -back))[0], want)
+    check(len(want), 7)
+
+
+def case_diff_wraps():
+    p = buttons._PERIOD
+    d = buttons._diff
+    check(d(5, p - 5), 10)
+    check(d(p - 5, 5), -10)
+    check(d(0, p - 1), 1)
+    check(d(p - 1, 0), -1)
+    check(d(p // 2 - 1, 0), p // 2 - 1)
+    check(d(p // 2, 0), -(p // 2))
+    check(d(0, p // 2), -(p // 2))
+    check(d(123, 123), 0)
+    check(tadd(p - 1, 1), 0)
+    check(tadd(0, -1), p - 1)
+
+
+def case_diff_matches_ticks_diff():
+    # Under MicroPython, the pure _diff must agree with the C time.ticks_diff everywhere.
+    import time
+    td = getattr(time, "ticks_diff", None)
+    if td is None:
+        return          # CPython: no ticks_diff to compare with (case_diff_wraps still runs)
+    p = buttons._PERIOD
+    r = Rand(7)
+    vals = [0, 1, 2, p // 2 - 1, p // 2, p // 2 + 1, p - 2, p - 1]
+    for _ in range(200):
+        vals.append((r.below(1 << 30) * r.below(1 << 30) * 7919 + r.below(1000)) % p)
+    for a in vals:
+        for b in vals[:40]:
+            if buttons._diff(a, b) != td(a, b):
+                raise AssertionError("_diff(%d, %d) = %d, ticks_diff %d" %
+                                     (a, b, buttons._diff(a, b), td(a, b)))
+    check(tadd(p - 1, 5), time.ticks_add(p - 1, 5))
+
+
+def case_active_low():
+    got = replay({"a": press(100, 300), "up": press(100, 200)}, 500, active_low=True)[0]
+    check(got, [(150, "up", "press"), (350, "a", "press")])
+
+
+def case_inject_released():
+    # woke by B, released before the first poll: one press, nothing more, then normal again
+    got = replay({"b": press(2000, 2200)}, 2500, setup=lambda b: b.inject("b"))[0]
+    check(got, [(0, "b", "press"), (2250, "b", "press")])
+
+
+def case_inject_still_held():
+    # woke by A still held for 1.5 s: no second press, no long; up held at wake: no repeats
+    tr = {"a": press(0, 1500), "up": press(0, 1500)}
+    got = replay(tr, 2000, setup=lambda b: (b.inject("a"), b.inject("up")))[0]
+    check(got, [(0, "a", "press"), (0, "up", "press")])
+
+
+def case_inject_unknown():
+    b = Buttons({"a": TracePin([])})
+    try:
+        b.inject("zz")
+    except ValueError:
+        return
+    raise AssertionError("inject of an unknown button accepted")
+
+
+def case_pressed_now():
+    pins = {}
+    for n in ABCUD:
+        pins[n] = TracePin(press(0, 100) if n in ("c", "up") else [])
+    b = Buttons(pins)
+    check(b.pressed_now(), ["c", "up"])
+    for p in pins.values():
+        p.t = 100
+    check(b.pressed_now(), [])
+
+
+class Rand:
+    """A tiny LCG, the same numbers on CPython and MicroPython."""
+
+    def __init__(self, seed):
+        self.s = seed
+
+    def below(self, n):
+        self.s = (self.s * 1103515245 + 12345) & 0x7FFFFFFF
+        return (self.s >> 8) % n
+
+
+def chatter(r, t, trace, level):
+    """Up to 3 bounces of 1-15 ms each way, ending at `level`; returns the new time."""
+    start = t
+    for _ in range(r.below(4)):
+        trace.append((t, level))
+        t += 1 + r.below(15)
+        trace.append((t, 1 - level))
+        t += 1 + r.below(15)
+    trace.append((t, level))
+    return t, t - start
+
+
+def repeats(d):
+    """Repeats during a measured hold of d ms: at 600, 750, 900, ... strictly inside the hold."""
+    return 0 if d <= 600 else (d - 601) // 150 + 1
+
+
+def bouncy_session(r):
+    """Random presses with chatter at both edges: (trace, [(held_min, held_max)], end).
+
+    What the buttons measure lies between those bounds: sampling every 10 ms may miss any
+    bounce, so the hold can stretch over the chatter, or end at the first bounce."""
+    t, trace, holds = 0, [], []
+    for _ in range(6):
+        t += 60 + r.below(300)          # open long enough for the release to count
+        t, pre = chatter(r, t, trace, 1)
+        held = (70 + r.below(310)) if r.below(2) else (700 + r.below(900))
+        t += held
+        t, post = chatter(r, t, trace, 0)
+        holds.append((held - 10, held + pre + post + 20))
+    return trace, holds, t + 200
+
+
+def case_random_bouncy_sessions():
+    r = Rand(12345)
+    for i in range(100):
+        trace, holds, end = bouncy_session(r)
+        got = [k for _t, _n, k in replay({"b": trace}, end)[0]]
+        for lo, hi in holds:
+            if lo < 600 <= hi:
+                raise AssertionError("session %d: ambiguous hold %r" % (i, (lo, hi)))
+        check(got, ["long" if lo >= 600 else "press" for lo, _hi in holds])
+        got = [k for _t, _n, k in replay({"down": trace}, end)[0]]
+        runs = []
+        for k in got:
+            if k == "press":
+                runs.append(0)
+            elif k == "repeat" and runs:
+                runs[-1] += 1
+            else:
+                raise AssertionError("session %d: %r" % (i, got))
+        check(len(runs), len(holds))
+        for j in range(len(runs)):
+            lo, hi = holds[j]
+            if not repeats(lo - 10) <= runs[j] <= repeats(hi + 10):
+                raise AssertionError("session %d press %d: %d repeats, hold %r" %
+                                     (i, j, runs[j], holds[j]))
+
+
+def cases():
+    return [n for n in sorted(globals()) if n.startswith("case_")]
+
+
+def main():
+    g = globals()
+    for n in cases():
+        g[n]()
+        print("ok", n)
+    print("done")
+
+
+if __name__ == "__main__":
+    main()
