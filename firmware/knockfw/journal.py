@@ -1,0 +1,268 @@
+# Append-only journal on the device's littlefs, plus small settings files written safely.
+#
+# One record per line:   <seq> <json> <crc>\n
+#   seq   decimal, 1 for the first record of a journal, then +1 per line
+#   json  compact JSON (no newline inside), the record itself
+#   crc   binascii.crc32 of the bytes "<seq> <json>", 8 lowercase hex digits
+#
+# Power safety: littlefs is copy-on-write; what a file handle wrote becomes durable when the
+# handle is synced (f.flush() on a VfsLfs2 file calls lfs_file_sync) or closed, atomically.
+# So append() writes the whole line and flushes before it returns: a returned append is on flash.
+# A torn or damaged line can still appear (other filesystems, flash wear, a bug): open() keeps
+# every good record before the first bad line, drops the rest by rewriting the good prefix to a
+# temp file and renaming it over the journal (MicroPython files have no truncate()), and leaves a
+# human-readable explanation in .note for the UI. Damage before the last line is kept aside in
+# <path>.bad rather than thrown away.
+import binascii
+import json
+import os
+
+from micropython import const
+
+_CHUNK = const(512)     # bytes read at a time while scanning
+_MAX_LINE = const(2048)  # a longer "line" is garbage (our records are < 300 bytes)
+_MARK_EVERY = const(32)  # one (seq, offset) mark per this many records, to seek for sync
+
+
+class JournalError(ValueError):
+    pass
+
+
+def _sync():
+    s = getattr(os, "sync", None)
+    if s:
+        s()
+
+
+def _exists(path):
+    try:
+        os.stat(path)
+        return True
+    except OSError:
+        return False
+
+
+def _remove(path):
+    try:
+        os.remove(path)
+    except OSError:
+        pass
+
+
+def _line(seq, obj):
+    body = b"%d %s" % (seq, json.dumps(obj, separators=(",", ":")).encode())
+    return b"%s %08x\n" % (body, binascii.crc32(body) & 0xFFFFFFFF)
+
+
+def _parse(line, want):
+    """(seq, body_json_bytes) of a line, or None if it is torn, damaged or out of sequence."""
+    n = len(line)
+    if n < 13 or line[n - 1] != 10 or line[n - 10] != 32:
+        return None
+    body = line[:n - 10]
+    try:
+        crc = int(line[n - 9:n - 1], 16)
+    except ValueError:
+        return None
+    if binascii.crc32(body) & 0xFFFFFFFF != crc:
+        return None
+    sp = body.find(b" ")
+    try:
+        seq = int(body[:sp])
+    except ValueError:
+        return None
+    if sp < 1 or (want and seq != want):
+        return None
+    return seq, body[sp + 1:]
+
+
+def _lines(f, off=0):
+    """Yield (offset, line) from f, which is at offset off; lines keep their b"\\n". Reads in
+    chunks so a long journal never sits in RAM; a last line without newline comes out as is."""
+    buf = b""
+    while True:
+        chunk = f.read(_CHUNK)
+        if not chunk:
+            break
+        buf = buf + chunk if buf else chunk
+        start = 0
+        while True:
+            nl = buf.find(b"\n", start)
+            if nl < 0:
+                break
+            yield off, buf[start:nl + 1]
+            off += nl + 1 - start
+            start = nl + 1
+        buf = buf[start:]
+        if len(buf) > _MAX_LINE:
+            yield off, buf
+            return
+    if buf:
+        yield off, buf
+
+
+def _copy_prefix(src, dst, size):
+    with open(src, "rb") as fi:
+        with open(dst, "wb") as fo:
+            left = size
+            while left > 0:
+                chunk = fi.read(_CHUNK if left > _CHUNK else left)
+                if not chunk:
+                    break
+                fo.write(chunk)
+                left -= len(chunk)
+
+
+class Journal:
+    def __init__(self, path):
+        self.path = path
+        self.note = ""       # what open() had to repair, for the UI ("" when all was well)
+        self.last_seq = 0    # seq of the last good record, 0 when empty
+        self._size = 0       # bytes of good records
+        self._marks = []     # (seq, offset of that record): every _MARK_EVERY-th record
+        self._f = None       # append handle, kept open between appends
+
+    def open(self):
+        """Scan and validate the journal, repairing a torn tail; never raises for bad content."""
+        self.close()
+        self.note = ""
+        tmp = self.path + ".tmp"
+        if not _exists(self.path) and _exists(tmp):
+            # A rewrite was cut after the old file went and before the new one was renamed in.
+            os.rename(tmp, self.path)
+        _remove(tmp)
+        self.last_seq, self._size, self._marks = 0, 0, []
+        bad = None
+        try:
+            f = open(self.path, "rb")
+        except OSError:
+            return self
+        with f:
+            for off, line in _lines(f):
+                if bad is None:
+                    if _parse(line, self.last_seq + 1) is None:
+                        bad = off
+                    else:
+                        self.last_seq += 1
+                        self._mark_at(self.last_seq, off)
+                        self._size = off + len(line)
+        if bad is not None:
+            self._cut(bad == off)   # off: where the last line starts
+        return self
+
+    def _cut(self, only_last):
+        """Rewrite the journal as its good prefix."""
+        tmp = self.path + ".tmp"
+        _copy_prefix(self.path, tmp, self._size)
+        if only_last:
+            self.note = "dropped a half-written last record"
+        else:
+            self.note = "journal damaged after record %d: kept %d records, rest in %s.bad" % (
+                self.last_seq, self.last_seq, self.path)
+            _remove(self.path + ".bad")
+            os.rename(self.path, self.path + ".bad")
+        os.rename(tmp, self.path)
+        _sync()
+
+    def append(self, obj):
+        """Write obj as the next record and flush it to flash; returns its seq."""
+        seq = self.last_seq + 1
+        line = _line(seq, obj)
+        try:
+            if self._f is None:
+                self._f = open(self.path, "ab")
+            self._f.write(line)
+            self._f.flush()
+            _sync()
+        except Exception:
+            # The handle may hold a partial line: drop it; the caller reopens to rescan.
+            self.close()
+            raise
+        self.last_seq = seq
+        self._mark_at(seq, self._size)
+        self._size += len(line)
+        return seq
+
+    def _mark_at(self, seq, off):
+        if seq % _MARK_EVERY == 1:
+            self._marks.append((seq, off))
+
+    def records(self, after=0):
+        """Yield (seq, obj) for the good records with seq > after, reading line by line."""
+        seq, off = 1, 0
+        for m in self._marks:
+            if m[0] <= after + 1:
+                seq, off = m
+        try:
+            f = open(self.path, "rb")
+        except OSError:
+            return
+        with f:
+            f.seek(off)
+            for o, line in _lines(f, off):
+                if o >= self._size:
+                    break
+                if seq > after:
+                    p = _parse(line, seq)
+                    if p is None:
+                        break
+                    yield seq, json.loads(p[1])
+                seq += 1
+
+    def reset(self, first=None):
+        """Start a new, empty journal (with `first` as record 1 if given), atomically."""
+        self.close()
+        tmp = self.path + ".tmp"
+        with open(tmp, "wb") as f:
+            if first is not None:
+                f.write(_line(1, first))
+        os.rename(tmp, self.path)
+        _sync()
+        self.note = ""
+        self.last_seq, self._size, self._marks = 0, 0, []
+        if first is not None:
+            self._size = len(_line(1, first))
+            self.last_seq = 1
+            self._marks.append((1, 0))
+
+    def close(self):
+        if self._f is not None:
+            try:
+                self._f.close()
+            except OSError:
+                pass
+            self._f = None
+
+
+def save_json(path, obj):
+    """Replace the JSON file at path safely: write path.tmp, then rename it over path."""
+    tmp = path + ".tmp"
+    with open(tmp, "w") as f:
+        f.write(json.dumps(obj))
+    os.rename(tmp, path)
+    _sync()
+
+
+def _read_json(path):
+    try:
+        with open(path) as f:
+            return json.loads(f.read())
+    except (OSError, ValueError):
+        return None
+
+
+def load_json(path, default=None):
+    """The object saved at path; after a cut save, the complete version (old or new); else default.
+
+    Objects saved should be dicts or lists: a torn one never parses."""
+    tmp = path + ".tmp"
+    obj = _read_json(path)
+    if obj is None:
+        obj = _read_json(tmp)
+        if obj is not None:
+            os.rename(tmp, path)   # the save finished writing but not renaming: finish it
+            return obj
+        return default
+    if _exists(tmp):
+        _remove(tmp)
+    return obj

@@ -1,0 +1,36 @@
+"""Journal and Store on the MicroPython unix port: littlefs on a RAM block device (the Pico's
+filesystem, 4096-byte blocks) from source and from .mpy (mpy-cross -O3), and plain files.
+The cases are in tests/mp_scripts/journal_cases.py (each prints "ok <case>")."""
+import os
+import re
+
+import mp
+from test_buttons import compile_modules
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+SCRIPT = os.path.join(HERE, "mp_scripts", "journal_cases.py")
+with open(SCRIPT, encoding="utf-8") as _f:
+    CASES = sorted(re.findall(r"^def (case_\w+)\(", _f.read(), re.M))
+SHARED = os.path.join(mp.ROOT, "shared")
+FIRMWARE = os.path.join(mp.ROOT, "firmware")
+
+
+def _check(r, skip=()):
+    assert r.returncode == 0, r.stdout + r.stderr
+    lines = r.stdout.split("\n")
+    assert lines[-2:] == ["done", ""], r.stdout + r.stderr
+    assert sorted(line[3:] for line in lines[:-2]) == [c for c in CASES if c not in skip]
+
+
+def test_littlefs_source():
+    _check(mp.run_file(SCRIPT, ["lfs"], paths=[FIRMWARE, SHARED], heap="1M", cwd=HERE))
+
+
+def test_littlefs_mpy(tmp_path):
+    compile_modules(str(tmp_path), ["journal", "store", "flash"])
+    _check(mp.run_file(SCRIPT, ["lfs"], paths=[str(tmp_path), SHARED], heap="1M", cwd=HERE))
+
+
+def test_plain_files(tmp_path):
+    _check(mp.run_file(SCRIPT, ["posix", str(tmp_path)], paths=[FIRMWARE, SHARED], cwd=HERE),
+           skip=("case_store_flash_full",))
