@@ -9,7 +9,7 @@ text.py and strings.py with mpy-cross -O3, and under `micropython -X heapsize=19
 port: object headers are twice the Pico's, bytes data the same) prints:
 - each module's .mpy size and the heap it holds once imported (gc.mem_alloc after gc.collect);
 - the time to draw a scoreboard's worth of text (40 medium characters in names and labels plus
-  12 large digits) into a 296x128 MONO_HLSB FrameBuffer, and the heap that allocates.
+  12 large digits) into a 296x128 MONO_VLSB FrameBuffer (the display's layout), and the heap that allocates.
 """
 import os
 import shutil
@@ -40,7 +40,7 @@ DRAW = """
 import gc, time, framebuf
 from knockfw import text
 from knockfw.fonts import large, medium
-fb = framebuf.FrameBuffer(bytearray(296 * 128 // 8), 296, 128, framebuf.MONO_HLSB)
+fb = framebuf.FrameBuffer(bytearray(296 * 128 // 8), 296, 128, framebuf.MONO_VLSB)  # as knockfw.epd
 NAMES = ("Александра", "Bob", "Ёжик Иван")     # 22 medium characters
 LABELS = ("Сдаёт", "Отдыхает", "Hand 12")       # 20 medium characters
 SCORES = ("-196", "612", "1024")                # 11 large characters

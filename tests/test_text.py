@@ -42,7 +42,11 @@ for job in json.loads(sys.stdin.read()):
         print(json.dumps([r, text.width(r, f)]))
         continue
     buf = bytearray(W * H // 8)
-    fb = framebuf.FrameBuffer(buf, W, H, framebuf.MONO_HLSB)
+    if op == "vlsb":  # the e-ink drivers' layout (knockfw.epd)
+        fb = framebuf.FrameBuffer(buf, W, H, framebuf.MONO_VLSB)
+        op = "draw"
+    else:
+        fb = framebuf.FrameBuffer(buf, W, H, framebuf.MONO_HLSB)
     if op == "draw":
         s, x, y, color = job[1], job[3], job[4], job[5]
         if not color:
@@ -101,6 +105,11 @@ def frame_pixels(hexbuf, value=1):
     bpr = W // 8
     return {(x, y) for y in range(H) for x in range(W)
             if bool(data[y * bpr + x // 8] & (0x80 >> (x % 8))) == bool(value)}
+
+
+def vlsb_pixels(hexbuf):
+    data = bytes.fromhex(hexbuf)
+    return {(x, y) for y in range(H) for x in range(W) if data[(y >> 3) * W + x] & (1 << (y & 7))}
 
 
 def pack(hexbufs):
@@ -173,6 +182,13 @@ def test_draw_matches_reference_pixel_for_pixel(compiled, request):
         union.append(hx)
     if not compiled:
         save_png("draw", pack(union))
+
+
+def test_draw_into_the_displays_vlsb_framebuffer():
+    jobs = [("vlsb",) + job[1:] for job in DRAWS if job[5]]
+    for job, res in zip(jobs, run_jobs(jobs)):
+        _op, s, fname, x, y, _c = job
+        assert vlsb_pixels(res[4]) == ref_draw(s, FONTS[fname], x, y), s
 
 
 def test_each_glyph_of_a_string_is_its_own_not_the_placeholder():
