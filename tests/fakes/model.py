@@ -20,6 +20,12 @@ class Model:
         self.reset_count = 0
         self.por()
 
+    def refreshed(self, kind):
+        # keep the viewer image of the last refresh only (heap: the unix port runs at 192k)
+        if self.refreshes:
+            self.refreshes[-1] = (self.refreshes[-1][0], None)
+        self.refreshes.append((kind, self.viewer()))
+
     def error(self, msg):
         self.errors.append(msg)
 

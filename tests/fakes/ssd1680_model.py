@@ -114,7 +114,7 @@ class SSD1680Model(Model):
         else:
             kind = "full"
         self.shown = bytes(self.bw)
-        self.refreshes.append((kind, self.viewer()))
+        self.refreshed(kind)
         self.go_busy(self.refresh_polls)
 
     def viewer(self):

@@ -104,7 +104,7 @@ class UC8151Model(Model):
                     self.error("LUT 0x%02x missing or not %d bytes" % (t, want))
         else:
             kind = "full"
-        self.refreshes.append((kind, self.viewer()))
+        self.refreshed(kind)
         self.go_busy(self.refresh_polls)
 
     def viewer(self):

@@ -1,0 +1,121 @@
+# Board: Pimoroni Badger 2040 (RP2040, 2.9" 296x128 UC8151 e-ink, five buttons, battery
+# connector with a power latch). Stock MicroPython RPI_PICO firmware; no Pimoroni libraries.
+# This file is the only place that names the Badger's pins (hardware/PINS.md is generated from
+# PINS below by hardware/tools/gen_pins.py).
+#
+# Wiring (fixed on the board; checked against Pimoroni's badger2040 library):
+#   GPIO | name    | what
+#   -----+---------+------------------------------------------------------------------
+#     10 | en_3v3  | 3V3 enable / power latch: drive high to stay on from the battery;
+#        |         | low switches the board off (a button press powers it up again)
+#     11 | down    | button Down  (active high, pull-down)
+#     12 | a       | button A     (active high, pull-down)
+#     13 | b       | button B     (active high, pull-down)
+#     14 | c       | button C     (active high, pull-down)
+#     15 | up      | button Up    (active high, pull-down)
+#     17 | cs      | e-ink chip select (SPI0)
+#     18 | sck     | e-ink clock (SPI0 SCK)
+#     19 | mosi    | e-ink data (SPI0 TX)
+#     20 | dc      | e-ink data/command
+#     21 | rst     | e-ink reset
+#     24 | vbus    | VBUS detect: high while USB power is present
+#     25 | led     | white activity LED
+#     26 | busy    | e-ink BUSY_N (low while busy)
+#     29 | vbat    | battery voltage (ADC3, through a divider)
+# The five buttons are wired through diodes to the power latch: pressing one powers the board
+# even when en_3v3 is low, so the board reads them first thing, before anything slow.
+import sys
+import os
+import time
+from micropython import const
+import machine
+from knockfw.uc8151 import UC8151
+
+PINS = {
+    "en_3v3": 10,
+    "down": 11,
+    "a": 12,
+    "b": 13,
+    "c": 14,
+    "up": 15,
+    "cs": 17,
+    "sck": 18,
+    "mosi": 19,
+    "dc": 20,
+    "rst": 21,
+    "vbus": 24,
+    "led": 25,
+    "busy": 26,
+    "vbat": 29,
+}
+BUTTONS = ("a", "b", "c", "up", "down")
+_SPI_ID = const(0)
+_SPI_HZ = const(12_000_000)
+
+
+class Board:
+    name = "badger2040"
+    active_low = False  # buttons: pressed reads 1
+    data_dir = "/data"
+
+    def __init__(self):
+        P = machine.Pin
+        # Hold the power on first: the waking press is what powers the board until now.
+        self._latch = P(PINS["en_3v3"], P.OUT, value=1)
+        self._buttons = {}
+        for n in BUTTONS:
+            self._buttons[n] = P(PINS[n], P.IN, P.PULL_DOWN)
+        self._woke = None
+        for n in BUTTONS:
+            if self._buttons[n].value():
+                self._woke = n
+                break
+        self._led = P(PINS["led"], P.OUT, value=0)
+        self._vbus = P(PINS["vbus"], P.IN)
+        spi = machine.SPI(_SPI_ID, baudrate=_SPI_HZ, polarity=0, phase=0,
+                          sck=P(PINS["sck"]), mosi=P(PINS["mosi"]))
+        self.display = UC8151(spi,
+                              P(PINS["cs"], P.OUT, value=1),
+                              P(PINS["dc"], P.OUT, value=0),
+                              P(PINS["rst"], P.OUT, value=1),
+                              P(PINS["busy"], P.IN, P.PULL_UP))
+        self.serial_in = sys.stdin.buffer
+        self.serial_out = sys.stdout.buffer
+
+    def buttons_pins(self):
+        """name -> machine.Pin for "a" "b" "c" "up" "down" (pull-downs; pressed = 1)."""
+        return self._buttons
+
+    def wake_button(self):
+        """The button held when the board powered up (read before anything else), or None."""
+        return self._woke
+
+    def mount(self):
+        # The rp2 firmware mounts littlefs at / on boot; make sure the data folder exists.
+        try:
+            os.mkdir(self.data_dir)
+        except OSError:
+            pass  # exists already
+
+    def on_usb(self):
+        return self._vbus.value() == 1
+
+    def led(self, on):
+        self._led.value(1 if on else 0)
+
+    def idle_sleep(self, ms):
+        """Sleep between polls. On battery: light sleep (clocks stopped, RAM kept); on USB a
+        plain sleep so the serial link keeps running."""
+        if self.on_usb():
+            time.sleep_ms(ms)
+        else:
+            machine.lightsleep(ms)
+
+    def power_off(self):
+        """Finish the refresh, then release the power latch. On battery the board goes dark
+        (the panel keeps its image) and a button press starts it again from boot; on USB power
+        the board stays on and this returns."""
+        self.display.sleep()
+        self.led(False)
+        self._latch.value(0)
+        time.sleep_ms(100)
