@@ -85,6 +85,12 @@ def main():
         mpy = os.path.join(tmp, "mpy")
         mp.compile_tree(src, "knockfw", mpy)
         print("fonts: committed files %s" % ("STALE: " + " ".join(stale) if stale else "match the generator"))
+        sys.path.insert(0, src)
+        for name in ("large", "medium", "small"):
+            f = __import__("knockfw.fonts." + name, None, None, ["x"])
+            n = len(f._sparse) // 4
+            print("font %-7s cell %2d px, baseline %2d, max width %2d, %3d glyphs, digit '0' %d px"
+                  % (name, f.height(), f.baseline(), f.max_width(), n, f.get_ch("0")[2]))
         print("%-22s %8s %10s" % ("module", ".mpy B", "heap B"))
         total = 0
         for mod in MODULES:
