@@ -147,6 +147,20 @@ class Game:
         self.hands = packed
         self._st = st
 
+    def copy(self):
+        """An independent game with the same hands (to try an edit without making it)."""
+        g = Game(self.method, self.players, self.start, self.rules)
+        g.hands = self.hands[:]
+        g._st = self._st.copy()
+        return g
+
+    def active_at(self, i):
+        """The seats that played hand i (0-based), as the hands before it left them."""
+        st = self._begin()
+        for j in range(i):
+            self._play(st, hand.to_dict(self.hands[j]), j + 1)
+        return st.active
+
     def hand(self, i):
         return hand.to_dict(self.hands[i])
 

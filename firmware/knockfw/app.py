@@ -1,0 +1,219 @@
+# The device: buttons -> UI state -> rules core -> journal -> screen, and the serial link.
+#
+# One turn of the loop (step) polls the buttons and the link, runs what the UI asks for through
+# the store (which validates with the core and journals before returning), then draws and
+# refreshes the panel when it is free. A hand is on flash before the screen shows it recorded.
+# Nothing happens at import time: run() builds the board and loops.
+import time
+
+from micropython import const
+
+from knockcore.errors import GameError
+from knockcore.game import from_record
+from knockcore.rules import resolve
+from knockfw import screens, strings
+from knockfw import ui as U
+from knockfw.buttons import Buttons
+from knockfw.journal import Journal, load_json, save_json
+from knockfw.store import Store
+
+VERSION = "0.1.0"
+_POLL_MS = const(10)
+_ERASE_MS = const(30000)
+SETTINGS_PATH = "/data/settings.json"
+JOURNAL_PATH = "/data/journal.txt"
+DEFAULTS = {"lang": "en", "rules": {"preset": "seed"}, "sleep_s": 300,
+            "roster": ["Ann", "Bob", "Cy", "Dee", "Eve", "Fay"]}
+
+
+def _new_game(rec):
+    return from_record(rec)
+
+
+def check_settings(d):
+    """Validate a partial settings dict; raise ValueError naming the bad field."""
+    if not isinstance(d, dict):
+        raise ValueError("settings: must be an object")
+    for k in d:
+        v = d[k]
+        if k == "lang":
+            if v not in strings.LANGS:
+                raise ValueError("settings: lang must be en or ru")
+        elif k == "rules":
+            resolve(v)
+        elif k == "sleep_s":
+            if type(v) is not int or v < 30 or v > 86400:
+                raise ValueError("settings: sleep_s must be 30..86400 seconds")
+        elif k == "roster":
+            if not isinstance(v, list) or len(v) < 3 or len(v) > 16:
+                raise ValueError("settings: roster must list 3 to 16 names")
+            for n in v:
+                if not isinstance(n, str) or not n.strip() or len(n) > 24:
+                    raise ValueError("settings: each roster name must be 1..24 characters")
+            if len(set(v)) != len(v):
+                raise ValueError("settings: roster names must differ")
+        else:
+            raise ValueError("settings: unknown field %r" % (k,))
+
+
+class App:
+    VERSION = VERSION
+
+    def __init__(self, board, now_ms=None):
+        self.board = board
+        board.mount()
+        self.settings = dict(DEFAULTS)
+        saved = load_json(SETTINGS_PATH, None)
+        if isinstance(saved, dict):
+            try:
+                check_settings(saved)
+                self.settings.update(saved)
+            except ValueError:
+                pass  # a bad settings file is ignored, never fatal
+        strings.set_lang(self.settings["lang"])
+        self.store = Store(Journal(JOURNAL_PATH), _new_game)
+        self.store.load()
+        self.ui = U.UI()
+        if self.store.note:
+            self.ui.msg = self.store.note
+        self.display = board.display
+        self.buttons = Buttons(board.buttons_pins(), active_low=board.active_low)
+        woke = board.wake_button() if hasattr(board, "wake_button") else None
+        if woke:
+            self.buttons.inject(woke)
+        self.link = None
+        if getattr(board, "serial_in", None) is not None:
+            from knockfw.link import Link
+            self.link = Link(self, board.serial_in, board.serial_out)
+        self._service = getattr(board, "service", None)
+        now = time.ticks_ms() if now_ms is None else now_ms
+        self.last_input = now
+        self.dirty = True
+        self.shown_group = -1
+        self.syncing = False
+        self._erase_done = None
+        self._erase_at = 0
+        self.refreshes = 0
+
+    # ---- the game on the table
+
+    def game(self):
+        gid = self.store.current()
+        return None if gid is None else self.store.game(gid)
+
+    # ---- the loop
+
+    def step(self, now):
+        if self._service:
+            self._service(now)
+        for ev in self.buttons.poll(now):
+            self.last_input = now
+            self.on_event(ev)
+        if self.link is not None:
+            self.link.poll(now)
+        if self._erase_done is not None and time.ticks_diff(now, self._erase_at) > _ERASE_MS:
+            self._finish_erase(False)
+        if self.dirty and not self.display.busy():
+            self.render()
+
+    def on_event(self, ev):
+        effects = self.ui.handle(ev, self.game(), self.settings)
+        for e in effects:
+            self.do(e)
+        self.dirty = True
+
+    def do(self, e):
+        op = e[0]
+        try:
+            if op == "erase":
+                self._finish_erase(e[1])
+                return
+            if op == "settings":
+                self.apply_settings(e[1])
+                return
+            if op == "new":
+                self.store.new_game(e[1])
+                self.ui.msg = "saved"
+                return
+            gid = self.store.current()
+            if gid is None:
+                raise ValueError("no game")
+            if op == "hand":
+                self.store.add_hand(gid, e[1])
+            elif op == "edit":
+                self.store.edit(gid, e[1], e[2])
+            elif op == "undo":
+                self.store.undo(gid)
+            self.ui.msg = "saved"
+        except (GameError, ValueError, OSError) as err:
+            self.ui.msg = str(err.args[0] if err.args else err)
+
+    def render(self):
+        group = self.ui.screen_group()
+        screens.draw(self.display, self.ui, self.game(), self.settings, self.syncing)
+        self.display.show(group != self.shown_group)
+        self.shown_group = group
+        self.dirty = False
+        self.refreshes += 1
+
+    def idle_ms(self, now):
+        return time.ticks_diff(now, self.last_input)
+
+    def should_sleep(self, now):
+        return (self._erase_done is None and not self.syncing and not self.dirty
+                and not self.display.busy()
+                and self.idle_ms(now) > self.settings["sleep_s"] * 1000)
+
+    # ---- what the serial link may ask (docs/ARCHITECTURE.md)
+
+    def apply_settings(self, d):
+        check_settings(d)
+        new = dict(self.settings)
+        new.update(d)
+        save_json(SETTINGS_PATH, new)
+        self.settings = new
+        strings.set_lang(new["lang"])
+        self.dirty = True
+
+    def request_erase(self, done):
+        if self._erase_done is not None:
+            self._erase_done(False)
+        self._erase_done = done
+        self._erase_at = self.last_input = time.ticks_ms()
+        self.ui.ask_erase(len(self.store.gids()))
+        self.dirty = True
+
+    def _finish_erase(self, ok):
+        done = self._erase_done
+        self._erase_done = None
+        if self.ui.mode == U.ERASE:
+            self.ui.home()
+        self.dirty = True
+        if done is None:
+            return
+        try:
+            if ok:
+                self.store.erase()
+        except OSError as err:
+            ok = False
+            self.ui.msg = "erase failed: %s" % err
+        done(bool(ok))
+
+    def link_active(self, on):
+        if on != self.syncing:
+            self.syncing = on
+            self.dirty = True
+
+
+def run():
+    from knockfw import board as _board
+
+    board = _board.load()
+    app = App(board)
+    while True:
+        now = time.ticks_ms()
+        app.step(now)
+        if app.should_sleep(now):
+            board.power_off()   # on battery the board goes dark here; a press boots it again
+            app.last_input = time.ticks_ms()
+        board.idle_sleep(_POLL_MS)
