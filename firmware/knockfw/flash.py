@@ -9,6 +9,7 @@
 from micropython import const
 
 _BS = const(4096)   # the rp2 flash block (sector) size
+PROG = 256          # the rp2 port mounts its flash with VfsLfs2(bdev, progsize=256)
 
 
 class RAMBlockDevice:
@@ -99,12 +100,12 @@ class FileBlockDevice(RAMBlockDevice):
 
 
 def mount(bdev, where="/data"):
-    """Mount bdev with littlefs v2 at `where`, formatting it first if it holds no filesystem."""
+    """Mount bdev with littlefs v2 at `where` as rp2 does (formatting it if it holds none)."""
     import vfs
     try:
-        fs = vfs.VfsLfs2(bdev)
+        fs = vfs.VfsLfs2(bdev, progsize=PROG)
     except OSError:
-        vfs.VfsLfs2.mkfs(bdev)
-        fs = vfs.VfsLfs2(bdev)
+        vfs.VfsLfs2.mkfs(bdev, progsize=PROG)
+        fs = vfs.VfsLfs2(bdev, progsize=PROG)
     vfs.mount(fs, where)
     return fs

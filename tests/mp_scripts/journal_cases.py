@@ -14,7 +14,7 @@ import vfs
 
 from knockcore.game import from_record
 from knockfw import journal as jmod
-from knockfw.flash import RAMBlockDevice
+from knockfw.flash import PROG, RAMBlockDevice
 from knockfw.journal import Journal, load_json, save_json
 from knockfw.store import Store, StoreError
 
@@ -33,8 +33,8 @@ def fresh(blocks=64):
             pass
         gc.collect()
         dev = RAMBlockDevice(blocks)
-        vfs.VfsLfs2.mkfs(dev)
-        vfs.mount(vfs.VfsLfs2(dev), "/data")
+        vfs.VfsLfs2.mkfs(dev, progsize=PROG)
+        vfs.mount(vfs.VfsLfs2(dev, progsize=PROG), "/data")
         return dev
     _n[0] += 1
     d = "%s/c%d" % (sys.argv[2], _n[0])
