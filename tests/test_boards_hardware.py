@@ -175,7 +175,7 @@ def test_badger_board(tmp_path):
 
 def test_pico_epd_board(tmp_path):
     res = _run_board("board_pico_epd", [(6, 0)], tmp_path)  # Down held (active low)
-    assert res["name"] == "pico_epd29" and res["active_low"] is True
+    assert res["name"] == "pico-epd" and res["active_low"] is True
     assert res["wake"] == "down"
     pull_up = 1
     assert res["buttons"] == {"a": [2, 0, pull_up], "b": [3, 0, pull_up], "c": [4, 0, pull_up],

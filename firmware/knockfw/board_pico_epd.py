@@ -53,7 +53,7 @@ def _wake(pin):
 
 
 class Board:
-    name = "pico_epd29"
+    name = "pico-epd"
     active_low = True  # buttons to GND with pull-ups: pressed reads 0
     data_dir = "/data"
 
