@@ -77,8 +77,8 @@ _T = {
     "menu": ("Menu", "Меню"),
     "back": ("Back", "Назад"),
     "hint_menu": ("▲▼: move · A: choose · B/C: back", "▲▼: выбор · A: да · B/C: назад"),
-    "hint_pick": ("▲▼: hand · A: record again · B: make void · C: back",
-                  "▲▼: раздача · A: заново · B: пустая · C: назад"),
+    "hint_pick": ("▲▼ hand · A: record again · B: void · C: back",
+                  "▲▼ раздача · A: заново · B: пустая · C: назад"),
     "hint_method": ("▲▼: method · A: next · B/C: back", "▲▼: способ · A: далее · B/C: назад"),
     "players": ("Players", "Игроки"),
     "hint_players": ("A/B/C seat · ▲▼ name · again: next · hold: back",
@@ -169,13 +169,18 @@ def max_w():
     Keys not listed get FULL: one medium line across the 296 px screen. Templates are checked
     with long sample arguments (see tests/test_fonts.py)."""
     col = ("small", 96)  # a label under one seat's column: a third of the screen
-    hint = ("small", 296)
+    hint = ("small", 292)  # the hint line, 2 px margins
     return {
         "deals": col, "sits_out": col, "in_box": col, "captain": col, "partners": col,
         "boxes": col, "total": col, "knock": col, "gin": col, "void": col, "undercut": col,
         "count": col, "wins": col, "pays": col, "final": col, "net": col, "target": col,
         "hint_who": hint, "hint_gin": hint, "hint_count": hint, "hint_confirm": hint,
         "x_pays_y": ("small", 296),
+        "role_idle": col, "role_dealer": col, "role_box": col, "role_captain": col,
+        "sits_out_x": ("small", 292), "void_result": ("medium", 288),
+        "hint_score": hint, "hint_over": hint, "hint_menu": hint, "hint_pick": hint,
+        "hint_method": hint, "hint_players": hint, "hint_roles": hint, "hint_settings": hint,
+        "hint_erase": hint, "hint_empty": hint,
     }
 
 
