@@ -22,6 +22,7 @@ import threading
 import tty
 
 _CHUNK = 4096
+_TAIL = 2048
 _MAX_PENDING = 256 * 1024  # bytes held for a side that does not read; oldest dropped beyond
 
 
@@ -59,6 +60,7 @@ class Relay:
         self.pending = {fd_a: bytearray(), fd_b: bytearray()}
         self.on_closed = on_closed
         self.bytes = {fd_a: 0, fd_b: 0}  # bytes read from each side, for tests and logs
+        self.tail = bytearray()  # the last bytes side a sent (a crashed program's traceback)
         self._wake_r, self._wake_w = os.pipe()
         self._stop = False
         self._thread = None
@@ -123,6 +125,9 @@ class Relay:
         if not data:
             return False
         self.bytes[fd] += len(data)
+        if fd == self.fds[0]:
+            self.tail += data
+            del self.tail[:-_TAIL]
         out = self._other(fd)
         buf = self.pending[out]
         buf += data

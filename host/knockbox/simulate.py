@@ -64,6 +64,7 @@ class Firmware:
         self.bridge = None
         self._err = b""
         self.tail = []  # last stderr lines that were not frame events (for crash reports)
+        self.serial_tail = b""
 
     def start(self):
         env = engines.micropython_env([engines.core_root(), engines.firmware_root()])
@@ -131,8 +132,22 @@ class Firmware:
                 pass
             p.stderr.close()
         if self.bridge is not None:
+            if self.bridge.relay is not None:
+                time.sleep(0.05)  # let the relay take the last bytes
+                self.serial_tail = bytes(self.bridge.relay.tail)
             self.bridge.close()
             self.bridge = None
+
+    def crash_report(self):
+        """What the firmware said before it stopped: its stderr, else the end of its serial
+        output (the unix port prints tracebacks on stdout, i.e. the serial port)."""
+        text = "\n".join(self.tail[-15:])
+        if not text.strip() or "Traceback" not in text:
+            serial = self.serial_tail.decode("utf-8", "replace").replace("\r", "")
+            at = serial.rfind("Traceback")
+            if at >= 0:
+                text = (text + "\n" + serial[at:]).strip()
+        return text
 
 
 class Keys:
@@ -385,7 +400,7 @@ def run(args, stdin=None, stdout=None, stderr=None):
         fw.stop()
         session.logfile.close()
     if rc == "crashed":
-        tail = "\n".join(fw.tail[-15:])
+        tail = fw.crash_report()
         raise UserError("the firmware stopped (exit code %s)%s"
                         % (fw.proc.returncode, ":\n" + tail if tail else ""))
     return 0
@@ -404,7 +419,7 @@ class _Session:
         self.frames = 0
         self.logfile = open(os.path.join(sim_dir, "firmware.log"), "a")
 
-    def _firmware_lines(self, on_frame, on_log):
+    def _firmware_lines(self, on_frame, on_log, on_event):
         for line in self.fw.read_stderr():
             m = _FRAME_RE.match(line)
             if m:
@@ -420,6 +435,8 @@ class _Session:
                     path = os.path.join(self.shots, "frame-%04d.png" % self.shot_count)
                     screen.save_png(frame, path, self.scale)
                 on_frame(int(m.group(1)), m.group(2), frame, path)
+            elif line.startswith("@"):  # other board events: "@power off", "@power on a"
+                on_event(line[1:])
             else:
                 self.logfile.write(line + "\n")
                 self.logfile.flush()
@@ -445,6 +462,10 @@ class _Session:
             self.stderr.write("firmware: %s\n" % line)
             self.stderr.flush()
 
+        def on_event(text):
+            out.write(text + "\n")
+            out.flush()
+
         in_fd = stdin.fileno()
         in_buf = b""
         in_open = True
@@ -452,15 +473,15 @@ class _Session:
         err_fd = self.fw.stderr_fd()
         while True:
             if not self.fw.running():
-                self._firmware_lines(on_frame, on_log)
-                return "done" if quit_at is not None else "crashed"
+                self._firmware_lines(on_frame, on_log, on_event)
+                return "crashed"  # it never stops by itself: sim_main loops forever
             if quit_at is not None and self.keys.idle() and now_ms() >= quit_at:
                 return "done"
             fds = [err_fd] + ([in_fd] if in_open and quit_at is None else [])
             ready, _, _ = select.select(fds, [], [], self._timeout(0.2))
             self.keys.flush()
             if err_fd in ready:
-                self._firmware_lines(on_frame, on_log)
+                self._firmware_lines(on_frame, on_log, on_event)
             if in_fd in ready:
                 data = os.read(in_fd, 4096)
                 if not data:
@@ -496,15 +517,18 @@ class _Session:
         def on_log(line):
             view.status = "firmware: " + line
 
+        def on_event(text):
+            view.status = text + ("   (press a key to wake it)" if text == "power off" else "")
+
         err_fd = self.fw.stderr_fd()
         while True:
             if not self.fw.running():
-                self._firmware_lines(on_frame, on_log)
+                self._firmware_lines(on_frame, on_log, on_event)
                 return "crashed"
             ready, _, _ = select.select([err_fd, in_fd], [], [], self._timeout(0.25))
             changed = bool(self.keys.flush())
             if err_fd in ready:
-                self._firmware_lines(on_frame, on_log)
+                self._firmware_lines(on_frame, on_log, on_event)
                 changed = True
             if in_fd in ready:
                 for key, hold in parse_tty_keys(os.read(in_fd, 1024)):
