@@ -4,7 +4,10 @@
 #   ["press", "a"]  a short press (80 ms) then 120 ms released; ["long", "b"] held 800 ms;
 #   ["hold", "up", ms] held for ms; ["shot", "name"] saves the panel to out_dir/name.pbm;
 #   ["reboot"] rebuilds the app from the flash (a power cycle between writes);
-#   ["wait", ms].
+#   ["wait", ms]; and, as a player watching the screen would do them:
+#   ["new", method, [names], start]  start a game from the menu (start as in the game record);
+#   ["next"] the next game from the game-over screen (then roles, as "new" gives them);
+#   ["hand", HAND] record a hand; ["undo"]; ["edit", i, HAND] correct hand i (0-based).
 # Prints one JSON line: the games on the device, refresh counts, presses and timings.
 import gc
 import json
@@ -54,6 +57,113 @@ def save(name):
         f.write(dev.display.buf)
 
 
+def hold_until(name, cond, limit=20000):
+    global presses
+    presses += 1
+    board.levels[name] = 1
+    t = 0
+    while not cond() and t < limit:
+        run_for(10)
+        t += 10
+    board.levels[name] = 0
+    run_for(120)
+
+
+def ui():
+    return dev.ui
+
+
+def set_count(v):
+    seat = ui().fields[ui().cursor]
+    cur = lambda: ui().counts[seat]  # noqa: E731
+    n = 0
+    while cur() != v and n < 60:
+        n += 1
+        d = v - cur()
+        if d > 6:
+            hold_until("up", lambda: cur() >= v - 3)
+        elif d < -6:
+            hold_until("down", lambda: cur() <= v + 3)
+        else:
+            hold("up" if d > 0 else "down", 80)
+
+
+def open_menu():
+    if ui().mode != 3:
+        hold("up" if dev.game() is not None else "a", 80)
+
+
+def choose(item):
+    open_menu()
+    n = 0
+    while ui().items[ui().sel] != item and n < 10:
+        hold("down", 80)
+        n += 1
+    hold("a", 80)
+
+
+SEAT = ("a", "b", "c")
+ROLE_KEYS = (None, ("idle", "dealer"), ("box", "captain"), ("dealer",))
+
+
+def roles(method, start):
+    if ui().mode != 8:
+        return
+    for key in ROLE_KEYS[method]:
+        hold(SEAT[start[key]], 80)
+
+
+def new_game(method, names, start):
+    choose("new_game")
+    while ui().method != method:
+        hold("down", 80)
+    hold("a", 80)
+    for seat in range(3):
+        if ui().cursor != seat:
+            hold(SEAT[seat], 80)
+        n = 0
+        while ui().players[seat] != names[seat] and n < 20:
+            hold("down", 80)
+            n += 1
+        hold(SEAT[seat], 80)
+    roles(method, start)
+
+
+def record(h, editing=False):
+    if "void" in h:
+        if editing:
+            hold("b", 80)
+        else:
+            choose("void_hand")
+        hold("a", 80)
+        return
+    kind = "knock" if "knock" in h else "gin"
+    who = h[kind]
+    hold(SEAT[who], 800 if kind == "gin" else 80)
+    for seat in list(ui().fields):
+        if ui().fields[ui().cursor] != seat:
+            hold(SEAT[seat], 80)
+        set_count(h["counts"][seat])
+        hold(SEAT[seat], 80)
+    hold("a", 80)
+
+
+def undo():
+    choose("undo_last")
+    hold("a", 80)
+
+
+def edit(i, h):
+    choose("edit_hand")
+    while ui().sel != i:
+        hold("up", 80)
+    if "void" in h:
+        record(h, True)
+        return
+    hold("a", 80)
+    record(h, True)
+
+
 run_for(100)
 for act in script:
     op = act[0]
@@ -68,6 +178,18 @@ for act in script:
     elif op == "shot":
         run_for(20)
         save(act[1])
+    elif op == "new":
+        new_game(act[1], act[2], act[3])
+    elif op == "next":
+        hold("a", 80)
+        if len(act) > 2:
+            roles(act[1], act[2])
+    elif op == "hand":
+        record(act[1])
+    elif op == "undo":
+        undo()
+    elif op == "edit":
+        edit(act[1], act[2])
     elif op == "reboot":
         dev = A.App(board, clock[0])
         run_for(100)

@@ -1,0 +1,53 @@
+"""Runs the real firmware (compiled with mpy-cross -O3, as on the Pico) under the MicroPython
+unix port with a 192 KB heap, driven by tests/mp_scripts/app_driver.py."""
+import json
+import os
+import tempfile
+
+import mp
+
+_BUILD = {}
+
+
+def build():
+    """Compile knockcore and knockfw once per test process; returns the folder of .mpy files."""
+    if "dir" not in _BUILD:
+        d = tempfile.mkdtemp(prefix="knockbox-mpy-")
+        mp.compile_tree(os.path.join(mp.ROOT, "shared"), "knockcore", d)
+        mp.compile_tree(os.path.join(mp.ROOT, "firmware"), "knockfw", d)
+        _BUILD["dir"] = d
+    return _BUILD["dir"]
+
+
+def run_script(actions, out_dir, flash=None, heap="192k", timeout=300):
+    """Play the actions on the device; returns the driver's JSON report."""
+    os.makedirs(out_dir, exist_ok=True)
+    script = os.path.join(out_dir, "script.json")
+    with open(script, "w", encoding="utf-8") as f:
+        json.dump(actions, f, ensure_ascii=False)
+    if flash is None:  # a fresh device unless the test hands over an image to keep
+        flash = os.path.join(out_dir, "flash.img")
+        if os.path.exists(flash):
+            os.remove(flash)
+    p = mp.run_file(os.path.join(mp.ROOT, "tests", "mp_scripts", "app_driver.py"),
+                    [script, out_dir, flash], paths=[build()], heap=heap, timeout=timeout)
+    if p.returncode != 0:
+        raise AssertionError("firmware failed:\n" + p.stderr[-3000:])
+    return json.loads(p.stdout.strip().splitlines()[-1])
+
+
+def pbm_to_png(pbm, png, scale=2):
+    from PIL import Image
+
+    data = open(pbm, "rb").read()
+    start = data.index(b"\n", data.index(b"\n") + 1) + 1
+    img = Image.frombytes("1", (296, 128), data[start:]).point(lambda v: 255 - v)
+    img.convert("L").resize((296 * scale, 128 * scale), Image.NEAREST).save(png)
+
+
+def ink(pbm):
+    """The panel as rows of 0/1 (1 = black)."""
+    data = open(pbm, "rb").read()
+    start = data.index(b"\n", data.index(b"\n") + 1) + 1
+    raw = data[start:]
+    return [[(raw[y * 37 + x // 8] >> (7 - x % 8)) & 1 for x in range(296)] for y in range(128)]
