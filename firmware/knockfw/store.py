@@ -30,6 +30,10 @@ class StoreError(ValueError):
     pass
 
 
+def _int(v, default):
+    return v if type(v) is int and v >= 0 else default
+
+
 class Store:
     def __init__(self, journal, core_factory, meta_path=META):
         self.journal = journal
@@ -57,18 +61,20 @@ class Store:
         if not isinstance(meta, dict):
             meta = {}
         hd = head or {}
-        dev = meta.get("device_id") or hd.get("dev")
-        if not dev:
-            dev = binascii.hexlify(os.urandom(8)).decode()
+        dev = meta.get("device_id")
+        if not isinstance(dev, str) or not dev:
+            dev = hd.get("dev")
+            if not isinstance(dev, str) or not dev:
+                dev = binascii.hexlify(os.urandom(8)).decode()
         self.device_id = dev
-        self.epoch = max(meta.get("epoch", 0), hd.get("e", 0))
-        self._next = max(meta.get("next_gid", 1), hd.get("next", 1))
+        self.epoch = max(_int(meta.get("epoch"), 0), _int(hd.get("e"), 0))
+        self._next = max(_int(meta.get("next_gid"), 1), _int(hd.get("next"), 1))
         if meta.get("device_id") != dev or meta.get("epoch") != self.epoch or \
                 meta.get("next_gid") != self._next:
             self._save_meta()
         if j.last_seq == 0:
             j.reset(self._head())
-        elif head is not None and head.get("e", 0) < self.epoch:
+        elif head is not None and _int(head.get("e"), 0) < self.epoch:
             j.reset(self._head())     # erase() was cut after meta.json, before the new journal
             notes.append("finished an interrupted erase")
         bad = self._replay()

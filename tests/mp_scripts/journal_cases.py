@@ -374,6 +374,17 @@ def case_store_lost_meta_rebuilt():
     check(load_json(META)["device_id"], st.device_id)
 
 
+def case_store_odd_meta():
+    fresh()
+    st = store()
+    dev = st.device_id
+    for bad in ('{"device_id": 5, "epoch": "x", "next_gid": null}', '[1, 2]', '"str"', '{}'):
+        write(META, bad.encode())
+        st2 = store()
+        check((st2.device_id, st2.epoch, st2.note), (dev, 0, ""))
+        check(load_json(META), {"device_id": dev, "epoch": 0, "next_gid": 1})
+
+
 def case_store_events_paging():
     fresh()
     st = store()

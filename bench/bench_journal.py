@@ -1,0 +1,202 @@
+"""Journal and store costs on littlefs (RAM block device, 4096-byte blocks, progsize=256 as on
+rp2) under the MicroPython unix port. Run: .venv/bin/python bench/bench_journal.py
+
+Prints
+- per append: CPU time of Store.add_hand (core validation + journal line + flush) and of a bare
+  Journal.append, with the journal kept open between appends (what journal.py does) and with it
+  opened and closed for every append; flash operations per append (programs, erases, bytes) and
+  the flash time those would take on a Pico's W25Q16JV (typical datasheet figures: 4 KB sector
+  erase 45 ms, 256-byte page program 0.4 ms), which the unix port does not show;
+- boot: time to mount, open and replay a 300-hand journal into Store (real rules core), from
+  .mpy files (mpy-cross -O3), under -X heapsize=192k, and the heap it needs: micropython.mem_peak()
+  minus what was allocated before the replay (the RAM disk image itself is excluded).
+The unix port on a laptop is roughly 10-30x faster than an RP2040 at 125 MHz: scale CPU times.
+"""
+import json
+import os
+import random
+import subprocess
+import sys
+import tempfile
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path[:0] = [os.path.join(ROOT, "tests"), os.path.join(ROOT, "tests", "stubs")]
+
+import gamegen  # noqa: E402
+import mp  # noqa: E402
+
+BLOCKS = 24     # 96 KB: room for the journal while the image still fits a 192 KB heap
+
+COMMON = r"""
+import gc, json, sys, time, vfs, micropython
+from knockfw.flash import RAMBlockDevice, PROG
+from knockfw.journal import Journal
+from knockfw.store import Store
+from knockcore.game import from_record
+BLOCKS = %d
+def mount(dev):
+    try:
+        vfs.umount("/data")
+    except OSError:
+        pass
+    vfs.mount(vfs.VfsLfs2(dev, progsize=PROG), "/data")
+""" % BLOCKS
+
+BUILD = COMMON + r"""
+class Reopen(Journal):          # the alternative: open + close the file for every append
+    def append(self, obj):
+        seq = Journal.append(self, obj)
+        self.close()
+        return seq
+
+def run(jclass, head, hands):
+    dev = RAMBlockDevice(BLOCKS)
+    vfs.VfsLfs2.mkfs(dev, progsize=PROG)
+    mount(dev)
+    st = Store(jclass("/data/journal"), from_record, "/data/meta.json").load()
+    gid = st.new_game(head)
+    w0, e0, t0 = dev.writes, dev.erases, time.ticks_us()
+    for h in hands:
+        st.add_hand(gid, h)
+    t = time.ticks_diff(time.ticks_us(), t0)
+    st.journal.close()
+    # bare journal appends of the same lines, on a fresh device
+    dev2 = RAMBlockDevice(BLOCKS)
+    vfs.VfsLfs2.mkfs(dev2, progsize=PROG)
+    mount(dev2)
+    j = jclass("/data/j").open()
+    t1 = time.ticks_us()
+    for h in hands:
+        j.append({"t": "hand", "g": gid, "h": h})
+    tj = time.ticks_diff(time.ticks_us(), t1)
+    j.close()
+    return dev, {"store_us": t / len(hands), "journal_us": tj / len(hands),
+                 "programs": (dev.writes - w0) / len(hands), "erases": (dev.erases - e0) / len(hands)}
+
+class Counting(RAMBlockDevice):
+    pass
+
+with open(sys.argv[1]) as f:
+    head = json.loads(f.readline())
+    hands = [json.loads(line) for line in f]
+out = {}
+dev, out["reopen"] = run(Reopen, head, hands)
+dev, out["keep_open"] = run(Journal, head, hands)
+# bytes programmed per append: count on a device that sums lengths
+class Bytes(RAMBlockDevice):
+    def _program(self, a, buf):
+        self.nbytes = getattr(self, "nbytes", 0) + len(buf)
+        RAMBlockDevice._program(self, a, buf)
+d = Bytes(BLOCKS, data=bytearray(dev.data))
+mount(d)
+st = Store(Journal("/data/journal"), from_record, "/data/meta.json").load()
+for i in range(20):
+    st.add_hand(st.current(), {"void": True})
+out["keep_open"]["bytes"] = d.nbytes / 20
+st.journal.close()
+vfs.umount("/data")
+with open(sys.argv[2], "wb") as f:
+    f.write(dev.data)
+print(json.dumps(out))
+"""
+
+BOOT = COMMON + r"""
+from knockfw.flash import FileBlockDevice
+if sys.argv[2] == "ram":
+    dev = RAMBlockDevice(BLOCKS, data=bytearray(BLOCKS * 4096))
+    with open(sys.argv[1], "rb") as f:
+        f.readinto(dev.data)
+else:                            # the image stays in the file: the heap holds only the boot
+    dev = FileBlockDevice(sys.argv[1], BLOCKS)
+if sys.argv[2] == "mount-only":
+    mount(dev)
+    sys.exit(0)
+gc.collect()
+base = gc.mem_alloc()
+t0 = time.ticks_us()
+mount(dev)
+st = Store(Journal("/data/journal"), from_record, "/data/meta.json").load()
+t1 = time.ticks_us()
+peak = micropython.mem_peak() - base
+gc.collect()
+held = gc.mem_alloc() - base
+g = st.game(st.current())
+t2 = time.ticks_us()
+page = st.events(st.last_seq - 100, 100)
+t3 = time.ticks_us()
+print(json.dumps({"boot_us": time.ticks_diff(t1, t0), "peak": peak, "held": held,
+                  "hands": len(g.hands), "events": st.last_seq, "note": st.note,
+                  "events_page_us": time.ticks_diff(t3, t2)}))
+"""
+
+
+def min_heap(script, args, paths):
+    """The smallest -X heapsize (KB) at which the script runs: the real peak heap it needs."""
+    lo, hi = 4, 192
+    if mp.run_file(script, args, paths=paths, heap="%dk" % hi).returncode != 0:
+        return -1
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if mp.run_file(script, args, paths=paths, heap="%dk" % mid).returncode == 0:
+            hi = mid
+        else:
+            lo = mid + 1
+    return lo
+
+
+def main():
+    rules = {"preset": "seed", "m3_target": 100000}
+    rec = gamegen.random_game(random.Random(1), method=3, max_hands=300, rules=rules).record()
+    with tempfile.TemporaryDirectory() as d:
+        hands = os.path.join(d, "hands.jsonl")
+        with open(hands, "w") as f:
+            f.write(json.dumps({k: rec[k] for k in ("method", "players", "start", "rules")}) + "\n")
+            for h in rec["hands"]:
+                f.write(json.dumps(h) + "\n")
+        for name, text in (("build.py", BUILD), ("boot.py", BOOT)):
+            with open(os.path.join(d, name), "w") as f:
+                f.write(text)
+        src = [os.path.join(ROOT, "firmware"), os.path.join(ROOT, "shared")]
+        image = os.path.join(d, "flash.img")
+        r = mp.run_file(os.path.join(d, "build.py"), [hands, image], paths=src, heap="4M")
+        if r.returncode:
+            sys.exit(r.stdout + r.stderr)
+        build = json.loads(r.stdout)
+        lib = os.path.join(d, "lib")
+        mp.compile_tree(os.path.join(ROOT, "shared"), "knockcore", lib)
+        os.makedirs(os.path.join(lib, "knockfw"))
+        for n in ("__init__", "flash", "journal", "store"):
+            subprocess.run([mp.mpy_cross_exe(), "-O3", "-o",
+                            os.path.join(lib, "knockfw", n + ".mpy"),
+                            os.path.join(ROOT, "firmware", "knockfw", n + ".py")], check=True)
+        boot_py = os.path.join(d, "boot.py")
+        r = mp.run_file(boot_py, [image, "ram"], paths=[lib], heap="192k")
+        if r.returncode:
+            sys.exit(r.stdout + r.stderr)
+        boot = json.loads(r.stdout)
+        need = min_heap(boot_py, [image, "file"], [lib])
+        need0 = min_heap(boot_py, [image, "mount-only"], [lib])
+    n = len(rec["hands"])
+    print("journal on littlefs (RAM device, %d x 4096-byte blocks, progsize 256), %d hands"
+          % (BLOCKS, n))
+    for mode in ("keep_open", "reopen"):
+        b = build[mode]
+        print("  %-9s  add_hand %6.0f us   bare append %6.0f us   per append: %.1f programs,"
+              " %.2f erases" % (mode, b["store_us"], b["journal_us"], b["programs"], b["erases"]))
+    k = build["keep_open"]
+    flash_ms = k["erases"] * 45 + k["bytes"] / 256 * 0.4
+    print("  flash per append: %.0f bytes programmed, %.2f sector erases -> about %.0f ms of"
+          " flash time on a Pico (W25Q16JV typical)" % (k["bytes"], k["erases"], flash_ms))
+    print("boot (.mpy, -X heapsize=192k): mount + open + replay %d events (%d hands): %.1f ms"
+          % (boot["events"], boot["hands"], boot["boot_us"] / 1000))
+    print("  heap: smallest -X heapsize that boots: %d KB (%d KB with only the mount), so the"
+          " open + replay needs %d KB" % (need, need0, need - need0))
+    print("  held after boot (store + core game, after gc): %d bytes; bytes allocated during"
+          " boot (micropython.mem_peak delta, counts garbage too): %d" % (boot["held"], boot["peak"]))
+    print("  sync page of 100 events: %.1f ms" % (boot["events_page_us"] / 1000))
+    if boot["note"]:
+        print("  note:", boot["note"])
+
+
+if __name__ == "__main__":
+    main()
