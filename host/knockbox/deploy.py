@@ -112,7 +112,10 @@ def sources():
     return out
 
 
-def compile_all(build_dir):
+_compiled = {}  # (source path, size, mtime, mpy-cross) -> .mpy bytes: one process compiles once
+
+
+def compile_all():
     """Compile every source with mpy-cross -O3; {device path: bytes} including main.py."""
     from concurrent.futures import ThreadPoolExecutor
 
@@ -120,14 +123,19 @@ def compile_all(build_dir):
 
     def one(item):
         rel, full = item
-        dest = os.path.join(build_dir, rel[:-3] + ".mpy")
-        os.makedirs(os.path.dirname(dest), exist_ok=True)
-        r = subprocess.run([exe, "-O3", "-s", rel, "-o", dest, full],
-                           capture_output=True, text=True)
-        if r.returncode != 0:
-            raise DeployError("mpy-cross failed on %s:\n%s" % (rel, (r.stderr or r.stdout).strip()))
-        with open(dest, "rb") as f:
-            return "lib/" + rel[:-3] + ".mpy", f.read()
+        st = os.stat(full)
+        key = (full, st.st_size, st.st_mtime_ns, exe)
+        if key not in _compiled:
+            with tempfile.TemporaryDirectory(prefix="knockbox-mpy-") as tmp:
+                dest = os.path.join(tmp, "out.mpy")
+                r = subprocess.run([exe, "-O3", "-s", rel, "-o", dest, full],
+                                   capture_output=True, text=True)
+                if r.returncode != 0:
+                    raise DeployError("mpy-cross failed on %s:\n%s"
+                                      % (rel, (r.stderr or r.stdout).strip()))
+                with open(dest, "rb") as f:
+                    _compiled[key] = f.read()
+        return "lib/" + rel[:-3] + ".mpy", _compiled[key]
 
     with ThreadPoolExecutor(max_workers=min(8, os.cpu_count() or 2)) as pool:
         files = dict(pool.map(one, sources()))
@@ -382,17 +390,18 @@ def board_json(choice, current):
 
 def run(args, out):
     mpy_release, mpy_ver = mpy_cross_version()
-    with tempfile.TemporaryDirectory(prefix="knockbox-deploy-") as build:
-        t0 = time.monotonic()
-        files = compile_all(build)
-        size = sum(len(v) for k, v in files.items() if k.endswith(".mpy"))
-        say(out, "compiled %d modules with mpy-cross %s -O3 (.mpy v%d.%d): %.1f KB in %.1f s"
-            % (len(files) - 1, ".".join(map(str, mpy_release)), mpy_ver[0], mpy_ver[1],
-               size / 1024.0, time.monotonic() - t0))
-    if args.dry_run and not args.port and not find_boards():
-        say(out, "dry run, no board found: would copy all %d files" % len(files))
+    port = None
+    if args.port or not args.dry_run or find_boards():
+        port = pick_port(args.port, out)  # no board: refuse before the work
+    t0 = time.monotonic()
+    files = compile_all()
+    size = sum(len(v) for k, v in files.items() if k.endswith(".mpy"))
+    say(out, "compiled %d modules with mpy-cross %s -O3 (.mpy v%d.%d): %.1f KB in %.1f s"
+        % (len(files) - 1, ".".join(map(str, mpy_release)), mpy_ver[0], mpy_ver[1],
+           size / 1024.0, time.monotonic() - t0))
+    if port is None:
+        say(out, "dry run, no board found: would copy all %d files" % (len(files) + 1))
         return 0
-    port = pick_port(args.port, out)
     board = Board(port)
     try:
         return _deploy(board, files, args, mpy_release, mpy_ver, out)

@@ -1,0 +1,263 @@
+"""knockbox deploy, end to end against a MicroPython REPL behind a serial port.
+
+The "board" is the MicroPython unix port's REPL with a pseudo-terminal as its terminal, relayed
+to a second pty (knockbox.ptyrelay) whose path deploy opens like /dev/ttyACM0. mpremote's raw
+REPL works against it with `resume` (no soft reset on the unix port), so deploy really copies
+files into the folder the unix port runs in, and the copied .mpy files are then imported and run
+there.
+"""
+import hashlib
+import json
+import os
+import subprocess
+import sys
+import time
+from types import SimpleNamespace
+
+import pytest
+
+import mp
+from knockbox import cli, deploy
+from knockbox.ptyrelay import SerialBridge
+
+ROOT = mp.ROOT
+VECTORS = os.path.join(ROOT, "tests", "vectors", "games.json")
+
+
+class UnixBoard:
+    """`micropython` REPL in folder `root` on a pty; `port` is the pty path clients open."""
+
+    def __init__(self, root):
+        self.root = str(root)
+        self.bridge = SerialBridge()
+        env = dict(os.environ, MICROPYPATH="lib")  # like /lib on the board, relative to root
+        self.proc = subprocess.Popen(
+            [mp.micropython_exe(), "-X", "heapsize=" + mp.HEAP],
+            stdin=self.bridge.device_fd, stdout=self.bridge.device_fd, stderr=subprocess.PIPE,
+            cwd=self.root, env=env, start_new_session=True)
+        self.bridge.start()
+        self.port = self.bridge.path
+
+    def mpremote(self, *args, timeout=60):
+        exe = os.path.join(os.path.dirname(sys.executable), "mpremote")
+        return subprocess.run([exe, "connect", self.port, "resume"] + list(args),
+                              capture_output=True, text=True, timeout=timeout)
+
+    def files(self):
+        out = {}
+        for dirpath, _dirs, names in os.walk(self.root):
+            for n in names:
+                full = os.path.join(dirpath, n)
+                out[os.path.relpath(full, self.root).replace(os.sep, "/")] = full
+        return out
+
+    def close(self):
+        self.proc.kill()
+        self.proc.wait()
+        self.proc.stderr.close()
+        self.bridge.close()
+
+
+@pytest.fixture(scope="module")
+def board(tmp_path_factory):
+    b = UnixBoard(tmp_path_factory.mktemp("device"))
+    yield b
+    b.close()
+
+
+@pytest.fixture(scope="module")
+def build(tmp_path_factory):
+    """What deploy should put on the board: every source compiled here with mpy-cross -O3
+    (tests/mp.py, independent of deploy's own compiler), except the simulator-only modules."""
+    out = str(tmp_path_factory.mktemp("build"))
+    mp.compile_tree(os.path.join(ROOT, "shared"), "knockcore", out)
+    mp.compile_tree(os.path.join(ROOT, "firmware"), "knockfw", out)
+    files = {}
+    for dirpath, _dirs, names in os.walk(out):
+        for n in names:
+            rel = os.path.relpath(os.path.join(dirpath, n), out).replace(os.sep, "/")
+            if rel[:-4] + ".py" not in deploy.SIM_ONLY:
+                files["lib/" + rel] = open(os.path.join(dirpath, n), "rb").read()
+    files["main.py"] = open(os.path.join(ROOT, "firmware", "main.py"), "rb").read()
+    return files
+
+
+def run_deploy(capsys, *argv):
+    rc = cli.main(["deploy"] + list(argv))
+    out, err = capsys.readouterr()
+    return rc, out, err
+
+
+def sha_file(path):
+    with open(path, "rb") as f:
+        return hashlib.sha256(f.read()).hexdigest()
+
+
+def test_deploy_copies_compiled_files_that_import_and_run(board, build, capsys):
+    t0 = time.monotonic()
+    rc, out, err = run_deploy(capsys, "--port", board.port)
+    elapsed = time.monotonic() - t0
+    assert rc == 0, err
+    assert "MicroPython 1." in out and ".mpy v6." in out
+    on_disk = board.files()
+    for rel, data in build.items():
+        assert rel in on_disk, rel
+        assert sha_file(on_disk[rel]) == hashlib.sha256(data).hexdigest(), rel
+    # progress lines, one per file; nothing but our files on the board
+    assert out.count("] lib/") == len([p for p in build if p.startswith("lib/")])
+    assert not any(p.endswith(".tmp") for p in on_disk)
+    assert not any("board_sim" in p or p.endswith("/flash.mpy") for p in on_disk)
+    assert json.load(open(on_disk["data/board.json"])) == {"board": "badger2040"}
+    manifest = json.load(open(on_disk["lib/knockbox.manifest.json"]))
+    assert manifest["files"]["lib/knockcore/game.mpy"] == sha_file(on_disk["lib/knockcore/game.mpy"])
+    assert elapsed < 30
+
+    # The copied .mpy files (not the sources: MICROPYPATH is the board's lib/) run a real game.
+    from knockcore.game import from_record
+
+    vector = json.load(open(VECTORS))[0]
+    expected = json.loads(json.dumps(from_record(vector["game"]).standings()))
+    code = ("import json, knockcore.game as g\n"
+            "print(g.__file__)\n"
+            "print(json.dumps(g.from_record(json.loads(%r)).standings()))\n"
+            % json.dumps(vector["game"]))
+    r = board.mpremote("exec", code)
+    assert r.returncode == 0, r.stderr
+    first, standings = r.stdout.strip().splitlines()[-2:]
+    assert first == "lib/knockcore/game.mpy"
+    assert json.loads(standings) == expected
+
+
+def test_every_deployed_module_imports_on_the_board(board, build, capsys):
+    """No module on the board needs one that deploy leaves out (the simulator's board_sim and
+    flash): each one imports from the copied .mpy files."""
+    rc, _out, err = run_deploy(capsys, "--port", board.port)
+    assert rc == 0, err
+    mods = sorted(p[4:-4].replace("/", ".").replace(".__init__", "")
+                  for p in build if p.endswith(".mpy"))
+    code = ("import sys\nok = []\nfor m in %r:\n __import__(m)\n"
+            " f = sys.modules[m].__file__\n assert f.endswith('.mpy'), f\n ok.append(m)\n"
+            "print(len(ok))\n" % mods)
+    r = board.mpremote("exec", code)
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert r.stdout.strip().splitlines()[-1] == str(len(mods))
+
+
+def test_deploy_copies_only_what_changed_and_removes_stale(board, build, capsys):
+    rc, out, err = run_deploy(capsys, "--port", board.port)
+    assert rc == 0, err
+    rc, out, err = run_deploy(capsys, "--port", board.port)  # nothing to do now
+    assert rc == 0, err
+    assert "0 of %d files changed" % (len(build) + 1) in out
+    assert "] " not in out
+
+    root = board.root
+    with open(os.path.join(root, "lib/knockfw/ui.mpy"), "wb") as f:
+        f.write(b"damaged")
+    with open(os.path.join(root, "lib/knockfw/old.py"), "w") as f:
+        f.write("# a stale source that would shadow old.mpy\n")
+    os.makedirs(os.path.join(root, "lib/knockfw/gone"))
+    with open(os.path.join(root, "lib/knockfw/gone/x.mpy"), "wb") as f:
+        f.write(b"M")
+    rc, out, err = run_deploy(capsys, "--port", board.port, "--board", "pico-epd")
+    assert rc == 0, err
+    copied = sorted(line.split("] ")[1].split(" (")[0] for line in out.splitlines() if "] " in line)
+    assert copied == ["data/board.json", "lib/knockfw/ui.mpy"]
+    assert "removed lib/knockfw/old.py" in out
+    files = board.files()
+    assert "lib/knockfw/old.py" not in files and "lib/knockfw/gone/x.mpy" not in files
+    assert not os.path.exists(os.path.join(root, "lib/knockfw/gone"))
+    assert sha_file(files["lib/knockfw/ui.mpy"]) == hashlib.sha256(build["lib/knockfw/ui.mpy"]).hexdigest()
+    assert json.load(open(files["data/board.json"])) == {"board": "pico-epd"}
+
+    # without --board the board's choice stays; --dry-run --force lists everything, changes nothing
+    before = {p: sha_file(f) for p, f in board.files().items()}
+    mtimes = {p: os.stat(f).st_mtime_ns for p, f in board.files().items()}
+    rc, out, err = run_deploy(capsys, "--port", board.port, "--dry-run", "--force")
+    assert rc == 0, err
+    assert out.count("would copy") == len(build) + 1
+    assert {p: sha_file(f) for p, f in board.files().items()} == before
+    assert {p: os.stat(f).st_mtime_ns for p, f in board.files().items()} == mtimes
+    rc, out, err = run_deploy(capsys, "--port", board.port)
+    assert rc == 0 and "0 of" in out
+    assert json.load(open(os.path.join(root, "data/board.json"))) == {"board": "pico-epd"}
+
+
+def test_deploy_refuses_old_micropython_and_copies_nothing(tmp_path, capsys, monkeypatch):
+    b = UnixBoard(tmp_path)
+    try:
+        monkeypatch.setattr(deploy, "MIN_VERSION", (9, 0))
+        rc, out, err = run_deploy(capsys, "--port", b.port)
+        assert rc == 1
+        assert "needs 9.0 or newer" in err and "runs MicroPython 1." in err
+        assert b.files() == {}
+        # and a board whose .mpy version differs from what our mpy-cross emits
+        monkeypatch.setattr(deploy, "MIN_VERSION", (1, 28))
+        real = deploy.mpy_cross_version()
+        monkeypatch.setattr(deploy, "mpy_cross_version", lambda: (real[0], (real[1][0] + 1, 0)))
+        rc, out, err = run_deploy(capsys, "--port", b.port)
+        assert rc == 1
+        assert "loads .mpy v%d.%d" % real[1] in err and "emits v%d.0" % (real[1][0] + 1) in err
+        assert b.files() == {}
+    finally:
+        b.close()
+
+
+@pytest.mark.parametrize("version, mpy, ok", [
+    ((1, 28, 0), 6 | 3 << 8 | 4 << 10, True),    # RP2040: armv6m, .mpy 6.3
+    ((1, 29, 1), 6 | 3 << 8 | 2 << 10, True),    # unix x64
+    ((1, 27, 0), 6 | 3 << 8 | 4 << 10, False),   # too old
+    ((1, 28, 0), 6 | 2 << 8 | 4 << 10, False),   # another .mpy sub-version
+    ((1, 28, 0), 5 | 4 << 10, False),            # .mpy v5
+    ((1, 28, 0), None, False),                   # cannot load .mpy at all
+])
+def test_check_device(version, mpy, ok):
+    info = {"version": version, "mpy": mpy, "platform": "rp2", "machine": ""}
+    if ok:
+        text = deploy.check_device(info, (1, 28, 0), (6, 3))
+        assert ".mpy v6.3" in text
+    else:
+        with pytest.raises(deploy.DeployError):
+            deploy.check_device(info, (1, 28, 0), (6, 3))
+
+
+def port(device, vid, pid, manufacturer=None):
+    return SimpleNamespace(device=device, vid=vid, pid=pid, manufacturer=manufacturer)
+
+
+def test_board_found_by_usb_id(monkeypatch, capsys):
+    from serial.tools import list_ports
+
+    ports = [port("/dev/ttyS0", None, None), port("/dev/ttyUSB0", 0x10C4, 0xEA60, "Silicon Labs"),
+             port("/dev/ttyACM3", 0x2E8A, 0x0005, "MicroPython")]
+    monkeypatch.setattr(list_ports, "comports", lambda: ports)
+    assert [d for d, _ in deploy.find_boards()] == ["/dev/ttyACM3"]
+    assert deploy.pick_port(None, sys.stdout) == "/dev/ttyACM3"
+    assert deploy.pick_port("/dev/ttyX", sys.stdout) == "/dev/ttyX"
+    ports.append(port("/dev/ttyACM4", 0xF055, 0x9802))
+    with pytest.raises(deploy.DeployError, match="several MicroPython boards"):
+        deploy.pick_port(None, sys.stdout)
+
+
+def test_no_board_is_refused_clearly(monkeypatch, capsys):
+    from serial.tools import list_ports
+
+    monkeypatch.setattr(list_ports, "comports", lambda: [port("/dev/ttyS0", None, None)])
+    rc, out, err = run_deploy(capsys)
+    assert rc == 1
+    assert "knockbox: no MicroPython board found" in err and "2e8a:0005" in err
+    assert "Traceback" not in err
+    # a port that is not a MicroPython REPL at all
+    rc, out, err = run_deploy(capsys, "--port", "/dev/nonexistent-knockbox")
+    assert rc == 1 and "cannot open /dev/nonexistent-knockbox" in err
+
+
+def test_plan():
+    files = {"lib/knockfw/a.mpy": b"1", "lib/knockfw/fonts/f.mpy": b"2", "main.py": b"3"}
+    on_board = {"lib/knockfw/a.mpy": deploy.sha(b"1"), "lib/knockfw/fonts/": "",
+                "lib/knockfw/fonts/f.mpy": "x", "lib/knockfw/b.py": "y", "lib/knockfw/old/": "",
+                "lib/knockfw/old/z.mpy": "z", "lib/other/keep.py": "k"}
+    copy, stale = deploy.plan(files, on_board)
+    assert copy == ["lib/knockfw/fonts/f.mpy", "main.py"]
+    assert stale == ["lib/knockfw/old/z.mpy", "lib/knockfw/b.py", "lib/knockfw/old/"]
+    assert deploy.plan(files, on_board, force=True)[0] == sorted(files)
