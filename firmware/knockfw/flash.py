@@ -9,6 +9,7 @@
 from micropython import const
 
 _BS = const(4096)   # the rp2 flash block (sector) size
+_FF256 = b"\xff" * 256
 PROG = 256          # the rp2 port mounts its flash with VfsLfs2(bdev, progsize=256)
 
 
@@ -53,7 +54,8 @@ class RAMBlockDevice:
 
     def _erase(self, n):
         a = n * self.block_size
-        self.data[a:a + self.block_size] = b"\xff" * self.block_size
+        for i in range(a, a + self.block_size, 256):
+            self.data[i:i + 256] = _FF256
 
 
 class FileBlockDevice(RAMBlockDevice):
@@ -77,9 +79,8 @@ class FileBlockDevice(RAMBlockDevice):
         f.seek(0, 2)
         have = f.tell()
         if have < size:          # new (or short) image: pad with erased flash
-            pad = b"\xff" * block_size
             while have < size:
-                f.write(pad[:min(block_size, size - have)])
+                f.write(_FF256[:min(256, size - have)])
                 have = f.tell()
             f.flush()
 
@@ -92,8 +93,10 @@ class FileBlockDevice(RAMBlockDevice):
         self._f.write(buf)
 
     def _erase(self, n):
+        # In 256-byte pieces from one constant: a 4 KB temporary per erase fragments a small heap.
         self._f.seek(n * self.block_size)
-        self._f.write(b"\xff" * self.block_size)
+        for _ in range(self.block_size // 256):
+            self._f.write(_FF256)
 
     def close(self):
         self._f.close()
