@@ -1,0 +1,377 @@
+"""knockbox simulate: the front end (screen rendering, keys, the pty serial port, terminal mode)
+against a small stand-in firmware that speaks the documented simulator channel under the real
+MicroPython unix port. tests/test_simulate_firmware.py runs the real firmware."""
+import fcntl
+import os
+import pty
+import random
+import select
+import struct
+import subprocess
+import sys
+import termios
+import time
+
+import pytest
+
+import mp
+from knockbox import screen, simulate
+from knockbox.ptyrelay import SerialBridge
+
+KNOCKBOX = [sys.executable, "-m", "knockbox.cli"]
+
+# The channel of docs/ARCHITECTURE.md ("The simulator channel"), nothing more: frames as P4 PBM
+# written tmp-then-rename plus "@frame N kind" on stderr, buttons tailed from DIR/keys, serial on
+# stdin/stdout (each line comes back as "echo LINE"), and state in DIR/flash.img.
+FAKE_FIRMWARE = r'''
+import os, sys, select, framebuf
+d = os.getenv("KNOCKBOX_SIM_DIR")
+buf = bytearray(37 * 128)
+fb = framebuf.FrameBuffer(buf, 296, 128, framebuf.MONO_HLSB)
+presses = []
+try:
+    with open(d + "/flash.img") as f:
+        presses = f.read().split()
+except OSError:
+    pass
+n = [0]
+def frame(kind):
+    n[0] += 1
+    fb.fill(0)
+    fb.rect(0, 0, 296, 128, 1)
+    fb.text("frame %d" % n[0], 8, 8, 1)
+    fb.text(" ".join(presses[-10:]), 8, 24, 1)
+    with open(d + "/frame.pbm.tmp", "wb") as f:
+        f.write(b"P4\n296 128\n")
+        f.write(buf)
+    os.rename(d + "/frame.pbm.tmp", d + "/frame.pbm")
+    sys.stderr.write("@frame %d %s\n" % (n[0], kind))
+frame("full")
+if os.getenv("FAKE_CRASH"):
+    raise RuntimeError("fake firmware gave up")
+keys = open(d + "/keys", "rb")
+keys.seek(0, 2)
+down = {}
+pend = b""
+poll = select.poll()
+poll.register(sys.stdin, select.POLLIN)
+line = b""
+while True:
+    pend += keys.read() or b""
+    while b"\n" in pend:
+        ln, pend = pend.split(b"\n", 1)
+        name, lvl = ln.decode().split()
+        if lvl == "1":
+            down[name] = 1
+        elif down.pop(name, 0):
+            presses.append(name)
+            with open(d + "/flash.img", "w") as f:
+                f.write(" ".join(presses))
+            frame("partial")
+    for _ in poll.poll(10):
+        c = sys.stdin.buffer.read(1)
+        if c == b"\n":
+            sys.stdout.buffer.write(b"echo " + line + b"\n")
+            line = b""
+        else:
+            line += c
+'''
+
+
+@pytest.fixture
+def fake(tmp_path):
+    path = tmp_path / "fake_sim.py"
+    path.write_text(FAKE_FIRMWARE)
+    return str(path)
+
+
+# ---- screen ---------------------------------------------------------------------------------
+
+def random_frame(seed, w=296, h=128):
+    rnd = random.Random(seed)
+    return screen.Frame(w, h, bytes(rnd.getrandbits(8) for _ in range(((w + 7) // 8) * h)))
+
+
+def test_pbm_round_trip_and_header_comments():
+    f = random_frame(1)
+    assert screen.parse_pbm(screen.to_pbm(f)) == f
+    g = screen.parse_pbm(b"P4\n# made by hand\n296 128\n" + f.data)
+    assert g == f
+    with pytest.raises(screen.FrameError):
+        screen.parse_pbm(b"P5\n296 128\n255\n" + bytes(296 * 128))
+    with pytest.raises(screen.FrameError):
+        screen.parse_pbm(b"P4\n296 128\n" + f.data[:100])
+
+
+@pytest.mark.parametrize("mode, cols, rows", [("half", 296, 64), ("quad", 148, 64),
+                                              ("braille", 148, 32), ("small", 74, 32)])
+def test_text_modes_size_and_pixels(mode, cols, rows):
+    f = random_frame(2)
+    lines = screen.to_text(f, mode)
+    assert screen.cells(mode) == (cols, rows)
+    assert len(lines) == rows and all(len(line) == cols for line in lines)
+    cw, ch = screen.MODES[mode]
+    # every cell is blank exactly when its pixels are all white
+    for cy in (0, rows // 2, rows - 1):
+        for cx in (0, 7, cols - 1):
+            px = [f.pixel(cx * cw + dx, cy * ch + dy) for dy in range(ch) for dx in range(cw)]
+            blank = lines[cy][cx] in (" ", "\u2800")
+            assert blank == (not any(px)), (mode, cx, cy)
+
+
+def test_text_exact_glyphs():
+    data = bytearray(37 * 128)
+    data[0] = 0b10000000        # pixel (0, 0)
+    data[37] = 0b01000000       # pixel (1, 1)
+    f = screen.Frame(296, 128, data)
+    assert screen.to_text(f, "quad")[0][0] == "\u259a"   # ▚ top-left + bottom-right
+    assert screen.to_text(f, "half")[0][:2] == "\u2580\u2584"  # ▀ then ▄
+    assert screen.to_text(f, "braille")[0][0] == chr(0x2800 + 0x01 + 0x10)
+    assert screen.to_text(f, "small")[0][0] == "\u2598"  # ▘ any ink in the top-left 2x2
+
+
+def test_pick_mode_fits_the_terminal():
+    assert screen.pick_mode(80, 24) == "small"
+    assert screen.pick_mode(150, 40, extra_cols=2, extra_rows=5) == "braille"
+    assert screen.pick_mode(150, 69, extra_cols=2, extra_rows=5) == "quad"
+    assert screen.pick_mode(149, 69, extra_cols=2, extra_rows=5) == "small"
+
+
+def test_png_pixels(tmp_path):
+    from PIL import Image
+
+    f = random_frame(3)
+    path = screen.save_png(f, str(tmp_path / "f.png"), scale=2)
+    img = Image.open(path).convert("L")
+    assert img.size == (592, 256)
+    for x, y in [(0, 0), (5, 9), (295, 127), (100, 64), (37, 101)]:
+        want = 0 if f.pixel(x, y) else 255  # black ink on white paper
+        assert img.getpixel((2 * x, 2 * y)) == want and img.getpixel((2 * x + 1, 2 * y + 1)) == want
+
+
+# ---- keys -----------------------------------------------------------------------------------
+
+def test_tty_keys():
+    p = simulate.parse_tty_keys
+    T, L = simulate.TAP_MS, simulate.LONG_MS
+    assert p(b"abc") == [("a", T), ("b", T), ("c", T)]
+    assert p(b"ABC") == [("a", L), ("b", L), ("c", L)]
+    assert p(b"\x1b[A\x1b[B\x1bOA\x1b[1;2B") == [("up", T), ("down", T), ("up", T), ("down", T)]
+    assert p(b"kj") == [("up", T), ("down", T)]
+    assert p(b"x\x1b[C\x1b[5~z") == []          # other keys and sequences do nothing
+    assert p(b"q") == [("quit", 0)] and p(b"\x03") == [("quit", 0)]
+
+
+def test_script_lines():
+    p = simulate.parse_script_line
+    T, L = simulate.TAP_MS, simulate.LONG_MS
+    assert p("a") == ("press", "a", T)
+    assert p("A") == ("press", "a", L)
+    assert p("b long") == ("press", "b", L)
+    assert p("up hold 1500") == ("press", "up", 1500)
+    assert p("down") == ("press", "down", T)
+    assert p("wait 250") == ("wait", None, 250)
+    assert p("quit") == ("quit", None, 0)
+    assert p("  ") is None and p("# comment") is None
+    for bad in ("x", "a sideways", "wait", "wait soon", "up hold -5"):
+        with pytest.raises(ValueError):
+            p(bad)
+
+
+def test_key_timing(tmp_path):
+    path = str(tmp_path / "keys")
+    with open(path, "w") as f:
+        f.write("stale 1\n")
+    k = simulate.Keys(path)
+    assert open(path).read() == ""          # old lines never replay
+    k.press("a", at=1000)
+    k.press("a", at=1050)                   # terminal repeat while A is down: ignored
+    k.press("up", at=1000)
+    k.press("up", at=1100)                  # repeat of Up: keeps it down
+    k.press("up", at=1200)
+    assert k.plan == [(1000, "a", 1), (1000, "up", 1), (1120, "a", 0), (1320, "up", 0)]
+    k.press("a", at=1130)                   # next A waits for a gap after the release
+    assert (1240, "a", 1) in k.plan and (1360, "a", 0) in k.plan
+    assert k.flush(1150) == [("a", 1), ("up", 1), ("a", 0)]
+    assert k.pressed == {"up"}
+    assert k.flush(2000) == [("a", 1), ("up", 0), ("a", 0)]
+    assert open(path).read() == "a 1\nup 1\na 0\na 1\nup 0\na 0\n"
+    assert k.idle() and not k.pressed
+
+    s = simulate.Keys(path, sequential=True)  # scripts: one press after another
+    s.press("a", at=0)
+    s.press("up", 1000, at=0)
+    s.press("b", simulate.LONG_MS, at=0)
+    starts = [t for t, _, level in s.plan if level == 1]
+    assert starts == [0, 120 + simulate.GAP_MS, 1120 + 2 * simulate.GAP_MS]
+
+
+# ---- the serial bridge ----------------------------------------------------------------------
+
+def test_bridge_relays_both_ways_and_never_blocks_the_process():
+    import serial
+
+    with SerialBridge() as b:
+        p = subprocess.Popen([sys.executable, "-c", (
+            "import sys\n"
+            "line = sys.stdin.buffer.readline()\n"
+            "sys.stdout.buffer.write(b'got ' + line)\n"
+            "sys.stdout.buffer.flush()\n"
+            "sys.stdout.buffer.write(b'x' * 300000)\n"   # nobody reads this: must not block
+            "sys.stdout.buffer.flush()\n")],
+            stdin=b.device_fd, stdout=b.device_fd)
+        b.start()
+        port = serial.Serial(b.path, 115200, timeout=5)
+        port.write(b"hello\n")
+        assert port.readline() == b"got hello\n"
+        port.close()
+        assert p.wait(10) == 0
+        assert b.closed.wait(5)  # the relay saw the process hang up
+        assert b.relay is not None and b.relay.bytes[b.device.master] >= 300000
+
+
+# ---- the command, headless ------------------------------------------------------------------
+
+def start_sim(args, env=None):
+    e = dict(os.environ)
+    e.update(env or {})
+    return subprocess.Popen(KNOCKBOX + ["simulate", "--no-tty"] + args, stdin=subprocess.PIPE,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=e,
+                            cwd=mp.ROOT, text=True, bufsize=1)
+
+
+def read_until(proc, pred, timeout=20):
+    """stdout lines until pred(line) is true; returns them all."""
+    lines = []
+    end = time.monotonic() + timeout
+    fd = proc.stdout.fileno()
+    while time.monotonic() < end:
+        r, _, _ = select.select([fd], [], [], 0.2)
+        if r:
+            line = proc.stdout.readline()
+            if not line:
+                break
+            lines.append(line.rstrip("\n"))
+            if pred(lines[-1]):
+                return lines
+    raise AssertionError("timed out; got %r; stderr %r" % (lines, proc.stderr.read()
+                                                          if proc.poll() is not None else ""))
+
+
+def test_headless_frames_keys_screenshots_serial_and_persistence(tmp_path, fake):
+    import serial
+
+    sim, shots = str(tmp_path / "sim"), str(tmp_path / "shots")
+    p = start_sim(["--dir", sim, "--screenshot", shots, "--script", fake])
+    try:
+        head = read_until(p, lambda s: s.startswith("frame 1 "))
+        port = head[0].split()[2]
+        assert head[0] == "serial port: %s (knockbox sync --port %s)" % (port, port)
+        assert head[-1] == "frame 1 full %s" % os.path.join(shots, "frame-0001.png")
+        # the printed port is the firmware's serial port
+        s = serial.Serial(port, 115200, timeout=5)
+        s.write(b'{"op": "hello"}\n')
+        assert s.readline() == b'echo {"op": "hello"}\n'
+        s.close()
+        p.stdin.write("a\nB\nup hold 300\nc long\n")
+        p.stdin.flush()
+        lines = read_until(p, lambda s: s.startswith("frame 5 "))
+        assert [ln.split()[:3] for ln in lines] == [["frame", str(i), "partial"] for i in (2, 3, 4, 5)]
+        p.stdin.write("quit\n")
+        p.stdin.flush()
+        assert p.wait(15) == 0
+    finally:
+        if p.poll() is None:
+            p.kill()
+    keys = open(os.path.join(sim, "keys")).read().split("\n")
+    assert keys == ["a 1", "a 0", "b 1", "b 0", "up 1", "up 0", "c 1", "c 0", ""]
+    assert sorted(os.listdir(shots)) == ["frame-%04d.png" % i for i in range(1, 6)]
+    last = screen.to_image(screen.read_pbm(os.path.join(sim, "frame.pbm")), 2)
+    from PIL import Image
+
+    assert Image.open(os.path.join(shots, "frame-0005.png")).convert("1").tobytes() == \
+        last.tobytes()
+
+    # a second run starts from the same flash image; --reset wipes it
+    p = start_sim(["--dir", sim, "--script", fake])
+    read_until(p, lambda s: s.startswith("frame 1 "))
+    p.stdin.write("quit\n")
+    p.stdin.flush()
+    assert p.wait(15) == 0
+    assert open(os.path.join(sim, "flash.img")).read() == "a b up c"
+    first = screen.read_pbm(os.path.join(sim, "frame.pbm"))
+    p = start_sim(["--dir", sim, "--script", fake, "--reset"])
+    read_until(p, lambda s: s.startswith("frame 1 "))
+    p.stdin.write("quit\n")
+    p.stdin.flush()
+    assert p.wait(15) == 0
+    assert not os.path.exists(os.path.join(sim, "flash.img"))
+    assert screen.read_pbm(os.path.join(sim, "frame.pbm")).ink() < first.ink()
+
+
+def test_firmware_crash_is_reported(tmp_path, fake):
+    p = start_sim(["--dir", str(tmp_path), "--script", fake], env={"FAKE_CRASH": "1"})
+    out, err = p.communicate(timeout=20)
+    assert p.returncode == 1
+    assert "knockbox: the firmware stopped" in err
+    assert "RuntimeError: fake firmware gave up" in err  # its traceback (printed on its stdout)
+
+
+# ---- the command, in a terminal -------------------------------------------------------------
+
+def run_in_terminal(argv, keys, cols, rows, env=None, settle=1.5):
+    """Run argv on a pty of the given size, type keys (a list of (bytes, pause_s)); return
+    (exit status, output bytes, terminal attributes before, after)."""
+    master, slave = pty.openpty()
+    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", rows, cols, 0, 0))
+    before = termios.tcgetattr(slave)
+    e = dict(os.environ)
+    e.update(env or {})
+    p = subprocess.Popen(argv, stdin=slave, stdout=slave, stderr=slave, env=e, cwd=mp.ROOT,
+                         start_new_session=True)
+    out = bytearray()
+
+    def pump(seconds):
+        end = time.monotonic() + seconds
+        while time.monotonic() < end:
+            r, _, _ = select.select([master], [], [], 0.05)
+            if r:
+                try:
+                    out.extend(os.read(master, 65536))
+                except OSError:
+                    return
+
+    pump(settle)
+    for data, pause in keys:
+        os.write(master, data)
+        pump(pause)
+    try:
+        p.wait(15)
+    finally:
+        pump(0.3)
+        after = termios.tcgetattr(slave)
+        os.close(slave)
+        os.close(master)
+    return p.returncode, bytes(out), before, after
+
+
+def test_terminal_screen_keys_and_restore(tmp_path, fake):
+    sim = str(tmp_path / "sim")
+    argv = KNOCKBOX + ["simulate", "--dir", sim, "--script", fake]
+    rc, out, before, after = run_in_terminal(
+        argv, [(b"a", 0.6), (b"\x1b[A", 0.6), (b"B", 1.4), (b"q", 1.0)], cols=160, rows=50)
+    text = out.decode("utf-8", "replace")
+    assert rc == 0, text[-2000:]
+    assert after == before                       # cbreak undone, echo back on
+    assert text.rstrip().endswith("\x1b[?1049l")  # left the alternate screen
+    assert "\u2800" in text and "\u250c" in text  # braille picture (fits 160x50) in a border
+    assert "serial port: /dev/pts/" in text and "q: quit" in text
+    assert open(os.path.join(sim, "keys")).read() == "a 1\na 0\nup 1\nup 0\nb 1\nb 0\n"
+    assert "refresh 4 (partial)" in text
+
+    # a crash still restores the terminal, and says what happened
+    rc, out, before, after = run_in_terminal(argv, [], cols=80, rows=40,
+                                             env={"FAKE_CRASH": "1"}, settle=1)
+    text = out.decode("utf-8", "replace")
+    assert rc == 1 and after == before
+    assert "knockbox: the firmware stopped" in text
