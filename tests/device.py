@@ -32,7 +32,7 @@ def run_script(actions, out_dir, flash=None, heap="192k", timeout=300):
     p = mp.run_file(os.path.join(mp.ROOT, "tests", "mp_scripts", "app_driver.py"),
                     [script, out_dir, flash], paths=[build()], heap=heap, timeout=timeout)
     if p.returncode != 0:
-        raise AssertionError("firmware failed:\n" + p.stderr[-3000:])
+        raise AssertionError("firmware failed:\n" + p.stdout[-2000:] + p.stderr[-3000:])
     return json.loads(p.stdout.strip().splitlines()[-1])
 
 

@@ -15,8 +15,12 @@ _BAR = const(14)
 _FOOT = const(114)
 
 
+_quiet = [False]  # a note is showing: it takes the hint line
+
+
 def draw(fb, u, game, settings, sync=False):
     fb.fill(0)
+    _quiet[0] = bool(u.msg)
     m = u.mode
     if m == U.SCORE:
         if game is None:
@@ -61,6 +65,8 @@ def _bar(fb, left, right=""):
 
 
 def _hint(fb, s):
+    if _quiet[0]:
+        return
     fb.hline(0, _FOOT - 2, W, 1)
     text.draw(fb, text.fit(s, small, W - 4), 2, _FOOT + 1, small)
 
@@ -153,7 +159,7 @@ def _score(fb, game, settings, sync):
     for s in range(3):
         x = s * (_COL + 1)
         text.draw(fb, "ABC"[s], x + 2, _BAR + 2, small)
-        _center(fb, game.players[s], x + 8, _BAR + 2, _COL - 10, medium)
+        _center(fb, game.players[s], x + 12, _BAR + 2, _COL - 16, medium)
         out = s not in game.active
         _center(fb, str(game.totals[s]), x, 34, _COL, large)
         if out:
@@ -218,8 +224,8 @@ def _counts(fb, u, game):
             _center(fb, t("gin"), x, 48, _COL, medium)
         else:
             _center(fb, str(c), x, 40, _COL, large, 0 if s == cur else 1)
-        if s == u.who:
-            _label(fb, t("knock") if u.kind == "knock" else t("gin"), x, 84, False)
+        if s == u.who and u.kind == "knock":
+            _label(fb, t("knock"), x, 84, False)
     _hint(fb, t("hint_count"))
 
 
@@ -248,6 +254,7 @@ def _confirm(fb, u, game):
             after = [before[i] + points[i] for i in range(3)]
     except ValueError as e:
         text.draw(fb, t("cannot_save"), 4, 50, medium)
+        _quiet[0] = True
         _note(fb, str(e))
         return
     text.draw(fb, text.fit(res, medium, W - 8), 4, 44, medium)
@@ -282,7 +289,7 @@ def _seats(fb, title, names, hint, cursor=None, labels=None):
     _cols(fb, _BAR + 2, _FOOT - 4)
     for s in range(3):
         x = s * (_COL + 1)
-        text.draw(fb, "ABC"[s], x + (_COL - 14) // 2, _BAR + 6, large)
+        _center(fb, "ABC"[s], x, _BAR + 6, _COL, large)
         if s == cursor:
             fb.fill_rect(x + 3, 58, _COL - 6, 20, 1)
         _center(fb, names[s], x, 60, _COL, medium, 0 if s == cursor else 1)

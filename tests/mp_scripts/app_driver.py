@@ -17,6 +17,28 @@ import time
 from knockfw import app as A
 from knockfw import board_sim
 
+from knockfw import screens, text
+
+# Every string drawn during the latest render, as [x, y, w, h, s]: saved beside each screenshot
+# so the tests can check that no text runs off the panel or into other text.
+boxes = []
+_draw = text.draw
+_render = screens.draw
+
+
+def traced_draw(fb, s, x, y, font, color=1):
+    w = _draw(fb, s, x, y, font, color)
+    boxes.append([x, y, w, text.height(font), s])
+    return w
+
+
+def traced_render(*args):
+    del boxes[:]
+    return _render(*args)
+
+
+text.draw = traced_draw
+screens.draw = traced_render
 script = json.load(open(sys.argv[1]))
 out_dir = sys.argv[2]
 board = board_sim.Board(sim_dir="", flash_path=sys.argv[3])
@@ -55,6 +77,8 @@ def save(name):
     with open("%s/%s.pbm" % (out_dir, name), "wb") as f:
         f.write(b"P4\n296 128\n")
         f.write(dev.display.buf)
+    with open("%s/%s.json" % (out_dir, name), "w") as f:
+        f.write(json.dumps({"boxes": boxes, "mode": dev.ui.mode}))
 
 
 def hold_until(name, cond, limit=20000):
@@ -190,6 +214,18 @@ for act in script:
         undo()
     elif op == "edit":
         edit(act[1], act[2])
+    elif op == "keys":
+        for k in act[1]:
+            if k.isupper():
+                hold(k.lower(), 800)
+            else:
+                hold(k, 80)
+    elif op == "settings":
+        dev.apply_settings(act[1])
+        run_for(20)
+    elif op == "ask_erase":
+        dev.request_erase(lambda ok: print(json.dumps({"erase_done": ok})))
+        run_for(20)
     elif op == "reboot":
         dev = A.App(board, clock[0])
         run_for(100)

@@ -1,0 +1,67 @@
+"""Every screen, in English and Russian, rendered by the real firmware under the unix port: saved
+as PNG in out/screens/ (look at them), and checked: text stays on the panel and never runs into
+other text, names that are too long are shortened visibly."""
+import json
+import os
+
+import pytest
+
+import device
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+OUT = os.path.join(ROOT, "out", "screens")
+LONG = ["Александра", "Bob", "Maximilian"]
+
+
+def gallery(lang):
+    acts = [["shot", "empty"]]
+    if lang == "ru":  # Menu -> Settings -> Language
+        acts += [["keys", ["a", "down", "a", "down", "down", "down", "down", "down", "down", "a",
+                           "c"]]]
+    acts += [["keys", ["a"]], ["shot", "menu_empty"], ["keys", ["a", "up"]], ["shot", "method"],
+             ["keys", ["a"]], ["shot", "players"], ["keys", ["a", "b", "c"]], ["shot", "roles"],
+             ["keys", ["a"]], ["shot", "roles2"], ["keys", ["b"]], ["shot", "score_m2"],
+             ["keys", ["b", "up", "up", "up"]], ["shot", "counts"],
+             ["keys", ["b", "up", "up", "a"]], ["shot", "confirm"], ["keys", ["a"]],
+             ["keys", ["A", "up"]], ["shot", "counts_gin"], ["keys", ["c"]], ["shot", "confirm_gin"],
+             ["keys", ["a", "up"]], ["shot", "menu_game"],
+             ["keys", ["down", "a"]], ["shot", "undo"], ["keys", ["c", "up", "down", "down", "a"]],
+             ["shot", "pick"], ["keys", ["a"]], ["shot", "who"], ["keys", ["up", "c", "c"]],
+             ["keys", ["up", "down", "down", "down", "down", "a"]], ["shot", "settings"],
+             ["keys", ["c"]], ["ask_erase"], ["shot", "erase"], ["keys", ["c"]],
+             ["keys", ["a"]], ["shot", "sits_out_note"],
+             ["hand", {"gin": 0, "counts": [0, 98, None]}], ["shot", "over_m2"],
+             ["new", 1, ["Ann", "Bob", "Cy"], {"idle": 2, "dealer": 0}],
+             ["hand", {"knock": 0, "counts": [3, 40, None]}], ["shot", "score_m1"],
+             ["settings", {"roster": ["Ann", "Cy"] + LONG}],
+             ["new", 3, LONG, {"dealer": 1}],
+             ["hand", {"knock": 2, "counts": [5, 5, 30]}], ["shot", "score_m3"],
+             ["hand", {"gin": 2, "counts": [98, 98, 0]}], ["shot", "score_m3b"]]
+    return acts
+
+
+@pytest.mark.parametrize("lang", ["en", "ru"])
+def test_every_screen_renders_and_text_stays_in_its_box(lang):
+    out = os.path.join(OUT, lang)
+    device.run_script(gallery(lang), out, heap="192k")
+    shots = sorted(f[:-4] for f in os.listdir(out) if f.endswith(".pbm"))
+    assert len(shots) >= 22, shots
+    for name in shots:
+        device.pbm_to_png(os.path.join(out, name + ".pbm"), os.path.join(out, name + ".png"))
+        with open(os.path.join(out, name + ".json"), encoding="utf-8") as f:
+            boxes = json.load(f)["boxes"]
+        assert boxes, name
+        for x, y, w, h, s in boxes:
+            assert 0 <= x and x + w <= 296 and 0 <= y and y + h <= 128, (name, s, x, y, w, h)
+        for i, a in enumerate(boxes):
+            for b in boxes[i + 1:]:
+                overlap_x = min(a[0] + a[2], b[0] + b[2]) - max(a[0], b[0])
+                overlap_y = min(a[1] + a[3], b[1] + b[3]) - max(a[1], b[1])
+                assert overlap_x <= 0 or overlap_y <= 0, (name, a[4], b[4])
+    # The long Cyrillic name was shortened visibly, not cut mid-glyph.
+    with open(os.path.join(out, "score_m3.json"), encoding="utf-8") as f:
+        drawn = [b[4] for b in json.load(f)["boxes"]]
+    assert any(s.endswith("…") and "Александра".startswith(s[:-1]) for s in drawn) or \
+        "Александра" in drawn
+    if lang == "ru":
+        assert any("Раздача" in s for s in drawn)
