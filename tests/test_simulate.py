@@ -184,6 +184,7 @@ def test_key_timing(tmp_path):
         f.write("stale 1\n")
     k = simulate.Keys(path)
     assert open(path).read() == ""          # old lines never replay
+    k.start(0)
     k.press("a", at=1000)
     k.press("a", at=1050)                   # terminal repeat while A is down: ignored
     k.press("up", at=1000)
@@ -202,8 +203,14 @@ def test_key_timing(tmp_path):
     s.press("a", at=0)
     s.press("up", 1000, at=0)
     s.press("b", simulate.LONG_MS, at=0)
+    s.press("b", at=0)                      # the same button again: a second press
     starts = [t for t, _, level in s.plan if level == 1]
-    assert starts == [0, 120 + simulate.GAP_MS, 1120 + 2 * simulate.GAP_MS]
+    assert starts == [0, 120 + simulate.GAP_MS, 1120 + 2 * simulate.GAP_MS,
+                      1920 + 3 * simulate.GAP_MS]
+    assert s.flush(10 ** 6) == []            # nothing written before the firmware is up
+    s.start(5000)                            # first frame: the plan starts now, same spacing
+    assert [t for t, _, level in s.plan if level == 1] == [5000 + t for t in starts]
+    assert len(s.flush(10 ** 6)) == 8
 
 
 # ---- the serial bridge ----------------------------------------------------------------------

@@ -167,15 +167,16 @@ class Keys:
         self.free_at = {}    # name -> earliest time the next press may start
         self.last_end = 0.0  # sequential mode: when the last planned press ends
         self.pressed = set()  # buttons that are down now (written "1")
+        self.ready = False   # the firmware follows the file only once it is up (first frame)
         with open(path, "w"):
             pass  # start with an empty file: old lines must not replay
 
     def press(self, name, hold_ms=TAP_MS, at=None):
         now = now_ms() if at is None else at
-        if name in self.down and self.down[name] >= now:
-            if name in REPEATERS and not self.sequential:
+        if not self.sequential and name in self.down and self.down[name] >= now:
+            if name in REPEATERS:  # terminal key repeat: keep it down
                 self._move_release(name, max(self.down[name], now + hold_ms))
-            return
+            return  # A/B/C: a repeat of the key while the button is down is ignored
         start = max(now, self.free_at.get(name, 0.0))
         if self.sequential:
             start = max(start, self.last_end + GAP_MS if self.last_end else start)
@@ -200,8 +201,21 @@ class Keys:
         end of the planned presses)."""
         self.last_end = max(self.last_end, now_ms()) + ms
 
+    def start(self, now=None):
+        """The firmware is up: from now on write the presses; the ones planned while it was
+        booting keep their spacing, shifted to begin now."""
+        now = now_ms() if now is None else now
+        if not self.ready and self.plan and self.plan[0][0] < now:
+            shift = now - self.plan[0][0]
+            self.plan = [(t + shift, n, lv) for t, n, lv in self.plan]
+            for d in (self.down, self.free_at):
+                for k in d:
+                    d[k] += shift
+            self.last_end += shift
+        self.ready = True
+
     def next_due(self):
-        return self.plan[0][0] if self.plan else None
+        return self.plan[0][0] if self.plan and self.ready else None
 
     def idle(self):
         return not self.plan
@@ -210,7 +224,7 @@ class Keys:
         """Write the level changes that are due; return them as (name, level)."""
         now = now_ms() if now is None else now
         due = []
-        while self.plan and self.plan[0][0] <= now:
+        while self.ready and self.plan and self.plan[0][0] <= now:
             _, name, level = self.plan.pop(0)
             due.append((name, level))
             if level:
@@ -435,6 +449,7 @@ class _Session:
                     path = os.path.join(self.shots, "frame-%04d.png" % self.shot_count)
                     screen.save_png(frame, path, self.scale)
                 on_frame(int(m.group(1)), m.group(2), frame, path)
+                self.keys.start()
             elif line.startswith("@"):  # other board events: "@power off", "@power on a"
                 on_event(line[1:])
             else:
@@ -469,15 +484,15 @@ class _Session:
         in_fd = stdin.fileno()
         in_buf = b""
         in_open = True
-        quit_at = None
+        quitting = False  # "quit" read: stop after the presses and waits before it
         err_fd = self.fw.stderr_fd()
         while True:
             if not self.fw.running():
                 self._firmware_lines(on_frame, on_log, on_event)
                 return "crashed"  # it never stops by itself: sim_main loops forever
-            if quit_at is not None and self.keys.idle() and now_ms() >= quit_at:
+            if quitting and self.keys.idle() and now_ms() >= self.keys.last_end:
                 return "done"
-            fds = [err_fd] + ([in_fd] if in_open and quit_at is None else [])
+            fds = [err_fd] + ([in_fd] if in_open and not quitting else [])
             ready, _, _ = select.select(fds, [], [], self._timeout(0.2))
             self.keys.flush()
             if err_fd in ready:
@@ -497,8 +512,8 @@ class _Session:
                     if cmd is None:
                         continue
                     verb, name, ms = cmd
-                    if verb == "quit":  # after the presses and waits before it
-                        quit_at = max(now_ms(), self.keys.last_end)
+                    if verb == "quit":
+                        quitting = True
                         break
                     if verb == "wait":
                         self.keys.wait_ms(ms)
