@@ -362,16 +362,23 @@ class TerminalView:
             body = [" " * pw for _ in range(ph)]
             msg = "starting the firmware..."
             body[ph // 2] = msg.center(pw)[:pw]
-        lines = ["\u250c" + "\u2500" * pw + "\u2510"]
+        tight = pw + 2 > cols or ph + 5 > rows
+        vw = min(pw, max(cols - 2, 1))  # picture columns that fit (cropped on the right)
+        lines = []
+        if tight:
+            lines.append(("terminal too small: make it at least %dx%d" % (pw + 2, ph + 6))[:cols])
+        lines.append("\u250c" + "\u2500" * vw + "\u2510")
         for row in body:  # e-ink: black ink on white paper, whatever the terminal's colours
-            lines.append("\u2502\x1b[30;107m" + row + "\x1b[0m\u2502")
-        lines.append("\u2514" + "\u2500" * pw + "\u2518")
+            lines.append("\u2502\x1b[30;107m" + row[:vw] + "\x1b[0m\u2502")
+        lines.append("\u2514" + "\u2500" * vw + "\u2518")
         lines.append(self.HELP[:cols])
         lines.append(("serial port: %s   (knockbox sync --port %s)" % (self.port, self.port))[:cols])
         lines.append(self.info[:cols])
         lines.append(self.status[:cols])
-        if pw + 2 > cols or ph + 5 > rows:
-            lines.append(("terminal too small: make it at least %dx%d" % (pw + 2, ph + 6))[:cols])
+        if len(lines) > rows:  # never scroll: keep the help and status, drop picture rows
+            keep_tail = 4 + 1
+            lines = lines[: max(rows - keep_tail, 1)] + lines[-keep_tail:]
+            lines = lines[:rows]
         prefix = "\x1b[H"
         if self.resized:
             prefix = "\x1b[H\x1b[2J"
