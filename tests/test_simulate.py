@@ -316,6 +316,33 @@ def test_headless_frames_keys_screenshots_serial_and_persistence(tmp_path, fake)
     assert screen.read_pbm(os.path.join(sim, "frame.pbm")).ink() < first.ink()
 
 
+def firmware_pids(sim_dir):
+    """Processes started with KNOCKBOX_SIM_DIR=sim_dir (the firmware)."""
+    want = ("KNOCKBOX_SIM_DIR=%s" % sim_dir).encode()
+    pids = []
+    for pid in os.listdir("/proc"):
+        try:
+            with open("/proc/%s/environ" % pid, "rb") as f:
+                if want in f.read().split(b"\0"):
+                    pids.append(int(pid))
+        except (OSError, ValueError):
+            pass
+    return pids
+
+
+def test_killed_simulator_stops_its_firmware(tmp_path, fake):
+    import signal
+
+    sim = str(tmp_path)
+    p = start_sim(["--dir", sim, "--script", fake])
+    read_until(p, lambda s: s.startswith("frame 1 "))
+    assert len(firmware_pids(sim)) == 1
+    p.send_signal(signal.SIGTERM)
+    p.communicate(timeout=15)
+    assert p.returncode == 0
+    assert firmware_pids(sim) == []
+
+
 def test_firmware_crash_is_reported(tmp_path, fake):
     p = start_sim(["--dir", str(tmp_path), "--script", fake], env={"FAKE_CRASH": "1"})
     out, err = p.communicate(timeout=20)

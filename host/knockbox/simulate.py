@@ -406,6 +406,11 @@ def run(args, stdin=None, stdout=None, stderr=None):
         os.makedirs(shots, exist_ok=True)
     tty_mode = not args.no_tty and stdin.isatty() and stdout.isatty()
     keys = Keys(os.path.join(sim_dir, "keys"), sequential=not tty_mode)
+    def stop_signal(signum, _frame):  # kill / closed terminal: quit as cleanly as with q
+        raise KeyboardInterrupt
+
+    old_handlers = [(sig, signal.signal(sig, stop_signal)) for sig in (signal.SIGTERM,
+                                                                       signal.SIGHUP)]
     fw = Firmware(sim_dir, script=args.script).start()
     session = _Session(fw, keys, sim_dir, shots, args.scale, stdout, stderr)
     try:
@@ -420,6 +425,8 @@ def run(args, stdin=None, stdout=None, stderr=None):
     finally:
         fw.stop()
         session.logfile.close()
+        for sig, handler in old_handlers:
+            signal.signal(sig, handler)
     if rc == "crashed":
         tail = fw.crash_report()
         raise UserError("the firmware stopped (exit code %s)%s"
