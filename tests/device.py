@@ -22,9 +22,10 @@ def build():
 def run_script(actions, out_dir, flash=None, heap="192k", timeout=300):
     """Play the actions on the device; returns the driver's JSON report."""
     os.makedirs(out_dir, exist_ok=True)
-    script = os.path.join(out_dir, "script.json")
+    script = os.path.join(out_dir, "script.jsonl")
     with open(script, "w", encoding="utf-8") as f:
-        json.dump(actions, f, ensure_ascii=False)
+        for act in actions:
+            f.write(json.dumps(act, ensure_ascii=False) + "\n")
     if flash is None:  # a fresh device unless the test hands over an image to keep
         flash = os.path.join(out_dir, "flash.img")
         if os.path.exists(flash):
@@ -33,7 +34,11 @@ def run_script(actions, out_dir, flash=None, heap="192k", timeout=300):
                     [script, out_dir, flash], paths=[build()], heap=heap, timeout=timeout)
     if p.returncode != 0:
         raise AssertionError("firmware failed:\n" + p.stdout[-2000:] + p.stderr[-3000:])
-    return json.loads(p.stdout.strip().splitlines()[-1])
+    lines = [json.loads(x) for x in p.stdout.strip().splitlines() if x.startswith("{")]
+    report = lines[-1]
+    report["games"] = [x for x in lines[:-1] if "gid" in x]
+    report["events"] = [x for x in lines[:-1] if "gid" not in x]
+    return report
 
 
 def pbm_to_png(pbm, png, scale=2):

@@ -114,3 +114,20 @@ def test_a_reboot_comes_back_to_the_same_game():
     before = device.ink(os.path.join(out, "before.pbm"))
     after = device.ink(os.path.join(out, "after.pbm"))
     assert before[:110] == after[:110] and sum(map(sum, after[:110])) > 1000
+
+
+def test_300_hand_session_fits_the_192k_heap():
+    """DESIGN.md section 7: the firmware plays a 300-hand evening on the 192 KB heap, through the
+    buttons, and boots again from that journal (bench/bench_firmware.py prints the numbers)."""
+    import sys
+
+    sys.path.insert(0, os.path.join(ROOT, "bench"))
+    import bench_firmware
+
+    acts, total = bench_firmware.session(300)
+    r = device.run_script(acts, os.path.join(OUT, "session300"), timeout=900)
+    assert total == 300 and r["hand_presses"][0] == 300
+    assert r["gids"] > 20 and len(r["boot_us"]) == 2
+    # The games kept in RAM after the reboot are the newest, and equal the CPython replay.
+    for g in r["games"]:
+        assert from_record(g["record"]).standings()["totals"] == g["totals"]

@@ -34,3 +34,31 @@ def test_littlefs_mpy(tmp_path):
 def test_plain_files(tmp_path):
     _check(mp.run_file(SCRIPT, ["posix", str(tmp_path)], paths=[FIRMWARE, SHARED], cwd=HERE),
            skip=("case_store_flash_full",))
+
+
+def test_store_keeps_only_the_newest_games_in_ram(tmp_path):
+    """A season of games fits the heap: older games stay in the journal, not in RAM."""
+    import mp
+
+    script = r"""
+import os, gc
+from knockfw.journal import Journal
+from knockfw.store import Store
+from knockcore.game import from_record
+P = %r
+def open_store():
+    return Store(Journal(P + "/j.txt"), from_record, P + "/meta.json").load()
+st = open_store()
+rec = {"method": 3, "players": ["A", "B", "C"], "start": {"dealer": 0}, "rules": {"preset": "seed"}}
+for i in range(12):
+    g = st.new_game(rec)
+    st.add_hand(g, {"knock": 0, "counts": [1, 30, 40]})
+kept = [g for g in st.gids() if st.game(g) is not None]
+st2 = open_store()
+kept2 = [g for g in st2.gids() if st2.game(g) is not None]
+print(st.gids() == list(range(1, 13)), kept, st2.gids() == st.gids(), kept2,
+      st2.game(12).totals, len(list(st2.events(0, 1000))))
+""" % str(tmp_path)
+    p = mp.run(script)
+    assert p.returncode == 0, p.stderr
+    assert p.stdout.split() == ["True", "[11,", "12]", "True", "[11,", "12]", "[69,", "0,", "0]", "25"]

@@ -24,6 +24,7 @@ import os
 from knockfw.journal import load_json, save_json
 
 META = "/data/meta.json"
+KEEP = 2  # games kept in RAM: the one on the table and the one before it
 
 
 class StoreError(ValueError):
@@ -35,8 +36,9 @@ def _int(v, default):
 
 
 class Store:
-    def __init__(self, journal, core_factory, meta_path=META):
+    def __init__(self, journal, core_factory, meta_path=META, keep=KEEP):
         self.journal = journal
+        self.keep = keep
         self._new = core_factory    # rec -> game with add(h), undo() -> hand|None, replace(i, h)
         self._meta_path = meta_path
         self.device_id = None
@@ -44,6 +46,7 @@ class Store:
         self.note = ""              # what boot repaired or skipped, for the UI ("" if nothing)
         self._games = {}
         self._ended = set()
+        self._old = []              # gids of older games, kept on flash only (see _retire)
         self._next = 1
 
     # --- boot
@@ -52,7 +55,7 @@ class Store:
         """Open the journal and rebuild every game from it (the only full read of the journal)."""
         j = self.journal.open()
         notes = [j.note] if j.note else []
-        self._games, self._ended = {}, set()
+        self._games, self._ended, self._old = {}, set(), []
         head = self.events(0, 1)
         head = head[0][1] if head else None
         if not isinstance(head, dict) or head.get("t") != "epoch":
@@ -105,6 +108,7 @@ class Store:
             if g in self._games:
                 raise StoreError("game %d twice" % g)
             self._games[g] = self._new(ev["rec"])
+            self._retire()
             if g >= self._next:
                 self._next = g + 1
         elif t == "hand":
@@ -146,6 +150,7 @@ class Store:
         gid = self._next
         self._commit({"t": "game", "g": gid, "rec": rec})
         self._games[gid] = game
+        self._retire()
         self._next = gid + 1
         return gid
 
@@ -178,8 +183,18 @@ class Store:
         except Exception:
             self.load()
             raise
-        self._games, self._ended = {}, set()
+        self._games, self._ended, self._old = {}, set(), []
         self.note = ""
+
+    def _retire(self):
+        # Only the newest KEEP games stay in RAM as rules-core games: a season of games on a
+        # 192 KB heap would not fit otherwise. Older ones live on in the journal (the host syncs
+        # them from there) and are listed by gids(); game(gid) is None for them.
+        while len(self._games) > self.keep:
+            gid = min(self._games)
+            del self._games[gid]
+            self._ended.discard(gid)
+            self._old.append(gid)
 
     def _live(self, gid):
         g = self._games.get(gid)
@@ -198,7 +213,7 @@ class Store:
         return gid in self._ended
 
     def gids(self):
-        return sorted(self._games)
+        return self._old + sorted(self._games)
 
     def current(self):
         """The latest game's gid, or None when there is none or it was closed by end()."""

@@ -1,6 +1,6 @@
 # Drives the real firmware app (knockfw.app.App on the simulated board, flash on a RAM littlefs)
 # with a script of button actions on a virtual clock. Used by the firmware tests and benchmarks.
-# argv: script.json out_dir flash.img (a fresh or existing littlefs image file). The script is a list of actions:
+# argv: script.jsonl (one action per line) out_dir flash.img (a fresh or existing littlefs image file). The script is a list of actions:
 #   ["press", "a"]  a short press (80 ms) then 120 ms released; ["long", "b"] held 800 ms;
 #   ["hold", "up", ms] held for ms; ["shot", "name"] saves the panel to out_dir/name.pbm;
 #   ["reboot"] rebuilds the app from the flash (a power cycle between writes);
@@ -39,11 +39,23 @@ def traced_render(*args):
 
 text.draw = traced_draw
 screens.draw = traced_render
-script = json.load(open(sys.argv[1]))
+script = open(sys.argv[1])  # one action per line: the whole list would crowd the small heap
 out_dir = sys.argv[2]
 board = board_sim.Board(sim_dir="", flash_path=sys.argv[3])
 clock = [1000]
+t_boot = time.ticks_us()
 dev = A.App(board, clock[0])
+boot_us = [time.ticks_diff(time.ticks_us(), t_boot)]
+commit_us = [0, 0, 0]     # loop turns that recorded a change (commit + persist + render):
+                          # count, sum, max (lists of 300 would crowd the heap being measured)
+hand_presses = [0, 0, 0]  # presses per "hand" action: count, sum, max
+
+
+def tally(t, v):
+    t[0] += 1
+    t[1] += v
+    if v > t[2]:
+        t[2] = v
 presses = 0
 busy_us = 0
 steps = 0
@@ -55,9 +67,12 @@ def run_for(ms):
     end = clock[0] + ms
     while clock[0] < end:
         clock[0] += 10
+        seq = dev.store.last_seq
         t0 = time.ticks_us()
         dev.step(clock[0])
         dt = time.ticks_diff(time.ticks_us(), t0)
+        if dev.store.last_seq != seq:
+            tally(commit_us, dt)
         busy_us += dt
         steps += 1
         if dt > max_step_us:
@@ -189,7 +204,8 @@ def edit(i, h):
 
 
 run_for(100)
-for act in script:
+for line in script:
+    act = json.loads(line)
     op = act[0]
     if op == "press":
         hold(act[1], 80)
@@ -209,7 +225,9 @@ for act in script:
         if len(act) > 2:
             roles(act[1], act[2])
     elif op == "hand":
+        p0 = presses
         record(act[1])
+        tally(hand_presses, presses - p0)
     elif op == "undo":
         undo()
     elif op == "edit":
@@ -227,14 +245,22 @@ for act in script:
         dev.request_erase(lambda ok: print(json.dumps({"erase_done": ok})))
         run_for(20)
     elif op == "reboot":
+        dev = None
+        gc.collect()
+        t_boot = time.ticks_us()
         dev = A.App(board, clock[0])
+        boot_us.append(time.ticks_diff(time.ticks_us(), t_boot))
         run_for(100)
 gc.collect()
-games = []
+# One line per game (a single JSON string of all games would not fit the small heap), then totals.
 for gid in dev.store.gids():
     g = dev.store.game(gid)
-    games.append({"gid": gid, "record": g.record(), "totals": g.totals, "over": g.over})
-print(json.dumps({"games": games, "presses": presses, "refreshes": dev.display.frames,
+    if g is None:
+        continue  # an older game: on flash only
+    print(json.dumps({"gid": gid, "record": g.record(), "totals": g.totals, "over": g.over}))
+    gc.collect()
+print(json.dumps({"presses": presses, "gids": len(dev.store.gids()), "refreshes": dev.display.frames,
                   "fulls": dev.display.fulls, "msg": dev.ui.msg, "mode": dev.ui.mode,
                   "busy_ms": busy_us // 1000, "steps": steps, "max_step_us": max_step_us,
-                  "mem_free": gc.mem_free(), "mem_alloc": gc.mem_alloc()}))
+                  "mem_free": gc.mem_free(), "mem_alloc": gc.mem_alloc(),
+                  "boot_us": boot_us, "commit_us": commit_us, "hand_presses": hand_presses}))

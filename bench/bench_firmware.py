@@ -1,0 +1,94 @@
+"""Firmware benchmark (DESIGN.md section 7, issue 6): .mpy size (budget 64 KB), a 300-hand session
+played through the buttons on the 192 KB heap of the unix port (peak heap found by bisection), CPU
+per recorded hand (commit + persist + render), boot time with the 300-hand journal, and presses per
+hand. Run: .venv/bin/python bench/bench_firmware.py [--quick]"""
+import os
+import random
+import shutil
+import sys
+import tempfile
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path[:0] = [os.path.join(ROOT, "tests"), os.path.join(ROOT, "tests", "stubs")]
+
+import device  # noqa: E402
+import gamegen  # noqa: E402
+from knockcore.game import Game  # noqa: E402
+
+BUDGET = 64 * 1024
+SIM_ONLY = ("board_sim.mpy", "flash.mpy")  # the simulator's board: never copied to a Pico
+NAMES = ["Ann", "Bob", "Cy"]
+
+
+def sizes():
+    d = device.build()
+    rows, device_total, all_total = [], 0, 0
+    for dirpath, _dirs, files in os.walk(os.path.join(d, "knockfw")):
+        for f in sorted(files):
+            size = os.path.getsize(os.path.join(dirpath, f))
+            rel = os.path.relpath(os.path.join(dirpath, f), d)
+            rows.append((rel, size))
+            all_total += size
+            if f not in SIM_ONLY:
+                device_total += size
+    return sorted(rows, key=lambda r: -r[1]), device_total, all_total
+
+
+def session(n_hands=300, seed=3):
+    """Games in all three methods, hands a table would play, until 300 hands are recorded."""
+    rnd = random.Random(seed)
+    acts, total, method = [], 0, 0
+    while total < n_hands:
+        method = method % 3 + 1
+        start = gamegen.random_start(method, rnd)
+        acts.append(["new", method, NAMES, start])
+        g = Game(method, NAMES, start, {"preset": "seed"})
+        while not g.over and total < n_hands:
+            h = gamegen.random_hand(g, rnd)
+            g.add(h)
+            acts.append(["hand", h])
+            total += 1
+    acts.append(["reboot"])
+    return acts, total
+
+
+def main():
+    quick = "--quick" in sys.argv
+    rows, dev_total, all_total = sizes()
+    print("firmware (knockfw) compiled with mpy-cross -O3:")
+    for rel, size in rows:
+        print("  %-28s %6d bytes" % (rel, size))
+    print("  %-28s %6d bytes (budget %d: %s)" % ("on the device", dev_total, BUDGET,
+                                                "OK" if dev_total <= BUDGET else "OVER"))
+    print("  %-28s %6d bytes (with the simulator's board)" % ("all of firmware/", all_total))
+    acts, total = session(60 if quick else 300)
+    out = tempfile.mkdtemp(prefix="kb-bench-")
+    try:
+        r = device.run_script(acts, out, timeout=1800)
+        commits = r["commit_us"]
+        hp = r["hand_presses"]
+        print("%d-hand session through the buttons, -X heapsize=192k (64-bit unix port):" % total)
+        print("  games: %d, heap in use at the end: %d bytes, free: %d bytes"
+              % (r["gids"], r["mem_alloc"], r["mem_free"]))
+        print("  CPU per recorded change (commit + journal + render): mean %.2f ms, max %.2f ms"
+              % (commits[1] / commits[0] / 1000, commits[2] / 1000))
+        print("  boot to scoreboard with the %d-hand journal: %.1f ms CPU" % (total, r["boot_us"][-1] / 1000))
+        print("  presses per hand: %.1f average (%d hands, max %d)" % (hp[1] / hp[0], hp[0], hp[2]))
+        print("  (a Pico runs MicroPython ~20-40x slower than this x86-64 core; flash writes add ~50 ms)")
+        if not quick:
+            lo, hi = 96, 192
+            while lo < hi:
+                mid = (lo + hi) // 2
+                try:
+                    device.run_script(acts, out, heap="%dk" % mid, timeout=1800)
+                    hi = mid
+                except AssertionError:
+                    lo = mid + 1
+            print("  smallest heap that plays the whole session: %d KB (the peak need)" % lo)
+    finally:
+        shutil.rmtree(out, ignore_errors=True)
+    return 0 if dev_total <= BUDGET else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
