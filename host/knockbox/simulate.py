@@ -8,6 +8,7 @@ The channel to the firmware (docs/ARCHITECTURE.md, "The simulator channel"):
   stderr                 "@frame N full|partial" after each refresh; other lines are logs
   stdin/stdout           the USB serial port: on a pty, relayed to a second pty for clients
 """
+import io
 import os
 import re
 import select
@@ -351,7 +352,10 @@ class TerminalView:
         self.resized = True
 
     def draw(self):
-        size = shutil.get_terminal_size((80, 24))
+        try:  # the terminal itself (COLUMNS/LINES in the environment may be stale)
+            size = os.get_terminal_size(self.out.fileno())
+        except (OSError, ValueError, AttributeError, io.UnsupportedOperation):
+            size = shutil.get_terminal_size((80, 24))
         cols, rows = size.columns, size.lines
         w, h = (self.frame.width, self.frame.height) if self.frame else (296, 128)
         mode = screen.pick_mode(cols, rows, w, h, extra_cols=2, extra_rows=5)
