@@ -576,4 +576,6 @@ class _Session:
                 held = " ".join(sorted(n.upper() if len(n) == 1 else n for n in self.keys.pressed))
                 if held:
                     view.status = "down: " + held
+                elif view.status.startswith("down: "):
+                    view.status = ""
                 view.draw()
