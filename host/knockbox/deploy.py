@@ -112,7 +112,8 @@ def sources():
     return out
 
 
-_compiled = {}  # (source path, size, mtime, mpy-cross) -> .mpy bytes: one process compiles once
+# (source path, size, mtime, mpy-cross) -> .mpy bytes: a process compiles each source once
+_compiled: dict = {}
 
 
 def compile_all():
