@@ -20,8 +20,23 @@ import mp
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 FW = os.path.join(mp.ROOT, "firmware")
-CHECKED = ["knockfw/board_badger.py", "knockfw/board_pico_epd.py", "knockfw/uc8151.py",
-           "knockfw/ssd1680.py", "knockfw/epd.py"]
+SIM_ONLY = ("board_sim.py", "flash.py")  # the unix port's board: never on a Pico
+
+
+def device_modules():
+    """Every module that goes on the Pico: the firmware (but the simulator's board) and the core."""
+    out = ["main.py"]
+    for dirpath, _dirs, files in os.walk(os.path.join(FW, "knockfw")):
+        for f in sorted(files):
+            if f.endswith(".py") and f not in SIM_ONLY:
+                out.append(os.path.relpath(os.path.join(dirpath, f), FW))
+    core = os.path.join(mp.ROOT, "shared", "knockcore")
+    out += [os.path.relpath(os.path.join(core, f), FW) for f in sorted(os.listdir(core))
+            if f.endswith(".py")]
+    return out
+
+
+CHECKED = device_modules()
 STUB_DIST = "micropython_rp2_rpi_pico_stubs"
 
 
@@ -43,14 +58,14 @@ def _stub_typings(dest):
     return site
 
 
-def test_boards_and_drivers_type_check_against_rp2_stubs(tmp_path):
+def test_device_code_type_checks_against_rp2_stubs(tmp_path):
     typings = tmp_path / "typings"
     typings.mkdir()
     site = _stub_typings(typings)
     cfg = tmp_path / "mypy.ini"
     cfg.write_text(
         "[mypy]\n"
-        "mypy_path = %s\n"
+        "mypy_path = %s:%s\n"
         "custom_typeshed_dir = %s\n"
         "no_site_packages = True\n"
         "follow_imports = silent\n"
@@ -58,7 +73,8 @@ def test_boards_and_drivers_type_check_against_rp2_stubs(tmp_path):
         "cache_dir = %s\n"
         # the stubs themselves have errors of their own; we check our code against them
         "[mypy-machine,vfs,time,framebuf,micropython,rp2,rp2.*,_mpy_shed,_mpy_shed.*]\n"
-        "ignore_errors = True\n" % (typings, site, tmp_path / "cache"))
+        "ignore_errors = True\n" % (typings, os.path.join(mp.ROOT, "shared"), site,
+                                     tmp_path / "cache"))
     mypy = os.path.join(mp.BIN, "mypy")
     r = subprocess.run([mypy, "--config-file", str(cfg)] + CHECKED, cwd=FW,
                        capture_output=True, text=True, timeout=300)

@@ -22,7 +22,7 @@ _POLL_MS = const(10)
 _ERASE_MS = const(30000)
 SETTINGS_PATH = "/data/settings.json"
 JOURNAL_PATH = "/data/journal.txt"
-DEFAULTS = {"lang": "en", "rules": {"preset": "seed"}, "sleep_s": 300,
+DEFAULTS: dict = {"lang": "en", "rules": {"preset": "seed"}, "sleep_s": 300,
             "roster": ["Ann", "Bob", "Cy", "Dee", "Eve", "Fay"]}
 
 
@@ -86,13 +86,12 @@ class App:
             from knockfw.link import Link
             self.link = Link(self, board.serial_in, board.serial_out)
         self._service = getattr(board, "service", None)
-        now = time.ticks_ms() if now_ms is None else now_ms
-        self.last_input = now
+        self.last_input = time.ticks_ms() if now_ms is None else now_ms
         self.dirty = True
         self.shown_group = -1
         self.syncing = False
         self._erase_done = None
-        self._erase_at = 0
+        self._erase_at = self.last_input
         self.refreshes = 0
 
     # ---- the game on the table

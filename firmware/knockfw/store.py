@@ -228,7 +228,7 @@ class Store:
 
     def events(self, after_seq=0, limit=100):
         """Up to `limit` journal events with seq > after_seq, as a list of (seq, event)."""
-        out = []
+        out: list = []
         if limit < 1:
             return out
         it = self.journal.records(after_seq)

@@ -50,7 +50,7 @@ SETTING_ITEMS = (
 
 # Roles asked after a new game's players, from the cut (RULES.md 2-4): (start key, question).
 ROLE_STEPS = (
-    None,
+    (),
     (("idle", "cut_lowest"), ("dealer", "cut_next_lowest")),
     (("box", "cut_highest_box"), ("captain", "cut_second")),
     (("dealer", "cut_highest_deals"),),
@@ -62,14 +62,14 @@ class UI:
         self.mode = SCORE
         self.msg = ""          # a one-line note shown until the next button press
         self.sel = 0           # selection in lists (menu, hands, settings, methods)
-        self.items = ()
+        self.items: list = []
         self.kind = "knock"    # the hand being recorded: "knock" or "gin"
         self.who = 0
-        self.counts = [0, 0, 0]
+        self.counts: list = [0, 0, 0]
         self.fields = []       # seats whose counts are asked, in order
         self.cursor = 0
         self.edit = None       # index of the hand being corrected, or None for a new hand
-        self.hand = None       # the hand on the confirm screen
+        self.hand: dict = {}   # the hand on the confirm screen
         self.action = None     # what the confirm screen will do: "hand", "edit" or "undo"
         self.repeats = 0
         self.method = 3

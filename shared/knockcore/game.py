@@ -7,7 +7,7 @@ from knockcore import method1, method2, method3
 from knockcore import two
 from knockcore.errors import GameError
 
-_METHODS = (None, method1, method2, method3)
+_METHODS = (method1, method2, method3)
 _RECORD_KEYS = ("format", "method", "players", "start", "rules", "hands", "meta")
 
 
@@ -57,7 +57,7 @@ class Game:
         self.players = list(players)
         self.start = dict(start)
         self.rules = _rules.resolve(rules)
-        self._m = _METHODS[method]
+        self._m = _METHODS[method - 1]
         self.hands = []
         self._st = self._begin()
 

@@ -39,7 +39,7 @@ def defaults(preset):
     return r
 
 
-_last = [None, None]  # the last spec resolved and its result: games of one evening share it
+_last: list = [None, None]  # the last spec resolved and its result: games of one evening share it
 
 
 def resolve(spec):
