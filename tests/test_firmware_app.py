@@ -131,3 +131,20 @@ def test_300_hand_session_fits_the_192k_heap():
     # The games kept in RAM after the reboot are the newest, and equal the CPython replay.
     for g in r["games"]:
         assert from_record(g["record"]).standings()["totals"] == g["totals"]
+
+
+def test_idle_power_off_and_the_waking_press_counts():
+    """After the idle time the board powers off (the panel keeps the scoreboard); the press that
+    wakes it boots the app and is acted on: here B starts recording B's knock."""
+    start, hands = WORKED[3]
+    acts = [["new", 3, NAMES, start], ["hand", hands[0]], ["settings", {"sleep_s": 60}],
+            ["idle", 59000]]
+    r = device.run_script(acts, os.path.join(OUT, "sleep_early"))
+    assert r["powered_off"] == 0  # not yet
+    acts[-1] = ["idle", 70000]
+    acts += [["shot", "asleep"], ["wake", "b"], ["shot", "woken"]]
+    r = device.run_script(acts, os.path.join(OUT, "sleep"))
+    off = [e for e in r["events"] if "power_off_after_ms" in e]
+    assert len(off) == 1 and 60000 < off[0]["power_off_after_ms"] <= 60100
+    assert r["mode"] == 1 and r["who"] == 1  # COUNTS, B knocked
+    check_same(r["games"][0], 3, start, hands[:1])

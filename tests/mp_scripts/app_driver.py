@@ -238,6 +238,27 @@ for line in script:
                 hold(k.lower(), 800)
             else:
                 hold(k, 80)
+    elif op == "idle":
+        # Nobody touches the buttons: the loop of app.run() powers the board off when it is due.
+        end = clock[0] + act[1]
+        while clock[0] < end and not board.powered_off:
+            run_for(10)
+            if dev.should_sleep(clock[0]):
+                board.power_off()
+                print(json.dumps({"power_off_after_ms": clock[0] - dev.last_input}))
+    elif op == "wake":
+        # A press powers the Badger up: it boots from flash with that button held.
+        board._woke = act[1]
+        board.powered_off = 0
+        board.levels[act[1]] = 1
+        dev = None
+        gc.collect()
+        t_boot = time.ticks_us()
+        dev = A.App(board, clock[0])
+        boot_us.append(time.ticks_diff(time.ticks_us(), t_boot))
+        run_for(60)
+        board.levels[act[1]] = 0
+        run_for(120)
     elif op == "settings":
         dev.apply_settings(act[1])
         run_for(20)
@@ -259,7 +280,8 @@ for gid in dev.store.gids():
         continue  # an older game: on flash only
     print(json.dumps({"gid": gid, "record": g.record(), "totals": g.totals, "over": g.over}))
     gc.collect()
-print(json.dumps({"presses": presses, "gids": len(dev.store.gids()), "refreshes": dev.display.frames,
+print(json.dumps({"presses": presses, "gids": len(dev.store.gids()), "who": dev.ui.who,
+                  "powered_off": board.powered_off, "refreshes": dev.display.frames,
                   "fulls": dev.display.fulls, "msg": dev.ui.msg, "mode": dev.ui.mode,
                   "busy_ms": busy_us // 1000, "steps": steps, "max_step_us": max_step_us,
                   "mem_free": gc.mem_free(), "mem_alloc": gc.mem_alloc(),
