@@ -109,7 +109,8 @@ def test_deploy_copies_compiled_files_that_import_and_run(board, build, capsys):
     assert not any("board_sim" in p or p.endswith("/flash.mpy") for p in on_disk)
     assert json.load(open(on_disk["data/board.json"])) == {"board": "badger2040"}
     manifest = json.load(open(on_disk["lib/knockbox.manifest.json"]))
-    assert manifest["files"]["lib/knockcore/game.mpy"] == sha_file(on_disk["lib/knockcore/game.mpy"])
+    game_mpy = "lib/knockcore/game.mpy"
+    assert manifest["files"][game_mpy] == sha_file(on_disk[game_mpy])
     assert elapsed < 30
 
     # The copied .mpy files (not the sources: MICROPYPATH is the board's lib/) run a real game.
@@ -167,7 +168,8 @@ def test_deploy_copies_only_what_changed_and_removes_stale(board, build, capsys)
     files = board.files()
     assert "lib/knockfw/old.py" not in files and "lib/knockfw/gone/x.mpy" not in files
     assert not os.path.exists(os.path.join(root, "lib/knockfw/gone"))
-    assert sha_file(files["lib/knockfw/ui.mpy"]) == hashlib.sha256(build["lib/knockfw/ui.mpy"]).hexdigest()
+    ui = "lib/knockfw/ui.mpy"
+    assert sha_file(files[ui]) == hashlib.sha256(build[ui]).hexdigest()
     assert json.load(open(files["data/board.json"])) == {"board": "pico-epd"}
 
     # without --board the board's choice stays; --dry-run --force lists everything, changes nothing

@@ -283,7 +283,8 @@ def test_headless_frames_keys_screenshots_serial_and_persistence(tmp_path, fake)
         p.stdin.write("a\nB\nup hold 300\nc long\n")
         p.stdin.flush()
         lines = read_until(p, lambda s: s.startswith("frame 5 "))
-        assert [ln.split()[:3] for ln in lines] == [["frame", str(i), "partial"] for i in (2, 3, 4, 5)]
+        assert [ln.split()[:3] for ln in lines] == \
+            [["frame", str(i), "partial"] for i in (2, 3, 4, 5)]
         p.stdin.write("quit\n")
         p.stdin.flush()
         assert p.wait(15) == 0

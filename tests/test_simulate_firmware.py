@@ -35,7 +35,8 @@ print(json.dumps([dev.store.game(g).record() for g in dev.store.gids()]))
 def run_sim(sim, keys, shots=None, reset=False, frames_before_quit=1, while_running=None):
     """One simulate session: type keys, wait for that many frames, call while_running(port),
     quit; returns the frame lines it printed."""
-    args = ["--dir", sim] + (["--screenshot", shots] if shots else []) + (["--reset"] if reset else [])
+    args = ["--dir", sim] + (["--screenshot", shots] if shots else [])
+    args += ["--reset"] if reset else []
     p = start_sim(args)
     try:
         head = read_until(p, lambda s: s.startswith("frame 1 "), timeout=30)
@@ -91,7 +92,8 @@ def test_play_a_hand_quit_and_find_it_again(tmp_path):
     replies = []
     n = 1 + len(NEW_GAME) + len(HAND)
     frames, err = run_sim(sim, NEW_GAME + HAND, shots=shots, reset=True, frames_before_quit=n,
-                          while_running=lambda port: replies.append(ask(port, {"id": 5, "op": "games"})))
+                          while_running=lambda port: replies.append(
+                              ask(port, {"id": 5, "op": "games"})))
     assert "Traceback" not in err
     # the printed serial port reaches the running firmware's link
     (games_reply,) = replies

@@ -10,7 +10,8 @@ Terminal modes (each character cell shows a block of pixels; full resolution unl
 pick_mode() chooses the sharpest that fits the terminal.
 """
 
-# Quadrant characters indexed by bits: 1 = top-left, 2 = top-right, 4 = bottom-left, 8 = bottom-right.
+# Quadrant characters indexed by bits: 1 = top-left, 2 = top-right, 4 = bottom-left,
+# 8 = bottom-right.
 _QUAD = " ▘▝▀▖▌▞▛▗▚▐▜▄▙▟█"
 _HALF = " ▀▄█"  # 1 = top, 2 = bottom
 # Braille dot bits for (dx, dy) in a 2x4 cell (Unicode: U+2800 + bits).

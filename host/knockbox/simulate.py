@@ -376,7 +376,8 @@ class TerminalView:
             lines.append("\u2502\x1b[30;107m" + row[:vw] + "\x1b[0m\u2502")
         lines.append("\u2514" + "\u2500" * vw + "\u2518")
         lines.append(self.HELP[:cols])
-        lines.append(("serial port: %s   (knockbox sync --port %s)" % (self.port, self.port))[:cols])
+        port = "serial port: %s   (knockbox sync --port %s)" % (self.port, self.port)
+        lines.append(port[:cols])
         lines.append(self.info[:cols])
         lines.append(self.status[:cols])
         if len(lines) > rows:  # never scroll: keep the help and status, drop picture rows
