@@ -74,6 +74,9 @@ def main():
               % (commits[1] / commits[0] / 1000, commits[2] / 1000))
         print("  boot to scoreboard with the %d-hand journal: %.1f ms CPU" % (total, r["boot_us"][-1] / 1000))
         print("  presses per hand: %.1f average (%d hands, max %d)" % (hp[1] / hp[0], hp[0], hp[2]))
+        hm, hf = r["hand_ms"], r["hand_frames"]
+        print("  awake time per hand at the buttons: %.1f s average (press 80 ms, gap 120 ms, holds"
+              " as needed); panel refreshes per hand: %.1f" % (hm[1] / hm[0] / 1000, hf[1] / hf[0]))
         print("  (a Pico runs MicroPython ~20-40x slower than this x86-64 core; flash writes add ~50 ms)")
         if not quick:
             lo, hi = 96, 192

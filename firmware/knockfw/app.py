@@ -148,9 +148,12 @@ class App:
             self.ui.msg = str(err.args[0] if err.args else err)
 
     def render(self):
+        # Partial refreshes while working through a hand or a menu; a clean full refresh when
+        # the scoreboard comes back, since it then stays on the panel for minutes (and with the
+        # power off). The drivers add a full refresh every few partial ones against ghosting.
         group = self.ui.screen_group()
         screens.draw(self.display, self.ui, self.game(), self.settings, self.syncing)
-        self.display.show(group != self.shown_group)
+        self.display.show(group != self.shown_group and group == U.SCORE)
         self.shown_group = group
         self.dirty = False
         self.refreshes += 1

@@ -43,12 +43,19 @@ script = open(sys.argv[1])  # one action per line: the whole list would crowd th
 out_dir = sys.argv[2]
 board = board_sim.Board(sim_dir="", flash_path=sys.argv[3])
 clock = [1000]
+# The panel takes as long as a real one (UC8151: ~0.6 s fast, ~3 s full) on the virtual clock,
+# so updates during a refresh coalesce as they do on the device.
+board.display.now = lambda: clock[0]
+board.display.full_ms = 3000
+board.display.partial_ms = 600
 t_boot = time.ticks_us()
 dev = A.App(board, clock[0])
 boot_us = [time.ticks_diff(time.ticks_us(), t_boot)]
 commit_us = [0, 0, 0]     # loop turns that recorded a change (commit + persist + render):
                           # count, sum, max (lists of 300 would crowd the heap being measured)
 hand_presses = [0, 0, 0]  # presses per "hand" action: count, sum, max
+hand_ms = [0, 0, 0]       # button time per "hand" action (virtual clock): count, sum, max
+hand_frames = [0, 0, 0]   # panel refreshes per "hand" action
 
 
 def tally(t, v):
@@ -217,6 +224,8 @@ for line in script:
         run_for(act[1])
     elif op == "shot":
         run_for(20)
+        while dev.dirty or dev.display.busy():
+            run_for(10)
         save(act[1])
     elif op == "new":
         new_game(act[1], act[2], act[3])
@@ -225,9 +234,11 @@ for line in script:
         if len(act) > 2:
             roles(act[1], act[2])
     elif op == "hand":
-        p0 = presses
+        p0, c0, f0 = presses, clock[0], dev.display.frames
         record(act[1])
         tally(hand_presses, presses - p0)
+        tally(hand_ms, clock[0] - c0)
+        tally(hand_frames, dev.display.frames - f0)
     elif op == "undo":
         undo()
     elif op == "edit":
@@ -285,4 +296,5 @@ print(json.dumps({"presses": presses, "gids": len(dev.store.gids()), "who": dev.
                   "fulls": dev.display.fulls, "msg": dev.ui.msg, "mode": dev.ui.mode,
                   "busy_ms": busy_us // 1000, "steps": steps, "max_step_us": max_step_us,
                   "mem_free": gc.mem_free(), "mem_alloc": gc.mem_alloc(),
-                  "boot_us": boot_us, "commit_us": commit_us, "hand_presses": hand_presses}))
+                  "boot_us": boot_us, "commit_us": commit_us, "hand_presses": hand_presses,
+                  "hand_ms": hand_ms, "hand_frames": hand_frames}))
