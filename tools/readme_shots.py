@@ -1,0 +1,44 @@
+"""Makes the README's pictures of the device screen: the real firmware under the unix port, driven
+through its buttons (tests/mp_scripts/app_driver.py). Run: .venv/bin/python tools/readme_shots.py"""
+import os
+import shutil
+import sys
+import tempfile
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path[:0] = [os.path.join(ROOT, "tests"), os.path.join(ROOT, "tests", "stubs")]
+
+import device  # noqa: E402
+
+N = None
+HANDS = [{"knock": 0, "counts": [5, 20, 30]}, {"gin": 1, "counts": [14, 0, 9]},
+         {"knock": 1, "counts": [25, 8, 3]}, {"knock": 2, "counts": [6, 17, 6]}]
+M1 = [{"knock": 0, "counts": [4, 19, N]}, {"gin": 2, "counts": [22, N, 0]},
+      {"knock": 1, "counts": [N, 6, 6]}]
+
+
+def shots(lang, names):
+    acts = [["settings", {"lang": lang, "roster": names + ["Dee", "Eve"]}],
+            ["new", 3, names, {"dealer": 2}]]
+    acts += [["hand", h] for h in HANDS] + [["shot", "scoreboard_m3"]]
+    acts += [["keys", ["a", "up", "up", "up", "a", "up", "up"]], ["shot", "counts"],
+             ["keys", ["b", "up", "up", "c"]], ["shot", "confirm"], ["keys", ["c"]]]
+    acts += [["new", 1, names, {"idle": 2, "dealer": 1}]] + [["hand", h] for h in M1]
+    acts += [["shot", "scoreboard_m1"]]
+    acts += [["new", 3, names, {"dealer": 2}]] + [["hand", h] for h in HANDS]
+    acts += [["hand", {"void": True}], ["hand", {"gin": 0, "counts": [0, 30, 35]}],
+             ["hand", {"knock": 0, "counts": [2, 40, 20]}], ["shot", "game_over"]]
+    out = tempfile.mkdtemp()
+    try:
+        device.run_script(acts, out)
+        for name in ("scoreboard_m3", "scoreboard_m1", "counts", "confirm", "game_over"):
+            device.pbm_to_png(os.path.join(out, name + ".pbm"),
+                              os.path.join(ROOT, "docs", "img", "%s_%s.png" % (name, lang)))
+    finally:
+        shutil.rmtree(out, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    shots("en", ["Ann", "Bob", "Cy"])
+    shots("ru", ["Аня", "Борис", "Вика"])
+    print("wrote docs/img/*.png")
