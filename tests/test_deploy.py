@@ -205,6 +205,27 @@ def test_deploy_refuses_old_micropython_and_copies_nothing(tmp_path, capsys, mon
         b.close()
 
 
+def test_busy_board_is_refused_clearly(tmp_path, capsys, monkeypatch):
+    """A board that does not stop for Ctrl-C (here the unix port running a loop: a pty's Ctrl-C
+    is just a byte to it) gets a clear refusal, not a hang."""
+    import serial
+
+    b = UnixBoard(tmp_path)
+    try:
+        with serial.Serial(b.port, 115200, timeout=1) as s:
+            s.write(b"import time\r\nwhile True: time.sleep_ms(10)\r\n\r\n")
+            time.sleep(0.3)
+        monkeypatch.setattr(deploy, "RAW_REPL_TIMEOUT", 1)
+        t0 = time.monotonic()
+        rc, out, err = run_deploy(capsys, "--port", b.port)
+        assert rc == 1
+        assert "does not answer with a MicroPython prompt" in err
+        assert time.monotonic() - t0 < 15
+        assert b.files() == {}
+    finally:
+        b.close()
+
+
 @pytest.mark.parametrize("version, mpy, ok", [
     ((1, 28, 0), 6 | 3 << 8 | 4 << 10, True),    # RP2040: armv6m, .mpy 6.3
     ((1, 29, 1), 6 | 3 << 8 | 2 << 10, True),    # unix x64

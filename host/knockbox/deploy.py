@@ -11,7 +11,9 @@ The unix port works as a board too (tests: `micropython` REPL behind a pty, see 
 files are relative to its working directory, and it has no soft reset.
 """
 import ast
+import contextlib
 import hashlib
+import io
 import json
 import os
 import re
@@ -23,6 +25,7 @@ from knockbox import engines
 from knockbox.errors import UserError
 
 MIN_VERSION = (1, 28)
+RAW_REPL_TIMEOUT = 5  # seconds for the board to show the raw REPL prompt after Ctrl-C, Ctrl-A
 PACKAGES = (("core", "knockcore"), ("firmware", "knockfw"))
 # Unix-port-only modules (the simulator's board and its file-backed flash): not for the board.
 SIM_ONLY = ("knockfw/board_sim.py", "knockfw/flash.py")
@@ -215,19 +218,21 @@ class Board:
         self.port = port
         self.TransportError = TransportError
         try:
-            self.t = SerialTransport(port, baudrate=115200)
+            # a read timeout: mpremote reads ptys byte by byte, blocking without one
+            self.t = SerialTransport(port, baudrate=115200, timeout=2)
         except TransportError as e:
             raise DeployError("cannot open %s: %s" % (port, e)) from None
         except Exception as e:  # serial.SerialException: busy, missing, no permission
             raise DeployError("cannot open %s: %s" % (port, e)) from None
         try:
-            self.t.enter_raw_repl(soft_reset=False)
+            with contextlib.redirect_stdout(io.StringIO()):  # mpremote prints what it got
+                self.t.enter_raw_repl(soft_reset=False, timeout_overall=RAW_REPL_TIMEOUT)
         except TransportError:
             self.t.close()
             raise DeployError(
-                "the board at %s does not answer with a MicroPython prompt. Is another program "
-                "using the port (knockbox sync, a terminal)? Unplug and replug the board and try "
-                "again." % port) from None
+                "the board at %s does not answer with a MicroPython prompt (Ctrl-C did not stop "
+                "what runs there). Is a sync running, or another program using the port? Wait "
+                "for it, or unplug and replug the board, and try again." % port) from None
         self.root = "/"
 
     def run(self, code, timeout=30):
