@@ -44,20 +44,6 @@ def long_game(n_hands=300, seed=1):
     return gamegen.random_game(random.Random(seed), method=3, max_hands=n_hands, rules=rules).record()
 
 
-def min_heap(script, args, paths):
-    """The smallest -X heapsize (KB) at which the script runs: the real peak heap it needs."""
-    lo, hi = 8, 192
-    if mp.run_file(script, args, paths=paths, heap="%dk" % hi).returncode != 0:
-        return None
-    while lo < hi:
-        mid = (lo + hi) // 2
-        if mp.run_file(script, args, paths=paths, heap="%dk" % mid).returncode == 0:
-            hi = mid
-        else:
-            lo = mid + 1
-    return lo
-
-
 def main():
     with tempfile.TemporaryDirectory() as d:
         mp.compile_tree(os.path.join(ROOT, "shared"), "knockcore", d, opt=3)
@@ -88,7 +74,7 @@ def main():
         print("  heap after importing the core:     %6d bytes" % r["import"])
         print("  heap holding a %d-hand game:       %6d bytes" % (r["hands"], r["held"]))
         print("  smallest heap that replays it:     %6s KB (peak need, found by bisection)"
-              % min_heap(script, [path], [d]))
+              % mp.min_heap(script, [path], [d]))
         print("  replay %d hands: %.1f ms; standings: %.1f ms (x86-64; a Pico is ~30x slower)"
               % (r["hands"], r["replay_us"] / 1000, r["standings_us"] / 1000))
     return 0 if total <= BUDGET else 1

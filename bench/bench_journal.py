@@ -142,18 +142,7 @@ print(json.dumps({"boot_us": time.ticks_diff(t1, t0), "peak": peak, "held": held
 """
 
 
-def min_heap(script, args, paths):
-    """The smallest -X heapsize (KB) at which the script runs: the real peak heap it needs."""
-    lo, hi = 4, 192
-    if mp.run_file(script, args, paths=paths, heap="%dk" % hi).returncode != 0:
-        return -1
-    while lo < hi:
-        mid = (lo + hi) // 2
-        if mp.run_file(script, args, paths=paths, heap="%dk" % mid).returncode == 0:
-            hi = mid
-        else:
-            lo = mid + 1
-    return lo
+min_heap = mp.min_heap
 
 
 def main():

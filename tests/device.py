@@ -1,7 +1,9 @@
 """Runs the real firmware (compiled with mpy-cross -O3, as on the Pico) under the MicroPython
 unix port with a 192 KB heap, driven by tests/mp_scripts/app_driver.py."""
+import atexit
 import json
 import os
+import shutil
 import tempfile
 
 import mp
@@ -13,6 +15,7 @@ def build():
     """Compile knockcore and knockfw once per test process; returns the folder of .mpy files."""
     if "dir" not in _BUILD:
         d = tempfile.mkdtemp(prefix="knockbox-mpy-")
+        atexit.register(shutil.rmtree, d, True)
         mp.compile_tree(os.path.join(mp.ROOT, "shared"), "knockcore", d)
         mp.compile_tree(os.path.join(mp.ROOT, "firmware"), "knockfw", d)
         _BUILD["dir"] = d

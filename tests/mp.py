@@ -48,28 +48,38 @@ def compile_tree(src_root, package, dest_root, opt=3):
     return total
 
 
-def run(script, paths=None, stdin=None, heap=HEAP, timeout=120, cwd=None, env=None):
-    """Run a script (a string of code) under micropython; return CompletedProcess (text)."""
+def _env(paths, env):
     e = dict(os.environ)
     e["MICROPYPATH"] = ":".join((paths or SOURCE_PATHS) + [".frozen"])
     if env:
         e.update(env)
-    args = [micropython_exe()]
-    if heap:
-        args += ["-X", "heapsize=" + heap]
-    args += ["-c", script]
-    return subprocess.run(args, input=stdin, capture_output=True, text=True, timeout=timeout,
-                          env=e, cwd=cwd)
+    return e
+
+
+def _run(args, paths, stdin, heap, timeout, cwd, env):
+    exe = [micropython_exe()] + (["-X", "heapsize=" + heap] if heap else [])
+    return subprocess.run(exe + args, input=stdin, capture_output=True, text=True, timeout=timeout,
+                          env=_env(paths, env), cwd=cwd)
+
+
+def run(script, paths=None, stdin=None, heap=HEAP, timeout=120, cwd=None, env=None):
+    """Run a script (a string of code) under micropython; return CompletedProcess (text)."""
+    return _run(["-c", script], paths, stdin, heap, timeout, cwd, env)
 
 
 def run_file(path, argv=(), paths=None, stdin=None, heap=HEAP, timeout=120, cwd=None, env=None):
-    e = dict(os.environ)
-    e["MICROPYPATH"] = ":".join((paths or SOURCE_PATHS) + [".frozen"])
-    if env:
-        e.update(env)
-    args = [micropython_exe()]
-    if heap:
-        args += ["-X", "heapsize=" + heap]
-    args += [path] + list(argv)
-    return subprocess.run(args, input=stdin, capture_output=True, text=True, timeout=timeout,
-                          env=e, cwd=cwd)
+    return _run([path] + list(argv), paths, stdin, heap, timeout, cwd, env)
+
+
+def min_heap(script, args, paths, lo=4, hi=192):
+    """The smallest -X heapsize (KB) at which the script file runs: the real peak heap it needs
+    (micropython.mem_peak counts every allocation ever made, so it cannot tell). -1: not even hi."""
+    if run_file(script, args, paths=paths, heap="%dk" % hi).returncode != 0:
+        return -1
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if run_file(script, args, paths=paths, heap="%dk" % mid).returncode == 0:
+            hi = mid
+        else:
+            lo = mid + 1
+    return lo

@@ -4,8 +4,8 @@ from knockcore.errors import GameError
 
 
 def begin(st, start):
-    idle = _seat(start, "idle")
-    dealer = _seat(start, "dealer")
+    idle = two.start_seat(start, "idle")
+    dealer = two.start_seat(start, "dealer")
     if idle == dealer:
         raise GameError("start: the idle player cannot deal")
     if len(start) != 2:
@@ -13,13 +13,6 @@ def begin(st, start):
     st.idle = idle
     st.dealer = dealer
     st.active = [s for s in (0, 1, 2) if s != idle]
-
-
-def _seat(start, key):
-    s = start.get(key)
-    if type(s) is not int or s < 0 or s > 2:
-        raise GameError("start: %s must be a seat 0, 1 or 2" % key)
-    return s
 
 
 def play(st, v, rules):

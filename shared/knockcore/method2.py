@@ -6,11 +6,8 @@ from knockcore.errors import GameError
 
 
 def begin(st, start):
-    box = start.get("box")
-    cap = start.get("captain")
-    for s, key in ((box, "box"), (cap, "captain")):
-        if type(s) is not int or s < 0 or s > 2:
-            raise GameError("start: %s must be a seat 0, 1 or 2" % key)
+    box = two.start_seat(start, "box")
+    cap = two.start_seat(start, "captain")
     if box == cap:
         raise GameError("start: the box player cannot be captain")
     if len(start) != 2:

@@ -5,9 +5,7 @@ from knockcore.errors import GameError
 
 
 def begin(st, start):
-    d = start.get("dealer")
-    if type(d) is not int or d < 0 or d > 2:
-        raise GameError("start: dealer must be a seat 0, 1 or 2")
+    d = two.start_seat(start, "dealer")
     if len(start) != 1:
         raise GameError("start: method 3 takes dealer only")
     st.dealer = d

@@ -1,5 +1,14 @@
 # Two-player gin scoring (RULES.md section 1): the base of methods 1 and 2.
 from knockcore import hand
+from knockcore.errors import GameError
+
+
+def start_seat(start, key):
+    """A seat named in a game's start: 0, 1 or 2."""
+    s = start.get(key)
+    if type(s) is not int or s < 0 or s > 2:
+        raise GameError("start: %s must be a seat 0, 1 or 2" % key)
+    return s
 
 
 def score(v, active, rules):

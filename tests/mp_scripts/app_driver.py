@@ -103,6 +103,15 @@ def save(name):
         f.write(json.dumps({"boxes": boxes, "mode": dev.ui.mode}))
 
 
+def boot():
+    """Power on: a new App from the flash as it is (the old one must be dropped first)."""
+    gc.collect()
+    t = time.ticks_us()
+    d = A.App(board, clock[0])
+    boot_us.append(time.ticks_diff(time.ticks_us(), t))
+    return d
+
+
 def hold_until(name, cond, limit=20000):
     global presses
     presses += 1
@@ -263,10 +272,7 @@ for line in script:
         board.powered_off = 0
         board.levels[act[1]] = 1
         dev = None
-        gc.collect()
-        t_boot = time.ticks_us()
-        dev = A.App(board, clock[0])
-        boot_us.append(time.ticks_diff(time.ticks_us(), t_boot))
+        dev = boot()
         run_for(60)
         board.levels[act[1]] = 0
         run_for(120)
@@ -278,10 +284,7 @@ for line in script:
         run_for(20)
     elif op == "reboot":
         dev = None
-        gc.collect()
-        t_boot = time.ticks_us()
-        dev = A.App(board, clock[0])
-        boot_us.append(time.ticks_diff(time.ticks_us(), t_boot))
+        dev = boot()
         run_for(100)
 gc.collect()
 # One line per game (a single JSON string of all games would not fit the small heap), then totals.
