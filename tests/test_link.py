@@ -1,0 +1,42 @@
+"""The device side of the serial link (firmware/knockfw/link.py) under the MicroPython unix port:
+the real Store on a littlefs RAM disk, a stand-in app, in-memory ports that select.poll
+understands. Cases are in tests/mp_scripts/link_cases.py (each prints "ok <case>"); they run from
+source and from .mpy compiled with mpy-cross -O3, as on the Pico."""
+import os
+import re
+import subprocess
+
+import mp
+from test_buttons import compile_modules
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+SCRIPT = os.path.join(HERE, "mp_scripts", "link_cases.py")
+with open(SCRIPT, encoding="utf-8") as _f:
+    CASES = sorted(re.findall(r"^def (case_\w+)\(", _f.read(), re.M))
+SHARED = os.path.join(mp.ROOT, "shared")
+FIRMWARE = os.path.join(mp.ROOT, "firmware")
+LINK_MPY_BUDGET = 4096
+
+
+def _check(r):
+    assert r.returncode == 0, r.stdout + r.stderr
+    lines = r.stdout.split("\n")
+    assert lines[-2:] == ["done", ""], r.stdout + r.stderr
+    assert sorted(line[3:] for line in lines[:-2]) == CASES
+
+
+def test_link_source():
+    _check(mp.run_file(SCRIPT, paths=[FIRMWARE, SHARED], heap="1M", cwd=HERE))
+
+
+def test_link_mpy(tmp_path):
+    compile_modules(str(tmp_path), ["link", "journal", "store", "flash"])
+    mp.compile_tree(SHARED, "knockcore", str(tmp_path))
+    _check(mp.run_file(SCRIPT, paths=[str(tmp_path)], heap="1M", cwd=HERE))
+
+
+def test_link_mpy_size(tmp_path):
+    out = str(tmp_path / "link.mpy")
+    subprocess.run([mp.mpy_cross_exe(), "-O3", "-o", out,
+                    os.path.join(FIRMWARE, "knockfw", "link.py")], check=True)
+    assert os.path.getsize(out) < LINK_MPY_BUDGET
