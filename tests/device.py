@@ -22,7 +22,7 @@ def build():
     return _BUILD["dir"]
 
 
-def run_script(actions, out_dir, flash=None, heap="192k", timeout=300):
+def run_script(actions, out_dir, flash=None, heap="192k", timeout=300, cut_at=None):
     """Play the actions on the device; returns the driver's JSON report."""
     os.makedirs(out_dir, exist_ok=True)
     script = os.path.join(out_dir, "script.jsonl")
@@ -34,7 +34,8 @@ def run_script(actions, out_dir, flash=None, heap="192k", timeout=300):
         if os.path.exists(flash):
             os.remove(flash)
     p = mp.run_file(os.path.join(mp.ROOT, "tests", "mp_scripts", "app_driver.py"),
-                    [script, out_dir, flash], paths=[build()], heap=heap, timeout=timeout)
+                    [script, out_dir, flash] + ([str(cut_at)] if cut_at else []),
+                    paths=[build()], heap=heap, timeout=timeout)
     if p.returncode != 0:
         raise AssertionError("firmware failed:\n" + p.stdout[-2000:] + p.stderr[-3000:])
     lines = [json.loads(x) for x in p.stdout.strip().splitlines() if x.startswith("{")]

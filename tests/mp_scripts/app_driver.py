@@ -41,16 +41,43 @@ text.draw = traced_draw
 screens.draw = traced_render
 script = open(sys.argv[1])  # one action per line: the whole list would crowd the small heap
 out_dir = sys.argv[2]
+# Power cuts: with a 4th argument K, the flash dies at its K-th program or erase (that one is not
+# done), as when the battery is pulled; the session ends there and reports what was confirmed.
+CUT_AT = int(sys.argv[4]) if len(sys.argv) > 4 else 0
+
+
+class PowerCut(Exception):
+    pass
+
+
+class CuttingDevice(board_sim.flash.FileBlockDevice):
+    ops = 0
+
+    def _tick(self):
+        CuttingDevice.ops += 1
+        if CUT_AT and CuttingDevice.ops >= CUT_AT:
+            raise PowerCut()
+
+    def _program(self, a, buf):
+        self._tick()
+        super()._program(a, buf)
+
+    def _erase(self, n):
+        self._tick()
+        super()._erase(n)
+
+
+board_sim.flash.FileBlockDevice = CuttingDevice
 board = board_sim.Board(sim_dir="", flash_path=sys.argv[3])
+confirmed = []  # hands whose "Saved" was on the screen before the cut
 clock = [1000]
 # The panel takes as long as a real one (UC8151: ~0.6 s fast, ~3 s full) on the virtual clock,
 # so updates during a refresh coalesce as they do on the device.
 board.display.now = lambda: clock[0]
 board.display.full_ms = 3000
 board.display.partial_ms = 600
-t_boot = time.ticks_us()
-dev = A.App(board, clock[0])
-boot_us = [time.ticks_diff(time.ticks_us(), t_boot)]
+boot_us = []
+dev = None
 commit_us = [0, 0, 0]     # loop turns that recorded a change (commit + persist + render):
                           # count, sum, max (lists of 300 would crowd the heap being measured)
 hand_presses = [0, 0, 0]  # presses per "hand" action: count, sum, max
@@ -219,9 +246,17 @@ def edit(i, h):
     record(h, True)
 
 
-run_for(100)
-for line in script:
-    act = json.loads(line)
+def play():
+    global dev
+    for line in script:
+        act = json.loads(line)
+        if act[0] == "hand" and CUT_AT:
+            print(json.dumps({"in_flight": act[1]}))
+        perform(act)
+
+
+def perform(act):
+    global dev
     op = act[0]
     if op == "press":
         hold(act[1], 80)
@@ -245,6 +280,8 @@ for line in script:
     elif op == "hand":
         p0, c0, f0 = presses, clock[0], dev.display.frames
         record(act[1])
+        if CUT_AT:  # (only cut sessions are short enough to keep every hand)
+            confirmed.append(act[1])
         tally(hand_presses, presses - p0)
         tally(hand_ms, clock[0] - c0)
         tally(hand_frames, dev.display.frames - f0)
@@ -286,6 +323,15 @@ for line in script:
         dev = None
         dev = boot()
         run_for(100)
+
+
+try:
+    dev = boot()
+    run_for(100)
+    play()
+except PowerCut:
+    print(json.dumps({"cut": CuttingDevice.ops, "confirmed": confirmed}))
+    sys.exit(0)
 gc.collect()
 # One line per game (a single JSON string of all games would not fit the small heap), then totals.
 for gid in dev.store.gids():
@@ -295,6 +341,7 @@ for gid in dev.store.gids():
     print(json.dumps({"gid": gid, "record": g.record(), "totals": g.totals, "over": g.over}))
     gc.collect()
 print(json.dumps({"presses": presses, "gids": len(dev.store.gids()), "who": dev.ui.who,
+                  "flash_ops": CuttingDevice.ops,
                   "powered_off": board.powered_off, "refreshes": dev.display.frames,
                   "fulls": dev.display.fulls, "msg": dev.ui.msg, "mode": dev.ui.mode,
                   "busy_ms": busy_us // 1000, "steps": steps, "max_step_us": max_step_us,
