@@ -2,7 +2,7 @@
 
 - The board files and drivers type-check with mypy against the rp2 stubs
   (micropython-rp2-rpi_pico-stubs + micropython-stdlib-stubs as the typeshed).
-- Only board files and power.py import `machine`.
+- Only board files (and rp2board.py, their shared base) import `machine`.
 - The board files run under the unix port with a fake `machine` (tests/fakes/fake_machine.py).
 - hardware/PINS.md is what the boards' PINS dicts say; the wiring pictures regenerate.
 """
@@ -83,13 +83,13 @@ def test_device_code_type_checks_against_rp2_stubs(tmp_path):
     # and the check has teeth: a misspelt machine attribute is caught
     bad = tmp_path / "fw" / "knockfw"
     bad.mkdir(parents=True)
-    with open(os.path.join(FW, "knockfw", "board_badger.py")) as f:
+    with open(os.path.join(FW, "knockfw", "rp2board.py")) as f:
         src = f.read().replace("machine.lightsleep(ms)", "machine.lightslep(ms)")
-    (bad / "board_badger.py").write_text(src)
-    for name in ("__init__.py", "uc8151.py", "epd.py"):
+    (bad / "rp2board.py").write_text(src)
+    for name in ("__init__.py", "uc8151.py", "epd.py", "board_badger.py"):
         with open(os.path.join(FW, "knockfw", name)) as f:
             (bad / name).write_text(f.read())
-    r = subprocess.run([mypy, "--config-file", str(cfg), "knockfw/board_badger.py"],
+    r = subprocess.run([mypy, "--config-file", str(cfg), "knockfw/rp2board.py"],
                        cwd=str(tmp_path / "fw"), capture_output=True, text=True, timeout=300)
     assert r.returncode == 1 and "lightslep" in r.stdout
 
@@ -108,7 +108,8 @@ def _imports_machine(path):
 
 
 def test_only_board_files_and_power_import_machine():
-    allowed = {"board_badger.py", "board_pico_epd.py", "board_sim.py", "power.py"}
+    allowed = {"board_badger.py", "board_pico_epd.py", "board_sim.py", "power.py",
+               "rp2board.py"}
     files = glob.glob(os.path.join(FW, "knockfw", "**", "*.py"), recursive=True)
     files.append(os.path.join(FW, "main.py"))
     offenders = [os.path.relpath(p, FW) for p in files

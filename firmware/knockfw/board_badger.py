@@ -24,12 +24,11 @@
 #     29 | vbat    | battery voltage (ADC3, through a divider)
 # The five buttons are wired through diodes to the power latch: pressing one powers the board
 # even when en_3v3 is low, so the board reads them first thing, before anything slow.
-import sys
-import os
 import time
 from micropython import const
 import machine
 from knockfw.uc8151 import UC8151
+from knockfw.rp2board import Rp2Board
 
 PINS = {
     "en_3v3": 10,
@@ -53,63 +52,16 @@ _SPI_ID = const(0)
 _SPI_HZ = const(12_000_000)
 
 
-class Board:
+class Board(Rp2Board):
     name = "badger2040"
     active_low = False  # buttons: pressed reads 1
-    data_dir = "/data"
 
     def __init__(self):
         P = machine.Pin
         # Hold the power on first: the waking press is what powers the board until now.
         self._latch = P(PINS["en_3v3"], P.OUT, value=1)
-        self._buttons = {}
-        for n in BUTTONS:
-            self._buttons[n] = P(PINS[n], P.IN, P.PULL_DOWN)
-        self._woke = None
-        for n in BUTTONS:
-            if self._buttons[n].value():
-                self._woke = n
-                break
-        self._led = P(PINS["led"], P.OUT, value=0)
-        self._vbus = P(PINS["vbus"], P.IN)
-        spi = machine.SPI(_SPI_ID, baudrate=_SPI_HZ, polarity=0, phase=0,
-                          sck=P(PINS["sck"]), mosi=P(PINS["mosi"]))
-        self.display = UC8151(spi,
-                              P(PINS["cs"], P.OUT, value=1),
-                              P(PINS["dc"], P.OUT, value=0),
-                              P(PINS["rst"], P.OUT, value=1),
-                              P(PINS["busy"], P.IN, P.PULL_UP))
-        self.serial_in = sys.stdin.buffer
-        self.serial_out = sys.stdout.buffer
-
-    def buttons_pins(self):
-        """name -> machine.Pin for "a" "b" "c" "up" "down" (pull-downs; pressed = 1)."""
-        return self._buttons
-
-    def wake_button(self):
-        """The button held when the board powered up (read before anything else), or None."""
-        return self._woke
-
-    def mount(self):
-        # The rp2 firmware mounts littlefs at / on boot; make sure the data folder exists.
-        try:
-            os.mkdir(self.data_dir)
-        except OSError:
-            pass  # exists already
-
-    def on_usb(self):
-        return self._vbus.value() == 1
-
-    def led(self, on):
-        self._led.value(1 if on else 0)
-
-    def idle_sleep(self, ms):
-        """Sleep between polls. On battery: light sleep (clocks stopped, RAM kept); on USB a
-        plain sleep so the serial link keeps running."""
-        if self.on_usb():
-            time.sleep_ms(ms)
-        else:
-            machine.lightsleep(ms)
+        self._buttons_from(PINS, BUTTONS, P.PULL_DOWN, 1)
+        self._panel_from(PINS, UC8151, _SPI_ID, _SPI_HZ)
 
     def power_off(self):
         """Finish the refresh, then release the power latch. On battery the board goes dark

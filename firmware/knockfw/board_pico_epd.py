@@ -21,12 +21,11 @@
 # The buttons use GPIO 2-6, which the display does not use, on the same header side as GND
 # pins 3 and 8. There is no power latch: power_off() puts the panel to sleep and the RP2040
 # into the deepest sleep MicroPython offers; a battery build uses a switch.
-import sys
-import os
 import time
 from micropython import const
 import machine
 from knockfw.ssd1680 import SSD1680
+from knockfw.rp2board import Rp2Board
 
 PINS = {
     "a": 2,
@@ -52,60 +51,14 @@ def _wake(pin):
     pass
 
 
-class Board:
+class Board(Rp2Board):
     name = "pico-epd"
     active_low = True  # buttons to GND with pull-ups: pressed reads 0
-    data_dir = "/data"
 
     def __init__(self):
         P = machine.Pin
-        self._buttons = {}
-        for n in BUTTONS:
-            self._buttons[n] = P(PINS[n], P.IN, P.PULL_UP)
-        self._woke = None
-        for n in BUTTONS:
-            if self._buttons[n].value() == 0:
-                self._woke = n
-                break
-        self._led = P(PINS["led"], P.OUT, value=0)
-        self._vbus = P(PINS["vbus"], P.IN)
-        spi = machine.SPI(_SPI_ID, baudrate=_SPI_HZ, polarity=0, phase=0,
-                          sck=P(PINS["sck"]), mosi=P(PINS["mosi"]))
-        self.display = SSD1680(spi,
-                               P(PINS["cs"], P.OUT, value=1),
-                               P(PINS["dc"], P.OUT, value=0),
-                               P(PINS["rst"], P.OUT, value=1),
-                               P(PINS["busy"], P.IN, P.PULL_UP))
-        self.serial_in = sys.stdin.buffer
-        self.serial_out = sys.stdout.buffer
-
-    def buttons_pins(self):
-        """name -> machine.Pin for "a" "b" "c" "up" "down" (pull-ups; pressed = 0)."""
-        return self._buttons
-
-    def wake_button(self):
-        """The button held when the board started, or None."""
-        return self._woke
-
-    def mount(self):
-        # The rp2 firmware mounts littlefs at / on boot; make sure the data folder exists.
-        try:
-            os.mkdir(self.data_dir)
-        except OSError:
-            pass
-
-    def on_usb(self):
-        return self._vbus.value() == 1
-
-    def led(self, on):
-        self._led.value(1 if on else 0)
-
-    def idle_sleep(self, ms):
-        """Sleep between polls: light sleep on battery, a plain sleep on USB (keeps serial)."""
-        if self.on_usb():
-            time.sleep_ms(ms)
-        else:
-            machine.lightsleep(ms)
+        self._buttons_from(PINS, BUTTONS, P.PULL_UP, 0)
+        self._panel_from(PINS, SSD1680, _SPI_ID, _SPI_HZ)
 
     def power_off(self):
         """No latch on this build: finish the refresh, put the panel in deep sleep, LED off,
