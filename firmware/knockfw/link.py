@@ -220,17 +220,20 @@ class Link:
         after = _int(req, "after", 0, 0, _ID_MAX)
         limit = _int(req, "limit", _EV_MAX, 1, _ID_MAX)
         evs = s.events(after, limit if limit < _EV_MAX else _EV_MAX)
-        # Built by hand so a page can stop at _EV_BYTES without encoding it twice.
-        parts: list = []
+        # Queued piece by piece (no big contiguous buffer on a fragmented heap); a page stops
+        # at _EV_BYTES and the host asks for the next one after its last seq.
+        self._send(b'{"id":%d,"ok":true,"epoch":%d,"last_seq":%d,"ev":[' % (
+            rid, s.epoch, s.last_seq))
         size = 0
+        sep = b""
         for seq, ev in evs:
-            b = b"[%d,%s]" % (seq, json.dumps(ev).encode())
-            if parts and size + len(b) > _EV_BYTES:
+            b = b"%s[%d,%s]" % (sep, seq, json.dumps(ev).encode())
+            if sep and size + len(b) > _EV_BYTES:
                 break
-            parts.append(b)
-            size += len(b) + 1
-        self._send(b'{"id":%d,"ok":true,"epoch":%d,"last_seq":%d,"ev":[%s]}\n' % (
-            rid, s.epoch, s.last_seq, b",".join(parts)))
+            self._send(b)
+            size += len(b)
+            sep = b","
+        self._send(b"]}\n")
 
     def _op_settings(self, req, rid):
         d = req.get("set")
@@ -250,6 +253,9 @@ class Link:
     def _op_erase(self, req, rid):
         if self._erase is not None:
             raise ValueError("an erase is already waiting for the button")
+        n = req.get("last_seq")
+        if n is not None and n != self.app.store.last_seq:
+            raise ValueError("the journal changed since record %r: sync first" % (n,))
         self._erase = rid
         self.app.request_erase(self._erased)
 

@@ -175,7 +175,7 @@ def _score(fb, game, settings, sync):
             _label(fb, t("deals"), x, y, True)
         elif out:
             _label(fb, t("sits_out"), x, y, False)
-        _label(fb, "%s %d" % (t("boxes"), game.boxes[s]), x, 98 if game.method != 2 else 98, False)
+        _label(fb, "%s %d" % (t("boxes"), game.boxes[s]), x, 98, False)
     _hint(fb, t("hint_score"))
 
 

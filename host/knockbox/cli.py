@@ -56,6 +56,14 @@ def _add_deploy(sub):
     d.set_defaults(func=run)
 
 
+def _add_history(sub):
+    """sync, push, history, show, stats, export, settle: each module registers its own."""
+    from knockbox import export, history, session, stats, sync
+
+    for m in (sync, history, stats, export, session):
+        m.register(sub)
+
+
 def build_parser():
     p = argparse.ArgumentParser(
         prog="knockbox",
@@ -71,6 +79,7 @@ def build_parser():
     r.set_defaults(func=_replay)
     _add_simulate(sub)
     _add_deploy(sub)
+    _add_history(sub)
     return p
 
 

@@ -414,7 +414,11 @@ def case_erase_waits_for_the_button():
     r = out.lines()
     check(r, [{"id": 1, "ok": True, "erased": False, "epoch": e0, "last_seq": st.last_seq}])
     check(len(st.gids()), 1)
-    inp.rx += b'{"id":4,"op":"erase"}\n'
+    r = ask(link, inp, out, {"id": 5, "op": "erase", "last_seq": st.last_seq - 1}, now=50000)
+    check(r["id"], 5)
+    if "sync first" not in r["error"] or app.erase_done is not None:
+        raise AssertionError(r)
+    inp.rx += b'{"id":4,"op":"erase","last_seq":%d}\n' % st.last_seq
     link.poll(50001)
     app.press(True)
     link.poll(50002)
