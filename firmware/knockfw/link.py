@@ -185,11 +185,14 @@ class Link:
         if f is None:
             return self._error(rid, "unknown op")
         self._start()
+        n = len(self._q)
         try:
             r = f(req, rid)
-        except (ValueError, TypeError, KeyError) as e:
-            return self._error(rid, str(e.args[0] if e.args else e) or "bad request")
-        except Exception as e:  # noqa: BLE001 - an I/O error, a full heap: say so, carry on
+        except Exception as e:  # noqa: BLE001 - bad arguments, an I/O error, a full heap
+            while len(self._q) > n:     # drop a reply the op had begun to queue
+                self._qn -= len(self._q.pop())
+            if isinstance(e, (ValueError, TypeError, KeyError)):
+                return self._error(rid, str(e.args[0] if e.args else e) or "bad request")
             return self._error(rid, "failed: %r" % (e,))
         if r is not None:
             self._reply(rid, r)

@@ -1,0 +1,370 @@
+"""The game history on the laptop: an SQLite file in the user's data folder, and the
+`knockbox history` and `knockbox show` commands.
+
+Where: --db FILE, else $KNOCKBOX_HOME/history.sqlite3, else $XDG_DATA_HOME/knockbox/..., else
+~/.local/share/knockbox/history.sqlite3.
+
+Tables:
+  devices(device_id, epoch, board, firmware, first_sync, last_sync)   one row per device epoch
+  events(device_id, epoch, seq, gid, body)   the device's journal events as received (JSON)
+  games(id, device_id, epoch, gid, ...)      one row per game, rebuilt from its events by the
+                                             rules core; key (device_id, epoch, gid), so a game
+                                             edited on the device after a sync is updated
+An erase on the device starts a new epoch: its games get new keys, the old ones stay here.
+"""
+import contextlib
+import datetime
+import json
+import os
+import sqlite3
+
+from knockbox.errors import UserError
+from knockcore.errors import GameError
+from knockcore.game import from_record
+
+FILENAME = "history.sqlite3"
+SCHEMA = 1
+_TABLES = """
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT);
+CREATE TABLE IF NOT EXISTS devices (
+    device_id TEXT NOT NULL, epoch INTEGER NOT NULL, board TEXT, firmware TEXT,
+    first_sync TEXT NOT NULL, last_sync TEXT NOT NULL, PRIMARY KEY (device_id, epoch));
+CREATE TABLE IF NOT EXISTS events (
+    device_id TEXT NOT NULL, epoch INTEGER NOT NULL, seq INTEGER NOT NULL, gid INTEGER,
+    body TEXT NOT NULL, PRIMARY KEY (device_id, epoch, seq));
+CREATE INDEX IF NOT EXISTS events_game ON events (device_id, epoch, gid, seq);
+CREATE TABLE IF NOT EXISTS games (
+    id INTEGER PRIMARY KEY, device_id TEXT NOT NULL, epoch INTEGER NOT NULL,
+    gid INTEGER NOT NULL, synced TEXT NOT NULL, updated TEXT NOT NULL, method INTEGER,
+    players TEXT NOT NULL, hands INTEGER NOT NULL, status TEXT NOT NULL, winners TEXT,
+    record TEXT NOT NULL, error TEXT, UNIQUE (device_id, epoch, gid));
+"""
+STATUSES = ("playing", "over", "abandoned", "invalid")
+
+
+def default_path():
+    home = os.environ.get("KNOCKBOX_HOME")
+    if not home:
+        base = os.environ.get("XDG_DATA_HOME") or os.path.join(
+            os.path.expanduser("~"), ".local", "share")
+        home = os.path.join(base, "knockbox")
+    return os.path.join(home, FILENAME)
+
+
+def now():
+    return datetime.datetime.now().strftime("%Y-%m-%d %H:%M:%S")
+
+
+class History:
+    def __init__(self, path=None, create=True):
+        self.path = path or default_path()
+        if not create and not os.path.exists(self.path):
+            raise UserError("no history yet at %s: run `knockbox sync` first" % self.path)
+        d = os.path.dirname(os.path.abspath(self.path))
+        try:
+            os.makedirs(d, exist_ok=True)
+            self.db = sqlite3.connect(self.path, isolation_level=None, timeout=10)
+            self.db.execute("PRAGMA foreign_keys = ON")
+            self.db.executescript(_TABLES)
+            row = self.db.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone()
+            if row is None:
+                self.db.execute("INSERT INTO meta VALUES ('schema', ?)", (str(SCHEMA),))
+            elif row[0] != str(SCHEMA):
+                raise UserError("%s: history schema %s, this knockbox reads %d"
+                                % (self.path, row[0], SCHEMA))
+        except sqlite3.DatabaseError as e:
+            raise UserError("%s: not a Knockbox history (%s)" % (self.path, e))
+        except OSError as e:
+            raise UserError("%s: %s" % (self.path, e.strerror or e))
+
+    def close(self):
+        self.db.close()
+
+    @contextlib.contextmanager
+    def transaction(self):
+        """BEGIN IMMEDIATE ... COMMIT; ROLLBACK when the block raises."""
+        try:
+            self.db.execute("BEGIN IMMEDIATE")
+        except sqlite3.OperationalError as e:
+            raise UserError("%s: %s (another knockbox running?)" % (self.path, e))
+        try:
+            yield self
+        except BaseException:
+            self.db.execute("ROLLBACK")
+            raise
+        self.db.execute("COMMIT")
+
+    # ---- devices and events (sync)
+
+    def epochs(self, device_id):
+        return [r[0] for r in self.db.execute(
+            "SELECT epoch FROM devices WHERE device_id = ? ORDER BY epoch", (device_id,))]
+
+    def note_device(self, device_id, epoch, board, firmware, when):
+        self.db.execute(
+            "INSERT INTO devices VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (device_id, epoch) DO "
+            "UPDATE SET board = excluded.board, firmware = excluded.firmware, "
+            "last_sync = excluded.last_sync", (device_id, epoch, board, firmware, when, when))
+
+    def last_seq(self, device_id, epoch):
+        r = self.db.execute("SELECT MAX(seq) FROM events WHERE device_id = ? AND epoch = ?",
+                            (device_id, epoch)).fetchone()
+        return r[0] or 0
+
+    def event(self, device_id, epoch, seq):
+        r = self.db.execute("SELECT body FROM events WHERE device_id = ? AND epoch = ? AND "
+                            "seq = ?", (device_id, epoch, seq)).fetchone()
+        return json.loads(r[0]) if r else None
+
+    def drop_events(self, device_id, epoch, from_seq):
+        """Forget received events from from_seq on; returns the gids they touched."""
+        gids = {r[0] for r in self.db.execute(
+            "SELECT DISTINCT gid FROM events WHERE device_id = ? AND epoch = ? AND seq >= ? "
+            "AND gid IS NOT NULL", (device_id, epoch, from_seq))}
+        self.db.execute("DELETE FROM events WHERE device_id = ? AND epoch = ? AND seq >= ?",
+                        (device_id, epoch, from_seq))
+        return gids
+
+    def add_events(self, device_id, epoch, evs):
+        rows = []
+        for seq, ev in evs:
+            g = ev.get("g")
+            rows.append((device_id, epoch, seq, g if type(g) is int else None,
+                         json.dumps(ev, ensure_ascii=False, sort_keys=True)))
+        self.db.executemany("INSERT INTO events VALUES (?, ?, ?, ?, ?)", rows)
+
+    def game_events(self, device_id, epoch, gid):
+        return [(r[0], json.loads(r[1])) for r in self.db.execute(
+            "SELECT seq, body FROM events WHERE device_id = ? AND epoch = ? AND gid = ? "
+            "ORDER BY seq", (device_id, epoch, gid))]
+
+    def rebuild(self, device_id, epoch, gid, when):
+        """Replay a game's events with the rules core and store the result; 'new', 'updated',
+        'same' or 'gone' (no events left)."""
+        evs = self.game_events(device_id, epoch, gid)
+        old = self.db.execute("SELECT record, status, error FROM games WHERE device_id = ? AND "
+                              "epoch = ? AND gid = ?", (device_id, epoch, gid)).fetchone()
+        if not evs:
+            return "gone"
+        rec, status, winners, error = replay_events(evs)
+        text = json.dumps(rec, ensure_ascii=False, sort_keys=True)
+        if old is not None and (old[0], old[1], old[2]) == (text, status, error):
+            return "same"
+        players = json.dumps(rec.get("players") or [], ensure_ascii=False)
+        nhands = len(rec.get("hands") or [])
+        self.db.execute(
+            "INSERT INTO games (device_id, epoch, gid, synced, updated, method, players, hands, "
+            "status, winners, record, error) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
+            "ON CONFLICT (device_id, epoch, gid) DO UPDATE SET updated = excluded.updated, "
+            "method = excluded.method, players = excluded.players, hands = excluded.hands, "
+            "status = excluded.status, winners = excluded.winners, record = excluded.record, "
+            "error = excluded.error",
+            (device_id, epoch, gid, when, when, rec.get("method"), players, nhands, status,
+             json.dumps(winners), text, error))
+        return "new" if old is None else "updated"
+
+    # ---- reading
+
+    def games(self, ids=None, since=None):
+        """Game rows (dicts) in the order they were first synced; ids: list of game ids."""
+        q = "SELECT * FROM games"
+        args = []
+        where = []
+        if ids:
+            where.append("id IN (%s)" % ",".join("?" * len(ids)))
+            args += list(ids)
+        if since:
+            where.append("synced >= ?")
+            args.append(since)
+        if where:
+            q += " WHERE " + " AND ".join(where)
+        cur = self.db.execute(q + " ORDER BY synced, device_id, epoch, gid", args)
+        names = [d[0] for d in cur.description]
+        out = [_game_row(dict(zip(names, r))) for r in cur]
+        if ids:
+            have = {g["id"] for g in out}
+            missing = [str(i) for i in ids if i not in have]
+            if missing:
+                raise UserError("no game %s in the history (see `knockbox history`)"
+                                % ", ".join(missing))
+        return out
+
+    def game(self, gid):
+        return self.games([gid])[0]
+
+
+def _game_row(d):
+    d["players"] = json.loads(d["players"])
+    d["winners"] = json.loads(d["winners"]) if d["winners"] else []
+    d["record"] = json.loads(d["record"])
+    return d
+
+
+def replay_events(evs):
+    """(record, status, winners, error) of one game from its events [(seq, event)]; a game the
+    rules core refuses keeps the hands up to the refused event and status 'invalid'."""
+    g, ended, error, rec0 = None, False, None, None
+    for seq, ev in evs:
+        try:
+            t = ev.get("t")
+            if t == "game":
+                if g is not None:
+                    raise GameError("the game starts twice")
+                rec0 = ev["rec"]
+                g = from_record(rec0)
+            elif g is None:
+                raise GameError("%s before the game started" % (t,))
+            elif t == "hand":
+                g.add(ev["h"])
+            elif t == "undo":
+                if g.undo() is None:
+                    raise GameError("undo without a hand")
+            elif t == "edit":
+                g.replace(ev["i"], ev["h"])
+            elif t == "end":
+                ended = True
+            else:
+                raise GameError("unknown event %r" % (t,))
+        except (GameError, KeyError, TypeError, AttributeError) as e:
+            error = "record %d: %s" % (seq, e if isinstance(e, GameError) else "malformed (%r)"
+                                       % (e,))
+            break
+    if g is None:
+        rec = dict(rec0) if isinstance(rec0, dict) else {}
+        rec.setdefault("hands", [])
+        return rec, "invalid", [], error or "no game record"
+    rec = g.record()
+    if error:
+        return rec, "invalid", [], error
+    if g.over:
+        return rec, "over", list(g.winners), None
+    return rec, ("abandoned" if ended else "playing"), [], None
+
+
+def standings(row):
+    """The standings of a stored game (replayed now by the rules core)."""
+    try:
+        return from_record(row["record"]).standings()
+    except GameError as e:
+        raise UserError("game %d: %s" % (row["id"], e))
+
+
+def open_history(args, create=False):
+    return History(getattr(args, "db", None), create=create)
+
+
+# ---- `knockbox history` and `knockbox show`
+
+def _winner_names(row):
+    return ", ".join(row["players"][s] for s in row["winners"]) if row["winners"] else ""
+
+
+def cmd_history(args, out):
+    h = open_history(args)
+    rows = h.games()
+    if args.json:
+        json.dump([{"id": r["id"], "synced": r["synced"], "updated": r["updated"],
+                    "device": r["device_id"], "epoch": r["epoch"], "gid": r["gid"],
+                    "method": r["method"], "players": r["players"], "hands": r["hands"],
+                    "status": r["status"], "winners": [r["players"][s] for s in r["winners"]],
+                    "error": r["error"]} for r in rows], out, ensure_ascii=False, indent=1)
+        out.write("\n")
+        return 0
+    if not rows:
+        out.write("no games yet: `knockbox sync` pulls them from the device\n")
+        return 0
+    table = [("id", "synced", "device", "method", "players", "hands", "winner", "status")]
+    for r in rows:
+        table.append((str(r["id"]), r["synced"][:16], "%s/%d" % (r["device_id"][:8], r["epoch"]),
+                      str(r["method"]), ", ".join(r["players"]), str(r["hands"]),
+                      _winner_names(r), r["status"] + (": " + r["error"] if r["error"] else "")))
+    write_table(out, table, right=(0, 3, 5))
+    return 0
+
+
+def write_table(out, rows, right=()):
+    widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
+    for r in rows:
+        cells = [c.rjust(widths[i]) if i in right else c.ljust(widths[i])
+                 for i, c in enumerate(r)]
+        out.write("  ".join(cells).rstrip() + "\n")
+
+
+_KIND = {"knock": "%s knocks", "gin": "%s gin", "undercut": "undercut by %s", "void": "void"}
+
+
+def cmd_show(args, out):
+    h = open_history(args)
+    row = h.game(game_id(args.game))
+    st = standings(row)
+    if args.json:
+        st["meta"] = {"id": row["id"], "device": row["device_id"], "epoch": row["epoch"],
+                      "gid": row["gid"], "synced": row["synced"], "status": row["status"]}
+        json.dump(st, out, ensure_ascii=False, indent=1)
+        out.write("\n")
+        return 0
+    p = row["players"]
+    out.write("game %d: method %d, %s; %s; synced %s from device %s (epoch %d, game %d)\n"
+              % (row["id"], row["method"], ", ".join(p), row["status"], row["synced"][:16],
+                 row["device_id"], row["epoch"], row["gid"]))
+    if row["error"]:
+        out.write("refused by the rules core at %s\n" % row["error"])
+    rules = row["record"].get("rules") or {}
+    out.write("rules: %s\n\n" % ", ".join("%s=%s" % (k, rules[k]) for k in sorted(rules)))
+    table = [("hand", "dealer", "result") + tuple(p)]
+    for x in st["hands"]:
+        who = " & ".join(p[s] for s in x["winners"])
+        what = _KIND.get(x["kind"], x["kind"])
+        table.append((str(x["hand"]), p[x["dealer"]], what % who if "%s" in what else what)
+                     + tuple(str(v) for v in x["points"]))
+    for key in ("totals", "boxes", "final", "net"):
+        if key in st:
+            table.append((key, "", "") + tuple(str(v) for v in st[key]))
+    write_table(out, table, right=(0, 3, 4, 5))
+    if st["over"]:
+        out.write("\nwinner: %s\n" % " & ".join(p[s] for s in st["winners"]))
+        for payer, payee, amount in st.get("payments", []):
+            out.write("%s pays %s %d\n" % (p[payer], p[payee], amount))
+    else:
+        nx = st["next"]
+        out.write("\nnext: %s deals%s\n" % (p[nx["dealer"]], "" if nx["idle"] is None
+                                            else ", %s sits out" % p[nx["idle"]]))
+    return 0
+
+
+def register(sub):
+    a = sub.add_parser("history", help="list the games synced from the device",
+                       description="List the games in the history: id, when first synced, "
+                                   "device, method, players, hands, winner, status.")
+    add_db_option(a)
+    a.add_argument("--json", action="store_true", help="print JSON instead of a table")
+    a.set_defaults(func=lambda args: cmd_history(args, _stdout()))
+    s = sub.add_parser("show", help="standings of one game from the history",
+                       description="Show a game's hands and standings (id from `knockbox "
+                                   "history`).")
+    s.add_argument("game", metavar="GAME", help="game id")
+    add_db_option(s)
+    s.add_argument("--json", action="store_true", help="print the standings JSON")
+    s.set_defaults(func=lambda args: cmd_show(args, _stdout()))
+
+
+def add_db_option(p):
+    p.add_argument("--db", metavar="FILE",
+                   help="history file (default: $KNOCKBOX_HOME or the user's data folder)")
+
+
+def game_id(s):
+    """A game id typed by the user (a number from `knockbox history`)."""
+    try:
+        v = int(s)
+    except ValueError:
+        v = 0
+    if v < 1:
+        raise UserError("%r is not a game id: use the numbers `knockbox history` lists" % (s,))
+    return v
+
+
+def _stdout():
+    import sys
+
+    return sys.stdout

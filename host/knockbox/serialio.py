@@ -1,0 +1,190 @@
+"""Talking to a Knockbox over USB serial (docs/PROTOCOL.md): find the port by USB id, open it
+with pyserial, send requests with ids and wait for the matching reply within a timeout.
+
+Every failure becomes a LinkError (a UserError: `knockbox: message`, exit 1): no port, a port
+that cannot be opened, a device that says nothing, answers garbage, or goes away mid-sync.
+"""
+import json
+import time
+
+from knockbox.errors import UserError
+
+# USB ids of MicroPython boards that can carry Knockbox (stock RPI_PICO build first).
+USB_IDS = {
+    (0x2E8A, 0x0005): "Raspberry Pi Pico (MicroPython)",
+    (0xF055, 0x9800): "MicroPython board",
+}
+TIMEOUT = 5.0           # seconds to wait for a reply
+MAX_REPLY = 1 << 20     # a longer reply line is garbage
+_SEEN = 200             # bytes of unexpected output quoted in an error
+
+
+class LinkError(UserError):
+    """The serial link failed: no device, no answer, garbage, or the port went away."""
+
+
+class DeviceError(UserError):
+    """The device understood the request and refused it (an {"error": ...} reply)."""
+
+
+def find_port(ports=None):
+    """The one serial port whose USB VID:PID is a MicroPython board's; LinkError otherwise."""
+    if ports is None:
+        from serial.tools import list_ports
+
+        ports = list_ports.comports()
+    found = [p for p in ports if (p.vid, p.pid) in USB_IDS]
+    if not found:
+        ids = ", ".join("%04x:%04x" % k for k in sorted(USB_IDS))
+        raise LinkError("no Knockbox found on USB (looked for %s); plug it in, or name the "
+                        "port with --port" % ids)
+    if len(found) > 1:
+        raise LinkError("several MicroPython boards are plugged in (%s): pick one with --port"
+                        % ", ".join(sorted(p.device for p in found)))
+    return found[0].device
+
+
+class Connection:
+    """One open serial port to a device; request() sends a line and returns its reply."""
+
+    def __init__(self, port, timeout=TIMEOUT):
+        import serial
+
+        self.port = port
+        self.timeout = timeout
+        self._serial_error = serial.SerialException
+        try:
+            self.ser = serial.serial_for_url(port, baudrate=115200, timeout=0.05,
+                                             write_timeout=timeout)
+        except (serial.SerialException, OSError, ValueError) as e:
+            raise LinkError("cannot open %s: %s" % (port, _why(e)))
+        self._buf = b""
+        self._id = int(time.time() * 1000) % 0x10000000   # so old replies never match
+        self.unexpected = b""    # output that was not a reply to us, for error messages
+
+    def close(self):
+        try:
+            self.ser.close()
+        except Exception:  # noqa: BLE001 - closing a dead port is not worth an error
+            pass
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    # ---- lines
+
+    def _write(self, data):
+        try:
+            self.ser.write(data)
+            self.ser.flush()
+        except (self._serial_error, OSError) as e:
+            raise LinkError("lost the connection to %s: %s" % (self.port, _why(e)))
+
+    def _readline(self, deadline):
+        """The next complete line (without its newline), or None at the deadline."""
+        while True:
+            i = self._buf.find(b"\n")
+            if i >= 0:
+                line, self._buf = self._buf[:i], self._buf[i + 1:]
+                return line
+            if len(self._buf) > MAX_REPLY:
+                self._seen(self._buf)
+                raise LinkError("the device on %s sent a line longer than %d bytes: not the "
+                                "Knockbox protocol" % (self.port, MAX_REPLY))
+            if time.monotonic() >= deadline:
+                return None
+            try:
+                n = self.ser.in_waiting
+                chunk = self.ser.read(n if n > 0 else 1)
+            except (self._serial_error, OSError) as e:
+                raise LinkError("lost the connection to %s: %s" % (self.port, _why(e)))
+            self._buf += chunk
+
+    def _seen(self, b):
+        self.unexpected = (self.unexpected + b + b"\n")[-_SEEN:]
+
+    # ---- requests
+
+    def send(self, op, **args):
+        """Send a request; returns its id."""
+        self._id = (self._id + 1) % 0x3FFFFFFF
+        req = {"id": self._id, "op": op}
+        req.update(args)
+        self._write(json.dumps(req, ensure_ascii=False, separators=(",", ":")).encode() + b"\n")
+        return self._id
+
+    def wait(self, rid, op, timeout=None):
+        """The reply to request rid (a dict with "ok"); DeviceError for an error reply."""
+        deadline = time.monotonic() + (self.timeout if timeout is None else timeout)
+        while True:
+            line = self._readline(deadline)
+            if line is None:
+                raise self._silence(op, timeout)
+            rep = _parse(line)
+            if rep is None or rep.get("id") != rid:
+                if rep is None and line.strip():
+                    self._seen(line)
+                continue                # garbage, or a late reply to an older request
+            if "error" in rep:
+                raise DeviceError("the device refused %s: %s" % (op, rep["error"]))
+            if rep.get("ok") is not True:
+                self._seen(line)
+                raise LinkError("the device on %s sent a malformed reply to %s: %s"
+                                % (self.port, op, _quote(line)))
+            return rep
+
+    def request(self, op, timeout=None, **args):
+        return self.wait(self.send(op, **args), op, timeout)
+
+    def _silence(self, op, timeout):
+        t = self.timeout if timeout is None else timeout
+        if self.unexpected.strip():
+            return LinkError("the device on %s did not answer %s within %g s; it sent "
+                             "something else: %s (is it running the Knockbox app? a board at "
+                             "the MicroPython prompt does not answer)"
+                             % (self.port, op, t, _quote(self.unexpected)))
+        return LinkError("no answer to %s from %s within %g s (is the Knockbox plugged in and "
+                         "switched on?)" % (op, self.port, t))
+
+    def hello(self):
+        """Start a session: end any half line the device holds, then ask who it is."""
+        try:
+            self.ser.reset_input_buffer()
+        except (self._serial_error, OSError) as e:
+            raise LinkError("cannot use %s: %s" % (self.port, _why(e)))
+        self._buf = b""
+        self._write(b"\n")
+        return self.request("hello")
+
+    def bye(self):
+        """End the session (Ctrl-C works again on the device); errors ignored."""
+        try:
+            self.request("bye", timeout=1.0)
+        except UserError:
+            pass
+
+
+def _parse(line):
+    try:
+        rep = json.loads(line)
+    except ValueError:      # includes UnicodeDecodeError
+        return None
+    return rep if isinstance(rep, dict) else None
+
+
+def _quote(b):
+    s = b.decode("utf-8", "replace").strip()
+    s = "".join(c if c.isprintable() else "\\x%02x" % (ord(c) & 0xFF) for c in s)
+    return repr(s[:120] + ("..." if len(s) > 120 else ""))
+
+
+def _why(e):
+    return getattr(e, "strerror", None) or str(e) or e.__class__.__name__
+
+
+def open_device(port=None, timeout=TIMEOUT):
+    """A Connection to the device on `port` (found by USB id when None)."""
+    return Connection(port or find_port(), timeout)

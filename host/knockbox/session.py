@@ -1,0 +1,129 @@
+"""`knockbox settle`: add up several games of one evening and say who pays whom.
+
+Which games: the ids given; else those first synced on or after --since DATE; else the games
+first synced on the latest day in the history (one evening's play). Only finished games count;
+unfinished ones are named and left out. Each player's net (the rules' settlement points, by
+name across games) is summed, and the debts are paid off with as few payments as possible:
+the biggest debtor pays the biggest creditor, again and again. With --per-point AMOUNT the
+points are also shown as money.
+"""
+import decimal
+import json
+import sys
+
+from knockbox import history as H
+from knockbox.errors import UserError
+from knockbox.stats import date_arg
+
+
+def pick(h, ids, since):
+    if ids:
+        return h.games(ids)
+    if since:
+        return h.games(since=since)
+    rows = h.games()
+    if not rows:
+        return []
+    day = max(r["synced"][:10] for r in rows)
+    return [r for r in rows if r["synced"][:10] == day]
+
+
+def settle(rows):
+    """{"games": [ids], "skipped": [(id, status)], "net": {name: points}, "payments":
+    [[payer, payee, points]]}"""
+    net, used, skipped = {}, [], []
+    for r in rows:
+        if r["status"] != "over":
+            skipped.append((r["id"], r["status"]))
+            continue
+        st = H.standings(r)
+        used.append(r["id"])
+        for seat, name in enumerate(r["players"]):
+            net[name] = net.get(name, 0) + st["net"][seat]
+    return {"games": used, "skipped": skipped, "net": net, "payments": payments(net)}
+
+
+def payments(net):
+    owe = sorted(([-v, n] for n, v in net.items() if v < 0), key=lambda x: (-x[0], x[1]))
+    get = sorted(([v, n] for n, v in net.items() if v > 0), key=lambda x: (-x[0], x[1]))
+    out = []
+    i = j = 0
+    while i < len(owe) and j < len(get):
+        amount = min(owe[i][0], get[j][0])
+        out.append([owe[i][1], get[j][1], amount])
+        owe[i][0] -= amount
+        get[j][0] -= amount
+        if owe[i][0] == 0:
+            i += 1
+        if get[j][0] == 0:
+            j += 1
+    return out
+
+
+def _money(text):
+    try:
+        v = decimal.Decimal(text)
+    except decimal.InvalidOperation:
+        v = None
+    if v is None or not v.is_finite() or v < 0:
+        raise UserError("--per-point: %r is not an amount like 0.05" % (text,))
+    return v
+
+
+def _fmt(v):
+    return str(v.quantize(decimal.Decimal("0.01")))
+
+
+def cmd_settle(args, out=None):
+    out = out or sys.stdout
+    rate = _money(args.per_point) if args.per_point is not None else None
+    h = H.open_history(args)
+    ids = [H.game_id(g) for g in args.games]
+    if ids and args.since:
+        raise UserError("give game ids or --since, not both")
+    res = settle(pick(h, ids, date_arg(args.since)))
+    if rate is not None:
+        res["per_point"] = str(rate)
+        res["money"] = {n: _fmt(v * rate) for n, v in res["net"].items()}
+        for p in res["payments"]:
+            p.append(_fmt(p[2] * rate))
+    if args.json:
+        res["skipped"] = [list(x) for x in res["skipped"]]
+        json.dump(res, out, ensure_ascii=False, indent=1, sort_keys=True)
+        out.write("\n")
+        return 0
+    if not res["games"]:
+        msg = "no finished games to settle"
+        if res["skipped"]:
+            msg += " (unfinished: %s)" % ", ".join("%d" % i for i, _ in res["skipped"])
+        raise UserError(msg)
+    out.write("games %s\n" % ", ".join(str(i) for i in res["games"]))
+    for i, status in res["skipped"]:
+        out.write("left out: game %d (%s)\n" % (i, status))
+    table = [("player", "points") + (("money",) if rate is not None else ())]
+    for name in sorted(res["net"], key=lambda n: (-res["net"][n], n)):
+        table.append((name, "%+d" % res["net"][name])
+                     + ((res["money"][name],) if rate is not None else ()))
+    out.write("\n")
+    H.write_table(out, table, right=(1, 2))
+    out.write("\n")
+    if not res["payments"]:
+        out.write("all square: nobody pays\n")
+    for p in res["payments"]:
+        out.write("%s pays %s %d points%s\n" % (p[0], p[1], p[2],
+                                                 " = %s" % p[3] if rate is not None else ""))
+    return 0
+
+
+def register(sub):
+    import argparse
+
+    s = sub.add_parser("settle", help="who pays whom over several games of one evening",
+                       description=__doc__.split("\n", 1)[1],
+                       formatter_class=argparse.RawDescriptionHelpFormatter)
+    s.add_argument("games", nargs="*", metavar="GAME", help="game ids (default: the last day's)")
+    s.add_argument("--since", metavar="DATE", help="games first synced on or after DATE")
+    s.add_argument("--per-point", metavar="AMOUNT", help="money per point, e.g. 0.05")
+    s.add_argument("--json", action="store_true", help="print JSON")
+    H.add_db_option(s)
+    s.set_defaults(func=cmd_settle)

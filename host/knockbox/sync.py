@@ -1,0 +1,285 @@
+"""`knockbox sync` (pull the device's journal into the history) and `knockbox push` (roster and
+rules settings to the device). Protocol: docs/PROTOCOL.md.
+
+A sync mirrors the device's journal events: it asks for the events after the last sequence
+number the history holds for this (device id, epoch), a page at a time, stores them as received,
+then replays every game they touch with the rules core under CPython and stores the result
+(games keyed by device, epoch and game number: an edit or undo on the device updates the game).
+
+All of it is one SQLite transaction per sync. If the link fails part way (unplugged, silent,
+garbage) the pages that arrived whole and checked out are committed with the games they make,
+and the error is reported: the next sync resumes after the last stored event. A page is never
+stored in part, so the history always equals the device's journal up to some record.
+"""
+import sys
+
+from knockbox import history as H
+from knockbox import serialio
+from knockbox.errors import UserError
+from knockcore import FORMAT
+
+PAGE = 50               # events asked per request (the device may send fewer)
+ERASE_TIMEOUT = 45.0    # the device gives up after 30 s without a press
+
+
+class Progress:
+    """'pulling events: 300/1000' on stderr, redrawn in place on a terminal."""
+
+    def __init__(self, stream, total):
+        self.stream = stream
+        self.total = total
+        self.tty = hasattr(stream, "isatty") and stream.isatty()
+        self.shown = 0
+        self.on = total > 2 * PAGE
+
+    def update(self, n):
+        if not self.on:
+            return
+        if self.tty:
+            self.stream.write("\rpulling events: %d/%d" % (n, self.total))
+            self.stream.flush()
+        elif n - self.shown >= max(self.total // 10, PAGE) or n >= self.total:
+            self.stream.write("pulling events: %d/%d\n" % (n, self.total))
+            self.shown = n
+
+    def done(self):
+        if self.on and self.tty:
+            self.stream.write("\n")
+
+
+def _check_hello(r):
+    for k, t in (("device", str), ("epoch", int), ("last_seq", int)):
+        if type(r.get(k)) is not t:
+            raise serialio.LinkError("the device's hello lacks %r: not a Knockbox?" % k)
+    if r.get("format") != FORMAT:
+        raise UserError("the device records games as %r; this knockbox reads %r: update one of "
+                        "them" % (r.get("format"), FORMAT))
+
+
+def _check_page(r, after, epoch):
+    """The page's events [(seq, event)], checked: seqs follow on from `after`."""
+    if r.get("epoch") != epoch:
+        raise UserError("the device was erased during the sync: run `knockbox sync` again")
+    evs = r.get("ev")
+    if not isinstance(evs, list) or type(r.get("last_seq")) is not int:
+        raise serialio.LinkError("the device sent a malformed events page")
+    out = []
+    seq = after
+    for e in evs:
+        if not (isinstance(e, list) and len(e) == 2 and type(e[0]) is int and e[0] == seq + 1
+                and isinstance(e[1], dict) and isinstance(e[1].get("t"), str)):
+            raise serialio.LinkError("the device sent a malformed event after record %d" % seq)
+        seq += 1
+        out.append((seq, e[1]))
+    return out
+
+
+class Sync:
+    def __init__(self, conn, hist, err=sys.stderr):
+        self.conn = conn
+        self.hist = hist
+        self.err = err
+        self.info = None
+        self.new_events = 0
+        self.touched = set()
+        self.results = {"new": 0, "updated": 0, "same": 0, "gone": 0}
+        self.invalid = []
+        self.complete = False
+
+    def run(self):
+        info = self.conn.hello()
+        _check_hello(info)
+        self.info = info
+        dev, epoch = info["device"], info["epoch"]
+        known = self.hist.epochs(dev)
+        if not known:
+            self.say("new device %s (%s, firmware %s)" % (dev, info.get("board"), info.get("fw")))
+        elif epoch not in known:
+            self.say("device %s was erased since the last sync (epoch %d, before %d): its "
+                     "earlier games stay in the history" % (dev, epoch, max(known)))
+        when = H.now()
+        with self.hist.transaction():
+            self.hist.note_device(dev, epoch, info.get("board"), info.get("fw"), when)
+            failure = None
+            try:
+                self._pull(dev, epoch, info["last_seq"])
+                self.complete = True
+            except (serialio.LinkError, UserError, KeyboardInterrupt) as e:
+                failure = e     # keep the whole pages that arrived; report after the commit
+            for gid in sorted(self.touched):
+                r = self.hist.rebuild(dev, epoch, gid, when)
+                self.results[r] += 1
+            self.invalid = [g for g in self.hist.games() if g["status"] == "invalid"
+                            and g["device_id"] == dev and g["epoch"] == epoch
+                            and g["gid"] in self.touched]
+        if failure is not None:
+            if isinstance(failure, KeyboardInterrupt):
+                raise failure
+            raise type(failure)("%s (%d new records saved; `knockbox sync` again resumes)"
+                                % (failure, self.new_events))
+        return self
+
+    def say(self, msg):
+        self.err.write(msg + "\n")
+
+    def _pull(self, dev, epoch, last):
+        have = self.hist.last_seq(dev, epoch)
+        after = have
+        if have:
+            # Ask again for the last record we hold: the device must still have the same one
+            # (a journal repaired on the device may have lost records: then re-read it all).
+            after = have - 1
+        if last < have:
+            self._restart(dev, epoch, "the device has %d records, the history %d" % (last, have))
+            after = have = 0
+        prog = Progress(self.err, max(last - have, 0))
+        first = True
+        while True:
+            r = self.conn.request("events", after=after, limit=PAGE)
+            evs = _check_page(r, after, epoch)
+            if first and have:
+                first = False
+                mine = self.hist.event(dev, epoch, have)
+                if not evs or evs[0][1] != mine:
+                    self._restart(dev, epoch, "record %d differs" % have)
+                    after = have = 0
+                    continue
+                evs = evs[1:]
+                after = have
+            if evs:
+                self.hist.add_events(dev, epoch, evs)
+                for _seq, ev in evs:
+                    if type(ev.get("g")) is int:
+                        self.touched.add(ev["g"])
+                self.new_events += len(evs)
+                after = evs[-1][0]
+                prog.total = max(prog.total, r["last_seq"] - have)
+                prog.update(after - have)
+            if after >= r["last_seq"] or not r["ev"]:
+                break
+        prog.done()
+
+    def _restart(self, dev, epoch, why):
+        self.say("the device's journal no longer matches the history (%s): reading it again"
+                 % why)
+        self.touched |= self.hist.drop_events(dev, epoch, 1)
+
+    def summary(self):
+        info = self.info
+        res = self.results
+        if not self.new_events:
+            line = "nothing new"
+        else:
+            line = "%d new records: %d new games, %d updated" % (
+                self.new_events, res["new"], res["updated"])
+        return "device %s (epoch %d, %s): %s" % (info["device"], info["epoch"],
+                                                info.get("board"), line)
+
+
+def erase(conn, sync, err, timeout=ERASE_TIMEOUT):
+    """Ask the device to erase its games (everything is synced): waits for the button."""
+    if not sync.complete:
+        raise UserError("not erasing: the sync did not finish")
+    n = sync.hist.last_seq(sync.info["device"], sync.info["epoch"])
+    err.write("Press A on the device to erase its games (C keeps them)...\n")
+    err.flush()
+    r = conn.request("erase", timeout=timeout, last_seq=n)
+    if not r.get("erased"):
+        raise UserError("erase cancelled on the device: nothing was erased")
+    sync.hist.note_device(sync.info["device"], r.get("epoch"), sync.info.get("board"),
+                          sync.info.get("fw"), H.now())
+    return r
+
+
+def cmd_sync(args, out=None, err=None):
+    out = out or sys.stdout
+    err = err or sys.stderr
+    with serialio.open_device(args.port, args.timeout) as conn:
+        try:
+            hist = H.History(args.db)
+            s = Sync(conn, hist, err).run()
+            out.write(s.summary() + "\n")
+            for g in s.invalid:
+                err.write("knockbox: game %d (device game %d) failed the rules check: %s\n"
+                          % (g["id"], g["gid"], g["error"]))
+            if args.erase:
+                r = erase(conn, s, err)
+                out.write("device erased: epoch %d\n" % r["epoch"])
+        finally:
+            conn.bye()
+    return 1 if s.invalid else 0
+
+
+def _parse_rules(text):
+    import json
+
+    from knockcore.errors import GameError
+    from knockcore.rules import resolve
+
+    try:
+        spec = json.loads(text)
+    except ValueError as e:
+        raise UserError("--rules: not JSON (%s)" % e)
+    try:
+        resolve(spec)
+    except GameError as e:
+        raise UserError("--rules: %s" % e)
+    return spec
+
+
+def cmd_push(args, out=None):
+    out = out or sys.stdout
+    new = {}
+    if args.roster is not None:
+        new["roster"] = args.roster
+    if args.preset is not None or args.rules is not None:
+        spec = _parse_rules(args.rules) if args.rules is not None else {}
+        if args.preset is not None:
+            spec["preset"] = args.preset
+        new["rules"] = _parse_rules(__import__("json").dumps(spec))
+    if args.lang is not None:
+        new["lang"] = args.lang
+    if args.sleep is not None:
+        new["sleep_s"] = args.sleep
+    with serialio.open_device(args.port, args.timeout) as conn:
+        try:
+            conn.hello()
+            if new:
+                r = conn.request("settings", set=new)
+            else:
+                r = conn.request("settings")
+        finally:
+            conn.bye()
+    import json
+
+    out.write(json.dumps(r.get("settings"), ensure_ascii=False, sort_keys=True) + "\n")
+    return 0
+
+
+def _port_options(p):
+    p.add_argument("--port", metavar="P", help="serial port (default: find the board by USB id)")
+    p.add_argument("--timeout", type=float, default=serialio.TIMEOUT, metavar="S",
+                   help="seconds to wait for each reply (default %g)" % serialio.TIMEOUT)
+
+
+def register(sub):
+    s = sub.add_parser("sync", help="pull new games and hands from the device into the history",
+                       description="Pull everything new from the device over USB serial, check "
+                                   "every game with the rules core and store it in the history "
+                                   "(one transaction). Run it again after an interruption: it "
+                                   "resumes.")
+    _port_options(s)
+    H.add_db_option(s)
+    s.add_argument("--erase", action="store_true",
+                   help="after a complete sync, erase the device's games (press A on it)")
+    s.set_defaults(func=cmd_sync)
+    p = sub.add_parser("push", help="send the player roster and rules settings to the device",
+                       description="Change the device's settings; with no options, print them.")
+    _port_options(p)
+    p.add_argument("--roster", nargs="+", metavar="NAME", help="player names to choose from")
+    p.add_argument("--preset", choices=("seed", "classic"), help="rules preset for new games")
+    p.add_argument("--rules", metavar="JSON", help='rules spec, e.g. \'{"preset": "classic", '
+                                                  '"knock_limit": 7}\'')
+    p.add_argument("--lang", choices=("en", "ru"), help="language of the device's screens")
+    p.add_argument("--sleep", type=int, metavar="S", help="idle seconds before power-off")
+    p.set_defaults(func=cmd_push)

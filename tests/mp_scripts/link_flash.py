@@ -1,0 +1,40 @@
+# Prepares a simulator's flash image the way the device would have written it: runs the real
+# Store on the same file-backed littlefs that knockfw.board_sim mounts (128 blocks), applying
+# operations from a JSON file (one per line):
+#   ["new", REC]         start a game (REC = game record without hands)
+#   ["hand", HAND]       record a hand in the current game
+#   ["undo"] ["edit", I, HAND] ["end"]
+# Usage: micropython link_flash.py FLASH.img OPS.jsonl   -> prints {"device":..,"last_seq":..}
+# The simulator must not be running on the same image.
+import json
+import sys
+
+from knockcore.game import from_record
+from knockfw import flash
+from knockfw.journal import Journal
+from knockfw.store import Store
+
+bdev = flash.FileBlockDevice(sys.argv[1], 128)
+flash.mount(bdev, "/data")
+st = Store(Journal("/data/journal.txt"), from_record).load()
+with open(sys.argv[2]) as f:
+    for line in f:
+        op = json.loads(line)
+        k = op[0]
+        if k == "new":
+            st.new_game(op[1])
+        elif k == "hand":
+            st.add_hand(st.current(), op[1])
+        elif k == "undo":
+            st.undo(st.current())
+        elif k == "edit":
+            st.edit(st.current(), op[1], op[2])
+        elif k == "end":
+            st.end(st.current())
+        else:
+            raise ValueError(k)
+st.journal.close()
+import vfs
+vfs.umount("/data")
+bdev.close()
+print(json.dumps({"device": st.device_id, "epoch": st.epoch, "last_seq": st.last_seq}))
