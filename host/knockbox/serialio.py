@@ -141,6 +141,8 @@ class Connection:
 
     def _silence(self, op, timeout):
         t = self.timeout if timeout is None else timeout
+        if self._buf.strip():       # a half line: not ours either
+            self._seen(self._buf[-_SEEN:])
         if self.unexpected.strip():
             return LinkError("the device on %s did not answer %s within %g s; it sent "
                              "something else: %s (is it running the Knockbox app? a board at "
@@ -177,6 +179,7 @@ def _parse(line):
 
 def _quote(b):
     s = b.decode("utf-8", "replace").strip()
+    s = " | ".join(x.strip() for x in s.replace("\r", "\n").split("\n") if x.strip())
     s = "".join(c if c.isprintable() else "\\x%02x" % (ord(c) & 0xFF) for c in s)
     return repr(s[:120] + ("..." if len(s) > 120 else ""))
 

@@ -86,8 +86,8 @@ class Sync:
         self.invalid = []
         self.complete = False
 
-    def run(self):
-        info = self.conn.hello()
+    def run(self, info=None):
+        info = info or self.conn.hello()
         _check_hello(info)
         self.info = info
         dev, epoch = info["device"], info["epoch"]
@@ -196,8 +196,9 @@ def cmd_sync(args, out=None, err=None):
     err = err or sys.stderr
     with serialio.open_device(args.port, args.timeout) as conn:
         try:
-            hist = H.History(args.db)
-            s = Sync(conn, hist, err).run()
+            info = conn.hello()
+            _check_hello(info)      # before the history is opened: a stranger leaves no file
+            s = Sync(conn, H.History(args.db), err).run(info)
             out.write(s.summary() + "\n")
             for g in s.invalid:
                 err.write("knockbox: game %d (device game %d) failed the rules check: %s\n"

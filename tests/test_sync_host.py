@@ -1,0 +1,264 @@
+"""`knockbox sync` facing a device that misbehaves: a stand-in device on a pseudo-terminal (a
+thread here) answers nothing, garbage, the REPL, malformed replies, or breaks off mid-sync.
+The command must say what is wrong (`knockbox: ...`, exit 1, no traceback) and leave the history
+as it was (or holding only whole, checked pages)."""
+import json
+import os
+import pty
+import random
+import sqlite3
+import subprocess
+import sys
+import threading
+import tty
+from types import SimpleNamespace
+
+import pytest
+
+from knockbox import serialio
+from knockbox.errors import UserError
+from knockcore.game import Game
+
+KNOCKBOX = os.path.join(os.path.dirname(sys.executable), "knockbox")
+DEV = "f00dfeed00000001"
+HELLO = {"ok": True, "proto": 1, "device": DEV, "fw": "0.1.0", "format": "knockbox-game/1",
+         "board": "fake", "epoch": 0, "last_seq": 0}
+
+
+class FakeDevice:
+    """A pty whose other end answers each request line with answer(request_dict or None,
+    raw_line) -> bytes (may be b"" for silence)."""
+
+    def __init__(self, answer):
+        self.master, self.slave = pty.openpty()
+        tty.setraw(self.slave)
+        self.path = os.ttyname(self.slave)
+        self.answer = answer
+        self.seen = []
+        self.t = threading.Thread(target=self._run, daemon=True)
+        self.t.start()
+
+    def _run(self):
+        buf = b""
+        while True:
+            try:
+                data = os.read(self.master, 4096)
+            except OSError:
+                return
+            if not data:
+                return
+            buf += data
+            while b"\n" in buf:
+                line, buf = buf.split(b"\n", 1)
+                if not line.strip():
+                    continue
+                try:
+                    req = json.loads(line)
+                except ValueError:
+                    req = None
+                self.seen.append(req)
+                out = self.answer(req, line)
+                if out:
+                    os.write(self.master, out)
+
+    def close(self):
+        os.close(self.slave)
+        os.close(self.master)
+
+
+def reply(req, **kw):
+    d = dict(kw)
+    d["id"] = req["id"]
+    return (json.dumps(d) + "\n").encode()
+
+
+def journal(n_hands=120):
+    """Journal events of one method-3 game with n_hands hands."""
+    rnd = random.Random(4)
+    g = Game(3, ["Ann", "Bob", "Cy"], {"dealer": 0}, {"preset": "seed", "m3_target": 100000})
+    from gamegen import random_hand
+    evs = [{"t": "epoch", "e": 0, "dev": DEV, "next": 1},
+           {"t": "game", "g": 1, "rec": {"method": 3, "players": g.players, "start": g.start,
+                                         "rules": {"preset": "seed", "m3_target": 100000}}}]
+    for _ in range(n_hands):
+        h = random_hand(g, rnd)
+        g.add(h)
+        evs.append({"t": "hand", "g": 1, "h": h})
+    return evs, g
+
+
+def good_device(evs, page_hook=None):
+    def answer(req, line):
+        if req is None:
+            return b'{"id":null,"error":"not JSON"}\n'
+        if req["op"] == "hello":
+            return reply(req, **dict(HELLO, last_seq=len(evs)))
+        if req["op"] == "events":
+            a, n = req["after"], min(req["limit"], 50)
+            page = [[i + 1, evs[i]] for i in range(a, min(a + n, len(evs)))]
+            if page_hook:
+                out = page_hook(req, page)
+                if out is not None:
+                    return out
+            return reply(req, ok=True, epoch=0, last_seq=len(evs), ev=page)
+        if req["op"] == "bye":
+            return reply(req, ok=True)
+        return reply(req, error="unknown op")
+    return answer
+
+
+def run(*args):
+    return subprocess.run([KNOCKBOX] + list(args), capture_output=True, text=True, timeout=60)
+
+
+def failed(p, *words):
+    assert p.returncode == 1, p.stdout + p.stderr
+    assert p.stderr.startswith("knockbox: ") or "\nknockbox: " in p.stderr, p.stderr
+    assert "Traceback (most recent call last):\n" not in p.stderr, p.stderr
+    for w in words:
+        assert w in p.stderr, p.stderr
+    return p
+
+
+@pytest.fixture
+def db(tmp_path):
+    return str(tmp_path / "h.sqlite3")
+
+
+def test_silent_device(db):
+    d = FakeDevice(lambda req, line: b"")
+    try:
+        p = failed(run("sync", "--port", d.path, "--db", db, "--timeout", "0.5"), "no answer")
+    finally:
+        d.close()
+    assert not os.path.exists(db)
+
+
+@pytest.mark.parametrize("junk", [
+    b">>> \r\nTraceback (most recent call last):\r\nSyntaxError: invalid syntax\r\n>>> ",
+    bytes(random.Random(1).getrandbits(8) for _ in range(3000)),
+    b'{"id": 12345, "ok": true}\n[1, 2]\n"hello"\n\x00\x01\x02\n',
+])
+def test_device_answering_garbage(db, junk):
+    d = FakeDevice(lambda req, line: junk)
+    try:
+        p = failed(run("sync", "--port", d.path, "--db", db, "--timeout", "0.5"),
+                   "did not answer hello")
+    finally:
+        d.close()
+    assert not os.path.exists(db)
+
+
+def test_malformed_hello_and_other_format(db):
+    d = FakeDevice(lambda req, line: reply(req, ok=True, device=7))
+    try:
+        failed(run("sync", "--port", d.path, "--db", db, "--timeout", "0.5"), "not a Knockbox")
+    finally:
+        d.close()
+    d = FakeDevice(lambda req, line: reply(req, **dict(HELLO, format="knockbox-game/9")))
+    try:
+        failed(run("sync", "--port", d.path, "--db", db, "--timeout", "0.5"), "knockbox-game/9")
+    finally:
+        d.close()
+    assert not os.path.exists(db)
+
+
+def test_no_such_port(db):
+    failed(run("sync", "--port", "/dev/nonexistent-knockbox", "--db", db), "cannot open")
+
+
+def test_garbage_page_mid_sync_keeps_only_whole_pages(db):
+    evs, g = journal(120)
+
+    def hook(req, page):
+        if req["after"] >= 50:
+            return b'{"id": %d, "ok": true, "epoch": 0, "last_seq": 122, "ev": [[51, "x"]]}\n' \
+                % req["id"]
+        return None
+    d = FakeDevice(good_device(evs, hook))
+    try:
+        p = failed(run("sync", "--port", d.path, "--db", db, "--timeout", "0.5"),
+                   "malformed", "50 new records saved")
+    finally:
+        d.close()
+    c = sqlite3.connect(db)
+    assert c.execute("SELECT COUNT(*), MAX(seq) FROM events").fetchone() == (50, 50)
+    rec = json.loads(c.execute("SELECT record FROM games").fetchone()[0])
+    assert rec["hands"] == g.record()["hands"][:48]
+    # and a good device then completes it
+    d = FakeDevice(good_device(evs))
+    try:
+        p = run("sync", "--port", d.path, "--db", db)
+    finally:
+        d.close()
+    assert p.returncode == 0, p.stderr
+    assert "72 new records: 0 new games, 1 updated" in p.stdout
+    rec = json.loads(c.execute("SELECT record FROM games").fetchone()[0])
+    assert rec == g.record()
+
+
+def test_device_silent_mid_sync(db):
+    evs, g = journal(200)
+
+    def hook(req, page):
+        return b"" if req["after"] >= 100 else None
+    d = FakeDevice(good_device(evs, hook))
+    try:
+        failed(run("sync", "--port", d.path, "--db", db, "--timeout", "0.5"),
+               "no answer to events", "100 new records saved", "resumes")
+    finally:
+        d.close()
+    c = sqlite3.connect(db)
+    assert c.execute("SELECT COUNT(*) FROM events").fetchone() == (100,)
+
+
+def test_a_game_the_rules_refuse_is_kept_as_invalid(db):
+    evs, g = journal(10)
+    evs.append({"t": "hand", "g": 1, "h": {"knock": 0, "counts": [50, 1, 2]}})   # > limit
+    d = FakeDevice(good_device(evs))
+    try:
+        p = failed(run("sync", "--port", d.path, "--db", db), "failed the rules check",
+                   "record 13")
+    finally:
+        d.close()
+    c = sqlite3.connect(db)
+    status, rec = c.execute("SELECT status, record FROM games").fetchone()
+    assert status == "invalid" and json.loads(rec) == g.record()
+    h = run("history", "--db", db)
+    assert h.returncode == 0 and "invalid: record 13" in h.stdout
+
+
+def test_journal_that_changed_under_the_history_is_read_again(db):
+    evs, g = journal(30)
+    d = FakeDevice(good_device(evs))
+    try:
+        assert run("sync", "--port", d.path, "--db", db).returncode == 0
+    finally:
+        d.close()
+    evs2, g2 = journal(10)      # same device and epoch, different journal (repaired on device)
+    evs2.append({"t": "undo", "g": 1})
+    g2.undo()
+    d = FakeDevice(good_device(evs2))
+    try:
+        p = run("sync", "--port", d.path, "--db", db)
+    finally:
+        d.close()
+    assert p.returncode == 0, p.stderr
+    assert "no longer matches" in p.stderr
+    c = sqlite3.connect(db)
+    assert c.execute("SELECT COUNT(*) FROM events").fetchone() == (len(evs2),)
+    assert json.loads(c.execute("SELECT record FROM games").fetchone()[0]) == g2.record()
+
+
+def _port(dev, vid, pid):
+    return SimpleNamespace(device=dev, vid=vid, pid=pid)
+
+
+def test_find_port_by_usb_id():
+    assert serialio.find_port([_port("/dev/ttyS0", None, None),
+                               _port("/dev/ttyACM0", 0x2E8A, 0x0005)]) == "/dev/ttyACM0"
+    with pytest.raises(UserError, match="no Knockbox found on USB .*2e8a:0005"):
+        serialio.find_port([_port("/dev/ttyUSB0", 0x0403, 0x6001)])
+    with pytest.raises(UserError, match="several .*ttyACM0, /dev/ttyACM1.*--port"):
+        serialio.find_port([_port("/dev/ttyACM1", 0x2E8A, 0x0005),
+                            _port("/dev/ttyACM0", 0xF055, 0x9800)])
