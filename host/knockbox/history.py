@@ -320,7 +320,7 @@ def cmd_show(args, out):
     for key in ("totals", "boxes", "final", "net"):
         if key in st:
             table.append((key, "", "") + tuple(str(v) for v in st[key]))
-    write_table(out, table, right=(0, 3, 4, 5))
+    write_table(out, table, right=(3, 4, 5))
     if st["over"]:
         out.write("\nwinner: %s\n" % " & ".join(p[s] for s in st["winners"]))
         for payer, payee, amount in st.get("payments", []):

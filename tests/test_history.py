@@ -1,0 +1,250 @@
+"""The history commands over a history filled by a sync (in-process, from a stand-in link that
+serves a journal of the worked examples of tests/vectors/games.json): history, show, stats,
+export, settle; and where the history lives. Expected numbers come from the vectors' "expect"."""
+import csv
+import io
+import json
+import os
+import sqlite3
+from decimal import Decimal
+
+import pytest
+
+from knockbox import cli, history, sync
+from knockcore.game import from_record
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+with open(os.path.join(HERE, "vectors", "games.json"), encoding="utf-8") as _f:
+    VECTORS = {v["name"]: v for v in json.load(_f)}
+NAMES = ["m1 worked example (RULES 5)", "m2 worked example (RULES 5)",
+         "m3 worked example (RULES 5)", "m1 ends on an undercut, custom bonus",
+         "m3 double ties", "cyrillic names"]
+DEV = "0123456789abcdef"
+
+
+def journal(names):
+    evs = [{"t": "epoch", "e": 0, "dev": DEV, "next": 1}]
+    for gid, name in enumerate(names, 1):
+        rec = VECTORS[name]["game"]
+        evs.append({"t": "game", "g": gid, "rec": {k: rec[k] for k in rec if k != "hands"}})
+        evs += [{"t": "hand", "g": gid, "h": h} for h in rec["hands"]]
+    return evs
+
+
+class Link:
+    """Stands in for serialio.Connection: serves a journal in pages."""
+
+    def __init__(self, evs, epoch=0):
+        self.evs, self.epoch = evs, epoch
+
+    def hello(self):
+        return {"ok": True, "device": DEV, "epoch": self.epoch, "last_seq": len(self.evs),
+                "format": "knockbox-game/1", "board": "test", "fw": "0"}
+
+    def request(self, op, timeout=None, **a):
+        assert op == "events"
+        page = [[i + 1, self.evs[i]] for i in range(a["after"], min(a["after"] + 7,
+                                                                     len(self.evs)))]
+        return {"ok": True, "epoch": self.epoch, "last_seq": len(self.evs), "ev": page}
+
+
+@pytest.fixture
+def db(tmp_path):
+    path = str(tmp_path / "h.sqlite3")
+    s = sync.Sync(Link(journal(NAMES)), history.History(path), io.StringIO()).run()
+    assert s.results["new"] == len(NAMES)
+    return path
+
+
+def knockbox(capsys, *args):
+    code = cli.main(list(args))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_where_the_history_lives(monkeypatch, tmp_path):
+    monkeypatch.delenv("KNOCKBOX_HOME", raising=False)
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "xdg"))
+    assert history.default_path() == str(tmp_path / "xdg" / "knockbox" / "history.sqlite3")
+    monkeypatch.delenv("XDG_DATA_HOME")
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    assert history.default_path() == str(
+        tmp_path / "home" / ".local" / "share" / "knockbox" / "history.sqlite3")
+    monkeypatch.setenv("KNOCKBOX_HOME", str(tmp_path / "kb"))
+    assert history.default_path() == str(tmp_path / "kb" / "history.sqlite3")
+
+
+def test_not_a_history_file(capsys, tmp_path):
+    bad = tmp_path / "x.sqlite3"
+    bad.write_bytes(b"this is no database" * 100)
+    code, out, err = knockbox(capsys, "history", "--db", str(bad))
+    assert code == 1 and err.startswith("knockbox: ") and "not a Knockbox history" in err
+    code, out, err = knockbox(capsys, "stats", "--db", str(tmp_path / "none.sqlite3"))
+    assert code == 1 and "no history yet" in err
+
+
+def test_history_lists_every_game(capsys, db):
+    code, out, err = knockbox(capsys, "history", "--db", db)
+    assert code == 0
+    lines = out.splitlines()
+    assert len(lines) == 1 + len(NAMES)
+    assert "A, B, C" in lines[1] and lines[1].split()[-1] == "over" and " C " in lines[1]
+    assert "Аня, Борис, Ёжик" in lines[6] and lines[6].split()[-1] == "playing"
+    code, out, err = knockbox(capsys, "history", "--db", db, "--json")
+    rows = json.loads(out)
+    assert [r["gid"] for r in rows] == list(range(1, 7))
+    for r, name in zip(rows, NAMES):
+        v = VECTORS[name]
+        assert r["hands"] == len(v["game"]["hands"]) and r["method"] == v["game"]["method"]
+        assert r["device"] == DEV and r["epoch"] == 0
+        want = v["expect"].get("winners")
+        if want is not None:
+            assert r["winners"] == [v["game"]["players"][s] for s in want]
+
+
+def test_show(capsys, db):
+    code, out, err = knockbox(capsys, "show", "1", "--db", db, "--json")
+    st = json.loads(out)
+    want = VECTORS[NAMES[0]]["expect"]
+    for k in ("totals", "final", "net", "payments", "hands", "winners"):
+        assert st[k] == want[k]
+    assert st["meta"]["gid"] == 1 and st["meta"]["device"] == DEV
+    code, out, err = knockbox(capsys, "show", "1", "--db", db)
+    assert code == 0
+    assert "winner: C" in out
+    for payer, payee, amount in want["payments"]:
+        assert "%s pays %s %d" % ("ABC"[payer], "ABC"[payee], amount) in out
+    net_line = [ln for ln in out.splitlines() if ln.startswith("net")][0]
+    assert net_line.split()[1:] == [str(v) for v in want["net"]]
+    assert len([ln for ln in out.splitlines() if ln.strip()[:1].isdigit()]) == 5
+    code, out, err = knockbox(capsys, "show", "5", "--db", db)
+    assert "next: " in out and "deals" in out
+    for bad, msg in (("x", "not a game id"), ("0", "not a game id"), ("99", "no game 99")):
+        code, out, err = knockbox(capsys, "show", bad, "--db", db)
+        assert code == 1 and err.startswith("knockbox: ") and msg in err
+
+
+def expected_stats():
+    """Per player, from the vectors' expected per-hand results and nets."""
+    want = {}
+    for name in NAMES:
+        v = VECTORS[name]
+        g, e = v["game"], v["expect"]
+        per_hand = e.get("hands")
+        if per_hand is None:     # no expected hands: take the core's
+            per_hand = from_record(g).standings()["hands"]
+        for seat, p in enumerate(g["players"]):
+            w = want.setdefault(p, {"games": 0, "wins": 0, "hands": 0, "hands_won": 0,
+                                    "gins": 0, "undercuts": 0, "points": 0, "net": 0})
+            w["games"] += 1
+            w["wins"] += seat in (e.get("winners") or [])
+            w["net"] += (e.get("net") or [0, 0, 0])[seat]
+            for x, h in zip(per_hand, g["hands"]):
+                w["hands"] += 1
+                w["points"] += x["points"][seat]
+                w["hands_won"] += seat in x["winners"]
+                w["gins"] += h.get("gin") == seat
+                w["undercuts"] += x["kind"] == "undercut" and seat in x["winners"] \
+                    and h.get("knock") != seat
+    return want
+
+
+def test_stats(capsys, db):
+    code, out, err = knockbox(capsys, "stats", "--db", db, "--json")
+    assert code == 0
+    got = {p["player"]: p for p in json.loads(out)}
+    want = expected_stats()
+    assert sorted(got) == sorted(want)
+    for name, w in want.items():
+        g = got[name]
+        for k in ("games", "wins", "hands", "hands_won", "gins", "undercuts", "net"):
+            assert g[k] == w[k], (name, k)
+        assert g["avg_points"] == round(w["points"] / w["hands"], 2)
+        if w["net"] or g["net_by_day"]:
+            assert g["net_by_day"][-1][1] == w["net"]
+    assert sum(p["net"] for p in got.values()) == 0
+    # the examples have gins and undercuts, so those counts are really checked
+    assert sum(p["gins"] for p in got.values()) > 0
+    assert sum(p["undercuts"] for p in got.values()) > 0
+    code, out, err = knockbox(capsys, "stats", "--db", db)
+    assert "net over time" in out and out.splitlines()[0].split()[:3] == ["player", "games",
+                                                                          "wins"]
+    code, out, err = knockbox(capsys, "stats", "--db", db, "--since", "31/12/2020")
+    assert code == 1 and "not a date" in err
+
+
+def test_export(capsys, db, tmp_path):
+    code, out, err = knockbox(capsys, "export", "--json", "--db", db)
+    recs = json.loads(out)
+    for rec, name in zip(recs, NAMES):
+        meta = rec.pop("meta")
+        assert rec == from_record(VECTORS[name]["game"]).record()
+        # the export is what `knockbox replay` reads
+        assert from_record(dict(rec, meta=meta)).standings() == from_record(rec).standings()
+    path = tmp_path / "games.csv"
+    code, out, err = knockbox(capsys, "export", "--csv", "-o", str(path), "--db", db, "1", "3")
+    assert code == 0 and "2 games written" in err
+    with open(path, newline="", encoding="utf-8") as f:
+        rows = list(csv.DictReader(f))
+    assert [r["gid"] for r in rows] == ["1", "3"]
+    assert [int(rows[0]["net%d" % s]) for s in (1, 2, 3)] == VECTORS[NAMES[0]]["expect"]["net"]
+    assert rows[1]["winners"] == "A" and rows[1]["status"] == "over"
+    with pytest.raises(SystemExit) as e:     # argparse: one of --csv/--json is required
+        cli.main(["export", "--db", db])
+    assert e.value.code == 2 and "--csv --json is required" in capsys.readouterr().err
+
+
+def test_settle_an_evening(capsys, db):
+    code, out, err = knockbox(capsys, "settle", "--db", db, "--json", "--per-point", "0.05")
+    assert code == 0
+    res = json.loads(out)
+    finished = [i + 1 for i, n in enumerate(NAMES) if VECTORS[n]["expect"].get("over")]
+    assert res["games"] == finished
+    assert [s[0] for s in res["skipped"]] == [5, 6]
+    want = {}
+    for i in finished:
+        v = VECTORS[NAMES[i - 1]]
+        for seat, p in enumerate(v["game"]["players"]):
+            want[p] = want.get(p, 0) + v["expect"]["net"][seat]
+    assert res["net"] == want
+    # the payments settle every balance, each one positive
+    bal = dict(want)
+    for payer, payee, points, money in res["payments"]:
+        assert points > 0 and Decimal(money) == Decimal(points) * Decimal("0.05")
+        bal[payer] += points
+        bal[payee] -= points
+    assert set(bal.values()) == {0}
+    assert len(res["payments"]) <= len(want) - 1
+    code, out, err = knockbox(capsys, "settle", "--db", db, "--per-point", "0.05")
+    assert "left out: game 5 (playing)" in out and " pays " in out and " = " in out
+
+
+def test_settle_picks_games(capsys, db):
+    c = sqlite3.connect(db)
+    c.execute("UPDATE games SET synced = '2024-03-01 21:00:00' WHERE gid IN (1, 2)")
+    c.commit()
+    code, out, err = knockbox(capsys, "settle", "--db", db, "--json")
+    assert json.loads(out)["games"] == [3, 4]       # the latest evening only
+    code, out, err = knockbox(capsys, "settle", "--db", db, "--json", "--since", "2024-01-01")
+    assert json.loads(out)["games"] == [1, 2, 3, 4]
+    code, out, err = knockbox(capsys, "settle", "--db", db, "--json", "2")
+    res = json.loads(out)
+    assert res["games"] == [2] and res["net"] == dict(zip("ABC", VECTORS[NAMES[1]]["expect"]
+                                                          ["net"]))
+    for args, msg in ((["5"], "no finished games"), (["--per-point", "abc"], "not an amount"),
+                      (["1", "--since", "2024-01-01"], "not both")):
+        code, out, err = knockbox(capsys, "settle", "--db", db, *args)
+        assert code == 1 and err.startswith("knockbox: ") and msg in err
+
+
+def test_sync_of_a_stand_in_twice_and_after_an_erase(db):
+    h = history.History(db)
+    before = h.db.execute("SELECT * FROM games").fetchall()
+    s = sync.Sync(Link(journal(NAMES)), h, io.StringIO()).run()
+    assert s.new_events == 0 and "nothing new" in s.summary()
+    assert h.db.execute("SELECT * FROM games").fetchall() == before
+    err = io.StringIO()
+    s = sync.Sync(Link(journal(NAMES[:1]), epoch=1), h, err).run()
+    assert "was erased" in err.getvalue()
+    assert s.results["new"] == 1
+    assert h.db.execute("SELECT COUNT(*) FROM games").fetchone()[0] == len(NAMES) + 1
