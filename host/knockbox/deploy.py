@@ -97,8 +97,9 @@ def mpy_cross_version():
     return v[:3], v[3:]
 
 
-def sources():
-    """[(package-relative path like "knockfw/app.py", absolute path)] of what goes on the board."""
+def sources(include_sim=False):
+    """[(package-relative path like "knockfw/app.py", absolute path)] of what goes on the board
+    (include_sim: also the simulator's board, for `knockbox simulate`)."""
     roots = {"core": engines.core_root(), "firmware": engines.firmware_root()}
     out = []
     for kind, pkg in PACKAGES:
@@ -110,7 +111,7 @@ def sources():
                     continue
                 full = os.path.join(dirpath, name)
                 rel = os.path.relpath(full, root).replace(os.sep, "/")
-                if rel not in SIM_ONLY:
+                if include_sim or rel not in SIM_ONLY:
                     out.append((rel, full))
     return out
 
@@ -119,7 +120,7 @@ def sources():
 _compiled: dict = {}
 
 
-def compile_all():
+def compile_all(include_sim=False):
     """Compile every source with mpy-cross -O3; {device path: bytes} including main.py."""
     from concurrent.futures import ThreadPoolExecutor
 
@@ -142,7 +143,7 @@ def compile_all():
         return "lib/" + rel[:-3] + ".mpy", _compiled[key]
 
     with ThreadPoolExecutor(max_workers=min(8, os.cpu_count() or 2)) as pool:
-        files = dict(pool.map(one, sources()))
+        files = dict(pool.map(one, sources(include_sim)))
     main_py = os.path.join(engines.firmware_root(), "main.py")
     if os.path.exists(main_py):
         with open(main_py, "rb") as f:

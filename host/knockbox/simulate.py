@@ -48,6 +48,35 @@ def reset_dir(sim_dir):
             pass
 
 
+def build(sim_dir):
+    """Compile the core and the firmware (with the simulator's board) into sim_dir/build;
+    only files whose bytes changed are rewritten, and stale ones are removed."""
+    from knockbox import deploy
+
+    root = os.path.join(sim_dir, "build")
+    want = {}
+    for path, data in deploy.compile_all(include_sim=True).items():
+        if path.startswith("lib/"):
+            want[os.path.join(root, *path[4:].split("/"))] = data
+    for dest, data in want.items():
+        os.makedirs(os.path.dirname(dest), exist_ok=True)
+        try:
+            with open(dest, "rb") as f:
+                if f.read() == data:
+                    continue
+        except OSError:
+            pass
+        with open(dest + ".tmp", "wb") as f:
+            f.write(data)
+        os.replace(dest + ".tmp", dest)
+    for dirpath, _dirs, files in os.walk(root):
+        for name in files:
+            full = os.path.join(dirpath, name)
+            if full not in want and name.endswith(".mpy"):
+                os.remove(full)
+    return root
+
+
 def now_ms():
     return time.monotonic() * 1000.0
 
@@ -68,9 +97,16 @@ class Firmware:
         self.serial_tail = b""
 
     def start(self):
-        env = engines.micropython_env([engines.core_root(), engines.firmware_root()])
+        # The firmware runs as on the Pico: .mpy files from mpy-cross -O3 (from source, the
+        # unix port's compiler would need more than the 192 KB heap the device has).
+        root = build(self.sim_dir)
+        env = engines.micropython_env([root])
         env["KNOCKBOX_SIM_DIR"] = os.path.abspath(self.sim_dir)
-        argv = [engines.tool("micropython"), "-X", "heapsize=" + self.heap, self.script]
+        # The entry script runs from the build folder: MicroPython looks for imports beside the
+        # script first, and beside firmware/sim_main.py are the sources.
+        script = os.path.join(root, os.path.basename(self.script))
+        shutil.copyfile(self.script, script)
+        argv = [engines.tool("micropython"), "-X", "heapsize=" + self.heap, script]
         self.bridge = SerialBridge()
         try:
             self.proc = subprocess.Popen(
