@@ -95,6 +95,11 @@ def test_play_a_hand_quit_and_find_it_again(tmp_path):
                           while_running=lambda port: replies.append(
                               ask(port, {"id": 5, "op": "games"})))
     assert "Traceback" not in err
+    # the firmware ran as on the Pico: compiled by mpy-cross, not from the sources
+    build = os.path.join(sim, "build")
+    assert os.path.exists(os.path.join(build, "knockfw", "app.mpy"))
+    assert not [f for _d, _s, fs in os.walk(build) for f in fs if f.endswith(".py")
+                and f != "sim_main.py"]
     # the printed serial port reaches the running firmware's link
     (games_reply,) = replies
     assert games_reply["id"] == 5 and games_reply["ok"] is True
