@@ -255,6 +255,7 @@ def test_resume_after_the_link_drops(device, tmp_path):
     device.start()
     p = ok(knockbox("sync", "--port", device.port, "--db", db))
     assert "%d new records: 0 new games, 1 updated" % (head["last_seq"] - n) in p.stdout
+    assert "pulling events: %d/%d" % (head["last_seq"] - n, head["last_seq"] - n) in p.stderr
     got = rows(db, "SELECT record FROM games")
     assert [json.loads(r[0]) for r in got] == [long_game.record()]
 
@@ -345,7 +346,8 @@ def test_garbage_on_the_wire_device_survives(device, tmp_path):
             b'{"id":3,"op":"erase","last_seq":-5}\n']
     for j in junk:
         s.write(j)
-        device.press("down", hold=0.06)     # the UI keeps going meanwhile
+        device.press("down")     # the UI keeps going meanwhile
+        time.sleep(0.1)
     s.write(b"\n")
     time.sleep(0.5)
     got = s.read(1 << 20)

@@ -2,6 +2,8 @@
 # from .mpy): the real Store and Journal on a littlefs RAM disk, a small stand-in for the app
 # (docs/ARCHITECTURE.md: store, settings, apply_settings, request_erase, link_active, VERSION,
 # board.name) and in-memory streams that select.poll understands. Prints "ok <case>", "done".
+# (The unix port's select.poll spends ~1 ms on a stream that is not an OS file: the link polls
+# once per byte read, so the volumes here stay small.)
 import gc
 import io
 import json
@@ -263,7 +265,7 @@ def case_line_endings_and_blank_lines():
 
 def case_overlong_line_one_error_then_fine():
     app, link, inp, out = fresh()
-    inp.rx += b'{"id":1,"op":"hello","pad":"' + b"x" * 5000
+    inp.rx += b'{"id":1,"op":"hello","pad":"' + b"x" * 1500
     for i in range(30):
         link.poll(i)
     check(out.lines(), [])
@@ -293,9 +295,9 @@ def case_fuzz_random_bytes_lose_nothing():
     before = (st.last_seq, st.epoch, st.gids(), st.events(0, 100))
     random.seed(7)
     chunks = []
-    for k in range(120):
+    for k in range(48):
         kind = k % 6
-        n = random.getrandbits(9) + 1
+        n = random.getrandbits(8) + 1
         if kind == 0:
             chunks.append(bytes(random.getrandbits(8) for _ in range(n)))
         elif kind == 1:
@@ -307,7 +309,7 @@ def case_fuzz_random_bytes_lose_nothing():
         elif kind == 4:
             chunks.append(b'{"id":%d,"op":"%s"}\n' % (k, b"xyz"[:k % 4]))
         else:
-            chunks.append(b"z" * (n * 5))
+            chunks.append(b"z" * (1100 if k == 5 else n))    # one overlong line
     total_lines = 0
     for k in range(len(chunks)):
         c = chunks[k]
@@ -322,7 +324,7 @@ def case_fuzz_random_bytes_lose_nothing():
     for r in got:
         if ("error" in r) == ("ok" in r):
             raise AssertionError(r)
-    if len(got) > total_lines + 1 or len(got) < 40:
+    if len(got) > total_lines + 1 or len(got) < 16:
         raise AssertionError("%d replies for %d lines" % (len(got), total_lines))
     check(link.faults, 0)
     # still answering at once, nothing lost
@@ -337,9 +339,9 @@ def case_fuzz_random_bytes_lose_nothing():
 def case_bounded_work_per_poll():
     app, link, inp, out = fresh()
     play(app.store, 200)
-    inp.rx += b"x" * 3000
+    inp.rx += b"x" * 1100
     link.poll(0)
-    check(len(inp.rx), 3000 - 512)
+    check(len(inp.rx), 1100 - 512)
     inp.rx += b"\n"
     for i in range(20):
         inp.rx += b'{"id":%d,"op":"events","after":%d}\n' % (i, i * 10)
@@ -463,9 +465,11 @@ def case_tick_wrap():
 
 
 def main():
+    import sys
+    quick = "quick" in sys.argv     # the .mpy run skips the long fuzz (1 ms per poll of a fake)
     g = globals()
     for name in sorted(g):
-        if name.startswith("case_"):
+        if name.startswith("case_") and not (quick and name.startswith("case_fuzz")):
             g[name]()
             print("ok", name)
     print("done")
