@@ -40,6 +40,78 @@ def device_ops(hands, per_game=100):
     return ops
 
 
+# Device side: the CPU a request costs inside one turn of the app's loop (the UI waits that
+# long), measured on the unix port with the real Store on a littlefs RAM disk holding 1,000 hands.
+DEVICE_SCRIPT = r"""
+import io, json, select, time, gc, micropython
+import vfs
+from knockcore.game import from_record
+from knockfw import link as L
+from knockfw.flash import PROG, RAMBlockDevice
+from knockfw.journal import Journal
+from knockfw.store import Store
+
+class Port(io.IOBase):
+    def ioctl(self, req, arg):
+        return -1 if req == 10 else (arg if req == 3 else 0)
+    def read(self, n):
+        return b""
+    def write(self, b):
+        return len(b)
+
+class App:
+    VERSION = "bench"
+    class board:
+        name = "bench"
+    settings = {}
+    def link_active(self, on):
+        pass
+
+dev = RAMBlockDevice(128)
+vfs.VfsLfs2.mkfs(dev, progsize=PROG)
+vfs.mount(vfs.VfsLfs2(dev, progsize=PROG), "/data")
+st = Store(Journal("/data/j"), from_record, meta_path="/data/meta.json").load()
+rec = {"method": 3, "players": ["Ann", "Bob", "Cy"], "start": {"dealer": 0},
+       "rules": {"preset": "seed", "m3_target": 100000}}
+for g in range(10):
+    st.new_game(rec)
+    for i in range(100):
+        c = [25, 20, 30]
+        c[i % 3] = 5
+        st.add_hand(st.current(), {"knock": i % 3, "counts": c})
+app = App()
+app.store = st
+lk = L.Link(app, Port(), Port())
+L._kbd = None
+worst = total = pages = 0
+after = 0
+gc.collect()
+micropython.mem_info()
+while after < st.last_seq:
+    t = time.ticks_us()
+    lk._line(b'{"id":1,"op":"events","after":%d,"limit":50}' % after)
+    dt = time.ticks_diff(time.ticks_us(), t)
+    body = b"".join(bytes(x) for x in lk._q)
+    lk._q, lk._qn = [], 0
+    after = json.loads(body)["ev"][-1][0]
+    worst = max(worst, dt)
+    total += dt
+    pages += 1
+print(json.dumps({"pages": pages, "worst_ms": worst / 1000, "mean_ms": total / pages / 1000}))
+"""
+
+
+def device_cost():
+    import json
+
+    import mp
+
+    r = mp.run(DEVICE_SCRIPT, heap="4M", timeout=300)
+    if r.returncode != 0:
+        raise SystemExit(r.stdout[-2000:] + r.stderr[-2000:])
+    return json.loads(r.stdout.strip().splitlines()[-1])
+
+
 def main():
     hands = int(sys.argv[1]) if len(sys.argv) > 1 else 1000
     tmp = tempfile.mkdtemp(prefix="knockbox-bench-sync-")
@@ -69,6 +141,9 @@ def main():
           % (inproc, s.new_events, s.results["new"]))
     print("budget:                      %.1f s  -> %s" % (BUDGET_S, "ok" if cli < BUDGET_S
                                                            else "OVER"))
+    d = device_cost()
+    print("device, one events request:  worst %.1f ms, mean %.1f ms of CPU (unix port, %d "
+          "pages)" % (d["worst_ms"], d["mean_ms"], d["pages"]))
 
 
 if __name__ == "__main__":
