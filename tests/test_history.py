@@ -34,11 +34,11 @@ def journal(names):
 class Link:
     """Stands in for serialio.Connection: serves a journal in pages."""
 
-    def __init__(self, evs, epoch=0):
-        self.evs, self.epoch = evs, epoch
+    def __init__(self, evs, epoch=0, dev=DEV):
+        self.evs, self.epoch, self.dev = evs, epoch, dev
 
     def hello(self):
-        return {"ok": True, "device": DEV, "epoch": self.epoch, "last_seq": len(self.evs),
+        return {"ok": True, "device": self.dev, "epoch": self.epoch, "last_seq": len(self.evs),
                 "format": "knockbox-game/1", "board": "test", "fw": "0"}
 
     def request(self, op, timeout=None, **a):
@@ -248,3 +248,14 @@ def test_sync_of_a_stand_in_twice_and_after_an_erase(db):
     assert "was erased" in err.getvalue()
     assert s.results["new"] == 1
     assert h.db.execute("SELECT COUNT(*) FROM games").fetchone()[0] == len(NAMES) + 1
+
+
+def test_another_device_is_another_source(db):
+    h = history.History(db)
+    err = io.StringIO()
+    s = sync.Sync(Link(journal(NAMES[:2]), dev="fedcba9876543210"), h, err).run()
+    assert "new device fedcba9876543210" in err.getvalue()
+    assert s.results["new"] == 2
+    got = h.db.execute("SELECT device_id, gid FROM games ORDER BY id").fetchall()
+    assert got == [(DEV, g) for g in range(1, 7)] + [("fedcba9876543210", 1),
+                                                     ("fedcba9876543210", 2)]
