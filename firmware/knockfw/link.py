@@ -29,6 +29,7 @@ _LINES_MAX = const(4)     # requests handled per poll()
 _HELD_MAX = const(8)      # complete lines waiting; reading pauses beyond this
 _OUT_CHUNK = const(256)   # bytes per write()
 _OUT_MAX = const(4096)    # bytes written per poll()
+_WRITE_MS = const(20)     # and for no longer than this
 _OUT_HIGH = const(2048)   # no new request is handled while this much output waits
 _EV_MAX = const(50)       # events per reply at most
 _EV_BYTES = const(3072)   # and no more JSON than this (the next page starts after the last one)
@@ -119,9 +120,17 @@ class Link:
         self._buf, self._drop = b"", False
 
     def _write(self):
+        # The Pico reports its USB port always writable; a write then waits (up to the CDC
+        # timeout) for a host that does not read. So stop once writing has taken _WRITE_MS.
         n = 0
-        while self._q and n < _OUT_MAX and self._pout.poll(0):
-            b = self._q[0]
+        t = time.ticks_ms()
+        while self._q and n < _OUT_MAX and self._pout.poll(0) and \
+                time.ticks_diff(time.ticks_ms(), t) < _WRITE_MS:
+            q = self._q
+            if not self._qo:    # join small pieces (an events page) into one write
+                while len(q) > 1 and len(q[0]) + len(q[1]) <= _OUT_CHUNK:
+                    q[0] = q[0] + q.pop(1)
+            b = q[0]
             k = len(b) - self._qo
             if k > _OUT_CHUNK:
                 k = _OUT_CHUNK

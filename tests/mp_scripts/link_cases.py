@@ -202,7 +202,8 @@ def case_events_page_stops_at_byte_budget():
         st.add_hand(gid, {"knock": 0, "counts": [1, 2, 3]})
         st.edit(gid, i, {"knock": 0, "counts": [1, 2, 4]})
     inp.rx += b'{"id":5,"op":"events","after":0,"limit":50}\n'
-    link.poll(0)
+    for i in range(5):
+        link.poll(i)
     line = bytes(out.tx[:out.tx.find(b"\n")])
     r = out.lines()[0]
     if len(line) > 3072 + 200 or len(r["ev"]) >= 50:
