@@ -3,8 +3,8 @@
 Which games: the ids given; else those first synced on or after --since DATE; else the games
 first synced on the latest day in the history (one evening's play). Only finished games count;
 unfinished ones are named and left out. Each player's net (the rules' settlement points, by
-name across games) is summed, and the debts are paid off with as few payments as possible:
-the biggest debtor pays the biggest creditor, again and again. With --per-point AMOUNT the
+name across games) is summed, and the debts are paid off with few payments (at most one
+fewer than there are players): the biggest debtor pays the biggest creditor, again and again. With --per-point AMOUNT the
 points are also shown as money.
 """
 import decimal
