@@ -115,7 +115,7 @@ def device_cost():
 def main():
     hands = int(sys.argv[1]) if len(sys.argv) > 1 else 1000
     tmp = tempfile.mkdtemp(prefix="knockbox-bench-sync-")
-    dev = SimDevice(os.path.join(tmp, "sim"), preimport_link=True)
+    dev = SimDevice(os.path.join(tmp, "sim"))
     head = dev.write(device_ops(hands))
     dev.start()
     try:

@@ -33,12 +33,8 @@ SIM_MAIN = os.path.join(mp.ROOT, "firmware", "sim_main.py")
 class SimDevice:
     """The simulated Knockbox: flash image and keys in `sim_dir`, serial port at `.port`."""
 
-    def __init__(self, sim_dir, preimport_link=False):
+    def __init__(self, sim_dir):
         self.dir = sim_dir
-        # Workaround, bench only: app.py imports knockfw.link after the store has replayed the
-        # journal; with many games the 192 KB heap is then too fragmented to load link.mpy
-        # (MemoryError at boot). Importing it first, as app.py should, avoids that.
-        self.preimport_link = preimport_link
         os.makedirs(sim_dir, exist_ok=True)
         self.proc = None
         self.bridge = None
@@ -75,7 +71,7 @@ class SimDevice:
         with open(SIM_MAIN, encoding="utf-8") as f:
             src = f.read()
         with open(main, "w", encoding="utf-8") as f:
-            f.write(("import knockfw.link\n" if self.preimport_link else "") + src)
+            f.write(src)
         self.proc = subprocess.Popen(
             [mp.micropython_exe(), "-X", "heapsize=" + mp.HEAP, main],
             stdin=self.bridge.device_fd, stdout=self.bridge.device_fd, stderr=self.log,

@@ -15,6 +15,8 @@ from knockfw import screens, strings
 from knockfw import ui as U
 from knockfw.buttons import Buttons
 from knockfw.journal import Journal, load_json, save_json
+from knockfw.link import Link  # imported with the rest: loaded after the journal's replay, it
+                               # could find the heap too fragmented for its bytecode
 from knockfw.store import Store
 
 VERSION = "0.1.0"
@@ -83,7 +85,6 @@ class App:
             self.buttons.inject(woke)
         self.link = None
         if getattr(board, "serial_in", None) is not None:
-            from knockfw.link import Link
             self.link = Link(self, board.serial_in, board.serial_out)
         self._service = getattr(board, "service", None)
         self.last_input = time.ticks_ms() if now_ms is None else now_ms
