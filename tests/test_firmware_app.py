@@ -148,3 +148,60 @@ def test_idle_power_off_and_the_waking_press_counts():
     assert len(off) == 1 and 60000 < off[0]["power_off_after_ms"] <= 60100
     assert r["mode"] == 1 and r["who"] == 1  # COUNTS, B knocked
     check_same(r["games"][0], 3, start, hands[:1])
+
+
+BUILD = r"""
+import json, sys
+from knockfw import board_sim
+from knockfw.journal import Journal
+from knockfw.store import Store
+from knockcore.game import from_record
+b = board_sim.Board(sim_dir="", flash_path=sys.argv[1])
+b.mount()
+st = Store(Journal("/data/journal.txt"), from_record).load()
+for line in open(sys.argv[2]):
+    op, arg = json.loads(line)
+    if op == "game":
+        g = st.new_game(arg)
+    else:
+        st.add_hand(g, arg)
+"""
+
+BOOT = r"""
+import sys
+from knockfw import app as A
+from knockfw import board_sim
+b = board_sim.Board(sim_dir="", flash_path=sys.argv[1])
+b.serial_in, b.serial_out = sys.stdin.buffer, sys.stdout.buffer  # a USB port, as on the Pico
+a = A.App(b, 0)
+a.step(10)
+print(len(a.game().hands), a.game().totals)
+"""
+
+
+def test_1000_hands_in_the_journal_boot_on_the_192k_heap(tmp_path):
+    """Ten long games on flash: the app still boots to its scoreboard with its serial link (the
+    link's bytecode must load before the journal's replay fragments the heap: it did not)."""
+    import json
+    import mp
+
+    rnd = random.Random(9)
+    lines = []
+    for _ in range(10):
+        g = gamegen.random_game(rnd, method=3, max_hands=100,
+                                rules={"preset": "seed", "m3_target": 100000})
+        rec = g.record()
+        lines.append(["game", {k: rec[k] for k in ("method", "players", "start", "rules")}])
+        lines += [["hand", h] for h in rec["hands"]]
+    ops = tmp_path / "ops.jsonl"
+    ops.write_text("".join(json.dumps(x) + "\n" for x in lines))
+    flash = str(tmp_path / "flash.img")
+    for name, src in (("build.py", BUILD), ("boot.py", BOOT)):
+        (tmp_path / name).write_text(src)
+    p = mp.run_file(str(tmp_path / "build.py"), [flash, str(ops)], paths=[device.build()],
+                    heap="1M")
+    assert p.returncode == 0, p.stdout + p.stderr
+    p = mp.run_file(str(tmp_path / "boot.py"), [flash], paths=[device.build()], heap="192k",
+                    stdin="")
+    assert p.returncode == 0, p.stdout + p.stderr
+    assert p.stdout.split(None, 1) == ["100", "%s\n" % g.totals]
