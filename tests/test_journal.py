@@ -62,3 +62,31 @@ print(st.gids() == list(range(1, 13)), kept, st2.gids() == st.gids(), kept2,
     p = mp.run(script)
     assert p.returncode == 0, p.stderr
     assert p.stdout.split() == ["True", "[11,", "12]", "True", "[11,", "12]", "[69,", "0,", "0]", "25"]
+
+
+def test_a_game_number_is_never_reused_after_the_journal_loses_its_tail(tmp_path):
+    """Damage that costs the journal its last records must not make the device hand out a game
+    number the laptop may already hold for another game."""
+    import mp
+
+    script = r"""
+from knockfw.journal import Journal
+from knockfw.store import Store
+from knockcore.game import from_record
+P = %r
+def open_store():
+    return Store(Journal(P + "/j.txt"), from_record, P + "/meta.json").load()
+rec = {"method": 3, "players": ["A", "B", "C"], "start": {"dealer": 0}, "rules": {"preset": "seed"}}
+st = open_store()
+for i in range(2):
+    g = st.new_game(rec)
+    st.add_hand(g, {"knock": 0, "counts": [1, 30, 40]})
+lines = open(P + "/j.txt").read().split("\n")
+lines[3] = lines[3].replace("game", "gxme")   # game 2's record is damaged: it and what follows go
+open(P + "/j.txt", "w").write("\n".join(lines))
+st = open_store()
+print(st.gids(), st.new_game(rec), bool(st.note))
+""" % str(tmp_path)
+    p = mp.run(script)
+    assert p.returncode == 0, p.stderr
+    assert p.stdout.split() == ["[1]", "3", "True"]

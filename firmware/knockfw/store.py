@@ -83,6 +83,8 @@ class Store:
         bad = self._replay()
         if bad:
             notes.append(bad)
+        if self._next != _int(meta.get("next_gid"), 1):
+            self._save_meta()   # gids seen in the journal: never hand them out again
         self.note = "; ".join(notes)
         return self
 
@@ -152,6 +154,9 @@ class Store:
         self._games[gid] = game
         self._retire()
         self._next = gid + 1
+        # A game number is never given twice in an epoch, even if damage later costs the journal
+        # its tail: the laptop may already hold that game under this number.
+        self._save_meta()
         return gid
 
     def add_hand(self, gid, hand):
