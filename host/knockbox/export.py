@@ -23,10 +23,12 @@ def records(rows):
     for r in rows:
         rec = dict(r["record"])
         rec["meta"] = {"id": r["id"], "device": r["device_id"], "epoch": r["epoch"],
-                       "gid": r["gid"], "synced": r["synced"], "updated": r["updated"],
+                       "gid": None if r["replaced"] else r["gid"], "synced": r["synced"], "updated": r["updated"],
                        "status": r["status"]}
         if r["error"]:
             rec["meta"]["error"] = r["error"]
+        if r["replaced"]:
+            rec["meta"]["replaced"] = True
         out.append(rec)
     return out
 
@@ -37,7 +39,7 @@ def csv_text(rows):
     w.writerow(CSV_COLUMNS)
     for r in rows:
         st = H.standings(r) if r["status"] != "invalid" else {}
-        line = [r["id"], r["synced"], r["updated"], r["device_id"], r["epoch"], r["gid"],
+        line = [r["id"], r["synced"], r["updated"], r["device_id"], r["epoch"], "" if r["replaced"] else r["gid"],
                 r["method"], r["status"], r["hands"],
                 " & ".join(r["players"][s] for s in r["winners"])]
         for s in range(3):

@@ -40,6 +40,7 @@ CREATE TABLE IF NOT EXISTS games (
     record TEXT NOT NULL, error TEXT, UNIQUE (device_id, epoch, gid));
 """
 STATUSES = ("playing", "over", "abandoned", "invalid")
+MAX_INT = (1 << 63) - 1     # SQLite's largest integer: game ids, epochs, seqs, gids
 
 
 def default_path():
@@ -82,17 +83,29 @@ class History:
 
     @contextlib.contextmanager
     def transaction(self):
-        """BEGIN IMMEDIATE ... COMMIT; ROLLBACK when the block raises."""
+        """BEGIN IMMEDIATE ... COMMIT; ROLLBACK when the block raises. An SQLite failure (disk
+        full, locked, read-only) rolls back and becomes a UserError."""
         try:
             self.db.execute("BEGIN IMMEDIATE")
         except sqlite3.OperationalError as e:
             raise UserError("%s: %s (another knockbox running?)" % (self.path, e))
+        except sqlite3.Error as e:
+            raise UserError("%s: %s" % (self.path, e))
         try:
             yield self
-        except BaseException:
-            self.db.execute("ROLLBACK")
+            self.db.execute("COMMIT")
+        except BaseException as e:
+            self._rollback()
+            if isinstance(e, sqlite3.Error):
+                raise UserError("%s: %s: nothing was saved" % (self.path, e)) from None
             raise
-        self.db.execute("COMMIT")
+
+    def _rollback(self):
+        if self.db.in_transaction:
+            try:
+                self.db.execute("ROLLBACK")
+            except sqlite3.Error:
+                pass
 
     # ---- devices and events (sync)
 
@@ -125,11 +138,17 @@ class History:
                         (device_id, epoch, from_seq))
         return gids
 
+    def orphans(self, device_id, epoch):
+        """Game numbers that have events but no game row (a sync stopped between the two)."""
+        return {r[0] for r in self.db.execute(
+            "SELECT DISTINCT e.gid FROM events e WHERE e.device_id = ? AND e.epoch = ? AND "
+            "e.gid IS NOT NULL AND NOT EXISTS (SELECT 1 FROM games g WHERE g.device_id = "
+            "e.device_id AND g.epoch = e.epoch AND g.gid = e.gid)", (device_id, epoch))}
+
     def add_events(self, device_id, epoch, evs):
         rows = []
         for seq, ev in evs:
-            g = ev.get("g")
-            rows.append((device_id, epoch, seq, g if type(g) is int else None,
+            rows.append((device_id, epoch, seq, event_gid(ev),
                          json.dumps(ev, ensure_ascii=False, sort_keys=True)))
         self.db.executemany("INSERT INTO events VALUES (?, ?, ?, ?, ?)", rows)
 
@@ -140,14 +159,21 @@ class History:
 
     def rebuild(self, device_id, epoch, gid, when):
         """Replay a game's events with the rules core and store the result; 'new', 'updated',
-        'same' or 'gone' (no events left)."""
+        'same', 'gone' (no events left) or 'replaced' (the device now has a different game under
+        this number: the stored one is kept, moved off the key, and the new one added)."""
         evs = self.game_events(device_id, epoch, gid)
-        old = self.db.execute("SELECT record, status, error FROM games WHERE device_id = ? AND "
-                              "epoch = ? AND gid = ?", (device_id, epoch, gid)).fetchone()
+        old = self.db.execute("SELECT record, status, error, id FROM games WHERE device_id = ? "
+                              "AND epoch = ? AND gid = ?", (device_id, epoch, gid)).fetchone()
         if not evs:
             return "gone"
         rec, status, winners, error = replay_events(evs)
         text = json.dumps(rec, ensure_ascii=False, sort_keys=True)
+        result = "new" if old is None else "updated"
+        if old is not None and _identity(json.loads(old[0])) != _identity(rec):
+            # Never overwrite a game with another one: the old row leaves the unique key (its
+            # gid becomes -id, so it cannot clash: device gids are >= 1) and stays as it was.
+            self.db.execute("UPDATE games SET gid = ? WHERE id = ?", (-old[3], old[3]))
+            old, result = None, "replaced"
         if old is not None and (old[0], old[1], old[2]) == (text, status, error):
             return "same"
         players = json.dumps(rec.get("players") or [], ensure_ascii=False)
@@ -161,7 +187,7 @@ class History:
             "error = excluded.error",
             (device_id, epoch, gid, when, when, rec.get("method"), players, nhands, status,
              json.dumps(winners), text, error))
-        return "new" if old is None else "updated"
+        return result
 
     # ---- reading
 
@@ -178,7 +204,7 @@ class History:
             args.append(since)
         if where:
             q += " WHERE " + " AND ".join(where)
-        cur = self.db.execute(q + " ORDER BY synced, device_id, epoch, gid", args)
+        cur = self.db.execute(q + " ORDER BY synced, device_id, epoch, ABS(gid), id", args)
         names = [d[0] for d in cur.description]
         out = [_game_row(dict(zip(names, r))) for r in cur]
         if ids:
@@ -194,6 +220,7 @@ class History:
 
 
 def _game_row(d):
+    d["replaced"] = d["gid"] < 0     # the device later had another game under its number
     d["players"] = json.loads(d["players"])
     d["winners"] = json.loads(d["winners"]) if d["winners"] else []
     d["record"] = json.loads(d["record"])
@@ -230,15 +257,40 @@ def replay_events(evs):
                                        % (e,))
             break
     if g is None:
-        rec = dict(rec0) if isinstance(rec0, dict) else {}
-        rec.setdefault("hands", [])
-        return rec, "invalid", [], error or "no game record"
+        return _clean(rec0), "invalid", [], error or "no game record"
     rec = g.record()
     if error:
         return rec, "invalid", [], error
     if g.over:
         return rec, "over", list(g.winners), None
     return rec, ("abandoned" if ended else "playing"), [], None
+
+
+def event_gid(ev):
+    """The game number an event belongs to, None if it has none we can use (1..MAX_INT)."""
+    g = ev.get("g")
+    return g if type(g) is int and 1 <= g <= MAX_INT else None
+
+
+def _identity(rec):
+    """What makes a game that game: its start record (an edit or undo never changes it)."""
+    return [rec.get(k) for k in ("method", "players", "start", "rules")]
+
+
+def _clean(rec0):
+    """The parts of a start record the rules core refused that are safe to store and show."""
+    rec = {"hands": []}
+    if not isinstance(rec0, dict):
+        return rec
+    m, p = rec0.get("method"), rec0.get("players")
+    if type(m) is int and 0 <= m <= MAX_INT:
+        rec["method"] = m
+    if isinstance(p, list) and all(isinstance(x, str) for x in p):
+        rec["players"] = p
+    for k in ("start", "rules"):
+        if isinstance(rec0.get(k), dict):
+            rec[k] = rec0[k]
+    return rec
 
 
 def standings(row):
@@ -264,7 +316,8 @@ def cmd_history(args, out):
     rows = h.games()
     if args.json:
         json.dump([{"id": r["id"], "synced": r["synced"], "updated": r["updated"],
-                    "device": r["device_id"], "epoch": r["epoch"], "gid": r["gid"],
+                    "device": r["device_id"], "epoch": r["epoch"],
+                    "gid": None if r["replaced"] else r["gid"], "replaced": r["replaced"],
                     "method": r["method"], "players": r["players"], "hands": r["hands"],
                     "status": r["status"], "winners": [r["players"][s] for s in r["winners"]],
                     "error": r["error"]} for r in rows], out, ensure_ascii=False, indent=1)
@@ -277,9 +330,14 @@ def cmd_history(args, out):
     for r in rows:
         table.append((str(r["id"]), r["synced"][:16], "%s/%d" % (r["device_id"][:8], r["epoch"]),
                       str(r["method"]), ", ".join(r["players"]), str(r["hands"]),
-                      _winner_names(r), r["status"] + (": " + r["error"] if r["error"] else "")))
+                      _winner_names(r), _status(r)))
     write_table(out, table, right=(0, 3, 5))
     return 0
+
+
+def _status(r):
+    s = r["status"] + (": " + r["error"] if r["error"] else "")
+    return s + (" (replaced on the device by another game)" if r["replaced"] else "")
 
 
 def write_table(out, rows, right=()):
@@ -299,14 +357,16 @@ def cmd_show(args, out):
     st = standings(row)
     if args.json:
         st["meta"] = {"id": row["id"], "device": row["device_id"], "epoch": row["epoch"],
-                      "gid": row["gid"], "synced": row["synced"], "status": row["status"]}
+                      "gid": None if row["replaced"] else row["gid"], "replaced": row["replaced"],
+                      "synced": row["synced"], "status": row["status"]}
         json.dump(st, out, ensure_ascii=False, indent=1)
         out.write("\n")
         return 0
     p = row["players"]
-    out.write("game %d: method %d, %s; %s; synced %s from device %s (epoch %d, game %d)\n"
-              % (row["id"], row["method"], ", ".join(p), row["status"], row["synced"][:16],
-                 row["device_id"], row["epoch"], row["gid"]))
+    out.write("game %d: method %s, %s; %s; synced %s from device %s (epoch %d, %s)\n"
+              % (row["id"], row["method"], ", ".join(p), _status(row), row["synced"][:16],
+                 row["device_id"], row["epoch"], "its game number since given to another game"
+                 if row["replaced"] else "game %d" % row["gid"]))
     if row["error"]:
         out.write("refused by the rules core at %s\n" % row["error"])
     rules = row["record"].get("rules") or {}

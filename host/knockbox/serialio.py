@@ -172,7 +172,7 @@ class Connection:
 def _parse(line):
     try:
         rep = json.loads(line)
-    except ValueError:      # includes UnicodeDecodeError
+    except (ValueError, RecursionError):    # UnicodeDecodeError; "[[[[..." nested too deep
         return None
     return rep if isinstance(rep, dict) else None
 

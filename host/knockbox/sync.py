@@ -47,10 +47,18 @@ class Progress:
             self.stream.write("\n")
 
 
+def _count(v):
+    """An epoch or a sequence number as the history can hold it (0..2**63-1)."""
+    return type(v) is int and 0 <= v <= H.MAX_INT
+
+
 def _check_hello(r):
     for k, t in (("device", str), ("epoch", int), ("last_seq", int)):
         if type(r.get(k)) is not t:
             raise serialio.LinkError("the device's hello lacks %r: not a Knockbox?" % k)
+        if t is int and not _count(r[k]):
+            raise serialio.LinkError("the device's hello has %s %d, out of range (0..%d)"
+                                     % (k, r[k], H.MAX_INT))
     if r.get("format") != FORMAT:
         raise UserError("the device records games as %r; this knockbox reads %r: update one of "
                         "them" % (r.get("format"), FORMAT))
@@ -61,7 +69,7 @@ def _check_page(r, after, epoch):
     if r.get("epoch") != epoch:
         raise UserError("the device was erased during the sync: run `knockbox sync` again")
     evs = r.get("ev")
-    if not isinstance(evs, list) or type(r.get("last_seq")) is not int:
+    if not isinstance(evs, list) or not _count(r.get("last_seq")):
         raise serialio.LinkError("the device sent a malformed events page")
     out = []
     seq = after
@@ -82,7 +90,8 @@ class Sync:
         self.info = None
         self.new_events = 0
         self.touched = set()
-        self.results = {"new": 0, "updated": 0, "same": 0, "gone": 0}
+        self.results = {"new": 0, "updated": 0, "same": 0, "gone": 0, "replaced": 0}
+        self.reread = 0         # records held before the journal was read again
         self.invalid = []
         self.complete = False
 
@@ -100,6 +109,8 @@ class Sync:
         when = H.now()
         with self.hist.transaction():
             self.hist.note_device(dev, epoch, info.get("board"), info.get("fw"), when)
+            # games whose events arrived but were never built (a sync stopped in between)
+            self.touched |= self.hist.orphans(dev, epoch)
             failure = None
             try:
                 self._pull(dev, epoch, info["last_seq"])
@@ -147,10 +158,15 @@ class Sync:
                 evs = evs[1:]
                 after = have
             if evs:
+                # touched first: whatever interrupts after add_events, the games get built
+                for seq, ev in evs:
+                    g = H.event_gid(ev)
+                    if g is not None:
+                        self.touched.add(g)
+                    elif ev.get("t") != "epoch":
+                        self.say("record %d (%s) has no usable game number: kept, not replayed"
+                                 % (seq, ev.get("t")))
                 self.hist.add_events(dev, epoch, evs)
-                for _seq, ev in evs:
-                    if type(ev.get("g")) is int:
-                        self.touched.add(ev["g"])
                 self.new_events += len(evs)
                 after = evs[-1][0]
                 prog.total = max(prog.total, r["last_seq"] - have)
@@ -162,16 +178,24 @@ class Sync:
     def _restart(self, dev, epoch, why):
         self.say("the device's journal no longer matches the history (%s): reading it again"
                  % why)
+        self.reread = max(self.reread, self.hist.last_seq(dev, epoch))
         self.touched |= self.hist.drop_events(dev, epoch, 1)
 
     def summary(self):
         info = self.info
         res = self.results
-        if not self.new_events:
-            line = "nothing new"
+        games = "%d new games, %d updated" % (res["new"] + res["replaced"], res["updated"])
+        if res["replaced"]:
+            games += " (%d kept apart: the device reused their numbers)" % res["replaced"]
+        if self.reread:
+            line = "journal read again (%d records; the history held %d): %s" % (
+                self.new_events, self.reread, games)
+        elif self.new_events:
+            line = "%d new records: %s" % (self.new_events, games)
+        elif res["new"] or res["updated"] or res["replaced"]:
+            line = "nothing new; %s" % games
         else:
-            line = "%d new records: %d new games, %d updated" % (
-                self.new_events, res["new"], res["updated"])
+            line = "nothing new"
         return "device %s (epoch %d, %s): %s" % (info["device"], info["epoch"],
                                                 info.get("board"), line)
 
@@ -181,13 +205,17 @@ def erase(conn, sync, err, timeout=ERASE_TIMEOUT):
     if not sync.complete:
         raise UserError("not erasing: the sync did not finish")
     n = sync.hist.last_seq(sync.info["device"], sync.info["epoch"])
-    err.write("Press A on the device to erase its games (C keeps them)...\n")
+    err.write("Hold A on the device to erase its games (C keeps them)...\n")
     err.flush()
     r = conn.request("erase", timeout=timeout, last_seq=n)
     if not r.get("erased"):
         raise UserError("erase cancelled on the device: nothing was erased")
-    sync.hist.note_device(sync.info["device"], r.get("epoch"), sync.info.get("board"),
-                          sync.info.get("fw"), H.now())
+    if not _count(r.get("epoch")):
+        raise serialio.LinkError("the device erased its games but sent no valid new epoch "
+                                 "(%r): the next sync reads it" % (r.get("epoch"),))
+    with sync.hist.transaction():
+        sync.hist.note_device(sync.info["device"], r["epoch"], sync.info.get("board"),
+                              sync.info.get("fw"), H.now())
     return r
 
 
@@ -272,7 +300,7 @@ def register(sub):
     _port_options(s)
     H.add_db_option(s)
     s.add_argument("--erase", action="store_true",
-                   help="after a complete sync, erase the device's games (press A on it)")
+                   help="after a complete sync, erase the device's games (hold A on it)")
     s.set_defaults(func=cmd_sync)
     p = sub.add_parser("push", help="send the player roster and rules settings to the device",
                        description="Change the device's settings; with no options, print them.")
