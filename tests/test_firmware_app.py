@@ -205,3 +205,61 @@ def test_1000_hands_in_the_journal_boot_on_the_192k_heap(tmp_path):
                     stdin="")
     assert p.returncode == 0, p.stdout + p.stderr
     assert p.stdout.split(None, 1) == ["100", "%s\n" % g.totals]
+
+
+def test_never_sleeps_away_from_the_scoreboard():
+    """Left on the confirm screen, the device goes back to the scoreboard before it powers off,
+    so the panel shows what the waking press will do; the unconfirmed hand was never recorded."""
+    start, hands = WORKED[3]
+    acts = [["new", 3, NAMES, start], ["hand", hands[0]], ["settings", {"sleep_s": 60}],
+            ["keys", ["b", "up", "b", "up", "up", "c", "up"]], ["idle", 1000], ["shot", "confirm"],
+            ["idle", 70000], ["shot", "asleep"], ["wake", "c"]]
+    out = os.path.join(OUT, "sleep_confirm")
+    r = device.run_script(acts, out)
+    assert device.ink(os.path.join(out, "confirm.pbm")) != device.ink(os.path.join(out, "asleep.pbm"))
+    assert r["powered_off"] == 0 and r["mode"] == 1 and r["who"] == 2  # C's knock, from the board
+    check_same(r["games"][0], 3, start, hands[:1])
+
+
+def test_odd_names_and_long_names_are_shown_safely():
+    """A name with the note separator in it, long names on the game-over screen: every payment
+    is drawn, nothing crashes."""
+    import json
+
+    names = ["Alexandra Petrovna", "An|n", "Constantine K"]
+    start, hands = WORKED[3]
+    acts = [["settings", {"roster": names + ["Dee"]}], ["new", 3, names, start]]
+    acts += [["hand", h] for h in hands] + [["shot", "over"]]
+    acts += [["keys", ["up", "down", "down", "a", "a", "a"]], ["shot", "pick_who"]]
+    out = os.path.join(OUT, "names")
+    r = device.run_script(acts, out)
+    assert r["games"][0]["over"]
+    with open(os.path.join(out, "over.json"), encoding="utf-8") as f:
+        drawn = " ".join(b[4] for b in json.load(f)["boxes"])
+    assert drawn.count(" pays ") == 3, drawn
+
+
+def test_erase_wants_a_long_press_of_a():
+    start, hands = WORKED[3]
+    base = [["new", 3, NAMES, start], ["hand", hands[0]], ["ask_erase"]]
+    r = device.run_script(base + [["keys", ["a"]], ["shot", "after"]], os.path.join(OUT, "erase1"))
+    assert {"erase_done": False} not in r["events"] and len(r["games"]) == 1
+    assert r["mode"] == 10  # still asking
+    r = device.run_script(base + [["keys", ["A"]]], os.path.join(OUT, "erase2"))
+    assert {"erase_done": True} in r["events"] and r["games"] == []
+    r = device.run_script(base + [["keys", ["c"]]], os.path.join(OUT, "erase3"))
+    assert {"erase_done": False} in r["events"] and len(r["games"]) == 1
+
+
+def test_next_game_names_can_still_be_changed_after_a_reboot():
+    start, hands = WORKED[1]
+    acts = [["settings", {"roster": NAMES + ["Dee"]}], ["new", 1, NAMES, start]]
+    acts += [["hand", h] for h in hands] + [["reboot"], ["keys", ["a", "up", "down"]],
+                                           ["shot", "players"]]
+    out = os.path.join(OUT, "next_names")
+    device.run_script(acts, out)
+    import json
+
+    with open(os.path.join(out, "players.json"), encoding="utf-8") as f:
+        drawn = [b[4] for b in json.load(f)["boxes"]]
+    assert "Dee" in drawn, drawn

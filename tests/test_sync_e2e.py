@@ -281,7 +281,7 @@ def _sync_erase(device, db):
 
 def _wait_prompt(p):
     line = ""
-    while "Press A" not in line:
+    while "Hold A" not in line:
         line = p.stderr.readline()
         assert line, "no prompt"
     return line
@@ -300,11 +300,15 @@ def test_erase_needs_the_button(device, tmp_path):
     out, err = p.communicate(timeout=30)
     assert p.returncode == 1 and "cancelled" in err and "Traceback" not in err, err
     assert "2 new games" in out
-    # A on the device: erased, and the history keeps its games
+    # A short press of A erases nothing (a press that began before the question must not)...
     p = _sync_erase(device, db)
     _wait_prompt(p)
     time.sleep(0.3)
     device.press("a")
+    time.sleep(0.5)
+    assert p.poll() is None
+    # ...holding A does: erased, and the history keeps its games
+    device.press("a", hold=0.9)
     out, err = p.communicate(timeout=30)
     assert p.returncode == 0, err
     assert "device erased: epoch %d" % (head["epoch"] + 1) in out

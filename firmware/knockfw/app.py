@@ -163,9 +163,17 @@ class App:
         return time.ticks_diff(now, self.last_input)
 
     def should_sleep(self, now):
-        return (self._erase_done is None and not self.syncing and not self.dirty
-                and not self.display.busy()
-                and self.idle_ms(now) > self.settings["sleep_s"] * 1000)
+        if (self._erase_done is not None or self.syncing or self.dirty or self.display.busy()
+                or self.idle_ms(now) <= self.settings["sleep_s"] * 1000):
+            return False
+        if self.ui.mode != U.SCORE:
+            # The panel must show what the buttons will do after the wake-up, which boots to
+            # the scoreboard: go back to it first (an unconfirmed hand was never recorded).
+            self.ui.home()
+            self.ui.msg = ""
+            self.dirty = True
+            return False
+        return True
 
     # ---- what the serial link may ask (docs/ARCHITECTURE.md)
 

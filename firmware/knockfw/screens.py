@@ -73,8 +73,10 @@ def _hint(fb, s):
 
 def _note(fb, msg):
     # A note replaces the hint line, white on black so it is seen.
-    if "|" in msg:
-        key, arg = msg.split("|", 1)
+    # "key|argument" for a note of the string table; anything else (a rules-core message, which
+    # may hold a player's name with any character in it) is shown as it is.
+    key, _, arg = msg.partition("|")
+    if arg and t(key) != key:
         msg = t(key) % arg
     else:
         msg = t(msg)
@@ -105,7 +107,7 @@ def _label(fb, s, x, y, inverted):
 def _method_title(game):
     r = game.rules
     target = r["m3_target"] if game.method == 3 else r["target"]
-    return "%s · %s %d" % (t("method%d" % game.method), t("target").lower(), target)
+    return "%s · %s %d" % (t("method%d" % game.method), t("target"), target)
 
 
 def describe(hand, players):
@@ -182,25 +184,27 @@ def _score(fb, game, settings, sync):
 def _over(fb, game):
     st = game.standings(False)
     names = [game.players[w] for w in st["winners"]]
-    _bar(fb, t("game_over") + " · " + t("x_wins") % " & ".join(names))
+    _bar(fb, t("game_over") + " · " + t("x_wins" if len(names) == 1 else "x_win") % " & ".join(names))
     _cols(fb, _BAR + 2, 82)
     for s in range(3):
         x = s * (_COL + 1)
         _center(fb, game.players[s], x, _BAR + 2, _COL, medium)
         _center(fb, str(st["final"][s]), x, 32, _COL, large)
         _label(fb, "%s %s" % (t("net"), _signed(st["net"][s])), x, 66, s in st["winners"])
-    pays = [t("x_pays_y") % (game.players[p], game.players[q], a) for p, q, a in st["payments"]]
-    y = 84
-    line = ""
-    for p in pays:
-        cand = (line + " · " + p) if line else p
-        if text.width(cand, small) > W - 4 and line:
-            text.draw(fb, line, 2, y, small)
-            y += 13
-            cand = p
-        line = cand
-    if line and y < _FOOT - 12:
-        text.draw(fb, line, 2, y, small)
+    # Who pays whom: every payment is shown (up to three, one per pair); long names are
+    # shortened so that one payment always fits a line, and the hint gives way to a third line.
+    lines = []
+    for p, q, a in st["payments"]:
+        s = t("x_pays_y") % (text.fit(game.players[p], small, 100),
+                             text.fit(game.players[q], small, 100), a)
+        if lines and text.width(lines[-1] + " · " + s, small) <= W - 4:
+            lines[-1] += " · " + s
+        else:
+            lines.append(s)
+    if len(lines) > 2:
+        _quiet[0] = True
+    for i in range(len(lines)):
+        text.draw(fb, text.fit(lines[i], small, W - 4), 2, 84 + 13 * i, small)
     _hint(fb, t("hint_over"))
 
 
@@ -318,12 +322,13 @@ def _settings(fb, u, settings):
             v = t("lang_" + v)
         elif not isinstance(v, int):
             v = t("opt_" + v)
-        items.append("%s: %s" % (t("set_" + key), v))
+        v = ": " + v if isinstance(v, str) else ": %d" % v
+        items.append(text.fit(t("set_" + key), medium, W - 12 - text.width(v, medium)) + v)
     _list(fb, t("settings"), items, u.sel, t("hint_settings"))
 
 
 def _erase(fb, u):
     _bar(fb, t("erase_all"))
     _center(fb, t("erase_n") % u.erase_games, 0, 34, W, medium)
-    _center(fb, t("press_a"), 0, 60, W, medium)
+    _center(fb, t("hold_a"), 0, 60, W, medium)
     _hint(fb, t("hint_erase"))

@@ -106,16 +106,18 @@ opt_shutout|who won nothing pays|платит без взяток
 opt_literal|others' sum − own|сумма других − своё
 opt_pairwise|pairwise differences|попарные разницы
 opt_tie|on a tie|при ничьей
-opt_tie_or_undercut|on a tie or undercut|при ничьей и андеркате
+opt_tie_or_undercut|tie or undercut|ничья, андеркат
 hint_settings|▲▼: move · A/B: change · C: done|▲▼: выбор · A/B: менять · C: готово
 erase_n|Games on this device: %d|Игр на устройстве: %d
-hint_erase|A: erase · C: keep|A: стереть · C: оставить
+hint_erase|hold A: erase · C: keep|держать A: стереть · C: оставить
+hold_a|Hold A to erase them|Держите A, чтобы стереть
 # games
 new_game|New game|Новая игра
 next_game|Next game|Следующая игра
 game_over|Game over|Игра окончена
 wins|Wins|Победа
 x_wins|%s wins|Победа: %s
+x_win|%s win|Победа: %s
 pays|Pays|Платит
 x_pays_y|%s pays %s %d|%s → %s: %d
 final|Final|Итог

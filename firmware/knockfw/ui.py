@@ -291,7 +291,7 @@ class UI:
     # ---- new game -------------------------------------------------------------------------
 
     def _next_game(self, game, settings):
-        self.players = game.players[:]
+        self._begin_players(game, settings)   # the roster, for going back to the names
         self.method = game.method
         if game.method == 2:
             st = game.standings(False).get("next_game")
@@ -405,10 +405,15 @@ class UI:
     # ---- erase (asked by the laptop over the serial link) -----------------------------------
 
     def _erase(self, name, kind, game, settings):
-        if kind != "press" or name not in ("a", "c"):
-            return None
-        self.home()
-        return [("erase", name == "a")]
+        # Erasing takes a long press of A: a press that began before the question appeared
+        # (its release comes as a short press) must not erase anything.
+        if (name, kind) == ("a", "long"):
+            self.home()
+            return [("erase", True)]
+        if (name, kind) == ("c", "press"):
+            self.home()
+            return [("erase", False)]
+        return None
 
 
 def setting_value(settings, i):
