@@ -133,16 +133,24 @@ def expected_stats():
         per_hand = e.get("hands")
         if per_hand is None:     # no expected hands: take the core's
             per_hand = from_record(g).standings()["hands"]
+        # who was dealt in for each hand: the core's "next" active seats before it is added
+        game = from_record({k: g[k] for k in g if k != "hands"})
+        active = []
+        for h in g["hands"]:
+            active.append(game.standings(hands=False)["next"]["active"])
+            game.add(h)
         for seat, p in enumerate(g["players"]):
             w = want.setdefault(p, {"games": 0, "wins": 0, "hands": 0, "hands_won": 0,
                                     "gins": 0, "undercuts": 0, "points": 0, "net": 0})
             w["games"] += 1
             w["wins"] += seat in (e.get("winners") or [])
             w["net"] += (e.get("net") or [0, 0, 0])[seat]
-            for x, h in zip(per_hand, g["hands"]):
+            for x, h, act in zip(per_hand, g["hands"], active):
+                w["hands_won"] += seat in x["winners"]    # partnership credit in method 2
+                if seat not in act:                         # sat this hand out
+                    continue
                 w["hands"] += 1
                 w["points"] += x["points"][seat]
-                w["hands_won"] += seat in x["winners"]
                 w["gins"] += h.get("gin") == seat
                 w["undercuts"] += x["kind"] == "undercut" and seat in x["winners"] \
                     and h.get("knock") != seat
@@ -259,3 +267,63 @@ def test_another_device_is_another_source(db):
     got = h.db.execute("SELECT device_id, gid FROM games ORDER BY id").fetchall()
     assert got == [(DEV, g) for g in range(1, 7)] + [("fedcba9876543210", 1),
                                                      ("fedcba9876543210", 2)]
+
+
+@pytest.mark.parametrize("rate", ["0.0013", "0.005", "1000000", "0.0000001"])
+def test_settle_money_adds_up_and_matches_the_payments(capsys, db, rate):
+    code, out, err = knockbox(capsys, "settle", "--db", db, "--json", "--per-point", rate)
+    assert code == 0, err
+    res = json.loads(out)
+    cent = Decimal("0.01")
+    paid = {n: Decimal(0) for n in res["net"]}
+    for payer, payee, points, money in res["payments"]:
+        assert Decimal(money) == (points * Decimal(rate)).quantize(cent)
+        paid[payer] -= Decimal(money)
+        paid[payee] += Decimal(money)
+    assert {n: Decimal(v) for n, v in res["money"].items()} == paid
+    assert sum(Decimal(v) for v in res["money"].values()) == 0
+    # each player's money is within a cent per payment of their points times the rate
+    for n, v in res["money"].items():
+        assert abs(Decimal(v) - res["net"][n] * Decimal(rate)) <= cent * len(res["payments"])
+
+
+@pytest.mark.parametrize("rate", ["1e30", "1e999999999", "1000000.01"])
+def test_settle_refuses_absurd_rates(capsys, db, rate):
+    code, out, err = knockbox(capsys, "settle", "--db", db, "--per-point", rate)
+    assert code == 1 and err.startswith("knockbox: --per-point: ") and "per point" in err
+
+
+@pytest.mark.parametrize("cmd", [["show"], ["export", "--csv"], ["settle"]])
+def test_game_ids_too_big_for_the_history(capsys, db, cmd):
+    for big in ("99999999999999999999", str(2 ** 63)):
+        code, out, err = knockbox(capsys, *cmd, big, "--db", db)
+        assert code == 1 and err.startswith("knockbox: ") and "not a game id" in err, err
+    code, out, err = knockbox(capsys, "show", str(2 ** 63 - 1), "--db", db)
+    assert code == 1 and "no game %d" % (2 ** 63 - 1) in err
+
+
+def test_stats_leave_out_hands_sat_out(capsys, tmp_path):
+    m2 = {"method": 2, "players": ["Box", "Cap", "Par"], "start": {"box": 0, "captain": 1},
+          "rules": {"preset": "seed"}}
+    m1 = {"method": 1, "players": ["Idle", "Kay", "Lou"], "start": {"idle": 0, "dealer": 1},
+          "rules": {"preset": "seed"}}
+    evs = [{"t": "epoch", "e": 0, "dev": DEV, "next": 1},
+           {"t": "game", "g": 1, "rec": m2},
+           {"t": "hand", "g": 1, "h": {"knock": 0, "counts": [5, 3, None]}},   # Cap undercuts
+           {"t": "game", "g": 2, "rec": m1},
+           {"t": "hand", "g": 2, "h": {"knock": 1, "counts": [None, 5, 30]}},
+           {"t": "hand", "g": 2, "h": {"void": True}}]
+    path = str(tmp_path / "h.sqlite3")
+    sync.Sync(Link(evs), history.History(path), io.StringIO()).run()
+    code, out, err = knockbox(capsys, "stats", "--db", path, "--json")
+    got = {p["player"]: p for p in json.loads(out)}
+    st = from_record(dict(m2, hands=[evs[2]["h"]])).standings()["hands"][0]
+    assert st["kind"] == "undercut" and st["winners"] == [1, 2]
+    # the sitting-out partner shares the hand won, not the hand played, points or undercut
+    assert [got["Par"][k] for k in ("hands", "hands_won", "undercuts", "points")] == [0, 1, 0, 0]
+    assert [got["Cap"][k] for k in ("hands", "hands_won", "undercuts")] == [1, 1, 1]
+    assert got["Cap"]["avg_points"] == st["points"][1]
+    # method 1: the idle player played neither hand (the void one included)
+    g = from_record(dict(m1, hands=[evs[4]["h"], evs[5]["h"]]))
+    idle_in_void = 0 in g.active_at(1)
+    assert got["Idle"]["hands"] == int(idle_in_void) and got["Kay"]["hands"] == 2

@@ -419,7 +419,7 @@ def game_id(s):
         v = int(s)
     except ValueError:
         v = 0
-    if v < 1:
+    if v < 1 or v > MAX_INT:
         raise UserError("%r is not a game id: use the numbers `knockbox history` lists" % (s,))
     return v
 

@@ -4,8 +4,9 @@ Which games: the ids given; else those first synced on or after --since DATE; el
 first synced on the latest day in the history (one evening's play). Only finished games count;
 unfinished ones are named and left out. Each player's net (the rules' settlement points, by
 name across games) is summed, and the debts are paid off with few payments (at most one
-fewer than there are players): the biggest debtor pays the biggest creditor, again and again. With --per-point AMOUNT the
-points are also shown as money.
+fewer than there are players): the biggest debtor pays the biggest creditor, again and again.
+With --per-point AMOUNT the points are also shown as money: each payment to the cent, and each
+player's money as the sum of their payments (so it adds up to zero).
 """
 import decimal
 import json
@@ -60,6 +61,10 @@ def payments(net):
     return out
 
 
+MAX_RATE = 1000000      # money per point at most (so every sum fits Decimal's 28 digits)
+_CENT = decimal.Decimal("0.01")
+
+
 def _money(text):
     try:
         v = decimal.Decimal(text)
@@ -67,11 +72,26 @@ def _money(text):
         v = None
     if v is None or not v.is_finite() or v < 0:
         raise UserError("--per-point: %r is not an amount like 0.05" % (text,))
+    if v > MAX_RATE:
+        raise UserError("--per-point: %s is more than %d per point" % (text, MAX_RATE))
     return v
 
 
-def _fmt(v):
-    return str(v.quantize(decimal.Decimal("0.01")))
+def money(res, rate):
+    """Money for each payment (points * rate, to the cent), and each player's money as the sum
+    of their payments: the players' money adds up to zero and agrees with the payments."""
+    try:
+        for p in res["payments"]:
+            p.append(decimal.Decimal(p[2] * rate).quantize(_CENT))
+    except decimal.InvalidOperation:
+        raise UserError("--per-point: %s makes amounts too large to show" % (rate,))
+    bal = {n: decimal.Decimal(0).quantize(_CENT) for n in res["net"]}
+    for p in res["payments"]:
+        bal[p[0]] -= p[3]
+        bal[p[1]] += p[3]
+        p[3] = str(p[3])
+    res["per_point"] = str(rate)
+    res["money"] = {n: str(v) for n, v in bal.items()}
 
 
 def cmd_settle(args, out=None):
@@ -83,10 +103,7 @@ def cmd_settle(args, out=None):
         raise UserError("give game ids or --since, not both")
     res = settle(pick(h, ids, date_arg(args.since)))
     if rate is not None:
-        res["per_point"] = str(rate)
-        res["money"] = {n: _fmt(v * rate) for n, v in res["net"].items()}
-        for p in res["payments"]:
-            p.append(_fmt(p[2] * rate))
+        money(res, rate)
     if args.json:
         res["skipped"] = [list(x) for x in res["skipped"]]
         json.dump(res, out, ensure_ascii=False, indent=1, sort_keys=True)

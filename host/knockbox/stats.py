@@ -3,11 +3,13 @@
 Players are matched by name. Counted per player:
   games      games played (refused 'invalid' games are left out)
   wins       finished games the player won (both partners for a partnership win, method 2)
-  hands      hands played (void hands included)
-  hands_won  hands whose winners include the player
+  hands      hands played (void hands included; a hand the player sat out is not counted:
+             method 1's idle player, method 2's partner sitting out)
+  hands_won  hands whose winners include the player (in method 2 both partners of a winning
+             partnership, the one sitting out too)
   gins       hands where the player went gin
-  undercuts  hands the player won by undercutting the knocker
-  avg_points points scored per hand played
+  undercuts  hands the player played and won by undercutting the knocker
+  avg_points points scored per hand played (hands sat out count neither points nor hands)
   net        settlement points won (+) or lost (-) over finished games
   net_by_day running net after each day (by the date the game was first synced)
 """
@@ -15,6 +17,7 @@ import json
 import sys
 
 from knockbox import history as H
+from knockcore.game import from_record
 
 
 def compute(rows):
@@ -32,11 +35,13 @@ def compute(rows):
             if st["over"] and seat in st["winners"]:
                 p["wins"] += 1
             hands = row["record"]["hands"]
-            for x, h in zip(st["hands"], hands):
-                p["hands"] += 1
-                p["points"] += x["points"][seat]
+            for i, (x, h) in enumerate(zip(st["hands"], hands)):
                 won = seat in x["winners"]
                 p["hands_won"] += won
+                if not _played(row, h, i, seat):
+                    continue
+                p["hands"] += 1
+                p["points"] += x["points"][seat]
                 if x["kind"] == "gin" and h.get("gin") == seat:
                     p["gins"] += 1
                 if x["kind"] == "undercut" and won and h.get("knock") != seat:
@@ -57,6 +62,18 @@ def compute(rows):
         p["net_by_day"] = series
         out.append(p)
     return out
+
+
+def _played(row, h, i, seat):
+    """Whether seat played hand i: it has a count, or (a void hand, no counts) the rules core
+    says it was dealt in."""
+    counts = h.get("counts")
+    if counts is not None:
+        return counts[seat] is not None
+    g = row.get("_game")
+    if g is None:
+        g = row["_game"] = from_record(row["record"])
+    return seat in g.active_at(i)
 
 
 def cmd_stats(args, out=None):
