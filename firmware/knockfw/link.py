@@ -169,8 +169,10 @@ class Link:
 
     def _end(self, drop):
         self.active = False
-        if drop:    # nobody is listening: do not keep old replies for the next host
-            self._q, self._qo, self._qn = [], 0, 0
+        if drop:    # nobody is listening: do not keep old replies for the next host, but end
+            # a reply cut short with a newline, so the next reply starts on a line of its own
+            self._q, self._qn = ([b"\n"], 1) if self._qo else ([], 0)
+            self._qo = 0
         if _kbd:
             _kbd(3)
         self.app.link_active(False)
@@ -268,8 +270,12 @@ class Link:
         n = req.get("last_seq")
         if n is not None and n != self.app.store.last_seq:
             raise ValueError("the journal changed since record %r: sync first" % (n,))
-        self._erase = rid
-        self.app.request_erase(self._erased)
+        self._erase = rid   # before the call: the app may answer at once
+        try:
+            self.app.request_erase(self._erased)
+        except Exception:
+            self._erase = None  # no press will come: the session may end; _line answers
+            raise
 
     def _erased(self, ok):
         rid, self._erase = self._erase, None

@@ -377,6 +377,58 @@ def case_port_that_takes_part_of_a_write():
     check(len(r["ev"]), 42)
 
 
+def case_session_timeout_mid_reply_ends_the_line():
+    # the host stops reading mid-reply and goes away; the next host's reply starts on a new line
+    app, link, inp, out = fresh()
+    play(app.store, 40)
+    out.room = 100
+    inp.rx += b'{"id":1,"op":"events"}\n'
+    link.poll(0)
+    check(len(out.tx), 100)
+    link.poll(10001)        # idle: the session ends, the rest of the reply is dropped
+    check(link.active, False)
+    out.room = 1 << 30
+    inp.rx += b'{"id":2,"op":"hello"}\n'
+    for i in range(5):
+        link.poll(20000 + i)
+    lines = bytes(out.tx).split(b"\n")
+    check(len(lines), 3)                # fragment, hello reply, ""
+    check(lines[0][:20], b'{"id":1,"ok":true,"e')
+    r = json.loads(lines[1])
+    check((r["id"], r["ok"]), (2, True))
+    # a session that ends with nothing half written adds nothing
+    out.tx = bytearray()
+    link.poll(40000)
+    check(link.active, False)
+    ask(link, inp, out, {"id": 3, "op": "hello"}, now=50000)
+
+
+class _Broken(Exception):
+    pass
+
+
+def case_erase_that_the_app_refuses_ends_cleanly():
+    app, link, inp, out = fresh()
+
+    def refuse(done):
+        raise _Broken("no screen")
+    app.request_erase = refuse
+    r = ask(link, inp, out, {"id": 1, "op": "erase"}, now=0)
+    check(r["id"], 1)
+    if "no screen" not in r["error"]:
+        raise AssertionError(r)
+    check(link._erase, None)
+    check(link.active, True)
+    link.poll(10001)        # the session ends after the idle time: Ctrl-C works again
+    check(link.active, False)
+    check(KBD, [-1, 3])
+    # an app that answers at once (inside request_erase) still gets its reply out
+    app.request_erase = lambda done: done(False)
+    r = ask(link, inp, out, {"id": 2, "op": "erase"}, now=20000)
+    check((r["id"], r["erased"]), (2, False))
+    check(link._erase, None)
+
+
 def case_settings_and_roster():
     app, link, inp, out = fresh()
     r = ask(link, inp, out, {"id": 1, "op": "settings"})
