@@ -11,6 +11,9 @@ Tables:
                                              rules core; key (device_id, epoch, gid), so a game
                                              edited on the device after a sync is updated
 An erase on the device starts a new epoch: its games get new keys, the old ones stay here.
+A game is never overwritten by a different one (another start record) under the same key, e.g.
+after the device's journal was repaired or the device came back at an old epoch: the stored game
+moves off the key (gid = -id, shown as "replaced on the device") and the new one is added.
 """
 import contextlib
 import datetime
