@@ -193,14 +193,14 @@ def _over(fb, game):
         _label(fb, "%s %s" % (t("net"), _signed(st["net"][s])), x, 66, s in st["winners"])
     # Who pays whom: every payment is shown (up to three, one per pair); long names are
     # shortened so that one payment always fits a line, and the hint gives way to a third line.
-    lines = []
+    lines: list = []
     for p, q, a in st["payments"]:
-        s = t("x_pays_y") % (text.fit(game.players[p], small, 100),
-                             text.fit(game.players[q], small, 100), a)
-        if lines and text.width(lines[-1] + " · " + s, small) <= W - 4:
-            lines[-1] += " · " + s
+        line = t("x_pays_y") % (text.fit(game.players[p], small, 100),
+                                text.fit(game.players[q], small, 100), a)
+        if lines and text.width(lines[-1] + " · " + line, small) <= W - 4:
+            lines[-1] += " · " + line
         else:
-            lines.append(s)
+            lines.append(line)
     if len(lines) > 2:
         _quiet[0] = True
     for i in range(len(lines)):
