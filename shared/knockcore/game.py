@@ -113,10 +113,10 @@ class Game:
         return r[1], r[2], r[3]
 
     def add(self, h):
-        st = self._st.copy()
-        v = self._play(st, h, len(self.hands) + 1)[0]
+        # _play checks everything before it changes anything (hand.parse raises first; the
+        # methods' play() cannot fail), so a refused hand leaves the state as it was.
+        v = self._play(self._st, h, len(self.hands) + 1)[0]
         self.hands.append(v)
-        self._st = st
 
     def _refold(self, packed):
         st = self._begin()
