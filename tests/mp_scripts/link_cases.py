@@ -363,13 +363,19 @@ def case_bounded_work_per_poll():
     check([r["id"] for r in got], [None] + list(range(20)))
 
 
-def case_port_that_takes_part_of_a_write():
+def half_written_reply():
+    """A device with 40 hands whose port takes only 100 bytes of an events reply."""
     app, link, inp, out = fresh()
     play(app.store, 40)
     out.room = 100
     inp.rx += b'{"id":1,"op":"events"}\n'
     link.poll(0)
     check(len(out.tx), 100)
+    return app, link, inp, out
+
+
+def case_port_that_takes_part_of_a_write():
+    app, link, inp, out = half_written_reply()
     out.room = 1 << 30
     for i in range(10):
         link.poll(i)
@@ -379,12 +385,7 @@ def case_port_that_takes_part_of_a_write():
 
 def case_session_timeout_mid_reply_ends_the_line():
     # the host stops reading mid-reply and goes away; the next host's reply starts on a new line
-    app, link, inp, out = fresh()
-    play(app.store, 40)
-    out.room = 100
-    inp.rx += b'{"id":1,"op":"events"}\n'
-    link.poll(0)
-    check(len(out.tx), 100)
+    app, link, inp, out = half_written_reply()
     link.poll(10001)        # idle: the session ends, the rest of the reply is dropped
     check(link.active, False)
     out.room = 1 << 30
