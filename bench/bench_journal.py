@@ -32,7 +32,6 @@ import gc, json, sys, time, vfs, micropython
 from knockfw.flash import RAMBlockDevice, PROG
 from knockfw.journal import Journal
 from knockfw.store import Store
-from knockcore.game import from_record
 BLOCKS = %d
 def mount(dev):
     try:
@@ -53,7 +52,7 @@ def run(jclass, head, hands):
     dev = RAMBlockDevice(BLOCKS)
     vfs.VfsLfs2.mkfs(dev, progsize=PROG)
     mount(dev)
-    st = Store(jclass("/data/journal"), from_record, "/data/meta.json").load()
+    st = Store(jclass("/data/journal"), "/data/meta.json").load()
     gid = st.new_game(head)
     w0, e0, t0 = dev.writes, dev.erases, time.ticks_us()
     for h in hands:
@@ -89,7 +88,7 @@ class Bytes(RAMBlockDevice):
         RAMBlockDevice._program(self, a, buf)
 d = Bytes(BLOCKS, data=bytearray(dev.data))
 mount(d)
-st = Store(Journal("/data/journal"), from_record, "/data/meta.json").load()
+st = Store(Journal("/data/journal"), "/data/meta.json").load()
 for i in range(20):
     st.add_hand(st.current(), {"void": True})
 out["keep_open"]["bytes"] = d.nbytes / 20
@@ -127,7 +126,7 @@ gc.collect()
 base = gc.mem_alloc()
 t0 = time.ticks_us()
 mount(dev)
-st = Store(Journal("/data/journal"), from_record, "/data/meta.json").load()
+st = Store(Journal("/data/journal"), "/data/meta.json").load()
 t1 = time.ticks_us()
 peak = micropython.mem_peak() - base
 gc.collect()

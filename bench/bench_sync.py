@@ -45,7 +45,6 @@ def device_ops(hands, per_game=100):
 DEVICE_SCRIPT = r"""
 import io, json, select, time, gc, micropython
 import vfs
-from knockcore.game import from_record
 from knockfw import link as L
 from knockfw.flash import PROG, RAMBlockDevice
 from knockfw.journal import Journal
@@ -70,7 +69,7 @@ class App:
 dev = RAMBlockDevice(128)
 vfs.VfsLfs2.mkfs(dev, progsize=PROG)
 vfs.mount(vfs.VfsLfs2(dev, progsize=PROG), "/data")
-st = Store(Journal("/data/j"), from_record, meta_path="/data/meta.json").load()
+st = Store(Journal("/data/j"), meta_path="/data/meta.json").load()
 rec = {"method": 3, "players": ["Ann", "Bob", "Cy"], "start": {"dealer": 0},
        "rules": {"preset": "seed", "m3_target": 100000}}
 for g in range(10):

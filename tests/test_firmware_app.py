@@ -155,10 +155,9 @@ import json, sys
 from knockfw import board_sim
 from knockfw.journal import Journal
 from knockfw.store import Store
-from knockcore.game import from_record
 b = board_sim.Board(sim_dir="", flash_path=sys.argv[1])
 b.mount()
-st = Store(Journal("/data/journal.txt"), from_record).load()
+st = Store(Journal("/data/journal.txt")).load()
 for line in open(sys.argv[2]):
     op, arg = json.loads(line)
     if op == "game":

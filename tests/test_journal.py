@@ -44,10 +44,9 @@ def test_store_keeps_only_the_newest_games_in_ram(tmp_path):
 import os, gc
 from knockfw.journal import Journal
 from knockfw.store import Store
-from knockcore.game import from_record
 P = %r
 def open_store():
-    return Store(Journal(P + "/j.txt"), from_record, P + "/meta.json").load()
+    return Store(Journal(P + "/j.txt"), P + "/meta.json").load()
 st = open_store()
 rec = {"method": 3, "players": ["A", "B", "C"], "start": {"dealer": 0}, "rules": {"preset": "seed"}}
 for i in range(12):
@@ -72,10 +71,9 @@ def test_a_game_number_is_never_reused_after_the_journal_loses_its_tail(tmp_path
     script = r"""
 from knockfw.journal import Journal
 from knockfw.store import Store
-from knockcore.game import from_record
 P = %r
 def open_store():
-    return Store(Journal(P + "/j.txt"), from_record, P + "/meta.json").load()
+    return Store(Journal(P + "/j.txt"), P + "/meta.json").load()
 rec = {"method": 3, "players": ["A", "B", "C"], "start": {"dealer": 0}, "rules": {"preset": "seed"}}
 st = open_store()
 for i in range(2):

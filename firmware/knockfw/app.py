@@ -9,7 +9,6 @@ import time
 from micropython import const
 
 from knockcore.errors import GameError
-from knockcore.game import from_record
 from knockcore.rules import resolve
 from knockfw import screens, strings
 from knockfw import ui as U
@@ -26,10 +25,6 @@ SETTINGS_PATH = "/data/settings.json"
 JOURNAL_PATH = "/data/journal.txt"
 DEFAULTS: dict = {"lang": "en", "rules": {"preset": "seed"}, "sleep_s": 300,
             "roster": ["Ann", "Bob", "Cy", "Dee", "Eve", "Fay"]}
-
-
-def _new_game(rec):
-    return from_record(rec)
 
 
 def check_settings(d):
@@ -73,7 +68,7 @@ class App:
             except ValueError:
                 pass  # a bad settings file is ignored, never fatal
         strings.set_lang(self.settings["lang"])
-        self.store = Store(Journal(JOURNAL_PATH), _new_game)
+        self.store = Store(Journal(JOURNAL_PATH))
         self.store.load()
         self.ui = U.UI()
         if self.store.note:

@@ -122,8 +122,11 @@ class Journal:
         self._marks = []     # (seq, offset of that record): every _MARK_EVERY-th record
         self._f = None       # append handle, kept open between appends
 
-    def open(self):
-        """Scan and validate the journal, repairing a torn tail; never raises for bad content."""
+    def open(self, visit=None):
+        """Scan and validate the journal, repairing a torn tail; never raises for bad content.
+
+        visit(seq, offset, body) is called for every good record in order (body: its JSON as
+        bytes, not parsed), so a reader can look at the records in the same single pass."""
         self.close()
         self.note = ""
         tmp = self.path + ".tmp"
@@ -140,12 +143,15 @@ class Journal:
         with f:
             for off, line in _lines(f):
                 if bad is None:
-                    if _parse(line, self.last_seq + 1) is None:
+                    p = _parse(line, self.last_seq + 1)
+                    if p is None:
                         bad = off
                     else:
                         self.last_seq += 1
                         self._mark_at(self.last_seq, off)
                         self._size = off + len(line)
+                        if visit is not None:
+                            visit(self.last_seq, off, p[1])
         if bad is not None:
             self._cut(bad == off)   # off: where the last line starts
         return self
@@ -208,6 +214,24 @@ class Journal:
                         break
                     yield seq, json.loads(p[1])
                 seq += 1
+
+    def read(self, spots):
+        """Yield the records at spots [(seq, offset)], as open() visited them, parsed (None for
+        one that no longer reads back). Read it to the end: that closes the file."""
+        if not spots:
+            return
+        with open(self.path, "rb") as f:
+            for seq, off in spots:
+                f.seek(off)
+                p = None
+                for _o, line in _lines(f, off):
+                    p = _parse(line, seq)
+                    break
+                try:
+                    obj = json.loads(p[1])
+                except (TypeError, ValueError):     # p is None, or the JSON does not parse
+                    obj = None
+                yield obj
 
     def reset(self, first=None):
         """Start a new, empty journal (with `first` as record 1 if given), atomically."""

@@ -1,13 +1,10 @@
 # The device's games, kept as events in the journal (knockfw.journal) and rebuilt at boot.
 #
-# Events (the JSON objects of the journal's records):
-#   {"t":"epoch","e":E,"dev":ID,"next":G}   record 1 of every journal: epoch E of device ID,
-#                                           gids of this epoch start at G (>= every older gid)
-#   {"t":"game","g":gid,"rec":REC}          new game; REC = game record without "hands"
-#   {"t":"hand","g":gid,"h":HAND}           a confirmed hand (DESIGN.md section 4)
-#   {"t":"undo","g":gid}                    drop that game's last hand
-#   {"t":"edit","g":gid,"i":i,"h":HAND}     replace hand i (0-based)
-#   {"t":"end","g":gid}                     game closed without finishing; refuses further input
+# Events (the JSON objects of the journal's records): the game events of knockcore.events
+# (game, hand, undo, edit, end; applied with events.apply, exactly as the laptop replays them),
+# and record 1 of every journal:
+#   {"t":"epoch","e":E,"dev":ID,"next":G}   epoch E of device ID; gids of this epoch start at G
+#                                           (>= every older gid)
 #
 # Every change is applied to the in-memory game first (the rules core validates it); only a valid
 # change is journaled, so refused input never reaches flash. When the journal write itself fails
@@ -19,8 +16,10 @@
 # before the new journal is in place, load() finishes the erase. A lost meta.json is rebuilt
 # from the journal's first record.
 import binascii
+import json
 import os
 
+from knockcore import events
 from knockfw.journal import load_json, save_json
 
 META = "/data/meta.json"
@@ -31,33 +30,92 @@ class StoreError(ValueError):
     pass
 
 
+def _field(body, key):
+    """The value of a top-level `"key":` in a record's JSON bytes, as bytes, without parsing it
+    (a quoted value without its quotes). Our records' nested objects (a game's start record, a
+    hand) use none of the keys asked for here, and names are escaped, so the first match is it."""
+    i = body.find(key)
+    if i < 0:
+        return None
+    i += len(key)
+    if body[i:i + 1] == b'"':
+        return body[i + 1:body.find(b'"', i + 1)]
+    j = i
+    while j < len(body) and body[j] in b"0123456789":
+        j += 1
+    return body[i:j]
+
+
+class _Scan:
+    # What boot needs from one pass over the journal, without parsing every record: the gid of
+    # every game, and where the records of the newest `keep` games are (only those games are
+    # rebuilt with the rules core; older ones stay on flash for the host). Records that belong
+    # to no game are counted as skipped, with the first one's reason.
+    def __init__(self, keep):
+        self.keep = keep
+        self.head = None
+        self.gids = []
+        self.spots = {}     # gid -> [(seq, offset)] of the newest `keep` games
+        self.skipped = 0
+        self.first = None   # (seq, reason) of the first skipped record
+
+    def skip(self, seq, why):
+        self.skipped += 1
+        if self.first is None or seq < self.first[0]:
+            self.first = (seq, why)
+
+    def visit(self, seq, off, body):
+        t = _field(body, b'"t":')
+        if seq == 1 and t == b"epoch":
+            self.head = json.loads(body)
+            return
+        g = _field(body, b'"g":')
+        if not g or t is None:
+            self.skip(seq, "not a game event")
+            return
+        g = int(g)
+        if t == b"game":
+            if g in self.gids:
+                self.skip(seq, "game %d twice" % g)
+                return
+            self.gids.append(g)
+            self.spots[g] = []
+            if len(self.spots) > self.keep:
+                del self.spots[min(self.spots)]
+        elif g not in self.gids:
+            self.skip(seq, "no game %d" % g)
+            return
+        s = self.spots.get(g)
+        if s is not None:
+            s.append((seq, off))
+
+
 def _int(v, default):
     return v if type(v) is int and v >= 0 else default
 
 
 class Store:
-    def __init__(self, journal, core_factory, meta_path=META, keep=KEEP):
+    def __init__(self, journal, meta_path=META, keep=KEEP):
         self.journal = journal
         self.keep = keep
-        self._new = core_factory    # rec -> game with add(h), undo() -> hand|None, replace(i, h)
         self._meta_path = meta_path
         self.device_id = None
         self.epoch = 0
         self.note = ""              # what boot repaired or skipped, for the UI ("" if nothing)
         self._games = {}
-        self._ended = set()
         self._old = []              # gids of older games, kept on flash only (see _retire)
         self._next = 1
 
     # --- boot
 
     def load(self):
-        """Open the journal and rebuild every game from it (the only full read of the journal)."""
-        j = self.journal.open()
+        """Open the journal and rebuild the games from it, in one pass over the journal plus a
+        read of the newest games' records."""
+        j = self.journal
+        scan = _Scan(self.keep)
+        j.open(scan.visit)
         notes = [j.note] if j.note else []
-        self._games, self._ended, self._old = {}, set(), []
-        head = self.events(0, 1)
-        head = head[0][1] if head else None
+        head = scan.head
         if not isinstance(head, dict) or head.get("t") != "epoch":
             head = None
         meta = load_json(self._meta_path, None)
@@ -75,54 +133,44 @@ class Store:
         if meta.get("device_id") != dev or meta.get("epoch") != self.epoch or \
                 meta.get("next_gid") != self._next:
             self._save_meta()
+        self._games, self._old = {}, []
         if j.last_seq == 0:
             j.reset(self._head())
         elif head is not None and _int(head.get("e"), 0) < self.epoch:
             j.reset(self._head())     # erase() was cut after meta.json, before the new journal
             notes.append("finished an interrupted erase")
-        bad = self._replay()
-        if bad:
-            notes.append(bad)
+        else:
+            bad = self._rebuild(scan)
+            if bad:
+                notes.append(bad)
         if self._next != _int(meta.get("next_gid"), 1):
             self._save_meta()   # gids seen in the journal: never hand them out again
         self.note = "; ".join(notes)
         return self
 
-    def _replay(self):
-        skipped, first = 0, ""
-        for seq, ev in self.journal.records():
-            try:
-                self._apply(ev)
-            except (ValueError, KeyError, TypeError, AttributeError) as e:
-                skipped += 1
-                if not first:
-                    first = "record %d: %s" % (seq, e)
-        if skipped:
-            return "skipped %d journal records (%s)" % (skipped, first)
-        return ""
-
-    def _apply(self, ev):
-        t = ev["t"]
-        if t == "epoch":
-            return
-        g = ev["g"]
-        if t == "game":
-            if g in self._games:
-                raise StoreError("game %d twice" % g)
-            self._games[g] = self._new(ev["rec"])
-            self._retire()
+    def _rebuild(self, scan):
+        for g in scan.gids:
             if g >= self._next:
                 self._next = g + 1
-        elif t == "hand":
-            self._games[g].add(ev["h"])
-        elif t == "undo":
-            self._games[g].undo()
-        elif t == "edit":
-            self._games[g].replace(ev["i"], ev["h"])
-        elif t == "end":
-            self._ended.add(g)
-        else:
-            raise StoreError("unknown event %r" % (t,))
+            if g not in scan.spots:
+                self._old.append(g)
+        for g in sorted(scan.spots):
+            game = None
+            spots = scan.spots[g]
+            i = 0
+            for ev in self.journal.read(spots):
+                try:
+                    game = events.apply(game, ev)
+                except (ValueError, KeyError, TypeError, AttributeError) as e:
+                    scan.skip(spots[i][0], str(e))
+                i += 1
+            if game is not None:
+                self._games[g] = game
+        self._old.sort()
+        if scan.skipped:
+            return "skipped %d journal records (record %d: %s)" % (
+                scan.skipped, scan.first[0], scan.first[1])
+        return ""
 
     def _head(self):
         return {"t": "epoch", "e": self.epoch, "dev": self.device_id, "next": self._next}
@@ -148,9 +196,10 @@ class Store:
             raise StoreError("new game: a new game has no hands")
         rec = dict(rec)
         rec.pop("hands", None)
-        game = self._new(rec)
         gid = self._next
-        self._commit({"t": "game", "g": gid, "rec": rec})
+        ev = {"t": events.GAME, "g": gid, "rec": rec}
+        game = events.apply(None, ev)
+        self._commit(ev)
         self._games[gid] = game
         self._retire()
         self._next = gid + 1
@@ -161,23 +210,23 @@ class Store:
 
     def add_hand(self, gid, hand):
         """Record a hand; once this returns, the hand is on flash."""
-        self._live(gid).add(hand)
-        self._commit({"t": "hand", "g": gid, "h": hand})
+        self._change(gid, {"t": events.HAND, "g": gid, "h": hand})
 
     def undo(self, gid):
-        if self._live(gid).undo() is None:
-            raise StoreError("nothing to undo")
-        self._commit({"t": "undo", "g": gid})
+        self._change(gid, {"t": events.UNDO, "g": gid})
 
     def edit(self, gid, i, hand):
-        self._live(gid).replace(i, hand)
-        self._commit({"t": "edit", "g": gid, "i": i, "h": hand})
+        self._change(gid, {"t": events.EDIT, "g": gid, "i": i, "h": hand})
 
     def end(self, gid):
         """Close a game without finishing it (abandoned); it takes no more input."""
-        self._live(gid)
-        self._commit({"t": "end", "g": gid})
-        self._ended.add(gid)
+        self._change(gid, {"t": events.END, "g": gid})
+
+    def _change(self, gid, ev):
+        # The rules core checks the event first (a refused one raises and changes nothing);
+        # only then is it journaled.
+        events.apply(self._live(gid), ev)
+        self._commit(ev)
 
     def erase(self):
         """Forget every game: new epoch, new empty journal; device_id and gid numbering go on."""
@@ -188,7 +237,7 @@ class Store:
         except Exception:
             self.load()
             raise
-        self._games, self._ended, self._old = {}, set(), []
+        self._games, self._old = {}, []
         self.note = ""
 
     def _retire(self):
@@ -198,14 +247,13 @@ class Store:
         while len(self._games) > self.keep:
             gid = min(self._games)
             del self._games[gid]
-            self._ended.discard(gid)
             self._old.append(gid)
 
     def _live(self, gid):
         g = self._games.get(gid)
         if g is None:
             raise StoreError("no game %r" % (gid,))
-        if gid in self._ended:
+        if g.closed:
             raise StoreError("game %d is closed" % gid)
         return g
 
@@ -215,7 +263,8 @@ class Store:
         return self._games.get(gid)
 
     def ended(self, gid):
-        return gid in self._ended
+        g = self._games.get(gid)
+        return g is not None and g.closed
 
     def gids(self):
         return self._old + sorted(self._games)
@@ -225,7 +274,7 @@ class Store:
         if not self._games:
             return None
         gid = max(self._games)
-        return None if gid in self._ended else gid
+        return None if self._games[gid].closed else gid
 
     @property
     def last_seq(self):

@@ -59,6 +59,7 @@ class Game:
         self.rules = _rules.resolve(rules)
         self._m = _METHODS[method - 1]
         self.hands = []
+        self.closed = False  # ended unfinished (events.END): takes no more hands
         self._st = self._begin()
 
     def _begin(self):
@@ -151,6 +152,7 @@ class Game:
         """An independent game with the same hands (to try an edit without making it)."""
         g = Game(self.method, self.players, self.start, self.rules)
         g.hands = self.hands[:]
+        g.closed = self.closed
         g._st = self._st.copy()
         return g
 

@@ -13,7 +13,6 @@ import select
 import vfs
 from micropython import const
 
-from knockcore.game import from_record
 from knockfw import link as L
 from knockfw.flash import PROG, RAMBlockDevice
 from knockfw.journal import Journal
@@ -119,7 +118,7 @@ def fresh():
     dev = RAMBlockDevice(64)
     vfs.VfsLfs2.mkfs(dev, progsize=PROG)
     vfs.mount(vfs.VfsLfs2(dev, progsize=PROG), "/data")
-    store = Store(Journal("/data/journal"), from_record, meta_path="/data/meta.json").load()
+    store = Store(Journal("/data/journal"), meta_path="/data/meta.json").load()
     app = App(store)
     inp, out = Port(), Port()
     KBD[:] = []

@@ -9,14 +9,13 @@
 import json
 import sys
 
-from knockcore.game import from_record
 from knockfw import flash
 from knockfw.journal import Journal
 from knockfw.store import Store
 
 bdev = flash.FileBlockDevice(sys.argv[1], 128)
 flash.mount(bdev, "/data")
-st = Store(Journal("/data/journal.txt"), from_record).load()
+st = Store(Journal("/data/journal.txt")).load()
 with open(sys.argv[2]) as f:
     for line in f:
         op = json.loads(line)

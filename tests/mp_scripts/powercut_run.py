@@ -20,7 +20,6 @@ import sys
 import vfs
 
 import knockfw.store as store_mod
-from knockcore.game import from_record
 from knockfw.flash import PROG, RAMBlockDevice
 from knockfw.journal import Journal
 from knockfw.store import Store
@@ -101,7 +100,7 @@ def mount(dev):
 
 def boot():
     # keep=99: every game stays in RAM, so the check below can compare all of them.
-    return Store(Journal(JPATH), from_record, META, keep=99).load()
+    return Store(Journal(JPATH), META, keep=99).load()
 
 
 def state(st):

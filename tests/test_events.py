@@ -1,0 +1,63 @@
+"""knockcore.events.apply: the one meaning of a game event, for the device's store and the host."""
+import pytest
+
+from knockcore import events
+from knockcore.errors import GameError
+
+REC = {"method": 3, "players": ["Ann", "Bob", "Cy"], "start": {"dealer": 2},
+       "rules": {"preset": "seed"}}
+H1 = {"knock": 0, "counts": [5, 20, 30]}
+H2 = {"gin": 1, "counts": [14, 0, 9]}
+
+
+def play(*evs):
+    g = None
+    for ev in evs:
+        g = events.apply(g, ev)
+    return g
+
+
+def test_a_game_from_its_events():
+    g = play({"t": "game", "g": 1, "rec": REC}, {"t": "hand", "g": 1, "h": H1},
+             {"t": "hand", "g": 1, "h": H2}, {"t": "undo", "g": 1},
+             {"t": "edit", "g": 1, "i": 0, "h": {"void": True}}, {"t": "hand", "g": 1, "h": H1})
+    assert g.record()["hands"] == [{"void": True}, H1]
+    assert g.totals == [45, 0, 0] and not g.closed
+
+
+def test_end_closes_the_game_and_it_takes_no_more():
+    g = play({"t": "game", "g": 1, "rec": REC}, {"t": "end", "g": 1})
+    assert g.closed
+    for ev in ({"t": "hand", "g": 1, "h": H1}, {"t": "undo", "g": 1}, {"t": "end", "g": 1}):
+        with pytest.raises(GameError, match="closed"):
+            events.apply(g, ev)
+    assert g.hands == []
+
+
+@pytest.mark.parametrize("evs, msg", [
+    ([{"t": "hand", "g": 1, "h": H1}], "hand before the game started"),
+    ([{"t": "game", "g": 1, "rec": REC}, {"t": "game", "g": 1, "rec": REC}], "starts twice"),
+    ([{"t": "game", "g": 1, "rec": dict(REC, hands=[H1])}], "no hands"),
+    ([{"t": "game", "g": 1}], "game: missing rec"),
+    ([{"t": "game", "g": 1, "rec": REC}, {"t": "hand", "g": 1}], "hand: missing h"),
+    ([{"t": "game", "g": 1, "rec": REC}, {"t": "undo", "g": 1}], "nothing to undo"),
+    ([{"t": "game", "g": 1, "rec": REC}, {"t": "what", "g": 1}], "unknown event 'what'"),
+    ([{"t": "game", "g": 1, "rec": REC}, [1, 2]], "must be an object"),
+    ([{"t": "game", "g": 1, "rec": REC}, {"t": "edit", "g": 1, "i": 0, "h": H1}], "no hand 1"),
+    ([{"t": "game", "g": 1, "rec": REC}, {"t": "hand", "g": 1, "h": {"knock": 0,
+                                                                     "counts": [50, 1, 2]}}],
+     "hand 1"),
+])
+def test_refused_events_change_nothing(evs, msg):
+    g = play(*evs[:-1])
+    before = g.record() if g is not None else None
+    with pytest.raises(GameError, match=msg):
+        events.apply(g, evs[-1])
+    assert (g.record() if g is not None else None) == before
+
+
+def test_game_of():
+    assert events.game_of({"t": "hand", "g": 4}) == 4
+    assert events.game_of({"t": "epoch", "e": 1}) is None
+    assert events.game_of({"t": "hand", "g": "4"}) is None
+    assert events.game_of([1]) is None
