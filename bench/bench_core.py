@@ -12,6 +12,7 @@ sys.path[:0] = [os.path.join(ROOT, "tests"), os.path.join(ROOT, "tests", "stubs"
 
 import gamegen  # noqa: E402
 import mp  # noqa: E402
+from knockbox import mpy  # noqa: E402
 
 BUDGET = 12 * 1024
 
@@ -46,10 +47,8 @@ def long_game(n_hands=300, seed=1):
 
 def main():
     with tempfile.TemporaryDirectory() as d:
-        mp.compile_tree(os.path.join(ROOT, "shared"), "knockcore", d, opt=3)
-        sizes = {}
-        for name in sorted(os.listdir(os.path.join(d, "knockcore"))):
-            sizes[name] = os.path.getsize(os.path.join(d, "knockcore", name))
+        built = mpy.build_into(d, "device", modules=["knockcore"])
+        sizes = {k.split("/")[-1]: v for k, v in sorted(built.items())}
         total = sum(sizes.values())
         print("shared/ compiled with mpy-cross -O3:")
         for name, size in sizes.items():
@@ -65,7 +64,7 @@ def main():
         script = os.path.join(d, "heap.py")
         with open(script, "w") as f:
             f.write(HEAP_SCRIPT)
-        p = mp.run_file(script, [path], paths=[d])
+        p = mp.run_file(script, [path], paths=[mpy.lib(d)])
         if p.returncode != 0:
             print(p.stderr)
             return 1

@@ -16,22 +16,18 @@ import gamegen  # noqa: E402
 from knockcore.game import Game  # noqa: E402
 
 BUDGET = 64 * 1024
-SIM_ONLY = ("board_sim.mpy", "flash.mpy")  # the simulator's board: never copied to a Pico
 NAMES = ["Ann", "Bob", "Cy"]
 
 
 def sizes():
-    d = device.build()
-    rows, device_total, all_total = [], 0, 0
-    for dirpath, _dirs, files in os.walk(os.path.join(d, "knockfw")):
-        for f in sorted(files):
-            size = os.path.getsize(os.path.join(dirpath, f))
-            rel = os.path.relpath(os.path.join(dirpath, f), d)
-            rows.append((rel, size))
-            all_total += size
-            if f not in SIM_ONLY:
-                device_total += size
-    return sorted(rows, key=lambda r: -r[1]), device_total, all_total
+    """knockfw's .mpy files from firmware/manifest.py: (rows of the unix port's build, the
+    device's total, the unix port's total (with the simulator's board))."""
+    import mp
+
+    dev = mp.sizes("device", modules=["knockfw"])
+    sim = mp.sizes("sim", modules=["knockfw"])
+    rows = sorted(((k[4:], v) for k, v in sim.items()), key=lambda r: (-r[1], r[0]))
+    return rows, sum(dev.values()), sum(sim.values())
 
 
 def session(n_hands=300, seed=3):

@@ -21,6 +21,7 @@ sys.path.insert(0, os.path.join(ROOT, "tests"))
 sys.path.insert(0, os.path.join(ROOT, "tools", "fonts"))
 import gen_fonts  # noqa: E402
 import mp  # noqa: E402
+from knockbox import mpy  # noqa: E402
 
 FW = os.path.join(ROOT, "firmware", "knockfw")
 MODULES = ("knockfw.fonts.large", "knockfw.fonts.medium", "knockfw.fonts.small",
@@ -82,8 +83,10 @@ def main():
         shutil.copytree(FW, os.path.join(src, "knockfw"),
                         ignore=shutil.ignore_patterns("__pycache__"))
         gen_fonts.generate(os.path.join(src, "knockfw", "fonts"))
-        mpy = os.path.join(tmp, "mpy")
-        mp.compile_tree(src, "knockfw", mpy)
+        # the manifest's sim build of the fonts, text and strings, from the regenerated copy
+        sizes = mpy.build_into(os.path.join(tmp, "mpy"), "sim", modules=MODULES,
+                               sources={"knockfw": src})
+        lib = mpy.lib(os.path.join(tmp, "mpy"))
         print("fonts: committed files %s" % ("STALE: " + " ".join(stale) if stale else "match the generator"))
         sys.path.insert(0, src)
         for name in ("large", "medium", "small"):
@@ -94,9 +97,8 @@ def main():
         print("%-22s %8s %10s" % ("module", ".mpy B", "heap B"))
         total = 0
         for mod in MODULES:
-            path = os.path.join(mpy, *mod.split(".")) + ".mpy"
-            size = os.path.getsize(path)
-            r = mp.run(HEAP % mod, paths=[mpy])
+            size = sizes["lib/" + mod.replace(".", "/") + ".mpy"]
+            r = mp.run(HEAP % mod, paths=[lib])
             if r.returncode:
                 raise SystemExit(r.stderr)
             heap = int(r.stdout.split()[-1])
@@ -104,7 +106,7 @@ def main():
             if ".fonts." in mod:
                 total += size
         print("%-22s %8d" % ("fonts total", total))
-        r = mp.run(DRAW, paths=[mpy])
+        r = mp.run(DRAW, paths=[lib])
         if r.returncode:
             raise SystemExit(r.stderr)
         board_us, raw_us, alloc = (int(v) for v in r.stdout.split())

@@ -15,7 +15,6 @@ The unix port on a laptop is roughly 10-30x faster than an RP2040 at 125 MHz: sc
 import json
 import os
 import random
-import subprocess
 import sys
 import tempfile
 
@@ -162,13 +161,8 @@ def main():
         if r.returncode:
             sys.exit(r.stdout + r.stderr)
         build = json.loads(r.stdout)
-        lib = os.path.join(d, "lib")
-        mp.compile_tree(os.path.join(ROOT, "shared"), "knockcore", lib)
-        os.makedirs(os.path.join(lib, "knockfw"))
-        for n in ("__init__", "flash", "journal", "store"):
-            subprocess.run([mp.mpy_cross_exe(), "-O3", "-o",
-                            os.path.join(lib, "knockfw", n + ".mpy"),
-                            os.path.join(ROOT, "firmware", "knockfw", n + ".py")], check=True)
+        lib = mp.build(os.path.join(d, "mpy"), modules=["knockcore", "knockfw.flash",
+                                                         "knockfw.journal", "knockfw.store"])
         boot_py = os.path.join(d, "boot.py")
         r = mp.run_file(boot_py, [image, "ram"], paths=[lib], heap="192k")
         if r.returncode:

@@ -12,13 +12,12 @@ _BUILD = {}
 
 
 def build():
-    """Compile knockcore and knockfw once per test process; returns the folder of .mpy files."""
+    """Compile the manifest's unix-port build (knockcore, knockfw with the simulator's board) once
+    per test process; returns the folder of .mpy files (the path to run them)."""
     if "dir" not in _BUILD:
         d = tempfile.mkdtemp(prefix="knockbox-mpy-")
         atexit.register(shutil.rmtree, d, True)
-        mp.compile_tree(os.path.join(mp.ROOT, "shared"), "knockcore", d)
-        mp.compile_tree(os.path.join(mp.ROOT, "firmware"), "knockfw", d)
-        _BUILD["dir"] = d
+        _BUILD["dir"] = mp.build(d)
     return _BUILD["dir"]
 
 

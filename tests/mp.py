@@ -1,6 +1,6 @@
-"""Run code under the MicroPython unix port, from source or from .mpy files compiled by mpy-cross."""
+"""Run code under the MicroPython unix port, from source or from .mpy files compiled by mpy-cross
+(through knockbox.mpy, from the device manifest firmware/manifest.py)."""
 import os
-import shutil
 import subprocess
 import sys
 
@@ -10,42 +10,28 @@ SOURCE_PATHS = [os.path.join(ROOT, "shared"), os.path.join(ROOT, "firmware")]
 HEAP = "192k"
 
 
-def _exe(name):
-    exe = os.path.join(BIN, name)
-    if not os.path.exists(exe):
-        exe = shutil.which(name)
-    if not exe:
-        raise RuntimeError("%s is missing: run scripts/setup" % name)
-    return exe
-
-
 def micropython_exe():
     """The MicroPython unix port."""
-    return _exe("micropython")
+    from knockbox import engines
+
+    return engines.tool("micropython")
 
 
-def mpy_cross_exe():
-    return _exe("mpy-cross")
+def build(dest, target="sim", **options):
+    """Compile what firmware/manifest.py lists for target ("sim": the unix port's build, the
+    default; "device": the Pico's) into dest as on the device (knockbox.mpy.build_into; options:
+    modules=("knockfw.buttons", "knockcore") for a part); returns dest/lib, the path to run it."""
+    from knockbox import mpy
+
+    mpy.build_into(dest, target, **options)
+    return mpy.lib(dest)
 
 
-def compile_tree(src_root, package, dest_root, opt=3):
-    """Compile every .py of src_root/package into dest_root/package as .mpy; return total bytes."""
-    total = 0
-    src_pkg = os.path.join(src_root, package)
-    for dirpath, _dirs, files in os.walk(src_pkg):
-        rel = os.path.relpath(dirpath, src_root)
-        out_dir = os.path.join(dest_root, rel)
-        os.makedirs(out_dir, exist_ok=True)
-        for name in sorted(files):
-            if not name.endswith(".py"):
-                continue
-            out = os.path.join(out_dir, name[:-3] + ".mpy")
-            subprocess.run(
-                [mpy_cross_exe(), "-O%d" % opt, "-o", out, "-s", os.path.join(rel, name),
-                 os.path.join(dirpath, name)],
-                check=True, capture_output=True, text=True)
-            total += os.path.getsize(out)
-    return total
+def sizes(target="device", **options):
+    """{device path: .mpy size} of the manifest's build for target (nothing written)."""
+    from knockbox import mpy
+
+    return {k: len(v) for k, v in mpy.build(target, **options).items()}
 
 
 def _env(paths, env):

@@ -20,20 +20,12 @@ import mp
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 FW = os.path.join(mp.ROOT, "firmware")
-SIM_ONLY = ("board_sim.py", "flash.py")  # the unix port's board: never on a Pico
-
-
 def device_modules():
-    """Every module that goes on the Pico: the firmware (but the simulator's board) and the core."""
-    out = ["main.py"]
-    for dirpath, _dirs, files in os.walk(os.path.join(FW, "knockfw")):
-        for f in sorted(files):
-            if f.endswith(".py") and f not in SIM_ONLY:
-                out.append(os.path.relpath(os.path.join(dirpath, f), FW))
-    core = os.path.join(mp.ROOT, "shared", "knockcore")
-    out += [os.path.relpath(os.path.join(core, f), FW) for f in sorted(os.listdir(core))
-            if f.endswith(".py")]
-    return out
+    """Every file that goes on the Pico (firmware/manifest.py's device build: the firmware but
+    the simulator's board, the core, main.py), relative to firmware/."""
+    from knockbox.manifest import load
+
+    return [os.path.relpath(e.src, FW) for e in load().entries("device")]
 
 
 CHECKED = device_modules()

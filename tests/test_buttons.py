@@ -34,16 +34,6 @@ def test_micropython_source():
     _check_mp_output(mp.run_file(SCRIPT, cwd=HERE))
 
 
-def compile_modules(dest, names):
-    """Compile knockfw/__init__ and the named knockfw modules with mpy-cross -O3 into dest."""
-    import subprocess
-    os.makedirs(os.path.join(dest, "knockfw"), exist_ok=True)
-    for n in ("__init__",) + tuple(names):
-        src = os.path.join(mp.ROOT, "firmware", "knockfw", n + ".py")
-        subprocess.run([mp.mpy_cross_exe(), "-O3", "-o", os.path.join(dest, "knockfw", n + ".mpy"),
-                        src], check=True)
-
-
 def test_micropython_mpy(tmp_path):
-    compile_modules(str(tmp_path), ["buttons"])
-    _check_mp_output(mp.run_file(SCRIPT, paths=[str(tmp_path)], cwd=HERE))
+    lib = mp.build(str(tmp_path), modules=["knockfw.buttons"])
+    _check_mp_output(mp.run_file(SCRIPT, paths=[lib], cwd=HERE))

@@ -17,7 +17,7 @@ from types import SimpleNamespace
 import pytest
 
 import mp
-from knockbox import cli, deploy
+from knockbox import cli, deploy, mpy
 from knockbox.ptyrelay import SerialBridge
 
 ROOT = mp.ROOT
@@ -67,18 +67,19 @@ def board(tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def build(tmp_path_factory):
-    """What deploy should put on the board: every source compiled here with mpy-cross -O3
-    (tests/mp.py, independent of deploy's own compiler), except the simulator-only modules."""
+    """What deploy should put on the board: the device build of firmware/manifest.py, written
+    to a folder by the test helper (the core, the firmware without the simulator's board, and
+    main.py at the root)."""
     out = str(tmp_path_factory.mktemp("build"))
-    mp.compile_tree(os.path.join(ROOT, "shared"), "knockcore", out)
-    mp.compile_tree(os.path.join(ROOT, "firmware"), "knockfw", out)
+    mp.build(out, "device")
     files = {}
     for dirpath, _dirs, names in os.walk(out):
         for n in names:
             rel = os.path.relpath(os.path.join(dirpath, n), out).replace(os.sep, "/")
-            if rel[:-4] + ".py" not in deploy.SIM_ONLY:
-                files["lib/" + rel] = open(os.path.join(dirpath, n), "rb").read()
-    files["main.py"] = open(os.path.join(ROOT, "firmware", "main.py"), "rb").read()
+            files[rel] = open(os.path.join(dirpath, n), "rb").read()
+    assert "lib/knockfw/app.mpy" in files and "lib/knockcore/game.mpy" in files
+    assert "lib/knockfw/board_sim.mpy" not in files and "lib/knockfw/flash.mpy" not in files
+    assert files["main.py"] == open(os.path.join(ROOT, "firmware", "main.py"), "rb").read()
     return files
 
 
@@ -195,8 +196,8 @@ def test_deploy_refuses_old_micropython_and_copies_nothing(tmp_path, capsys, mon
         assert b.files() == {}
         # and a board whose .mpy version differs from what our mpy-cross emits
         monkeypatch.setattr(deploy, "MIN_VERSION", (1, 28))
-        real = deploy.mpy_cross_version()
-        monkeypatch.setattr(deploy, "mpy_cross_version", lambda: (real[0], (real[1][0] + 1, 0)))
+        real = mpy.version()
+        monkeypatch.setattr(mpy, "version", lambda: (real[0], (real[1][0] + 1, 0)))
         rc, out, err = run_deploy(capsys, "--port", b.port)
         assert rc == 1
         assert "loads .mpy v%d.%d" % real[1] in err and "emits v%d.0" % (real[1][0] + 1) in err

@@ -130,11 +130,11 @@ print(b - a, w, large.height(), medium.height(), small.height())
 
 
 def test_fonts_fit_the_mpy_budget_and_load_from_mpy(tmp_path):
-    mp.compile_tree(os.path.join(ROOT, "firmware"), "knockfw", str(tmp_path))
-    mpy = tmp_path / "knockfw" / "fonts"
+    lib = mp.build(str(tmp_path), modules=["knockfw.fonts"])
+    mpy = tmp_path / "lib" / "knockfw" / "fonts"
     total = sum((mpy / (name + ".mpy")).stat().st_size for name in MODULES)
     assert total <= MPY_BUDGET, total
-    r = mp.run(FONT_HEAP, paths=[str(tmp_path)])
+    r = mp.run(FONT_HEAP, paths=[lib])
     assert r.returncode == 0, r.stdout + r.stderr
     heap, w, hl, hm, hs = map(int, r.stdout.split())
     assert heap <= HEAP_BUDGET, heap

@@ -5,7 +5,6 @@ import os
 import re
 
 import mp
-from test_buttons import compile_modules
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 SCRIPT = os.path.join(HERE, "mp_scripts", "journal_cases.py")
@@ -27,8 +26,8 @@ def test_littlefs_source():
 
 
 def test_littlefs_mpy(tmp_path):
-    compile_modules(str(tmp_path), ["journal", "store", "flash"])
-    _check(mp.run_file(SCRIPT, ["lfs"], paths=[str(tmp_path), SHARED], heap="1M", cwd=HERE))
+    lib = mp.build(str(tmp_path), modules=["knockfw.journal", "knockfw.store", "knockfw.flash"])
+    _check(mp.run_file(SCRIPT, ["lfs"], paths=[lib, SHARED], heap="1M", cwd=HERE))
 
 
 def test_plain_files(tmp_path):

@@ -4,10 +4,8 @@ understands. Cases are in tests/mp_scripts/link_cases.py (each prints "ok <case>
 source and from .mpy compiled with mpy-cross -O3, as on the Pico."""
 import os
 import re
-import subprocess
 
 import mp
-from test_buttons import compile_modules
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 SCRIPT = os.path.join(HERE, "mp_scripts", "link_cases.py")
@@ -30,14 +28,12 @@ def test_link_source():
 
 
 def test_link_mpy(tmp_path):
-    compile_modules(str(tmp_path), ["link", "journal", "store", "flash"])
-    mp.compile_tree(SHARED, "knockcore", str(tmp_path))
-    _check(mp.run_file(SCRIPT, ["quick"], paths=[str(tmp_path)], heap="1M", cwd=HERE),
+    lib = mp.build(str(tmp_path), modules=["knockfw." + n for n in ("link", "journal", "store",
+                                                                    "flash")] + ["knockcore"])
+    _check(mp.run_file(SCRIPT, ["quick"], paths=[lib], heap="1M", cwd=HERE),
            [c for c in CASES if not c.startswith("case_fuzz")])
 
 
-def test_link_mpy_size(tmp_path):
-    out = str(tmp_path / "link.mpy")
-    subprocess.run([mp.mpy_cross_exe(), "-O3", "-o", out,
-                    os.path.join(FIRMWARE, "knockfw", "link.py")], check=True)
-    assert os.path.getsize(out) < LINK_MPY_BUDGET
+def test_link_mpy_size():
+    size = mp.sizes("device", modules=["knockfw.link"])["lib/knockfw/link.mpy"]
+    assert size < LINK_MPY_BUDGET

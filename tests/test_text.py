@@ -139,8 +139,7 @@ def save_png(name, hexbufs):
 @pytest.fixture(scope="module")
 def mpy_paths(tmp_path_factory):
     out = str(tmp_path_factory.mktemp("mpy"))
-    mp.compile_tree(os.path.join(ROOT, "firmware"), "knockfw", out)
-    return [out]
+    return [mp.build(out, modules=["knockfw"])]
 
 
 def run_jobs(jobs, paths=None):

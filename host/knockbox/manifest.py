@@ -1,0 +1,147 @@
+"""The device's files: firmware/manifest.py read into a list of entries (see that file for the
+language: package(), module(), root(), with only= and march= options).
+
+    m = manifest.load()                  # firmware/manifest.py
+    m.entries("device")                  # [Entry] for the Pico; "sim": the unix port's build
+    e.src, e.dest, e.opt, e.compiled, e.march_for("device"), e.module
+
+Entry.dest is the path on the device: "lib/knockfw/app.mpy", "main.py". Targets: "device" (what
+deploy copies and the size budgets count) and "sim" (the simulator and the tests, which run on
+the MicroPython unix port).
+"""
+import os
+
+from knockbox import engines
+from knockbox.errors import UserError
+
+TARGETS = ("device", "sim")
+NAME = "manifest.py"
+HOST_MARCH = "host"  # mpy-cross's name for the architecture it runs on (the unix port's own)
+
+
+class ManifestError(UserError):
+    pass
+
+
+class Entry:
+    """One file of the build: where it comes from, where it goes, how it is compiled."""
+
+    def __init__(self, src, dest, opt=3, only=None, march=None, compiled=True):
+        self.src = src            # absolute path of the source
+        self.dest = dest          # path on the device, relative to its root
+        self.opt = opt
+        self.only = only          # None, "device" or "sim"
+        self.march = march        # None or {"device": arch, "sim": arch}
+        self.compiled = compiled  # False: copied as source (root files)
+
+    @property
+    def module(self):
+        """Dotted module name ("knockfw.app"); None for root files."""
+        if not self.dest.startswith("lib/"):
+            return None
+        name = self.dest[4:-4].replace("/", ".")
+        return name[:-9] if name.endswith(".__init__") else name
+
+    def wanted(self, target):
+        return self.only is None or self.only == target
+
+    def march_for(self, target):
+        return self.march.get(target) if self.march else None
+
+    def __repr__(self):
+        return "Entry(%r -> %r)" % (self.src, self.dest)
+
+
+def _only(value):
+    if value not in (None,) + TARGETS:
+        raise ManifestError("manifest: only= must be one of %s, not %r" % (", ".join(TARGETS),
+                                                                            value))
+    return value
+
+
+def _march(value):
+    if value is None:
+        return None
+    if isinstance(value, str):
+        return {"device": value, "sim": HOST_MARCH}
+    if isinstance(value, dict) and set(value) <= set(TARGETS):
+        return dict(value)
+    raise ManifestError("manifest: march= is an architecture name or a dict {target: arch}, "
+                        "not %r" % (value,))
+
+
+class Manifest:
+    def __init__(self, path):
+        self.path = os.path.abspath(path)
+        self.folder = os.path.dirname(self.path)
+        self._entries = {}  # dest -> Entry, in the order first named
+
+    def _base(self, base_path):
+        return os.path.normpath(os.path.join(self.folder, base_path))
+
+    def _add(self, entry):
+        self._entries.pop(entry.dest, None)  # a later entry for the same file wins, in its place
+        self._entries[entry.dest] = entry
+
+    # ---- the manifest language ----
+
+    def package(self, name, base_path=".", opt=3, only=None, march=None):
+        base = self._base(base_path)
+        top = os.path.join(base, *name.split("/"))
+        if not os.path.isfile(os.path.join(top, "__init__.py")):
+            raise ManifestError("manifest: package %s: no %s" % (name, os.path.join(top,
+                                                                               "__init__.py")))
+        for dirpath, dirs, files in os.walk(top):
+            dirs[:] = sorted(d for d in dirs if d != "__pycache__")
+            for f in sorted(files):
+                if f.endswith(".py"):
+                    rel = os.path.relpath(os.path.join(dirpath, f), base).replace(os.sep, "/")
+                    self.module(rel, base_path, opt, only, march)
+
+    def module(self, path, base_path=".", opt=3, only=None, march=None):
+        src = os.path.join(self._base(base_path), *path.split("/"))
+        if not path.endswith(".py") or not os.path.isfile(src):
+            raise ManifestError("manifest: module %s: no such .py file (%s)" % (path, src))
+        self._add(Entry(src, "lib/" + path[:-3] + ".mpy", opt, _only(only), _march(march)))
+
+    def root(self, path, base_path=".", only=None):
+        src = os.path.join(self._base(base_path), *path.split("/"))
+        if not os.path.isfile(src):
+            raise ManifestError("manifest: root %s: no such file (%s)" % (path, src))
+        self._add(Entry(src, os.path.basename(path), None, _only(only), None, compiled=False))
+
+    # ---- reading it ----
+
+    def entries(self, target="device"):
+        if target not in TARGETS:
+            raise ValueError("target is one of %s, not %r" % (TARGETS, target))
+        return [e for e in self._entries.values() if e.wanted(target)]
+
+    def entry(self, dest):
+        return self._entries.get(dest)
+
+    def native(self, target="device"):
+        """The entries compiled with -march for this target."""
+        return [e for e in self.entries(target) if e.march_for(target)]
+
+
+def default_path():
+    return os.path.join(engines.firmware_root(), NAME)
+
+
+def parse(path):
+    """Run a manifest file and return its Manifest."""
+    m = Manifest(path)
+    try:
+        with open(path, encoding="utf-8") as f:
+            code = compile(f.read(), path, "exec")
+    except OSError as e:
+        raise ManifestError("cannot read the device manifest %s: %s" % (path, e)) from None
+    exec(code, {"__file__": path, "package": m.package, "module": m.module, "root": m.root})
+    return m
+
+
+def load(path=None):
+    """The Manifest of firmware/manifest.py (or path), read afresh (cheap: a walk of two
+    folders), so a module added while a process runs is in its next build."""
+    return parse(os.path.abspath(path or default_path()))

@@ -1,0 +1,158 @@
+"""mpy-cross, the one wrapper: compile a file, or the device manifest into a folder.
+
+    mpy.compile_file(src, opt=3, march=None, name=None) -> .mpy bytes (out= also writes it)
+    mpy.build("device")            -> {device path: bytes}: every file firmware/manifest.py puts on
+                                      the Pico ("lib/knockfw/app.mpy", "main.py", ...)
+    mpy.build("sim")               -> the same for the unix port (simulator, tests)
+    mpy.build_into(folder, "sim")  -> {device path: size}; writes the build as on the device
+                                      (folder/lib/..., folder/main.py), rewriting only files whose
+                                      bytes changed and removing stale ones under folder/lib
+    mpy.lib(folder)                -> folder/lib, the MICROPYPATH entry for such a folder
+    mpy.version()                  -> ((1, 28, 0), (6, 3)): release and .mpy version emitted
+
+Options of build/build_into: modules=("knockfw.buttons", "knockcore") only those modules or
+packages (with their parents' __init__; no root files); native_march= overrides the architecture
+of the manifest's native modules (deploy to a board of another architecture); sources={"knockfw":
+folder} compiles the package from a copy in folder (folder/knockfw/...); manifest= a Manifest.
+Each source is compiled once per process (cached by path, size, mtime and options).
+"""
+import os
+import re
+import subprocess
+import tempfile
+
+from knockbox import engines
+from knockbox import manifest as manifest_mod
+from knockbox.errors import UserError
+
+
+class CompileError(UserError):
+    pass
+
+
+def exe():
+    return engines.tool("mpy-cross")
+
+
+def version():
+    """(MicroPython release tuple, (mpy version, sub-version)) that our mpy-cross emits."""
+    r = subprocess.run([exe(), "--version"], capture_output=True, text=True)
+    text = r.stdout + r.stderr
+    m = re.search(r"v(\d+)\.(\d+)\.(\d+).*mpy v(\d+)\.(\d+)", text)
+    if not m:
+        raise CompileError("cannot tell the version of mpy-cross from %r" % text.strip())
+    v = tuple(int(x) for x in m.groups())
+    return v[:3], v[3:]
+
+
+_compiled = {}  # (src, size, mtime, mpy-cross, opt, march, name) -> bytes
+
+
+def compile_file(src, opt=3, march=None, name=None, out=None):
+    """Compile one .py with mpy-cross -O<opt> [-march=<march>] [-s <name>]; the .mpy bytes
+    (also written to out when given). Raises CompileError with mpy-cross's message."""
+    tool = exe()
+    st = os.stat(src)
+    key = (os.path.abspath(src), st.st_size, st.st_mtime_ns, tool, opt, march, name)
+    data = _compiled.get(key)
+    if data is None:
+        argv = [tool]
+        if opt is not None:
+            argv.append("-O%d" % opt)
+        if march:
+            argv.append("-march=" + march)
+        if name:
+            argv += ["-s", name]
+        with tempfile.TemporaryDirectory(prefix="knockbox-mpy-") as tmp:
+            dest = os.path.join(tmp, "out.mpy")
+            r = subprocess.run(argv + ["-o", dest, src], capture_output=True, text=True)
+            if r.returncode != 0:
+                raise CompileError("mpy-cross failed on %s:\n%s"
+                                   % (name or src, (r.stderr or r.stdout).strip()))
+            with open(dest, "rb") as f:
+                data = _compiled[key] = f.read()
+    if out:
+        _write_if_changed(out, data)
+    return data
+
+
+def _selected(entry, modules):
+    if modules is None:
+        return True
+    mod = entry.module
+    if mod is None:
+        return False
+    for name in modules:
+        if mod == name or mod.startswith(name + ".") or (name + ".").startswith(mod + "."):
+            return True
+    return False
+
+
+def _source(entry, sources):
+    if sources and entry.compiled:
+        rel = entry.dest[4:-4] + ".py"
+        folder = sources.get(rel.split("/")[0])
+        if folder:
+            return os.path.join(folder, *rel.split("/"))
+    return entry.src
+
+
+def build(target="device", modules=None, native_march=None, sources=None, manifest=None):
+    """Compile the manifest's files for target: {device path: bytes}."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    m = manifest or manifest_mod.load()
+    todo = [e for e in m.entries(target) if _selected(e, modules)]
+
+    def one(e):
+        src = _source(e, sources)
+        if not e.compiled:
+            with open(src, "rb") as f:
+                return e.dest, f.read()
+        march = e.march_for(target)
+        if march and native_march:
+            march = native_march
+        return e.dest, compile_file(src, e.opt, march, e.dest[4:-4] + ".py")
+
+    with ThreadPoolExecutor(max_workers=min(4, os.cpu_count() or 2)) as pool:
+        return dict(pool.map(one, todo))
+
+
+def lib(folder):
+    return os.path.join(folder, "lib")
+
+
+def _write_if_changed(path, data):
+    try:
+        with open(path, "rb") as f:
+            if f.read() == data:
+                return False
+    except OSError:
+        pass
+    os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
+    with open(path + ".tmp", "wb") as f:
+        f.write(data)
+    os.replace(path + ".tmp", path)
+    return True
+
+
+def build_into(folder, target="device", **options):
+    """build() written into folder as on the device; returns {device path: size}."""
+    files = build(target, **options)
+    want = set()
+    for dest, data in files.items():
+        path = os.path.join(folder, *dest.split("/"))
+        want.add(path)
+        _write_if_changed(path, data)
+    for dirpath, _dirs, names in os.walk(lib(folder)):
+        for n in names:
+            full = os.path.join(dirpath, n)
+            if full not in want and n.endswith((".mpy", ".py")):
+                os.remove(full)
+    return {dest: len(data) for dest, data in files.items()}
+
+
+def total(sizes, prefix="lib/"):
+    """Bytes of the compiled files (device paths under prefix) in a {path: size or bytes}."""
+    return sum(v if isinstance(v, int) else len(v) for k, v in sizes.items()
+               if k.startswith(prefix))

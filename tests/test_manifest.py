@@ -1,0 +1,145 @@
+"""The device's files in one manifest (firmware/manifest.py, read by knockbox.manifest) and the one
+mpy-cross wrapper (knockbox.mpy): what each target gets, native modules compiled per target and
+run on the unix port, builds written into a folder, and deploy's architecture check."""
+import os
+
+import pytest
+
+import mp
+from knockbox import deploy, mpy
+from knockbox.manifest import ManifestError, load, parse
+
+VIPER = """\
+import micropython
+
+
+@micropython.viper
+def double(x: int) -> int:
+    return x * 2
+"""
+
+
+def arch(data):
+    """The architecture number in a .mpy header (0 = bytecode only, 2 = x64, 4 = armv6m)."""
+    assert data[:1] == b"M"
+    return data[2] >> 2
+
+
+def test_the_real_manifest_puts_the_core_and_firmware_on_the_device_and_the_sim_board_off_it():
+    m = load()
+    device = {e.dest for e in m.entries("device")}
+    sim = {e.dest for e in m.entries("sim")}
+    assert {"main.py", "lib/knockcore/game.mpy", "lib/knockfw/app.mpy",
+            "lib/knockfw/__init__.mpy", "lib/knockfw/fonts/medium.mpy"} <= device
+    assert sim - device == {"lib/knockfw/board_sim.mpy", "lib/knockfw/flash.mpy", "sim_main.py"}
+    assert device - sim == {"main.py"}
+    # every firmware and core source is in one of the builds
+    for pkg, base in (("knockfw", "firmware"), ("knockcore", "shared")):
+        for dirpath, _dirs, files in os.walk(os.path.join(mp.ROOT, base, pkg)):
+            for f in files:
+                if f.endswith(".py"):
+                    rel = os.path.relpath(os.path.join(dirpath, f), os.path.join(mp.ROOT, base))
+                    assert "lib/" + rel[:-3].replace(os.sep, "/") + ".mpy" in sim, rel
+    assert m.entry("lib/knockfw/app.mpy").module == "knockfw.app"
+    assert m.entry("lib/knockfw/__init__.mpy").module == "knockfw"
+
+
+@pytest.fixture
+def tree(tmp_path):
+    """A small project: package pkg (a, b, native viper module v), a root main.py, a sim entry."""
+    pkg = tmp_path / "src" / "pkg"
+    pkg.mkdir(parents=True)
+    (pkg / "__init__.py").write_text("")
+    (pkg / "a.py").write_text("def f():\n    return 'a'\n")
+    (pkg / "b.py").write_text("X = 'b'\n")
+    (pkg / "v.py").write_text(VIPER)
+    (tmp_path / "src" / "main.py").write_text("import pkg.a\n")
+    (tmp_path / "src" / "sim_main.py").write_text("import pkg.b\n")
+    (tmp_path / "src" / "manifest.py").write_text(
+        'package("pkg")\n'
+        'module("pkg/b.py", only="sim")\n'
+        'module("pkg/v.py", march="armv6m")\n'
+        'root("main.py", only="device")\n'
+        'root("sim_main.py", only="sim")\n')
+    return tmp_path
+
+
+def test_targets_only_and_march_from_a_manifest(tree):
+    m = parse(str(tree / "src" / "manifest.py"))
+    assert [e.dest for e in m.entries("device")] == [
+        "lib/pkg/__init__.mpy", "lib/pkg/a.mpy", "lib/pkg/v.mpy", "main.py"]
+    assert [e.dest for e in m.entries("sim")] == [
+        "lib/pkg/__init__.mpy", "lib/pkg/a.mpy", "lib/pkg/b.mpy", "lib/pkg/v.mpy", "sim_main.py"]
+    assert [e.dest for e in m.native("device")] == ["lib/pkg/v.mpy"]
+    v = m.entry("lib/pkg/v.mpy")
+    assert (v.march_for("device"), v.march_for("sim")) == ("armv6m", "host")
+    dev = mpy.build("device", manifest=m)
+    sim = mpy.build("sim", manifest=m)
+    assert arch(dev["lib/pkg/v.mpy"]) == 4            # armv6m: the Pico's Cortex-M0+
+    assert arch(sim["lib/pkg/v.mpy"]) == 2            # x64: this machine's unix port
+    assert arch(dev["lib/pkg/a.mpy"]) == 0            # bytecode loads anywhere
+    assert dev["main.py"] == b"import pkg.a\n"        # root files go as source
+
+
+def test_a_native_module_runs_on_the_unix_port_from_the_sim_build(tree):
+    m = parse(str(tree / "src" / "manifest.py"))
+    sizes = mpy.build_into(str(tree / "out"), "sim", manifest=m)
+    assert sizes["lib/pkg/v.mpy"] == os.path.getsize(tree / "out" / "lib" / "pkg" / "v.mpy")
+    r = mp.run("from pkg import v, a, b\nprint(v.double(21), a.f(), b.X)",
+               paths=[mpy.lib(str(tree / "out"))])
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert r.stdout.split() == ["42", "a", "b"]
+    assert (tree / "out" / "sim_main.py").read_text() == "import pkg.b\n"
+
+
+def test_build_into_rewrites_only_changes_and_removes_stale_files(tree):
+    m = parse(str(tree / "src" / "manifest.py"))
+    out = str(tree / "out")
+    mpy.build_into(out, "sim", manifest=m)
+    a = tree / "out" / "lib" / "pkg" / "a.mpy"
+    before = a.stat().st_mtime_ns
+    (tree / "out" / "lib" / "pkg" / "gone.mpy").write_bytes(b"M")
+    (tree / "src" / "pkg" / "b.py").write_text("X = 'bb'\n")
+    mpy.build_into(out, "sim", manifest=parse(str(tree / "src" / "manifest.py")))
+    assert a.stat().st_mtime_ns == before
+    assert not (tree / "out" / "lib" / "pkg" / "gone.mpy").exists()
+    r = mp.run("from pkg import b\nprint(b.X)", paths=[mpy.lib(out)])
+    assert r.stdout.split() == ["bb"], r.stdout + r.stderr
+
+
+def test_modules_picks_a_part_with_its_packages(tree):
+    m = parse(str(tree / "src" / "manifest.py"))
+    assert sorted(mpy.build("device", modules=["pkg.a"], manifest=m)) == [
+        "lib/pkg/__init__.mpy", "lib/pkg/a.mpy"]
+
+
+def test_a_later_entry_wins_and_bad_entries_are_refused(tree):
+    src = tree / "src"
+    (src / "m2.py").write_text('package("pkg")\nmodule("pkg/a.py", only="sim")\n'
+                               'module("pkg/a.py")\n')
+    assert "lib/pkg/a.mpy" in [e.dest for e in parse(str(src / "m2.py")).entries("device")]
+    for text, msg in (('module("pkg/nope.py")\n', "no such .py"),
+                      ('package("nopkg")\n', "no "),
+                      ('module("pkg/a.py", only="pico")\n', "only="),
+                      ('module("pkg/a.py", march=3)\n', "march=")):
+        (src / "bad.py").write_text(text)
+        with pytest.raises(ManifestError, match=msg):
+            parse(str(src / "bad.py"))
+    (src / "pkg" / "broken.py").write_text("def f(:\n")
+    (src / "m3.py").write_text('module("pkg/broken.py")\n')
+    with pytest.raises(mpy.CompileError, match="pkg/broken.py"):
+        mpy.build("device", manifest=parse(str(src / "m3.py")))
+
+
+def test_deploy_compiles_native_modules_for_the_unix_port_and_refuses_a_wrong_board(tree,
+                                                                                    monkeypatch):
+    m = parse(str(tree / "src" / "manifest.py"))
+    monkeypatch.setattr(deploy, "load_manifest", lambda: m)
+    monkeypatch.setattr(mpy.manifest_mod, "load", lambda: m)
+    pico = {"mpy": 6 | (4 << 10), "platform": "rp2"}
+    assert arch(deploy.compile_for(pico)["lib/pkg/v.mpy"]) == 4
+    unix = {"mpy": 6 | (2 << 10), "platform": "linux"}
+    assert arch(deploy.compile_for(unix)["lib/pkg/v.mpy"]) == 2
+    esp = {"mpy": 6 | (10 << 10), "platform": "esp32"}
+    with pytest.raises(deploy.DeployError, match="runs xtensawin code.*armv6m"):
+        deploy.compile_for(esp)
