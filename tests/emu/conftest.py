@@ -1,0 +1,157 @@
+"""The emulated-Pico test layer: the firmware on stock MicroPython v1.28 (RPI_PICO) on rp2040js.
+
+The emulator is ../shared/rp2040-emu beside the repository ($RP2040_EMU overrides). Without it,
+every test here is left out and one test (test_emu_setup.py) skips with one line saying why;
+wherever it exists (CI has it) they all run.
+
+Fixtures:
+- `emu`: the emulator's Python module (emupico), after its setup.sh (once per process).
+- `deployed` (session): the Badger build, put on a fresh instance by the real
+  `knockbox deploy --port <tty> --board badger`, booted until its first frame, then stopped:
+  a dict with `image` (the flash image: the template every test starts from), `deploy` (the
+  deploy's output), `spi`/`gpio` (the logs of that first boot). Built once per test run (under
+  pytest-xdist the workers share it through a lock).
+- `deployed_pico_epd` (session): the same for the Pico + Waveshare build (`--board pico-epd`
+  deployed over the Badger template, started with `-i 13=0`: SSD1680 BUSY idle).
+- `device_factory`: `device_factory(board="badger", no_pace=False, busy_ms=None, image=None,
+  inputs=())` starts a new instance from a copy of the template (`--wait usb`, SPI and GPIO
+  logs from the first instruction) and returns an emu_device.Device; stopped after the test.
+- `device`: one Badger device, started.
+"""
+import fcntl
+import os
+import shutil
+import subprocess
+import sys
+
+import pytest
+
+import emu_device
+from emu_device import EMU, HAVE_EMU, MISSING
+
+if HAVE_EMU:
+    sys.dont_write_bytecode = True  # nothing may be written into the emulator's folder
+    sys.path.insert(0, EMU)
+    import emupico  # noqa: E402
+    sys.dont_write_bytecode = False
+else:
+    emupico = None
+    # one test says why (test_emu_setup.py); the others are not even collected
+    collect_ignore_glob = ["test_emu_[!s]*.py"]
+
+KNOCKBOX = os.path.join(os.path.dirname(sys.executable), "knockbox")
+_READY = {}
+
+
+@pytest.fixture(scope="session")
+def emu():
+    if not HAVE_EMU:
+        pytest.skip(MISSING)
+    if "ok" not in _READY:
+        p = subprocess.run([os.path.join(EMU, "setup.sh")], capture_output=True, text=True,
+                           timeout=600)
+        if p.returncode != 0:
+            raise RuntimeError("rp2040-emu setup.sh failed (scripts/setup prepares it):\n"
+                               + p.stdout + p.stderr)
+        _READY["ok"] = True
+    return emupico
+
+
+def _shared(tmp_path_factory):
+    """A folder all xdist workers of this run share."""
+    base = tmp_path_factory.getbasetemp()
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        base = base.parent
+    d = os.path.join(str(base), "emu-shared")
+    os.makedirs(d, exist_ok=True)
+    return d
+
+
+def _once(tmp_path_factory, name, build):
+    """Run build(folder) once per test run (all workers); returns the folder."""
+    d = os.path.join(_shared(tmp_path_factory), name)
+    with open(d + ".lock", "w") as lk:
+        fcntl.flock(lk, fcntl.LOCK_EX)
+        if os.path.exists(os.path.join(d, "done")):
+            return d
+        if os.path.exists(os.path.join(d, "failed")):
+            raise RuntimeError(open(os.path.join(d, "failed")).read())
+        shutil.rmtree(d, ignore_errors=True)
+        os.makedirs(d)
+        try:
+            build(d)
+        except BaseException as e:
+            with open(os.path.join(d, "failed"), "w") as f:
+                f.write("%s failed in another worker: %s" % (name, e))
+            raise
+        open(os.path.join(d, "done"), "w").close()
+    return d
+
+
+def _first_frame(dev, timeout=120):
+    if not dev.wait_refresh(0, timeout):
+        raise RuntimeError("the app drew nothing within %d s after deploy" % timeout)
+    dev.wait_quiet(300)
+
+
+def _deploy_into(emu, d, board, image):
+    """Deploy with the real CLI into an instance booted from `image` (None: a blank flash),
+    wait for the app's first frame, stop (the flash image is saved) and keep it as d/flash.img."""
+    dev = emu_device.Device(emu, os.path.join(d, "state"), image, board=board)
+    try:
+        dev.start()
+        p = subprocess.run([KNOCKBOX, "deploy", "--port", dev.tty, "--board", board],
+                           capture_output=True, text=True, timeout=600)
+        with open(os.path.join(d, "deploy.txt"), "w") as f:
+            f.write("exit %d\n%s%s" % (p.returncode, p.stdout, p.stderr))
+        if p.returncode != 0:
+            raise RuntimeError("knockbox deploy failed:\n" + p.stdout + p.stderr)
+        _first_frame(dev)
+        dev.pico.flush()
+    finally:
+        dev.stop()
+    shutil.copyfile(dev.flash, os.path.join(d, "flash.img"))
+    for n in ("spi.jsonl", "gpio.jsonl"):
+        shutil.copyfile(os.path.join(dev.state, n), os.path.join(d, n))
+
+
+def _template(d):
+    return {"image": os.path.join(d, "flash.img"), "dir": d,
+            "deploy": open(os.path.join(d, "deploy.txt")).read(),
+            "spi": os.path.join(d, "spi.jsonl"), "gpio": os.path.join(d, "gpio.jsonl")}
+
+
+@pytest.fixture(scope="session")
+def deployed(emu, tmp_path_factory):
+    d = _once(tmp_path_factory, "badger", lambda d: _deploy_into(emu, d, "badger", None))
+    return _template(d)
+
+
+@pytest.fixture(scope="session")
+def deployed_pico_epd(emu, deployed, tmp_path_factory):
+    d = _once(tmp_path_factory, "pico-epd",
+              lambda d: _deploy_into(emu, d, "pico-epd", deployed["image"]))
+    return _template(d)
+
+
+@pytest.fixture
+def device_factory(emu, deployed, request, tmp_path):
+    started = []
+
+    def make(board="badger", image=None, **kw):
+        if image is None:
+            image = deployed["image"] if board == "badger" else \
+                request.getfixturevalue("deployed_pico_epd")["image"]
+        dev = emu_device.Device(emu, os.path.join(str(tmp_path), "pico%d" % len(started)), image,
+                                board=board, **kw)
+        started.append(dev)
+        return dev.start()
+
+    yield make
+    for dev in started:
+        dev.stop()
+
+
+@pytest.fixture
+def device(device_factory):
+    return device_factory()

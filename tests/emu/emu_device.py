@@ -1,0 +1,322 @@
+"""An emulated Knockbox for tests: the firmware deployed by `knockbox deploy` on stock MicroPython
+v1.28 running on rp2040js (../shared/rp2040-emu), driven only through what a user or a laptop
+has: the buttons (GPIO), the USB serial port, and what the panel shows (decoded from the SPI
+log with the controller models, see emu_frames.py).
+
+    dev = Device(emupico_module, state_dir, image, board="badger")
+    dev.start()                    # boots the app from `image` (a copy is used)
+    dev.press("up"); dev.long_press("a")
+    dev.frames()                   # every panel refresh so far, decoded
+    dev.knockbox("sync")           # the laptop tool on this device's serial port
+    dev.stop()
+
+Times are emulated RP2040 time unless a name says wall.
+"""
+import json
+import os
+import shutil
+import subprocess
+import sys
+import threading
+import time
+
+import emu_frames
+
+BIN = os.path.dirname(sys.executable)  # .venv/bin: knockbox, mpremote
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+# The emulator: ../shared/rp2040-emu beside the repository, or $RP2040_EMU.
+EMU = os.path.abspath(os.environ.get("RP2040_EMU")
+                      or os.path.join(os.path.dirname(ROOT), "shared", "rp2040-emu"))
+HAVE_EMU = os.path.isfile(os.path.join(EMU, "emupico.py"))
+MISSING = "no emulated Pico: %s not found (set RP2040_EMU to its folder)" % EMU
+
+# Buttons per build: GPIO and the level a pressed button reads.
+BUTTONS = {
+    "badger": ({"a": 12, "b": 13, "c": 14, "up": 15, "down": 11}, 1),
+    "pico-epd": ({"a": 2, "b": 3, "c": 4, "up": 5, "down": 6}, 0),
+}
+# The panel's refresh command (UC8151 DRF; SSD1680 master activation) and BUSY pin/level.
+REFRESH_CMD = {"badger": 0x12, "pico-epd": 0x20}
+LATCH = 10  # Badger 2040: 3V3 enable (power latch)
+VBUS = 24   # VBUS sense: 1 on USB power
+
+
+class Device:
+    def __init__(self, emupico, state, image, board="badger", no_pace=False, busy_ms=None,
+                 home=None, inputs=()):
+        """state: a new state directory; image: the flash image to boot (copied); busy_ms: if
+        set, the panel's BUSY pin is held busy that long after each refresh command (a panel
+        that takes time); inputs: more `-i PIN=V` initial levels."""
+        self.emupico = emupico
+        self.state = os.path.abspath(str(state))
+        self.board = board
+        self.pins, self.on_level = BUTTONS[board]
+        self.panel = emu_frames.PANELS[board]
+        self.no_pace = no_pace
+        self.busy_ms = busy_ms
+        self.inputs = list(inputs)
+        os.makedirs(self.state, exist_ok=True)
+        self.flash = os.path.join(self.state, "flash.img")
+        if image is None:  # a blank flash: MicroPython makes a new filesystem
+            if os.path.exists(self.flash):
+                os.remove(self.flash)
+        else:
+            shutil.copyfile(str(image), self.flash)
+        self.spi_log = os.path.join(self.state, "spi.jsonl")
+        self.gpio_log = os.path.join(self.state, "gpio.jsonl")
+        self.home = home or os.path.join(self.state, "home")  # the laptop's KNOCKBOX_HOME
+        self.pico = emupico.Pico(self.state)
+        self._watch = None
+        self.started = False
+
+    # ---------------------------------------------------------------- life cycle
+    def start(self, timeout=120):
+        args = ["--flash-image", self.flash, "--wait", "usb", "--timeout", str(timeout),
+                "--spi-log", self.spi_log, "--gpio-log", self.gpio_log]
+        if self.board == "pico-epd":
+            args += ["-i", "13=0"]  # SSD1680 BUSY: high = busy, so idle is low
+        for i in self.inputs:
+            args += ["-i", i]
+        if self.no_pace:
+            args.append("--no-pace")
+        p = self.pico.start(*args, check=False, capture_output=True, text=True)
+        if p.returncode != 0:
+            raise RuntimeError("pico-start failed:\n" + p.stdout + p.stderr)
+        self.started = True
+        self._watch = _Watcher(self)
+        self._watch.start()
+        return self
+
+    def stop(self):
+        if self._watch:
+            self._watch.stop()
+        if self.started:
+            self.pico.stop(check=False, capture_output=True)
+            self.started = False
+
+    @property
+    def tty(self):
+        return self.pico.tty
+
+    # ---------------------------------------------------------------- time
+    def emu_ms(self):
+        return self.pico.emu_ms()
+
+    def boot(self):
+        return self.pico.status()["boot"]
+
+    def sleep(self, ms):
+        """Let `ms` of emulated time pass."""
+        self.pico.sleep_emu(ms, poll=0.01)
+
+    # ---------------------------------------------------------------- buttons
+    def pin_of(self, name):
+        return self.pins[name]
+
+    def press(self, name, ms=100, gap=0):
+        """Hold a button `ms` (emulated), release, then let `gap` ms pass. Returns the
+        emulator's reply (start_emu_us, end_emu_us)."""
+        r = self.pico.press(self.pins[name], ms, level=self.on_level)
+        if gap:
+            self.sleep(gap)
+        return r
+
+    def long_press(self, name, ms=800, gap=0):
+        return self.press(name, ms, gap)
+
+    def hold(self, name):
+        return self.pico.drive(self.pins[name], self.on_level)
+
+    def release(self, name):
+        return self.pico.release(self.pins[name])
+
+    def act(self, presses, ms=100, long_ms=800, settle=True, timeout=10.0):
+        """Press a list of ("a", "press"|"long") the way a player watching the panel does:
+        each press, then wait until the panel was refreshed for it (or `timeout` wall
+        seconds, if the firmware did not react: then go on; the checks will tell)."""
+        missed = []
+        for i, (name, kind) in enumerate(presses):
+            n = self.refreshes()
+            self.press(name, long_ms if kind == "long" else ms)
+            if settle and not self.wait_refresh(n, timeout):
+                missed.append(i)
+        return missed
+
+    # ---------------------------------------------------------------- the panel
+    def refreshes(self):
+        """Refresh commands sent so far (all boots), counted live from the SPI log."""
+        return self._watch.count
+
+    def refresh_times(self):
+        """[(boot_index, t_us)] of the refresh commands seen so far."""
+        return list(self._watch.times)
+
+    def wait_refresh(self, after, timeout=10.0):
+        """Wait (wall seconds) until more than `after` refreshes were sent; True if so."""
+        end = time.time() + timeout
+        while time.time() < end:
+            if self._watch.count > after:
+                return True
+            time.sleep(0.01)
+        return False
+
+    def wait_quiet(self, ms=300, timeout=30.0):
+        """Wait until no refresh was sent for `ms` of emulated time."""
+        end = time.time() + timeout
+        n = self._watch.count
+        t0 = self.emu_ms()
+        while time.time() < end:
+            time.sleep(0.02)
+            if self._watch.count != n:
+                n = self._watch.count
+                t0 = self.emu_ms()
+            elif self.emu_ms() - t0 >= ms:
+                return True
+        return False
+
+    def _logs_settled(self):
+        # the emulator appends asynchronously: wait until both files stop growing
+        last = None
+        for _ in range(100):
+            cur = tuple(os.path.getsize(p) if os.path.exists(p) else 0
+                        for p in (self.spi_log, self.gpio_log))
+            if cur == last:
+                return
+            last = cur
+            time.sleep(0.03)
+
+    def frames(self):
+        """Every refresh so far, decoded with the controller model (emu_frames.PanelReader)."""
+        self._logs_settled()
+        return emu_frames.decode(self.spi_log, self.gpio_log, self.board)
+
+    def last_frame(self):
+        fr = self.frames().frames
+        return fr[-1] if fr else None
+
+    def gpio_records(self):
+        self._logs_settled()
+        return emu_frames.read_jsonl(self.gpio_log)
+
+    # ---------------------------------------------------------------- power
+    def reset(self, wait_usb=True):
+        """Pull RUN: the chip restarts from flash (a power cut for the firmware)."""
+        return self.pico.reset(wait_usb=wait_usb)
+
+    def on_battery(self, yes=True):
+        self.pico.drive(VBUS, 0 if yes else 1)
+
+    # ---------------------------------------------------------------- the laptop side
+    def knockbox(self, *args, timeout=120, check=True):
+        env = dict(os.environ, KNOCKBOX_HOME=self.home)
+        p = subprocess.run([os.path.join(BIN, "knockbox")] + [str(a) for a in args],
+                           capture_output=True, text=True, timeout=timeout, env=env)
+        if check and p.returncode != 0:
+            raise AssertionError("knockbox %s failed (%d):\n%s%s" % (
+                " ".join(map(str, args)), p.returncode, p.stdout, p.stderr))
+        return p
+
+    def sync(self, *args, **kw):
+        return self.knockbox("sync", "--port", self.tty, *args, **kw)
+
+    def push(self, *args, **kw):
+        return self.knockbox("push", "--port", self.tty, *args, **kw)
+
+    def history(self):
+        return json.loads(self.knockbox("history", "--json").stdout)
+
+    def show(self, gid):
+        return json.loads(self.knockbox("show", "--json", gid).stdout)
+
+    def serial(self, timeout=1.0):
+        """The USB serial port, opened (pyserial). Close it before running knockbox."""
+        import serial
+
+        return serial.Serial(self.tty, 115200, timeout=timeout)
+
+    def request(self, port, op, rid, timeout=10.0, **args):
+        """Send one protocol request on an open port and return its reply (skipping any other
+        line, as the host does), or None after `timeout` wall seconds."""
+        msg = dict(args, id=rid, op=op)
+        port.write(b"\n" + json.dumps(msg).encode() + b"\n")
+        end = time.time() + timeout
+        buf = b""
+        while time.time() < end:
+            buf += port.read(port.in_waiting or 1)
+            while b"\n" in buf:
+                line, buf = buf.split(b"\n", 1)
+                try:
+                    r = json.loads(line.decode("utf-8", "replace"))
+                except ValueError:
+                    continue
+                if isinstance(r, dict) and r.get("id") == rid:
+                    return r
+        return None
+
+
+class _Watcher(threading.Thread):
+    """Tails the SPI log: counts the panel's refresh commands as they are sent and, with a BUSY
+    model, holds the BUSY pin busy for `busy_ms` after each one."""
+
+    def __init__(self, dev):
+        super().__init__(daemon=True)
+        self.dev = dev
+        self.cmd = REFRESH_CMD[dev.board]
+        self.bus = dev.panel["bus"]
+        self.dc_bit = 1 << dev.panel["dc"]
+        self.cs_bit = 1 << dev.panel["cs"]
+        self.needle = b'"b":%d,' % self.cmd
+        self.count = 0
+        self.times = []
+        self._halt = threading.Event()
+        self._boot = 0
+        self._last_t = -1
+
+    def stop(self):
+        self._halt.set()
+        self.join(5)
+
+    def run(self):
+        path = self.dev.spi_log
+        while not os.path.exists(path) and not self._halt.is_set():
+            time.sleep(0.01)
+        with open(path, "rb") as f:
+            rest = b""
+            while not self._halt.is_set():
+                chunk = f.read(1 << 20)
+                if not chunk:
+                    time.sleep(0.005)
+                    continue
+                lines = (rest + chunk).split(b"\n")
+                rest = lines.pop()
+                for line in lines:
+                    try:  # {"t":123,...: the time of every byte, cheaply (resets: t goes back)
+                        t = int(line[5:line.index(b",")])
+                    except ValueError:
+                        continue
+                    if t < self._last_t:
+                        self._boot += 1
+                    self._last_t = t
+                    if self.needle not in line:
+                        continue
+                    try:
+                        r = json.loads(line)
+                    except ValueError:
+                        continue
+                    g = r["g"]
+                    if r["bus"] == self.bus and not g & self.cs_bit and not g & self.dc_bit:
+                        self.times.append((self._boot, r["t"]))
+                        self.count += 1
+                        if self.dev.busy_ms:
+                            self._busy()
+
+    def _busy(self):
+        dev = self.dev
+        pin, level = dev.panel["busy"], dev.panel["busy_level"]
+
+        def pulse():
+            try:
+                dev.pico.press(pin, dev.busy_ms, level=level)
+            except Exception:  # the instance may be stopping
+                pass
+        threading.Thread(target=pulse, daemon=True).start()

@@ -1,0 +1,215 @@
+"""Decode what the firmware showed on the e-ink panel of an emulated Pico, from the emulator's
+logs: the SPI byte log (every byte with its CS/DC levels, emulated time) and the GPIO output log
+(the panel's RST pin, CS for matching boots). The bytes are fed, in order, into the controller
+models of tests/fakes through their public entry points (`wire(model)`: SPI, CS, DC, RST, BUSY),
+and every refresh the model sees becomes a Frame (the image a viewer sees on the panel).
+
+The panel's BUSY is whatever the test drives on the emulator's pin; the models' own BUSY (a
+count of polls) is not what the firmware saw, so before each command the model's BUSY is polled
+until it clears (a command the firmware sent while the driven BUSY said busy is a separate check).
+"""
+import json
+
+from fakes.bus import wire
+from fakes.model import ROW
+from fakes.ssd1680_model import SSD1680Model
+from fakes.uc8151_model import UC8151Model
+
+W = 296
+H = 128
+
+# Panel wiring per firmware board (GPIO numbers): the controller model and its pins.
+PANELS = {
+    "badger": {"model": UC8151Model, "bus": 0, "cs": 17, "dc": 20, "rst": 21, "busy": 26,
+               "busy_level": 0},
+    "pico-epd": {"model": SSD1680Model, "bus": 1, "cs": 9, "dc": 8, "rst": 12, "busy": 13,
+                 "busy_level": 1},
+}
+
+
+class Frame:
+    """One refresh: `image` is the viewer's picture packed like a P4 PBM (37 bytes a row, MSB =
+    leftmost pixel, 1 = black); `t_us` the emulated time of the refresh command in `boot`."""
+
+    def __init__(self, boot, t_us, kind, image):
+        self.boot = boot
+        self.t_us = t_us
+        self.kind = kind
+        self.image = bytes(image)
+
+    def px(self, x, y):
+        return (self.image[y * ROW + (x >> 3)] >> (7 - (x & 7))) & 1
+
+    def ink(self):
+        return sum(bin(b).count("1") for b in self.image)
+
+    def diff(self, other):
+        """Pixels that differ from another Frame or packed image."""
+        img = other.image if isinstance(other, Frame) else bytes(other)
+        return sum(bin(a ^ b).count("1") for a, b in zip(self.image, img))
+
+    def ascii(self, step=2):
+        rows = []
+        for y in range(0, H, step * 2):
+            rows.append("".join("#" if self.px(x, y) else "." for x in range(0, W, step)))
+        return "\n".join(rows)
+
+    def __repr__(self):
+        return "Frame(boot=%d, t=%.1f ms, %s, %d px of ink)" % (
+            self.boot, self.t_us / 1000, self.kind, self.ink())
+
+
+def read_jsonl(path):
+    out = []
+    with open(path) as f:
+        for line in f:
+            line = line.strip()
+            if line:
+                try:
+                    out.append(json.loads(line))
+                except ValueError:
+                    pass  # a log cut while it was written: the last line may be partial
+    return out
+
+
+def pbm_image(path_or_bytes):
+    """The packed image of a P4 PBM file (296 x 128), e.g. the unix port's rendering."""
+    data = path_or_bytes
+    if not isinstance(data, (bytes, bytearray)):
+        with open(path_or_bytes, "rb") as f:
+            data = f.read()
+    start = data.index(b"\n", data.index(b"\n") + 1) + 1
+    img = bytes(data[start:start + ROW * H])
+    if len(img) != ROW * H:
+        raise ValueError("not a 296x128 P4 PBM")
+    return img
+
+
+def _segments(spi):
+    """SPI records split where emulated time goes back (the chip was reset)."""
+    segs, cur, last = [], [], -1
+    for r in spi:
+        if r["t"] < last:
+            segs.append(cur)
+            cur = []
+        cur.append(r)
+        last = r["t"]
+    if cur:
+        segs.append(cur)
+    return segs
+
+
+def _boot_of_segments(segs, gpio, cs_pin, first_boot):
+    """The boot each SPI segment belongs to: the first boot (after the previous segment's) whose
+    GPIO log has CS going low just before the segment's first byte."""
+    cs_low = {}
+    for r in gpio:
+        if r.get("pin") == cs_pin and r.get("v") == 0 and r.get("oe") == 1:
+            cs_low.setdefault(r["boot"], []).append(r["t"])
+    boots, prev = [], first_boot - 1
+    for seg in segs:
+        t0 = seg[0]["t"]
+        found = None
+        for b in sorted(cs_low):
+            if b <= prev and boots:
+                continue
+            if b < first_boot:
+                continue
+            if any(t0 - 2000 <= t <= t0 for t in cs_low[b]):
+                found = b
+                break
+        if found is None:
+            found = prev + 1 if boots else first_boot
+        boots.append(found)
+        prev = found
+    return boots
+
+
+class PanelReader:
+    """Feeds logs into a controller model and keeps every frame the panel showed."""
+
+    def __init__(self, panel="badger"):
+        self.cfg = PANELS[panel]
+        self.model = self.cfg["model"]()
+        self.spi, self.cs, self.dc, self.rst, self.busy = wire(self.model)
+        self.frames = []
+        self.commands = []  # (boot, t_us, command byte)
+
+    @property
+    def errors(self):
+        return list(self.model.errors)
+
+    def _settle(self):
+        # The firmware saw the emulator's BUSY pin, not the model's poll counter.
+        for _ in range(10000):
+            if self.busy.value() != self.cfg["busy_level"]:
+                return
+
+    def feed(self, spi, gpio, first_boot=None):
+        """spi, gpio: records of the emulator's logs (lists of dicts) covering the same span."""
+        rst_pin, cs_pin = self.cfg["rst"], self.cfg["cs"]
+        if first_boot is None:
+            boots = [r["boot"] for r in gpio if "boot" in r]
+            first_boot = min(boots) if boots else 1
+        bus, cs_bit, dc_bit = self.cfg["bus"], 1 << cs_pin, 1 << self.cfg["dc"]
+        spi = [r for r in spi if r.get("bus") == bus]
+        segs = _segments(spi)
+        seg_boots = _boot_of_segments(segs, gpio, cs_pin, first_boot)
+        events = []  # (boot, t, order, kind, payload)
+        for i, r in enumerate(gpio):
+            if r.get("pin") == rst_pin:
+                events.append((r["boot"], r["t"], 0, i, "rst", r["v"]))
+        for seg, boot in zip(segs, seg_boots):
+            for i, r in enumerate(seg):
+                events.append((boot, r["t"], 1, i, "spi", r))
+        events.sort(key=lambda e: e[:4])
+        pending = bytearray()
+        pend_key = None
+        for boot, t, _o, _i, kind, p in events:
+            if kind == "rst":
+                self._flush(pending, pend_key)
+                pending = bytearray()
+                self.rst.value(p)
+                continue
+            # CS and DC from the GPIO levels logged with each byte (any pin pair)
+            if p["g"] & cs_bit:
+                self.model.error("SPI byte with CS high at %d us" % t)
+                continue
+            if p["g"] & dc_bit:
+                if pend_key is not None and pend_key[0] != boot:
+                    self._flush(pending, pend_key)
+                    pending = bytearray()
+                pending.append(p["b"])
+                pend_key = (boot, t)
+                continue
+            self._flush(pending, pend_key)
+            pending = bytearray()
+            self._command(boot, t, p["b"])
+        self._flush(pending, pend_key)
+        return self
+
+    def _flush(self, pending, key):
+        if pending:
+            self.cs.value(0)
+            self.dc.value(1)
+            self.spi.write(pending)
+
+    def _command(self, boot, t, c):
+        self._settle()
+        n = len(self.model.refreshes)
+        self.cs.value(0)
+        self.dc.value(0)
+        self.spi.write(bytes((c,)))
+        self.commands.append((boot, t, c))
+        # both models start a refresh at the command byte (UC8151 DRF, SSD1680 master activation)
+        if len(self.model.refreshes) > n:
+            kind, img = self.model.refreshes[-1]
+            self.frames.append(Frame(boot, t, kind, img))
+
+    def feed_files(self, spi_path, gpio_path, first_boot=None):
+        return self.feed(read_jsonl(spi_path), read_jsonl(gpio_path), first_boot)
+
+
+def decode(spi_path, gpio_path, panel="badger", first_boot=None):
+    """All frames of the logs, in order (a PanelReader: .frames, .errors, .commands)."""
+    return PanelReader(panel).feed_files(spi_path, gpio_path, first_boot)

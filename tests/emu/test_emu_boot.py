@@ -1,0 +1,37 @@
+"""Deploy and boot on the emulated RP2040: `knockbox deploy` puts the firmware on a blank
+MicroPython v1.28 board and restarts it; the app boots and its first screen, decoded from the
+SPI stream with the UC8151 model, is the unix port's rendering pixel for pixel (upright)."""
+import re
+
+import device as unix  # tests/device.py: the same firmware under the MicroPython unix port
+import emu_frames
+
+
+def reference(tmp_path, name, actions=()):
+    """The unix port's rendering of the screen after `actions` (tests/mp_scripts/app_driver)."""
+    out = str(tmp_path / ("ref-" + name))
+    unix.run_script(list(actions) + [["shot", name]], out)
+    return emu_frames.pbm_image("%s/%s.pbm" % (out, name))
+
+
+def test_deploy_boot_first_frame(deployed, device, tmp_path):
+    out = deployed["deploy"]
+    assert out.startswith("exit 0"), out
+    m = re.search(r"(\d+) of (\d+) files changed", out)
+    assert m and m.group(1) == m.group(2) and int(m.group(1)) >= 20, out  # all of them: blank
+    assert "restarted the app" in out
+    empty = reference(tmp_path, "empty")
+
+    # the boot right after the deploy (first boot: the data folder is made)
+    first = emu_frames.decode(deployed["spi"], deployed["gpio"])
+    assert first.frames, "no frame after the deploy"
+    assert first.errors == []
+    assert first.frames[-1].diff(empty) == 0, first.frames[-1].ascii()
+
+    # an instance started from the deployed flash image boots to the same screen
+    assert device.wait_refresh(0, 120), "no refresh after boot"
+    device.wait_quiet(300)
+    r = device.frames()
+    assert r.errors == []
+    assert len(r.frames) == 1 and r.frames[0].kind == "full"
+    assert r.frames[0].diff(empty) == 0, r.frames[0].ascii()
