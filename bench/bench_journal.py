@@ -28,16 +28,10 @@ BLOCKS = 24     # 96 KB: room for the journal while the image still fits a 192 K
 
 COMMON = r"""
 import gc, json, sys, time, vfs, micropython
-from knockfw.flash import RAMBlockDevice, PROG
+from knockfw.flash import RAMBlockDevice, mount
 from knockfw.journal import Journal
 from knockfw.store import Store
 BLOCKS = %d
-def mount(dev):
-    try:
-        vfs.umount("/data")
-    except OSError:
-        pass
-    vfs.mount(vfs.VfsLfs2(dev, progsize=PROG), "/data")
 """ % BLOCKS
 
 BUILD = COMMON + r"""
@@ -49,8 +43,7 @@ class Reopen(Journal):          # the alternative: open + close the file for eve
 
 def run(jclass, head, hands):
     dev = RAMBlockDevice(BLOCKS)
-    vfs.VfsLfs2.mkfs(dev, progsize=PROG)
-    mount(dev)
+    mount(dev, fresh=True)
     st = Store(jclass("/data/journal"), "/data/meta.json").load()
     gid = st.new_game(head)
     w0, e0, t0 = dev.writes, dev.erases, time.ticks_us()
@@ -60,8 +53,7 @@ def run(jclass, head, hands):
     st.journal.close()
     # bare journal appends of the same lines, on a fresh device
     dev2 = RAMBlockDevice(BLOCKS)
-    vfs.VfsLfs2.mkfs(dev2, progsize=PROG)
-    mount(dev2)
+    mount(dev2, fresh=True)
     j = jclass("/data/j").open()
     t1 = time.ticks_us()
     for h in hands:

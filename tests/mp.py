@@ -69,3 +69,32 @@ def min_heap(script, args, paths, lo=4, hi=192):
         else:
             lo = mid + 1
     return lo
+
+
+# ---- MicroPython cases scripts: each case its own pytest test ---------------------------------
+
+RUN_CASE = os.path.join(ROOT, "tests", "mp_scripts", "run_case.py")
+
+
+def cases(script):
+    """The case_*() functions a cases script defines, sorted (read from its text: a collection
+    needs no MicroPython)."""
+    import re
+
+    with open(script, encoding="utf-8") as f:
+        return sorted(re.findall(r"^def (case_\w+)\(", f.read(), re.M))
+
+
+def run_case(script, case, args=(), paths=None, heap=HEAP, timeout=120, env=None):
+    """Run one case of a cases script under micropython (tests/mp_scripts/run_case.py); fails the
+    calling test with the case's output unless it printed "ok <case>"."""
+    module = os.path.splitext(os.path.basename(script))[0]
+    paths = list(paths or SOURCE_PATHS) + [os.path.dirname(os.path.abspath(script))]
+    r = run_file(RUN_CASE, [module, case] + [str(a) for a in args], paths=paths, heap=heap,
+                 timeout=timeout, cwd=os.path.dirname(os.path.abspath(script)), env=env)
+    out = r.stdout + r.stderr
+    if r.returncode != 0 or r.stdout.split("\n")[-2:] != ["ok " + case, ""]:
+        raise AssertionError("%s %s failed (exit %d):\n%s" % (module, case, r.returncode,
+                                                               out[-4000:]))
+    return r
+

@@ -15,7 +15,7 @@ import sys  # noqa: E402
 sys.path.insert(0, os.path.join(HERE, "mp_scripts"))
 import buttons_cases  # noqa: E402
 
-CASES = buttons_cases.cases()
+CASES = mp.cases(SCRIPT)
 
 
 @pytest.mark.parametrize("name", CASES)
@@ -23,17 +23,16 @@ def test_cpython(name):
     getattr(buttons_cases, name)()
 
 
-def _check_mp_output(r):
-    assert r.returncode == 0, r.stdout + r.stderr
-    lines = r.stdout.split("\n")
-    assert lines[-2:] == ["done", ""], r.stdout
-    assert sorted(line[3:] for line in lines[:-2]) == sorted(CASES)
+@pytest.fixture(scope="module")
+def buttons_mpy(tmp_path_factory):
+    return mp.build(str(tmp_path_factory.mktemp("mpy")), modules=["knockfw.buttons"])
 
 
-def test_micropython_source():
-    _check_mp_output(mp.run_file(SCRIPT, cwd=HERE))
+@pytest.mark.parametrize("name", CASES)
+def test_micropython_source(name):
+    mp.run_case(SCRIPT, name)
 
 
-def test_micropython_mpy(tmp_path):
-    lib = mp.build(str(tmp_path), modules=["knockfw.buttons"])
-    _check_mp_output(mp.run_file(SCRIPT, paths=[lib], cwd=HERE))
+@pytest.mark.parametrize("name", CASES)
+def test_micropython_mpy(name, buttons_mpy):
+    mp.run_case(SCRIPT, name, paths=[buttons_mpy])

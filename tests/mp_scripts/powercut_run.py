@@ -20,7 +20,8 @@ import sys
 import vfs
 
 import knockfw.store as store_mod
-from knockfw.flash import PROG, RAMBlockDevice
+from knockfw import flash
+from knockfw.flash import RAMBlockDevice
 from knockfw.journal import Journal
 from knockfw.store import Store
 
@@ -91,11 +92,9 @@ def apply_half(img, a, buf):
 
 
 def mount(dev):
-    try:
-        vfs.umount("/data")
-    except OSError:
-        pass
-    vfs.mount(vfs.VfsLfs2(dev, progsize=PROG), "/data")
+    # as the Pico boots: littlefs mounted at /data (a device that holds none would be formatted,
+    # and the checks would see every game gone)
+    flash.mount(dev, "/data")
 
 
 def boot():
@@ -207,13 +206,12 @@ SCENARIOS = {"game": (None, game_script), "long": (long_prepare, long_script)}
 
 def base_image(prepare):
     dev = RAMBlockDevice(BLOCKS)
-    vfs.VfsLfs2.mkfs(dev, progsize=PROG)
+    flash.mount(dev, "/data", fresh=True)
     if prepare:
-        mount(dev)
         st = boot()
         prepare(st)
         st.journal.close()
-        vfs.umount("/data")
+    vfs.umount("/data")
     return bytes(dev.data)
 
 
