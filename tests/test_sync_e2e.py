@@ -65,6 +65,7 @@ class SimDevice:
         env = dict(os.environ, KNOCKBOX_SIM_DIR=self.dir,
                    MICROPYPATH=":".join([build(), ".frozen"]))
         self.log = open(os.path.join(self.dir, "stderr.log"), "ab+")
+        open(os.path.join(self.dir, "keys"), "w").close()   # the board reads it from the start
         # (run from a copy: micropython puts the script's folder first on the path, and next
         # to firmware/sim_main.py that would be the knockfw sources)
         main = os.path.join(self.dir, "sim_main.py")
@@ -97,11 +98,11 @@ class SimDevice:
             time.sleep(0.02)
 
     def press(self, name, hold=0.12):
+        """Press a button for `hold` seconds of the firmware's time (the key protocol of
+        firmware/knockfw/board_sim.py); returns once it has been carried out."""
         with open(os.path.join(self.dir, "keys"), "a") as f:
-            f.write("%s 1\n" % name)
-        time.sleep(hold)
-        with open(os.path.join(self.dir, "keys"), "a") as f:
-            f.write("%s 0\n" % name)
+            f.write("press %s %d\n" % (name, hold * 1000))
+        time.sleep(hold + 0.1)
 
     def cut_after(self, nbytes):
         """Stop relaying (the cable is pulled) once the device has sent nbytes more."""

@@ -74,7 +74,8 @@ class App:
         if self.store.note:
             self.ui.msg = self.store.note
         self.display = board.display
-        self.buttons = Buttons(board.buttons_pins(), active_low=board.active_low)
+        self.buttons = Buttons(board.buttons_pins(), active_low=board.active_low,
+                               clock=getattr(board, "clock", None))
         woke = board.wake_button() if hasattr(board, "wake_button") else None
         if woke:
             self.buttons.inject(woke)

@@ -3,12 +3,21 @@
 #
 # Interactive (`knockbox simulate`, docs/ARCHITECTURE.md "The simulator channel"): with
 # KNOCKBOX_SIM_DIR set, the flash is DIR/flash.img (littlefs on a file-backed block device, so
-# games persist between runs), buttons follow DIR/keys (lines "a 1" / "a 0" appended by the front
-# end), every refresh writes DIR/frame.pbm and "@frame N full|partial" on stderr, and the serial
-# port is stdin/stdout, as USB CDC is on the Pico.
+# games persist between runs), buttons follow DIR/keys (the key lines below, appended by the
+# front end), every refresh writes DIR/frame.pbm and "@frame N full|partial" on stderr, and the
+# serial port is stdin/stdout, as USB CDC is on the Pico.
 # Scripted (tests): Board(sim_dir="", flash_path=P) keeps the flash in file P (or in RAM without
 # one: mind the heap), has no serial port, and tests set board.levels[name] = 1/0 between
 # app.step() calls on their own clock.
+#
+# Key lines, read in order from the start of DIR/keys and carried out in the firmware's own time
+# (each button edge reaches the button handler stamped with the time it was due, so a press lasts
+# exactly its length for the firmware however late this process runs):
+#     press NAME MS    NAME down, then up MS ms later; the next line starts _GAP ms after that
+#     down NAME        NAME down (holds of unknown length)
+#     up NAME          NAME up; the next line starts _GAP ms after that
+#     wait MS          the next line starts MS ms later
+# A line starts when it has been read and the line before it is done, whichever is later.
 import os
 import sys
 import time
@@ -17,11 +26,13 @@ import framebuf
 from micropython import const
 
 from knockfw import flash
+from knockfw.buttons import NAMES as BUTTONS
 
 W = const(296)
 H = const(128)
-BUTTONS = ("a", "b", "c", "up", "down")
+_GAP = const(100)
 _woke = [None]  # the press that "powered the board up" after a simulated power-off
+_feed = [None]  # the KeyFeed of this process: it outlives a simulated power-off
 
 
 class PowerOff(Exception):
@@ -29,12 +40,98 @@ class PowerOff(Exception):
 
 
 class SimPin:
+    IRQ_RISING = const(4)
+    IRQ_FALLING = const(8)
+
     def __init__(self, levels, name):
         self._levels = levels
         self._name = name
+        self.handler = None
 
     def value(self):
         return self._levels[self._name]
+
+    def irq(self, handler=None, trigger=0, hard=False):
+        self.handler = handler
+
+
+class KeyFeed:
+    """The front end's key lines, carried out in the firmware's time on the current board."""
+
+    def __init__(self, path):
+        try:
+            self._f = open(path, "rb")
+        except OSError:
+            open(path, "wb").close()
+            self._f = open(path, "rb")
+        self._part = b""
+        self._todo = []      # [ticks the line was read, its words]
+        self._at = None      # ticks before which the next line may not start
+        self._release = None  # (ticks, name) of the press under way
+        self.board = None
+
+    def _read(self, now):
+        data = self._f.read()
+        if not data:
+            return
+        lines = (self._part + data).split(b"\n")
+        self._part = lines.pop()
+        for line in lines:
+            words = line.split()
+            if words:
+                self._todo.append((now, words))
+
+    def _start(self, arrived):
+        at = self._at
+        return arrived if at is None or time.ticks_diff(arrived, at) > 0 else at
+
+    def service(self, now, wake=False):
+        """Carry out what is due by `now`. wake=True (powered off): return the name of the
+        button whose press or down comes next (the press that powers the board), else None."""
+        self._read(now)
+        while True:
+            rel = self._release
+            if rel is not None:
+                if time.ticks_diff(now, rel[0]) < 0:
+                    return None
+                self._release = None
+                self._edge(rel[1], 0, rel[0])
+                continue
+            if not self._todo:
+                return None
+            t = self._start(self._todo[0][0])
+            if time.ticks_diff(now, t) < 0:
+                return None
+            name = self._do(self._todo.pop(0)[1], t)
+            if wake and name:
+                return name
+
+    def _do(self, w, t):
+        op = w[0]
+        name = w[1].decode() if len(w) > 1 else ""
+        try:
+            if op == b"press" and len(w) == 3 and name in BUTTONS:
+                ms = int(w[2])
+                self._edge(name, 1, t)
+                self._release = (time.ticks_add(t, ms), name)
+                self._at = time.ticks_add(t, ms + _GAP)
+                return name
+            if op in (b"down", b"up") and len(w) == 2 and name in BUTTONS:
+                self._edge(name, 1 if op == b"down" else 0, t)
+                self._at = t if op == b"down" else time.ticks_add(t, _GAP)
+                return name if op == b"down" else None
+            if op == b"wait" and len(w) == 2:
+                self._at = time.ticks_add(t, int(w[1]))
+                return None
+        except ValueError:
+            pass
+        sys.stderr.write("keys: ignored %r\n" % (b" ".join(w),))
+        return None
+
+    def _edge(self, name, level, t):
+        b = self.board
+        if b is not None:
+            b.edge(name, level, t)
 
 
 class SimDisplay(framebuf.FrameBuffer):
@@ -96,19 +193,41 @@ class Board:
             self._pins[n] = SimPin(self.levels, n)
         slow = os.getenv("KNOCKBOX_SIM_SLOW") == "1"
         self.display = SimDisplay(sim_dir, 1500 if slow else 0, 300 if slow else 0)
-        self._keys = None
-        self._partial = b""
         self.serial_in = None
         self.serial_out = None
         self.bdev = None
+        self._edge_t = None
+        self._feed = None
         if sim_dir:
-            self._keys = open(sim_dir + "/keys", "ab+")
-            self._keys.seek(0, 2)   # only presses from now on count
+            if _feed[0] is None:
+                _feed[0] = KeyFeed(sim_dir + "/keys")
+            self._feed = _feed[0]
+            self._feed.board = self
             self.serial_in = sys.stdin.buffer
             self.serial_out = sys.stdout.buffer
         self._woke = _woke[0]
         _woke[0] = None
+        if self._woke:
+            self.levels[self._woke] = 1     # the waking press is still down
         self.powered_off = 0
+
+    def clock(self):
+        """Ticks for the button handler: the time an edge was due while one is being made."""
+        t = self._edge_t
+        return time.ticks_ms() if t is None else t
+
+    def edge(self, name, level, t):
+        """Set button `name` to `level`, as if it changed at ticks t (its IRQ handler runs)."""
+        if self.levels[name] == level:
+            return
+        self.levels[name] = level
+        pin = self._pins[name]
+        if pin.handler is not None:
+            self._edge_t = t
+            try:
+                pin.handler(pin)
+            finally:
+                self._edge_t = None
 
     def buttons_pins(self):
         return self._pins
@@ -129,21 +248,9 @@ class Board:
         flash.mount(self.bdev, "/data")
 
     def service(self, now):
-        """Follow the key file: each complete line 'name 0|1' sets a button level."""
-        if self._keys is None:
-            return
-        data = self._keys.read()
-        if not data:
-            return
-        data = self._partial + data
-        lines = data.split(b"\n")
-        self._partial = lines.pop()
-        for line in lines:
-            parts = line.split()
-            if len(parts) == 2:
-                name = parts[0].decode()
-                if name in self.levels:
-                    self.levels[name] = 1 if parts[1] == b"1" else 0
+        """Carry out the key lines due by now (the app calls this first in every loop turn)."""
+        if self._feed is not None:
+            self._feed.service(now)
 
     def led(self, on):
         pass
@@ -160,21 +267,15 @@ class Board:
             raise PowerOff()
 
 
-def wait_for_wake(sim_dir):
-    """Block until a button goes down in the key file; it is the press that powers the board."""
-    with open(sim_dir + "/keys", "rb") as f:
-        f.seek(0, 2)
-        buf = b""
-        while True:
-            data = f.read()
-            if not data:
-                time.sleep_ms(20)
-                continue
-            buf += data
-            while b"\n" in buf:
-                line, buf = buf.split(b"\n", 1)
-                parts = line.split()
-                if len(parts) == 2 and parts[1] == b"1" and parts[0].decode() in BUTTONS:
-                    _woke[0] = parts[0].decode()
-                    sys.stderr.write("@power on %s\n" % _woke[0])
-                    return
+def wait_for_wake(sim_dir=None):
+    """Block (powered off) until a button goes down in the key lines: the press that powers the
+    board. Lines before it are carried out (to no effect: nothing is listening)."""
+    feed = _feed[0]
+    feed.board = None
+    while True:
+        name = feed.service(time.ticks_ms(), wake=True)
+        if name:
+            _woke[0] = name
+            sys.stderr.write("@power on %s\n" % name)
+            return
+        time.sleep_ms(20)

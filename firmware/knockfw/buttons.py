@@ -1,14 +1,20 @@
-# Polled, debounced buttons with long press and auto-repeat.
+# Buttons that never lose a press: edges latched by pin interrupts, debounced in the loop, with
+# long press and auto-repeat.
 #
-# poll(now_ms) every ~10 ms samples every pin. A level counts once it has been read the same for
-# debounce_ms: chatter and glitches shorter than that are ignored. Events come out when a level
-# counts, but durations are measured from the first read of that level, so a hold lasts as long
-# as the contact was closed; while the contact is open (a release not yet counted) a held button
-# says nothing.
+# Where a pin can interrupt (machine.Pin on the RP2040, the simulator's pins), every edge is
+# written by a hard IRQ handler into a small ring with its time and the level read right then.
+# poll(now_ms) (the app calls it every loop turn) reads the ring in order, so a press made during
+# a save, a render, a flash write or a sync is still seen, with its own times, in order. poll()
+# also reads every pin: a pin without interrupts (tests' fake pins), or an edge the ring had no
+# room for, is caught there, at the time of the poll.
 #
-# Repeat buttons (up, down):  "press" when the press counts; held on, "repeat" long_ms after the
-#   contact closed, then every repeat_ms (late polls do not pile up repeats). held_ms() tells the
-#   UI how long the button has been held, to accelerate.
+# Debouncing: a change of level counts at once (the press acts on its first edge: no waiting),
+# then the button is deaf for debounce_ms, through the contact's bounce; if the level read after
+# that differs, that change counts when the deaf time ends. So a press or a release is never
+# slower than its first edge, and two presses need debounce_ms between their edges.
+#
+# Repeat buttons (up, down):  "press" when the press counts; held on, "repeat" long_ms after it,
+#   then every repeat_ms (polls that come late give one repeat, not a burst).
 # Other buttons (a, b, c):    "press" on release when held less than long_ms; "long" once when the
 #   hold reaches long_ms, and nothing on that release.
 # inject(name): the press that woke the device comes out of the next poll as a "press"; the rest
@@ -16,8 +22,16 @@
 #
 # Times are ticks (time.ticks_ms()), which wrap: compare them only through ticks_diff.
 import time
+from array import array
 
-_ORDER = ("a", "b", "c", "up", "down")
+from micropython import const
+
+NAMES = ("a", "b", "c", "up", "down")   # the five buttons, in the order events come out
+PRESS = "press"
+LONG = "long"
+REPEAT = "repeat"
+_RING = const(64)        # edges kept between two polls (contact bounce included)
+_TICKS = const(0x3FFFFFFF)
 
 
 def _period():
@@ -41,106 +55,129 @@ def _add(a, d):
 _tdiff = getattr(time, "ticks_diff", _diff)     # the C one on MicroPython: no allocation
 _tadd = getattr(time, "ticks_add", _add)
 
-_PRESS = "press"
-
 
 class _Key:
     def __init__(self, name, pin, rep):
         self.name = name
         self.pin = pin
         self.rep = rep        # auto-repeat button
-        self.raw = False      # last level read (True = pressed)
-        self.since = None     # ticks of the first read at that level
+        self.raw = False      # level last seen (True = pressed)
         self.down = False     # debounced state
-        self.t = None         # ticks the contact closed for this press (None: injected)
+        self.deaf = None      # ticks until which changes wait (None: not deaf)
+        self.t = None         # ticks the press started (None: injected)
         self.next = 0         # repeat buttons: ticks of the next repeat
         self.quiet = False    # rest of this press says nothing ("long" given, or injected)
 
 
 class Buttons:
     def __init__(self, pins, active_low=False, debounce_ms=50, long_ms=600, repeat_ms=150,
-                 repeat=("up", "down")):
-        names = [n for n in _ORDER if n in pins]
-        names += sorted(n for n in pins if n not in _ORDER)
+                 repeat=("up", "down"), clock=None):
+        names = [n for n in NAMES if n in pins]
+        names += sorted(n for n in pins if n not in NAMES)
         self._keys = [_Key(n, pins[n], n in repeat) for n in names]
         self._low = bool(active_low)
         self.debounce_ms = debounce_ms
         self.long_ms = long_ms
         self.repeat_ms = repeat_ms
+        self._clock = clock or getattr(time, "ticks_ms", None)
         self._queue = []
+        self._ring = array("i", bytes(8 * _RING))   # (ticks, key * 2 + level) per edge
+        self._w = 0     # edges written by the IRQ handlers (wraps at _TICKS)
+        self._r = 0     # edges read by poll()
+        for i in range(len(self._keys)):
+            self._arm(i, self._keys[i].pin)
 
-    def _pressed(self, pin):
-        return (pin.value() != 0) != self._low
+    def _arm(self, i, pin):
+        # Hard IRQ on both edges where the pin has interrupts. The handler allocates nothing.
+        irq = getattr(pin, "irq", None)
+        cls = type(pin)
+        if irq is None or not hasattr(cls, "IRQ_RISING"):
+            return
+        ring, low, clock = self._ring, self._low, self._clock
 
-    def _key(self, name):
-        for k in self._keys:
-            if k.name == name:
-                return k
-        raise ValueError("no button %r" % (name,))
+        def edge(p):
+            w = self._w
+            j = (w % _RING) * 2
+            ring[j] = clock()
+            ring[j + 1] = i * 2 + ((p.value() != 0) != low)
+            self._w = (w + 1) & _TICKS
+
+        irq(edge, cls.IRQ_RISING | cls.IRQ_FALLING, hard=True)
 
     def poll(self, now_ms):
-        """Sample all buttons; returns the list of (name, kind) events, in button order."""
+        """Take the edges since the last poll, read every pin, and return the events as a list
+        of (name, kind), in the order they happened (same time: button order)."""
         ev = self._queue
         if ev:
             self._queue = []
         else:
             ev = []
-        for k in self._keys:
-            raw = self._pressed(k.pin)
-            if raw != k.raw or k.since is None:
-                k.raw = raw
-                k.since = now_ms
-            if raw != k.down and _tdiff(now_ms, k.since) >= self.debounce_ms:
-                k.down = raw
-                if raw:
-                    self._press(k, ev)
-                else:
-                    self._release(k, ev)
-            elif raw and k.down and not k.quiet:
-                self._hold(k, now_ms, ev)
+        w = self._w
+        n = (w - self._r) & _TICKS
+        if n > _RING:       # more edges than the ring holds: the oldest are gone
+            n = _RING
+        r = (w - n) & _TICKS
+        ring, keys = self._ring, self._keys
+        while r != w:
+            j = (r % _RING) * 2
+            v = ring[j + 1]
+            self._edge(keys[v >> 1], ring[j], v & 1 == 1, ev)
+            r = (r + 1) & _TICKS
+        self._r = w
+        for k in keys:
+            raw = (k.pin.value() != 0) != self._low
+            if raw != k.raw:
+                self._edge(k, now_ms, raw, ev)
+            self._settle(k, now_ms, ev)
         return ev
 
-    def _press(self, k, ev):
-        k.t = k.since
-        k.quiet = False
-        if k.rep:
-            ev.append((k.name, _PRESS))
-            k.next = _tadd(k.t, self.long_ms)
+    def _edge(self, k, t, raw, ev):
+        self._settle(k, t, ev)      # what was due before this edge happens first
+        k.raw = raw
+        if k.deaf is None and raw != k.down:
+            self._flip(k, t, ev)
+
+    def _settle(self, k, t, ev):
+        if k.deaf is not None and _tdiff(t, k.deaf) >= 0:
+            at = k.deaf
+            k.deaf = None
+            if k.raw != k.down:     # changed while deaf: that change counts now
+                self._flip(k, at, ev)
+        if k.down and not k.quiet:
+            self._hold(k, t, ev)
+
+    def _flip(self, k, t, ev):
+        k.down = k.raw
+        k.deaf = _tadd(t, self.debounce_ms)
+        if k.down:
+            k.t = t
+            k.quiet = False
+            if k.rep:
+                ev.append((k.name, PRESS))
+                k.next = _tadd(t, self.long_ms)
+        else:
+            if not k.quiet and not k.rep:
+                ev.append((k.name, LONG if _tdiff(t, k.t) >= self.long_ms else PRESS))
+            k.quiet = False
 
     def _hold(self, k, now, ev):
         if k.rep:
             if _tdiff(now, k.next) >= 0:
-                ev.append((k.name, "repeat"))
+                ev.append((k.name, REPEAT))
                 k.next = _tadd(k.next, self.repeat_ms)
                 if _tdiff(now, k.next) >= 0:      # polls came late: do not queue up repeats
                     k.next = _tadd(now, self.repeat_ms)
         elif _tdiff(now, k.t) >= self.long_ms:
-            ev.append((k.name, "long"))
+            ev.append((k.name, LONG))
             k.quiet = True
-
-    def _release(self, k, ev):
-        if not k.quiet and not k.rep:
-            # k.since: when the contact opened. A hold that reached long_ms just before is long.
-            ev.append((k.name, "long" if _tdiff(k.since, k.t) >= self.long_ms else _PRESS))
-        k.quiet = False
-
-    def held_ms(self, name, now_ms):
-        """How long `name` has been held (debounced), 0 when it is up or its press was injected."""
-        k = self._key(name)
-        if not k.down or k.t is None:
-            return 0
-        return _tdiff(now_ms, k.t)
 
     def inject(self, name):
         """Queue a "press" of `name` (the button that woke the device) for the next poll."""
-        k = self._key(name)
-        self._queue.append((name, _PRESS))
-        k.down = True
-        k.raw = True
-        k.since = None
-        k.t = None
-        k.quiet = True
-
-    def pressed_now(self):
-        """Names of the buttons pressed at this instant (raw levels, no debouncing)."""
-        return [k.name for k in self._keys if self._pressed(k.pin)]
+        for k in self._keys:
+            if k.name == name:
+                self._queue.append((name, PRESS))
+                k.down = k.raw = True
+                k.t = None
+                k.quiet = True
+                return
+        raise ValueError("no button %r" % (name,))

@@ -216,12 +216,14 @@ class Journal:
                 seq += 1
 
     def read(self, spots):
-        """Yield the records at spots [(seq, offset)], as open() visited them, parsed (None for
-        one that no longer reads back). Read it to the end: that closes the file."""
+        """Yield the records at spots [seq, offset, seq, offset...] (as open() visited them),
+        parsed (None for one that no longer reads back). Read it to the end: that closes the
+        file."""
         if not spots:
             return
         with open(self.path, "rb") as f:
-            for seq, off in spots:
+            for i in range(0, len(spots), 2):
+                seq, off = spots[i], spots[i + 1]
                 f.seek(off)
                 p = None
                 for _o, line in _lines(f, off):

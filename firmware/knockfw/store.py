@@ -18,6 +18,7 @@
 import binascii
 import json
 import os
+from array import array
 
 from knockcore import events
 from knockfw.journal import load_json, save_json
@@ -55,7 +56,7 @@ class _Scan:
         self.keep = keep
         self.head = None
         self.gids = []
-        self.spots = {}     # gid -> [(seq, offset)] of the newest `keep` games
+        self.spots = {}     # gid -> array [seq, offset, seq, offset...] of the newest `keep` games
         self.skipped = 0
         self.first = None   # (seq, reason) of the first skipped record
 
@@ -79,7 +80,7 @@ class _Scan:
                 self.skip(seq, "game %d twice" % g)
                 return
             self.gids.append(g)
-            self.spots[g] = []
+            self.spots[g] = array("i")
             if len(self.spots) > self.keep:
                 del self.spots[min(self.spots)]
         elif g not in self.gids:
@@ -87,7 +88,8 @@ class _Scan:
             return
         s = self.spots.get(g)
         if s is not None:
-            s.append((seq, off))
+            s.append(seq)
+            s.append(off)
 
 
 def _int(v, default):
@@ -162,8 +164,8 @@ class Store:
                 try:
                     game = events.apply(game, ev)
                 except (ValueError, KeyError, TypeError, AttributeError) as e:
-                    scan.skip(spots[i][0], str(e))
-                i += 1
+                    scan.skip(spots[i], str(e))
+                i += 2
             if game is not None:
                 self._games[g] = game
         self._old.sort()
