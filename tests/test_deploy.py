@@ -69,9 +69,10 @@ def board(tmp_path_factory):
 def build(tmp_path_factory):
     """What deploy should put on the board: the device build of firmware/manifest.py, written
     to a folder by the test helper (the core, the firmware without the simulator's board, and
-    main.py at the root)."""
+    main.py at the root); this board is the unix port, so native modules are compiled for this
+    machine ("host") instead of the Pico's armv6m."""
     out = str(tmp_path_factory.mktemp("build"))
-    mp.build(out, "device")
+    mp.build(out, "device", native_march="host")
     files = {}
     for dirpath, _dirs, names in os.walk(out):
         for n in names:

@@ -1,5 +1,5 @@
-"""The game history on the laptop: an SQLite file in the user's data folder, and the
-`knockbox history` and `knockbox show` commands.
+"""The game history on the laptop: an SQLite file in the user's data folder (the commands that
+read it are in knockbox/commands/: history, show, stats, export, settle; sync fills it).
 
 Where: --db FILE, else $KNOCKBOX_HOME/history.sqlite3, else $XDG_DATA_HOME/knockbox/..., else
 ~/.local/share/knockbox/history.sqlite3.
@@ -22,8 +22,8 @@ import os
 import sqlite3
 
 from knockbox.errors import UserError
+from knockcore import events
 from knockcore.errors import GameError
-from knockcore.game import from_record
 
 FILENAME = "history.sqlite3"
 SCHEMA = 1
@@ -231,31 +231,16 @@ def _game_row(d):
 
 
 def replay_events(evs):
-    """(record, status, winners, error) of one game from its events [(seq, event)]; a game the
-    rules core refuses keeps the hands up to the refused event and status 'invalid'."""
-    g, ended, error, rec0 = None, False, None, None
+    """(record, status, winners, error) of one game from its events [(seq, event)], each applied
+    by knockcore.events.apply as on the device; a game the rules core refuses keeps the hands up
+    to the refused event and status 'invalid'."""
+    g, error, rec0 = None, None, None
     for seq, ev in evs:
         try:
-            t = ev.get("t")
-            if t == "game":
-                if g is not None:
-                    raise GameError("the game starts twice")
-                rec0 = ev["rec"]
-                g = from_record(rec0)
-            elif g is None:
-                raise GameError("%s before the game started" % (t,))
-            elif t == "hand":
-                g.add(ev["h"])
-            elif t == "undo":
-                if g.undo() is None:
-                    raise GameError("undo without a hand")
-            elif t == "edit":
-                g.replace(ev["i"], ev["h"])
-            elif t == "end":
-                ended = True
-            else:
-                raise GameError("unknown event %r" % (t,))
-        except (GameError, KeyError, TypeError, AttributeError) as e:
+            if g is None and isinstance(ev, dict) and ev.get("t") == events.GAME:
+                rec0 = ev.get("rec")
+            g = events.apply(g, ev)
+        except (GameError, TypeError, AttributeError) as e:
             error = "record %d: %s" % (seq, e if isinstance(e, GameError) else "malformed (%r)"
                                        % (e,))
             break
@@ -266,13 +251,13 @@ def replay_events(evs):
         return rec, "invalid", [], error
     if g.over:
         return rec, "over", list(g.winners), None
-    return rec, ("abandoned" if ended else "playing"), [], None
+    return rec, ("abandoned" if g.closed else "playing"), [], None
 
 
 def event_gid(ev):
     """The game number an event belongs to, None if it has none we can use (1..MAX_INT)."""
-    g = ev.get("g")
-    return g if type(g) is int and 1 <= g <= MAX_INT else None
+    g = events.game_of(ev)
+    return g if g is not None and 1 <= g <= MAX_INT else None
 
 
 def _identity(rec):
@@ -294,140 +279,3 @@ def _clean(rec0):
         if isinstance(rec0.get(k), dict):
             rec[k] = rec0[k]
     return rec
-
-
-def standings(row):
-    """The standings of a stored game (replayed now by the rules core)."""
-    try:
-        return from_record(row["record"]).standings()
-    except GameError as e:
-        raise UserError("game %d: %s" % (row["id"], e))
-
-
-def open_history(args, create=False):
-    return History(getattr(args, "db", None), create=create)
-
-
-# ---- `knockbox history` and `knockbox show`
-
-def _winner_names(row):
-    return ", ".join(row["players"][s] for s in row["winners"]) if row["winners"] else ""
-
-
-def cmd_history(args, out):
-    h = open_history(args)
-    rows = h.games()
-    if args.json:
-        json.dump([{"id": r["id"], "synced": r["synced"], "updated": r["updated"],
-                    "device": r["device_id"], "epoch": r["epoch"],
-                    "gid": None if r["replaced"] else r["gid"], "replaced": r["replaced"],
-                    "method": r["method"], "players": r["players"], "hands": r["hands"],
-                    "status": r["status"], "winners": [r["players"][s] for s in r["winners"]],
-                    "error": r["error"]} for r in rows], out, ensure_ascii=False, indent=1)
-        out.write("\n")
-        return 0
-    if not rows:
-        out.write("no games yet: `knockbox sync` pulls them from the device\n")
-        return 0
-    table = [("id", "synced", "device", "method", "players", "hands", "winner", "status")]
-    for r in rows:
-        table.append((str(r["id"]), r["synced"][:16], "%s/%d" % (r["device_id"][:8], r["epoch"]),
-                      str(r["method"]), ", ".join(r["players"]), str(r["hands"]),
-                      _winner_names(r), _status(r)))
-    write_table(out, table, right=(0, 3, 5))
-    return 0
-
-
-def _status(r):
-    s = r["status"] + (": " + r["error"] if r["error"] else "")
-    return s + (" (replaced on the device by another game)" if r["replaced"] else "")
-
-
-def write_table(out, rows, right=()):
-    widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
-    for r in rows:
-        cells = [c.rjust(widths[i]) if i in right else c.ljust(widths[i])
-                 for i, c in enumerate(r)]
-        out.write("  ".join(cells).rstrip() + "\n")
-
-
-_KIND = {"knock": "%s knocks", "gin": "%s gin", "undercut": "undercut by %s", "void": "void"}
-
-
-def cmd_show(args, out):
-    h = open_history(args)
-    row = h.game(game_id(args.game))
-    st = standings(row)
-    if args.json:
-        st["meta"] = {"id": row["id"], "device": row["device_id"], "epoch": row["epoch"],
-                      "gid": None if row["replaced"] else row["gid"], "replaced": row["replaced"],
-                      "synced": row["synced"], "status": row["status"]}
-        json.dump(st, out, ensure_ascii=False, indent=1)
-        out.write("\n")
-        return 0
-    p = row["players"]
-    out.write("game %d: method %s, %s; %s; synced %s from device %s (epoch %d, %s)\n"
-              % (row["id"], row["method"], ", ".join(p), _status(row), row["synced"][:16],
-                 row["device_id"], row["epoch"], "its game number since given to another game"
-                 if row["replaced"] else "game %d" % row["gid"]))
-    if row["error"]:
-        out.write("refused by the rules core at %s\n" % row["error"])
-    rules = row["record"].get("rules") or {}
-    out.write("rules: %s\n\n" % ", ".join("%s=%s" % (k, rules[k]) for k in sorted(rules)))
-    table = [("hand", "dealer", "result") + tuple(p)]
-    for x in st["hands"]:
-        who = " & ".join(p[s] for s in x["winners"])
-        what = _KIND.get(x["kind"], x["kind"])
-        table.append((str(x["hand"]), p[x["dealer"]], what % who if "%s" in what else what)
-                     + tuple(str(v) for v in x["points"]))
-    for key in ("totals", "boxes", "final", "net"):
-        if key in st:
-            table.append((key, "", "") + tuple(str(v) for v in st[key]))
-    write_table(out, table, right=(3, 4, 5))
-    if st["over"]:
-        out.write("\nwinner: %s\n" % " & ".join(p[s] for s in st["winners"]))
-        for payer, payee, amount in st.get("payments", []):
-            out.write("%s pays %s %d\n" % (p[payer], p[payee], amount))
-    else:
-        nx = st["next"]
-        out.write("\nnext: %s deals%s\n" % (p[nx["dealer"]], "" if nx["idle"] is None
-                                            else ", %s sits out" % p[nx["idle"]]))
-    return 0
-
-
-def register(sub):
-    a = sub.add_parser("history", help="list the games synced from the device",
-                       description="List the games in the history: id, when first synced, "
-                                   "device, method, players, hands, winner, status.")
-    add_db_option(a)
-    a.add_argument("--json", action="store_true", help="print JSON instead of a table")
-    a.set_defaults(func=lambda args: cmd_history(args, _stdout()))
-    s = sub.add_parser("show", help="standings of one game from the history",
-                       description="Show a game's hands and standings (id from `knockbox "
-                                   "history`).")
-    s.add_argument("game", metavar="GAME", help="game id")
-    add_db_option(s)
-    s.add_argument("--json", action="store_true", help="print the standings JSON")
-    s.set_defaults(func=lambda args: cmd_show(args, _stdout()))
-
-
-def add_db_option(p):
-    p.add_argument("--db", metavar="FILE",
-                   help="history file (default: $KNOCKBOX_HOME or the user's data folder)")
-
-
-def game_id(s):
-    """A game id typed by the user (a number from `knockbox history`)."""
-    try:
-        v = int(s)
-    except ValueError:
-        v = 0
-    if v < 1 or v > MAX_INT:
-        raise UserError("%r is not a game id: use the numbers `knockbox history` lists" % (s,))
-    return v
-
-
-def _stdout():
-    import sys
-
-    return sys.stdout

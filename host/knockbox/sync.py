@@ -1,5 +1,5 @@
-"""`knockbox sync` (pull the device's journal into the history) and `knockbox push` (roster and
-rules settings to the device). Protocol: docs/PROTOCOL.md.
+"""Pulling the device's journal into the history (the `knockbox sync` command is
+knockbox/commands/sync.py). Protocol: docs/PROTOCOL.md.
 
 A sync mirrors the device's journal events: it asks for the events after the last sequence
 number the history holds for this (device id, epoch), a page at a time, stores them as received,
@@ -52,7 +52,7 @@ def _count(v):
     return type(v) is int and 0 <= v <= H.MAX_INT
 
 
-def _check_hello(r):
+def check_hello(r):
     for k, t in (("device", str), ("epoch", int), ("last_seq", int)):
         if type(r.get(k)) is not t:
             raise serialio.LinkError("the device's hello lacks %r: not a Knockbox?" % k)
@@ -97,7 +97,7 @@ class Sync:
 
     def run(self, info=None):
         info = info or self.conn.hello()
-        _check_hello(info)
+        check_hello(info)
         self.info = info
         dev, epoch = info["device"], info["epoch"]
         known = self.hist.epochs(dev)
@@ -217,98 +217,3 @@ def erase(conn, sync, err, timeout=ERASE_TIMEOUT):
         sync.hist.note_device(sync.info["device"], r["epoch"], sync.info.get("board"),
                               sync.info.get("fw"), H.now())
     return r
-
-
-def cmd_sync(args, out=None, err=None):
-    out = out or sys.stdout
-    err = err or sys.stderr
-    with serialio.open_device(args.port, args.timeout) as conn:
-        try:
-            info = conn.hello()
-            _check_hello(info)      # before the history is opened: a stranger leaves no file
-            s = Sync(conn, H.History(args.db), err).run(info)
-            out.write(s.summary() + "\n")
-            for g in s.invalid:
-                err.write("knockbox: game %d (device game %d) failed the rules check: %s\n"
-                          % (g["id"], g["gid"], g["error"]))
-            if args.erase:
-                r = erase(conn, s, err)
-                out.write("device erased: epoch %d\n" % r["epoch"])
-        finally:
-            conn.bye()
-    return 1 if s.invalid else 0
-
-
-def _parse_rules(text):
-    import json
-
-    from knockcore.errors import GameError
-    from knockcore.rules import resolve
-
-    try:
-        spec = json.loads(text)
-    except ValueError as e:
-        raise UserError("--rules: not JSON (%s)" % e)
-    try:
-        resolve(spec)
-    except GameError as e:
-        raise UserError("--rules: %s" % e)
-    return spec
-
-
-def cmd_push(args, out=None):
-    out = out or sys.stdout
-    new = {}
-    if args.roster is not None:
-        new["roster"] = args.roster
-    if args.preset is not None or args.rules is not None:
-        spec = _parse_rules(args.rules) if args.rules is not None else {}
-        if args.preset is not None:
-            spec["preset"] = args.preset
-        new["rules"] = _parse_rules(__import__("json").dumps(spec))
-    if args.lang is not None:
-        new["lang"] = args.lang
-    if args.sleep is not None:
-        new["sleep_s"] = args.sleep
-    with serialio.open_device(args.port, args.timeout) as conn:
-        try:
-            conn.hello()
-            if new:
-                r = conn.request("settings", set=new)
-            else:
-                r = conn.request("settings")
-        finally:
-            conn.bye()
-    import json
-
-    out.write(json.dumps(r.get("settings"), ensure_ascii=False, sort_keys=True) + "\n")
-    return 0
-
-
-def _port_options(p):
-    p.add_argument("--port", metavar="P", help="serial port (default: find the board by USB id)")
-    p.add_argument("--timeout", type=float, default=serialio.TIMEOUT, metavar="S",
-                   help="seconds to wait for each reply (default %g)" % serialio.TIMEOUT)
-
-
-def register(sub):
-    s = sub.add_parser("sync", help="pull new games and hands from the device into the history",
-                       description="Pull everything new from the device over USB serial, check "
-                                   "every game with the rules core and store it in the history "
-                                   "(one transaction). Run it again after an interruption: it "
-                                   "resumes.")
-    _port_options(s)
-    H.add_db_option(s)
-    s.add_argument("--erase", action="store_true",
-                   help="after a complete sync, erase the device's games (hold A on it)")
-    s.set_defaults(func=cmd_sync)
-    p = sub.add_parser("push", help="send the player roster and rules settings to the device",
-                       description="Change the device's settings; with no options, print them.")
-    _port_options(p)
-    p.add_argument("--roster", nargs="+", metavar="NAME", help="player names to choose from")
-    p.add_argument("--preset", choices=("seed", "classic"), help="rules preset for new games")
-    p.add_argument("--rules", metavar="JSON", help='rules spec, e.g. \'{"preset": "classic", '
-                                                  '"knock_limit": 7}\'')
-    p.add_argument("--lang", choices=("en", "ru"), help="language of the device's screens")
-    p.add_argument("--sleep", type=int, metavar="S", help="idle seconds before power-off")
-    p.set_defaults(func=cmd_push)

@@ -6,16 +6,26 @@ history's ids under "meta". CSV: one row per game, seats in columns (name, total
 import csv
 import io
 import json
-import sys
 
-from knockbox import history as H
+from knockbox.commands.common import add_db_option, date_arg, game_id, open_history, standings
 from knockbox.errors import UserError
-from knockbox.stats import date_arg
 
+HELP = "write the history as CSV or JSON"
+DESCRIPTION = __doc__.split("\n", 1)[1]
 CSV_COLUMNS = (["id", "synced", "updated", "device", "epoch", "gid", "method", "status",
                 "hands", "winners"]
                + ["%s%d" % (k, s + 1) for s in range(3)
                   for k in ("player", "total", "final", "net")] + ["error"])
+
+
+def arguments(p):
+    fmt = p.add_mutually_exclusive_group(required=True)
+    fmt.add_argument("--csv", action="store_true", help="one row per game")
+    fmt.add_argument("--json", action="store_true", help="game records with meta")
+    p.add_argument("-o", "--output", metavar="FILE", help="write to FILE (default: stdout)")
+    p.add_argument("games", nargs="*", metavar="GAME", help="only these game ids")
+    p.add_argument("--since", metavar="DATE", help="only games first synced on/after DATE")
+    add_db_option(p)
 
 
 def records(rows):
@@ -23,8 +33,8 @@ def records(rows):
     for r in rows:
         rec = dict(r["record"])
         rec["meta"] = {"id": r["id"], "device": r["device_id"], "epoch": r["epoch"],
-                       "gid": None if r["replaced"] else r["gid"], "synced": r["synced"], "updated": r["updated"],
-                       "status": r["status"]}
+                       "gid": None if r["replaced"] else r["gid"], "synced": r["synced"],
+                       "updated": r["updated"], "status": r["status"]}
         if r["error"]:
             rec["meta"]["error"] = r["error"]
         if r["replaced"]:
@@ -38,9 +48,9 @@ def csv_text(rows):
     w = csv.writer(buf, lineterminator="\n")
     w.writerow(CSV_COLUMNS)
     for r in rows:
-        st = H.standings(r) if r["status"] != "invalid" else {}
-        line = [r["id"], r["synced"], r["updated"], r["device_id"], r["epoch"], "" if r["replaced"] else r["gid"],
-                r["method"], r["status"], r["hands"],
+        st = standings(r) if r["status"] != "invalid" else {}
+        line = [r["id"], r["synced"], r["updated"], r["device_id"], r["epoch"],
+                "" if r["replaced"] else r["gid"], r["method"], r["status"], r["hands"],
                 " & ".join(r["players"][s] for s in r["winners"])]
         for s in range(3):
             line += [r["players"][s] if s < len(r["players"]) else "",
@@ -52,10 +62,9 @@ def csv_text(rows):
     return buf.getvalue()
 
 
-def cmd_export(args, out=None):
-    h = H.open_history(args)
-    ids = [H.game_id(g) for g in args.games]
-    rows = h.games(ids or None, since=date_arg(args.since))
+def run(args, out, err):
+    ids = [game_id(g) for g in args.games]
+    rows = open_history(args).games(ids or None, since=date_arg(args.since))
     if args.csv:
         text = csv_text(rows)
     else:
@@ -66,20 +75,7 @@ def cmd_export(args, out=None):
                 f.write(text)
         except OSError as e:
             raise UserError("%s: %s" % (args.output, e.strerror or e))
-        sys.stderr.write("%d games written to %s\n" % (len(rows), args.output))
+        err.write("%d games written to %s\n" % (len(rows), args.output))
     else:
-        (out or sys.stdout).write(text)
+        out.write(text)
     return 0
-
-
-def register(sub):
-    e = sub.add_parser("export", help="write the history as CSV or JSON",
-                       description=__doc__.split("\n", 1)[1])
-    fmt = e.add_mutually_exclusive_group(required=True)
-    fmt.add_argument("--csv", action="store_true", help="one row per game")
-    fmt.add_argument("--json", action="store_true", help="game records with meta")
-    e.add_argument("-o", "--output", metavar="FILE", help="write to FILE (default: stdout)")
-    e.add_argument("games", nargs="*", metavar="GAME", help="only these game ids")
-    e.add_argument("--since", metavar="DATE", help="only games first synced on/after DATE")
-    H.add_db_option(e)
-    e.set_defaults(func=cmd_export)

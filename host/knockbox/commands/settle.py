@@ -9,15 +9,28 @@ With --per-point AMOUNT the points are also shown as money: each payment to the 
 player's money as the sum of their payments (so it adds up to zero).
 """
 import decimal
-import json
-import sys
 
-from knockbox import history as H
+from knockbox.commands.common import (add_db_option, date_arg, game_id, open_history, standings,
+                                      write_json, write_table)
 from knockbox.errors import UserError
-from knockbox.stats import date_arg
+
+HELP = "who pays whom over several games of one evening"
+DESCRIPTION = __doc__.split("\n", 1)[1]
+RAW_DESCRIPTION = True
+MAX_RATE = 1000000      # money per point at most (so every sum fits Decimal's 28 digits)
+_CENT = decimal.Decimal("0.01")
 
 
-def pick(h, ids, since):
+def arguments(p):
+    p.add_argument("games", nargs="*", metavar="GAME", help="game ids (default: the last day's)")
+    p.add_argument("--since", metavar="DATE", help="games first synced on or after DATE")
+    p.add_argument("--per-point", metavar="AMOUNT", help="money per point, e.g. 0.05")
+    p.add_argument("--json", action="store_true", help="print JSON")
+    add_db_option(p)
+
+
+def evening(h, ids, since):
+    """The games to settle: the ids, else those synced since, else the latest day's."""
     if ids:
         return h.games(ids)
     if since:
@@ -29,22 +42,25 @@ def pick(h, ids, since):
     return [r for r in rows if r["synced"][:10] == day]
 
 
-def settle(rows):
-    """{"games": [ids], "skipped": [(id, status)], "net": {name: points}, "payments":
-    [[payer, payee, points]]}"""
+def tally(rows):
+    """Each player's net over the finished games and the payments that clear them:
+    {"games": [ids], "skipped": [(id, status)], "net": {name: points}, "payments":
+    [[payer, payee, points]]}. (The rules core's knockcore.two settles one game's pairs.)"""
     net, used, skipped = {}, [], []
     for r in rows:
         if r["status"] != "over":
             skipped.append((r["id"], r["status"]))
             continue
-        st = H.standings(r)
+        st = standings(r)
         used.append(r["id"])
         for seat, name in enumerate(r["players"]):
             net[name] = net.get(name, 0) + st["net"][seat]
-    return {"games": used, "skipped": skipped, "net": net, "payments": payments(net)}
+    return {"games": used, "skipped": skipped, "net": net, "payments": clearing_payments(net)}
 
 
-def payments(net):
+def clearing_payments(net):
+    """[[payer, payee, points]] that bring every net to zero: the biggest debtor pays the
+    biggest creditor, again and again (at most one fewer payment than players)."""
     owe = sorted(([-v, n] for n, v in net.items() if v < 0), key=lambda x: (-x[0], x[1]))
     get = sorted(([v, n] for n, v in net.items() if v > 0), key=lambda x: (-x[0], x[1]))
     out = []
@@ -61,11 +77,8 @@ def payments(net):
     return out
 
 
-MAX_RATE = 1000000      # money per point at most (so every sum fits Decimal's 28 digits)
-_CENT = decimal.Decimal("0.01")
-
-
-def _money(text):
+def rate_arg(text):
+    """A --per-point AMOUNT as a Decimal, or UserError."""
     try:
         v = decimal.Decimal(text)
     except decimal.InvalidOperation:
@@ -77,7 +90,7 @@ def _money(text):
     return v
 
 
-def money(res, rate):
+def add_money(res, rate):
     """Money for each payment (points * rate, to the cent), and each player's money as the sum
     of their payments: the players' money adds up to zero and agrees with the payments."""
     try:
@@ -94,20 +107,18 @@ def money(res, rate):
     res["money"] = {n: str(v) for n, v in bal.items()}
 
 
-def cmd_settle(args, out=None):
-    out = out or sys.stdout
-    rate = _money(args.per_point) if args.per_point is not None else None
-    h = H.open_history(args)
-    ids = [H.game_id(g) for g in args.games]
+def run(args, out, err):
+    rate = rate_arg(args.per_point) if args.per_point is not None else None
+    h = open_history(args)
+    ids = [game_id(g) for g in args.games]
     if ids and args.since:
         raise UserError("give game ids or --since, not both")
-    res = settle(pick(h, ids, date_arg(args.since)))
+    res = tally(evening(h, ids, date_arg(args.since)))
     if rate is not None:
-        money(res, rate)
+        add_money(res, rate)
     if args.json:
         res["skipped"] = [list(x) for x in res["skipped"]]
-        json.dump(res, out, ensure_ascii=False, indent=1, sort_keys=True)
-        out.write("\n")
+        write_json(out, res, sort_keys=True)
         return 0
     if not res["games"]:
         msg = "no finished games to settle"
@@ -122,7 +133,7 @@ def cmd_settle(args, out=None):
         table.append((name, "%+d" % res["net"][name])
                      + ((res["money"][name],) if rate is not None else ()))
     out.write("\n")
-    H.write_table(out, table, right=(1, 2))
+    write_table(out, table, right=(1, 2))
     out.write("\n")
     if not res["payments"]:
         out.write("all square: nobody pays\n")
@@ -130,17 +141,3 @@ def cmd_settle(args, out=None):
         out.write("%s pays %s %d points%s\n" % (p[0], p[1], p[2],
                                                  " = %s" % p[3] if rate is not None else ""))
     return 0
-
-
-def register(sub):
-    import argparse
-
-    s = sub.add_parser("settle", help="who pays whom over several games of one evening",
-                       description=__doc__.split("\n", 1)[1],
-                       formatter_class=argparse.RawDescriptionHelpFormatter)
-    s.add_argument("games", nargs="*", metavar="GAME", help="game ids (default: the last day's)")
-    s.add_argument("--since", metavar="DATE", help="games first synced on or after DATE")
-    s.add_argument("--per-point", metavar="AMOUNT", help="money per point, e.g. 0.05")
-    s.add_argument("--json", action="store_true", help="print JSON")
-    H.add_db_option(s)
-    s.set_defaults(func=cmd_settle)

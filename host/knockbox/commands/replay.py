@@ -1,12 +1,19 @@
-"""`knockbox replay`: standings of a game record, under CPython or the MicroPython unix port."""
+"""`knockbox replay GAME.json`: the standings of a game record, under CPython or the MicroPython
+unix port (the same rules core the device runs)."""
 import json
 import os
 import subprocess
 
-from knockbox import engines
 from knockbox.errors import UserError
-from knockcore.errors import GameError
-from knockcore.game import from_record
+
+HELP = "print the standings of a game record as JSON"
+DESCRIPTION = "Replay a game record (knockbox-game/1) and print standings JSON."
+
+
+def arguments(p):
+    p.add_argument("game", metavar="GAME.json", help="game record file, or - for standard input")
+    p.add_argument("--engine", choices=("cpython", "micropython"), default="cpython",
+                   help="run the rules core under CPython (default) or the MicroPython unix port")
 
 
 def load_record(path, stdin=None):
@@ -28,6 +35,9 @@ def load_record(path, stdin=None):
 
 
 def standings_cpython(rec):
+    from knockcore.errors import GameError
+    from knockcore.game import from_record
+
     try:
         return from_record(rec).standings()
     except GameError as e:
@@ -35,8 +45,11 @@ def standings_cpython(rec):
 
 
 def standings_micropython(rec):
+    from knockbox import engines
+
     exe = engines.tool("micropython")
-    script = os.path.join(os.path.dirname(os.path.abspath(__file__)), "mp_replay.py")
+    script = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
+                          "mp_replay.py")
     # The device never builds the per-hand list; on the laptop give the port room for long games.
     p = subprocess.run([exe, "-X", "heapsize=8M", script], input=json.dumps(rec),
                        capture_output=True, text=True, timeout=120,
@@ -57,15 +70,18 @@ def format_standings(s):
         comma = "," if i < len(keys) - 1 else ""
         v = s[k]
         if k == "hands" and v:
-            inner = ",\n".join("    " + json.dumps(h, sort_keys=True, ensure_ascii=False) for h in v)
+            inner = ",\n".join("    " + json.dumps(h, sort_keys=True, ensure_ascii=False)
+                               for h in v)
             lines.append('  "hands": [\n%s\n  ]%s' % (inner, comma))
         else:
-            lines.append("  %s: %s%s" % (json.dumps(k), json.dumps(v, sort_keys=True, ensure_ascii=False), comma))
+            lines.append("  %s: %s%s" % (json.dumps(k), json.dumps(v, sort_keys=True,
+                                                                    ensure_ascii=False), comma))
     return "{\n" + "\n".join(lines) + "\n}"
 
 
-def run(args, stdin, stdout):
-    rec = load_record(args.game, stdin)
-    s = ENGINES[args.engine](rec)
-    stdout.write(format_standings(s) + "\n")
+def run(args, out, err, stdin=None):
+    import sys
+
+    rec = load_record(args.game, stdin or sys.stdin)
+    out.write(format_standings(ENGINES[args.engine](rec)) + "\n")
     return 0

@@ -13,43 +13,35 @@ Players are matched by name. Counted per player:
   net        settlement points won (+) or lost (-) over finished games
   net_by_day running net after each day (by the date the game was first synced)
 """
-import json
-import sys
+from knockbox.commands.common import (add_db_option, date_arg, open_history, standings,
+                                      write_json, write_table)
 
-from knockbox import history as H
-from knockcore.game import from_record
+HELP = "per-player statistics over the history"
+DESCRIPTION = __doc__.split("\n", 1)[1]
+RAW_DESCRIPTION = True
+COLUMNS = ("player", "games", "wins", "hands", "hands_won", "gins", "undercuts", "avg_points",
+           "net")
+
+
+def arguments(p):
+    add_db_option(p)
+    p.add_argument("--since", metavar="DATE",
+                   help="only games first synced on or after DATE (YYYY-MM-DD)")
+    p.add_argument("--json", action="store_true", help="print JSON")
 
 
 def compute(rows):
+    """[{player, games, wins, hands, ...}] sorted by name, over History.games() rows."""
     players = {}
     for row in rows:
         if row["status"] == "invalid":
             continue
-        st = H.standings(row)
-        names = row["players"]
-        for seat, name in enumerate(names):
+        st = standings(row)
+        for seat, name in enumerate(row["players"]):
             p = players.setdefault(name, {"player": name, "games": 0, "wins": 0, "hands": 0,
                                           "hands_won": 0, "gins": 0, "undercuts": 0,
                                           "points": 0, "net": 0, "_days": {}})
-            p["games"] += 1
-            if st["over"] and seat in st["winners"]:
-                p["wins"] += 1
-            hands = row["record"]["hands"]
-            for i, (x, h) in enumerate(zip(st["hands"], hands)):
-                won = seat in x["winners"]
-                p["hands_won"] += won
-                if not _played(row, h, i, seat):
-                    continue
-                p["hands"] += 1
-                p["points"] += x["points"][seat]
-                if x["kind"] == "gin" and h.get("gin") == seat:
-                    p["gins"] += 1
-                if x["kind"] == "undercut" and won and h.get("knock") != seat:
-                    p["undercuts"] += 1
-            if st["over"]:
-                p["net"] += st["net"][seat]
-                day = row["synced"][:10]
-                p["_days"][day] = p["_days"].get(day, 0) + st["net"][seat]
+            _count_game(p, row, st, seat)
     out = []
     for name in sorted(players):
         p = players.pop(name)
@@ -64,9 +56,32 @@ def compute(rows):
     return out
 
 
+def _count_game(p, row, st, seat):
+    p["games"] += 1
+    if st["over"] and seat in st["winners"]:
+        p["wins"] += 1
+    for i, (x, h) in enumerate(zip(st["hands"], row["record"]["hands"])):
+        won = seat in x["winners"]
+        p["hands_won"] += won
+        if not _played(row, h, i, seat):
+            continue
+        p["hands"] += 1
+        p["points"] += x["points"][seat]
+        if x["kind"] == "gin" and h.get("gin") == seat:
+            p["gins"] += 1
+        if x["kind"] == "undercut" and won and h.get("knock") != seat:
+            p["undercuts"] += 1
+    if st["over"]:
+        p["net"] += st["net"][seat]
+        day = row["synced"][:10]
+        p["_days"][day] = p["_days"].get(day, 0) + st["net"][seat]
+
+
 def _played(row, h, i, seat):
     """Whether seat played hand i: it has a count, or (a void hand, no counts) the rules core
     says it was dealt in."""
+    from knockcore.game import from_record
+
     counts = h.get("counts")
     if counts is not None:
         return counts[seat] is not None
@@ -76,23 +91,18 @@ def _played(row, h, i, seat):
     return seat in g.active_at(i)
 
 
-def cmd_stats(args, out=None):
-    out = out or sys.stdout
-    h = H.open_history(args)
-    stats = compute(h.games(since=date_arg(args.since)))
+def run(args, out, err):
+    stats = compute(open_history(args).games(since=date_arg(args.since)))
     if args.json:
-        json.dump(stats, out, ensure_ascii=False, indent=1)
-        out.write("\n")
+        write_json(out, stats)
         return 0
     if not stats:
         out.write("no games yet\n")
         return 0
-    cols = ("player", "games", "wins", "hands", "hands_won", "gins", "undercuts", "avg_points",
-            "net")
-    table = [tuple(c.replace("_", " ") for c in cols)]
+    table = [tuple(c.replace("_", " ") for c in COLUMNS)]
     for p in stats:
-        table.append(tuple(str(p[c]) for c in cols))
-    H.write_table(out, table, right=range(1, len(cols)))
+        table.append(tuple(str(p[c]) for c in COLUMNS))
+    write_table(out, table, right=range(1, len(COLUMNS)))
     days = sorted({d for p in stats for d, _ in p["net_by_day"]})
     if days:
         out.write("\nnet over time (running total after each day)\n")
@@ -103,32 +113,5 @@ def cmd_stats(args, out=None):
                 v = [n for day, n in p["net_by_day"] if day <= d]
                 row.append(str(v[-1]) if v else "")
             table.append(tuple(row))
-        H.write_table(out, table, right=range(1, len(stats) + 1))
+        write_table(out, table, right=range(1, len(stats) + 1))
     return 0
-
-
-def register(sub):
-    import argparse
-
-    s = sub.add_parser("stats", help="per-player statistics over the history",
-                       description=__doc__.split("\n", 1)[1],
-                       formatter_class=argparse.RawDescriptionHelpFormatter)
-    H.add_db_option(s)
-    s.add_argument("--since", metavar="DATE",
-                   help="only games first synced on or after DATE (YYYY-MM-DD)")
-    s.add_argument("--json", action="store_true", help="print JSON")
-    s.set_defaults(func=cmd_stats)
-
-
-def date_arg(s):
-    """A DATE option (YYYY-MM-DD) as an ISO string, None if not given; UserError if bad."""
-    import datetime
-
-    from knockbox.errors import UserError
-
-    if s is None:
-        return None
-    try:
-        return datetime.date.fromisoformat(s).isoformat()
-    except ValueError:
-        raise UserError("%r is not a date like 2025-01-31" % (s,))

@@ -1,0 +1,85 @@
+"""What the commands share: options (--db, --port/--timeout), reading typed values (game ids,
+dates), opening the history, a stored game's standings, and plain-text tables. A mistake the user
+can fix is a knockbox.errors.UserError: `knockbox: message` and exit code 1 (knockbox.cli)."""
+import datetime
+import json
+
+from knockbox.errors import UserError
+from knockbox.history import MAX_INT
+
+
+def add_db_option(p):
+    p.add_argument("--db", metavar="FILE",
+                   help="history file (default: $KNOCKBOX_HOME or the user's data folder)")
+
+
+def add_port_options(p):
+    from knockbox import serialio
+
+    p.add_argument("--port", metavar="P", help="serial port (default: find the board by USB id)")
+    p.add_argument("--timeout", type=float, default=serialio.TIMEOUT, metavar="S",
+                   help="seconds to wait for each reply (default %g)" % serialio.TIMEOUT)
+
+
+def open_history(args, create=False):
+    """The history named by --db (or the default one); create=False: UserError if none yet."""
+    from knockbox.history import History
+
+    return History(getattr(args, "db", None), create=create)
+
+
+def game_id(s):
+    """A game id typed by the user (a number from `knockbox history`)."""
+    try:
+        v = int(s)
+    except ValueError:
+        v = 0
+    if v < 1 or v > MAX_INT:
+        raise UserError("%r is not a game id: use the numbers `knockbox history` lists" % (s,))
+    return v
+
+
+def date_arg(s):
+    """A DATE option (YYYY-MM-DD) as an ISO string, None if not given; UserError if bad."""
+    if s is None:
+        return None
+    try:
+        return datetime.date.fromisoformat(s).isoformat()
+    except ValueError:
+        raise UserError("%r is not a date like 2025-01-31" % (s,)) from None
+
+
+def standings(row):
+    """The standings of a stored game (a History.games() row), replayed now by the rules core."""
+    from knockcore.errors import GameError
+    from knockcore.game import from_record
+
+    try:
+        return from_record(row["record"]).standings()
+    except GameError as e:
+        raise UserError("game %d: %s" % (row["id"], e)) from None
+
+
+def winner_names(row):
+    return ", ".join(row["players"][s] for s in row["winners"]) if row["winners"] else ""
+
+
+def status_text(row):
+    """A stored game's status for people: "over", "invalid: record 4: ...", "(replaced ...)"."""
+    s = row["status"] + (": " + row["error"] if row["error"] else "")
+    return s + (" (replaced on the device by another game)" if row["replaced"] else "")
+
+
+def write_json(out, obj, **options):
+    json.dump(obj, out, ensure_ascii=False, indent=1, **options)
+    out.write("\n")
+
+
+def write_table(out, rows, right=()):
+    """Rows of strings as aligned columns (the first row is the header); columns in `right` are
+    right-aligned."""
+    widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
+    for r in rows:
+        cells = [c.rjust(widths[i]) if i in right else c.ljust(widths[i])
+                 for i, c in enumerate(r)]
+        out.write("  ".join(cells).rstrip() + "\n")

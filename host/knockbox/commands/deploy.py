@@ -1,0 +1,23 @@
+"""`knockbox deploy`: compile the device's files (firmware/manifest.py) and copy what changed to a
+MicroPython board (knockbox.deploy does the work)."""
+
+HELP = "compile the firmware and copy it to a MicroPython board"
+DESCRIPTION = ("Compile the rules core and the firmware with mpy-cross, copy what changed to the "
+               "board with mpremote, and restart the app.")
+
+
+def arguments(p):
+    from knockbox.deploy import BOARDS
+
+    p.add_argument("--port", metavar="P", help="serial port (default: find the board by USB id)")
+    p.add_argument("--board", choices=tuple(BOARDS),
+                   help="hardware build, saved on the device (default: keep, else badger)")
+    p.add_argument("--dry-run", action="store_true",
+                   help="compile and show what would be copied; change nothing")
+    p.add_argument("--force", action="store_true", help="copy every file, changed or not")
+
+
+def run(args, out, err):
+    from knockbox import deploy
+
+    return deploy.run(args, out)

@@ -1,0 +1,35 @@
+"""`knockbox history`: the games synced from the device, one line each."""
+from knockbox.commands.common import (add_db_option, open_history, status_text, winner_names,
+                                      write_json, write_table)
+
+HELP = "list the games synced from the device"
+DESCRIPTION = ("List the games in the history: id, when first synced, device, method, players, "
+               "hands, winner, status.")
+
+
+def arguments(p):
+    add_db_option(p)
+    p.add_argument("--json", action="store_true", help="print JSON instead of a table")
+
+
+def run(args, out, err):
+    rows = open_history(args).games()
+    if args.json:
+        write_json(out, [{"id": r["id"], "synced": r["synced"], "updated": r["updated"],
+                          "device": r["device_id"], "epoch": r["epoch"],
+                          "gid": None if r["replaced"] else r["gid"], "replaced": r["replaced"],
+                          "method": r["method"], "players": r["players"], "hands": r["hands"],
+                          "status": r["status"],
+                          "winners": [r["players"][s] for s in r["winners"]],
+                          "error": r["error"]} for r in rows])
+        return 0
+    if not rows:
+        out.write("no games yet: `knockbox sync` pulls them from the device\n")
+        return 0
+    table = [("id", "synced", "device", "method", "players", "hands", "winner", "status")]
+    for r in rows:
+        table.append((str(r["id"]), r["synced"][:16], "%s/%d" % (r["device_id"][:8], r["epoch"]),
+                      str(r["method"]), ", ".join(r["players"]), str(r["hands"]),
+                      winner_names(r), status_text(r)))
+    write_table(out, table, right=(0, 3, 5))
+    return 0

@@ -1,0 +1,67 @@
+"""`knockbox push`: the player roster, language, sleep time and rules settings to the device; with
+no options, print the device's settings."""
+import json
+
+from knockbox.errors import UserError
+
+HELP = "send the player roster and rules settings to the device"
+DESCRIPTION = "Change the device's settings; with no options, print them."
+
+
+def arguments(p):
+    from knockbox.commands.common import add_port_options
+
+    add_port_options(p)
+    p.add_argument("--roster", nargs="+", metavar="NAME", help="player names to choose from")
+    p.add_argument("--preset", choices=("seed", "classic"), help="rules preset for new games")
+    p.add_argument("--rules", metavar="JSON", help='rules spec, e.g. \'{"preset": "classic", '
+                                                  '"knock_limit": 7}\'')
+    p.add_argument("--lang", choices=("en", "ru"), help="language of the device's screens")
+    p.add_argument("--sleep", type=int, metavar="S", help="idle seconds before power-off")
+
+
+def rules_spec(text):
+    """A --rules JSON text checked by the rules core: the spec dict, or UserError."""
+    from knockcore.errors import GameError
+    from knockcore.rules import resolve
+
+    try:
+        spec = json.loads(text)
+    except ValueError as e:
+        raise UserError("--rules: not JSON (%s)" % e)
+    try:
+        resolve(spec)
+    except GameError as e:
+        raise UserError("--rules: %s" % e)
+    return spec
+
+
+def settings(args):
+    """The settings to send: {"roster", "rules", "lang", "sleep_s"} as given."""
+    new = {}
+    if args.roster is not None:
+        new["roster"] = args.roster
+    if args.preset is not None or args.rules is not None:
+        spec = rules_spec(args.rules) if args.rules is not None else {}
+        if args.preset is not None:
+            spec["preset"] = args.preset
+        new["rules"] = rules_spec(json.dumps(spec))
+    if args.lang is not None:
+        new["lang"] = args.lang
+    if args.sleep is not None:
+        new["sleep_s"] = args.sleep
+    return new
+
+
+def run(args, out, err):
+    from knockbox import serialio
+
+    new = settings(args)
+    with serialio.open_device(args.port, args.timeout) as conn:
+        try:
+            conn.hello()
+            r = conn.request("settings", set=new) if new else conn.request("settings")
+        finally:
+            conn.bye()
+    out.write(json.dumps(r.get("settings"), ensure_ascii=False, sort_keys=True) + "\n")
+    return 0

@@ -1,0 +1,38 @@
+"""`knockbox sync`: pull what is new from the device into the history (knockbox.sync does the
+work; the protocol is docs/PROTOCOL.md)."""
+
+HELP = "pull new games and hands from the device into the history"
+DESCRIPTION = ("Pull everything new from the device over USB serial, check every game with the "
+               "rules core and store it in the history (one transaction). Run it again after an "
+               "interruption: it resumes.")
+
+
+def arguments(p):
+    from knockbox.commands.common import add_db_option, add_port_options
+
+    add_port_options(p)
+    add_db_option(p)
+    p.add_argument("--erase", action="store_true",
+                   help="after a complete sync, erase the device's games (hold A on it)")
+
+
+def run(args, out, err):
+    from knockbox import serialio
+    from knockbox import sync as S
+    from knockbox.history import History
+
+    with serialio.open_device(args.port, args.timeout) as conn:
+        try:
+            info = conn.hello()
+            S.check_hello(info)     # before the history is opened: a stranger leaves no file
+            s = S.Sync(conn, History(args.db), err).run(info)
+            out.write(s.summary() + "\n")
+            for g in s.invalid:
+                err.write("knockbox: game %d (device game %d) failed the rules check: %s\n"
+                          % (g["id"], g["gid"], g["error"]))
+            if args.erase:
+                r = S.erase(conn, s, err)
+                out.write("device erased: epoch %d\n" % r["epoch"])
+        finally:
+            conn.bye()
+    return 1 if s.invalid else 0
