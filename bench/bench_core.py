@@ -73,7 +73,7 @@ def main():
         print("  heap after importing the core:     %6d bytes" % r["import"])
         print("  heap holding a %d-hand game:       %6d bytes" % (r["hands"], r["held"]))
         print("  smallest heap that replays it:     %6s KB (peak need, found by bisection)"
-              % mp.min_heap(script, [path], [d]))
+              % mp.min_heap(script, [path], [mpy.lib(d)]))
         print("  replay %d hands: %.1f ms; standings: %.1f ms (x86-64; a Pico is ~30x slower)"
               % (r["hands"], r["replay_us"] / 1000, r["standings_us"] / 1000))
     return 0 if total <= BUDGET else 1
