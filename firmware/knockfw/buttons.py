@@ -88,18 +88,20 @@ class Buttons:
             self._arm(i, self._keys[i].pin)
 
     def _arm(self, i, pin):
-        # Hard IRQ on both edges where the pin has interrupts. The handler allocates nothing.
+        # Hard IRQ on both edges where the pin has interrupts. The handler must allocate
+        # nothing: it closes over two names only (a closure call with more than 4 values to pass
+        # copies them to the heap), and stores small ints into the preallocated ring.
         irq = getattr(pin, "irq", None)
         cls = type(pin)
         if irq is None or not hasattr(cls, "IRQ_RISING"):
             return
-        ring, low, clock = self._ring, self._low, self._clock
 
         def edge(p):
             w = self._w
             j = (w % _RING) * 2
-            ring[j] = clock()
-            ring[j + 1] = i * 2 + ((p.value() != 0) != low)
+            ring = self._ring
+            ring[j] = self._clock()
+            ring[j + 1] = i * 2 + ((p.value() != 0) != self._low)
             self._w = (w + 1) & _TICKS
 
         irq(edge, cls.IRQ_RISING | cls.IRQ_FALLING, hard=True)
