@@ -193,8 +193,9 @@ class Journal:
         if seq % _MARK_EVERY == 1:
             self._marks.append((seq, off))
 
-    def records(self, after=0):
-        """Yield (seq, obj) for the good records with seq > after, reading line by line."""
+    def records(self, after=0, raw=False):
+        """Yield (seq, obj) for the good records with seq > after, reading line by line; with
+        raw, (seq, its JSON as bytes), not parsed (the serial link sends it as it is)."""
         seq, off = 1, 0
         for m in self._marks:
             if m[0] <= after + 1:
@@ -212,7 +213,7 @@ class Journal:
                     p = _parse(line, seq)
                     if p is None:
                         break
-                    yield seq, json.loads(p[1])
+                    yield seq, p[1] if raw else json.loads(p[1])
                 seq += 1
 
     def read(self, spots):
