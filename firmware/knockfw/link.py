@@ -1,15 +1,22 @@
 # The serial link: newline-delimited JSON requests from the laptop, one reply line each
-# (docs/PROTOCOL.md). Runs inside the app's loop: poll() never blocks, never raises, and does a
-# bounded amount of work per call, so the buttons and the screen stay responsive during a sync.
+# (docs/PROTOCOL.md; its numbers are knockcore.proto). Runs inside the app's loop: poll() never
+# blocks, never raises, and works for at most _BUSY_MS per call, so the buttons and the screen
+# stay responsive during a sync.
 #
-#   request  {"id": 7, "op": "events", "after": 120, "limit": 50}
+#   request  {"id": 7, "op": "events", "after": 120, "limit": 200}
 #   reply    {"id": 7, "ok": true, ...}        or  {"id": 7 or null, "error": "message"}
 #
-# Input: read byte by byte while select.poll says there is something (sys.stdin.buffer.read(n)
-# waits for all n bytes on the Pico and on the unix port). CR and LF both end a line; empty lines
-# are ignored; a line longer than _MAX_LINE is dropped (never buffered) with one error reply.
-# Output: replies queue here and are written in small chunks only while the port is writable, so
+# Input: read byte by byte while select.poll says there is something (a stream's readinto(buf)
+# waits for all of buf on the Pico and on the unix port), into one line buffer allocated once. CR
+# and LF both end a line; empty lines are ignored; a line longer than _MAX_LINE is dropped (never
+# buffered) with one error reply.
+# Output: replies queue here and are written in small pieces only while the port is writable, so
 # a host that stops reading cannot stall the loop; the queue is dropped when the session ends.
+# An events page is streamed: the journal's records go out as they are on flash (their JSON is
+# never parsed here), a few hundred bytes at a time while the port takes them, so a page costs
+# the heap the same whatever its length. Its reply ends with "ok": true, or with "error" if the
+# page could not be finished (the journal was erased, a flash error): the host never takes a
+# half page for a whole one.
 # While a host session is active (a valid request came in the last _IDLE_MS, or an erase waits
 # for its button press) Ctrl-C (0x03) is plain data; afterwards it interrupts again, so mpremote
 # reaches the REPL when no sync is running.
@@ -21,20 +28,14 @@ import micropython
 from micropython import const
 
 from knockcore import FORMAT
+from knockcore.proto import EVENTS_MAX, ID_MAX, PROTO
 
-PROTO = 1
 _MAX_LINE = const(1024)   # longest request line taken
-_READ_MAX = const(512)    # bytes read per poll()
-_LINES_MAX = const(4)     # requests handled per poll()
 _HELD_MAX = const(8)      # complete lines waiting; reading pauses beyond this
-_OUT_CHUNK = const(256)   # bytes per write()
-_OUT_MAX = const(4096)    # bytes written per poll()
-_WRITE_MS = const(20)     # and for no longer than this
-_OUT_HIGH = const(2048)   # no new request is handled while this much output waits
-_EV_MAX = const(50)       # events per reply at most
-_EV_BYTES = const(3072)   # and no more JSON than this (the next page starts after the last one)
+_BUSY_MS = const(8)       # work per poll() at most (one request, one flash write may take longer)
+_OUT_CHUNK = const(256)   # bytes per write(); an events page is queued in pieces of about this
+_OUT_HIGH = const(1024)   # no new request is handled, no page piece queued, while this much waits
 _IDLE_MS = const(10000)   # a session ends after this much silence
-_ID_MAX = const(0x3FFFFFFF)
 
 _kbd = getattr(micropython, "kbd_intr", None)   # tests replace this
 
@@ -51,16 +52,22 @@ class Link:
         self.app = app
         self.inp = inp
         self.out = out
-        self._pin = select.poll()
-        self._pin.register(inp, select.POLLIN)
-        self._pout = select.poll()
-        self._pout.register(out, select.POLLOUT)
-        self._buf = b""         # the line being received
-        self._drop = False      # inside an overlong line: discard up to its end
+        p = select.poll()
+        p.register(inp, select.POLLIN)
+        self._readable = p.poll     # readable(0): a non-empty list when a byte is there
+        p = select.poll()
+        p.register(out, select.POLLOUT)
+        self._writable = p.poll
+        self._line_buf = bytearray(_MAX_LINE)
+        self._byte = bytearray(1)
+        self._n = 0             # bytes of the line being received (> _MAX_LINE: dropping it)
         self._held = []         # complete lines (None = an overlong one) not yet handled
         self._q = []            # reply bytes waiting to be written
         self._qo = 0            # bytes of _q[0] already written
         self._qn = 0            # bytes waiting in all
+        self._mid = False       # the last byte written did not end a line
+        self._page = None       # the events page being streamed: [id, after, left, epoch, n]
+        self._later = None      # an erase reply that waits for the page to end
         self.active = False     # a host session is on
         self._last = 0
         self._now = 0
@@ -71,63 +78,68 @@ class Link:
     # ---- the loop's side
 
     def poll(self, now_ms):
-        """Read, handle and answer what the port has, within the per-call bounds. Returns True
-        when there is more to do (the caller may skip its sleep)."""
+        """Read, handle and answer what the port has, for at most about _BUSY_MS. Returns True
+        when there is more to do and the port let it get on (the caller may skip its sleep)."""
         self._now = now_ms
+        t = time.ticks_ms()
+        moved = 0
         try:
-            self._read()
-            n = 0
-            while self._held and n < _LINES_MAX and self._qn < _OUT_HIGH:
-                self._line(self._held.pop(0))
-                n += 1
-            self._write()
+            while True:
+                n = self._read()
+                if self._page is not None:
+                    n += self._pump(t)
+                while self._held and self._page is None and self._qn < _OUT_HIGH and \
+                        time.ticks_diff(time.ticks_ms(), t) < _BUSY_MS:
+                    self._line(self._held.pop(0))
+                    n += 1
+                n += self._write(t)
+                moved += n
+                if not n or time.ticks_diff(time.ticks_ms(), t) >= _BUSY_MS:
+                    break
             if self.active and self._erase is None and \
                     time.ticks_diff(now_ms, self._last) > _IDLE_MS:
                 self._end(True)
         except Exception:   # noqa: BLE001 - the UI must survive anything on the wire
-            self._buf, self._held = b"", []
+            self._n, self._held = 0, []
+            if self._page is not None:  # never leave a page's line open for the next reply
+                self._page = None
+                self._send(b'],"error":"failed"}\n')
             self.faults += 1
-        return bool(self._held or self._q)
+        return bool(moved and (self._held or self._q or self._page))
 
     def _read(self):
-        data = bytearray()
-        while len(data) < _READ_MAX and len(self._held) < _HELD_MAX and self._pin.poll(0):
-            c = self.inp.read(1)
-            if not c:
+        got = 0
+        n = self._n
+        buf, b, held = self._line_buf, self._byte, self._held
+        readable, readinto = self._readable, self.inp.readinto
+        while len(held) < _HELD_MAX and readable(0):
+            if not readinto(b):
                 break
-            if c == b"\n" or c == b"\r":
-                self._eol(data)
-                data = bytearray()
+            got += 1
+            c = b[0]
+            if c == 10 or c == 13:
+                if n > _MAX_LINE:
+                    held.append(None)
+                elif n:
+                    line = bytes(buf[:n])
+                    if line.strip():
+                        held.append(line)
+                n = 0
+            elif n < _MAX_LINE:
+                buf[n] = c
+                n += 1
             else:
-                data += c
-        if data:
-            self._more(data)
+                n = _MAX_LINE + 1
+        self._n = n
+        return got
 
-    def _more(self, data):
-        if self._drop:
-            return
-        self._buf += bytes(data)
-        if len(self._buf) > _MAX_LINE:
-            self._buf = b""
-            self._drop = True
-
-    def _eol(self, data):
-        self._more(data)
-        if self._drop:
-            self._held.append(None)
-        elif self._buf.strip():
-            self._held.append(self._buf)
-        self._buf, self._drop = b"", False
-
-    def _write(self):
+    def _write(self, t):
         # The Pico reports its USB port always writable; a write then waits (up to the CDC
-        # timeout) for a host that does not read. So stop once writing has taken _WRITE_MS.
+        # timeout) for a host that does not read. So stop once the poll has used its time.
         n = 0
-        t = time.ticks_ms()
-        while self._q and n < _OUT_MAX and self._pout.poll(0) and \
-                time.ticks_diff(time.ticks_ms(), t) < _WRITE_MS:
-            q = self._q
-            if not self._qo:    # join small pieces (an events page) into one write
+        q = self._q
+        while q and time.ticks_diff(time.ticks_ms(), t) < _BUSY_MS and self._writable(0):
+            if not self._qo:    # join small replies (a burst of errors) into one write
                 while len(q) > 1 and len(q[0]) + len(q[1]) <= _OUT_CHUNK:
                     q[0] = q[0] + q.pop(1)
             b = q[0]
@@ -138,11 +150,13 @@ class Link:
             if not w:
                 break
             self._qo += w
+            self._mid = b[self._qo - 1] != 10
             self._qn -= w
             n += w
             if self._qo >= len(b):
-                self._q.pop(0)
+                q.pop(0)
                 self._qo = 0
+        return n
 
     def _send(self, b):
         self._q.append(b)
@@ -171,8 +185,9 @@ class Link:
         self.active = False
         if drop:    # nobody is listening: do not keep old replies for the next host, but end
             # a reply cut short with a newline, so the next reply starts on a line of its own
-            self._q, self._qn = ([b"\n"], 1) if self._qo else ([], 0)
+            self._q, self._qn = ([b"\n"], 1) if self._mid else ([], 0)
             self._qo = 0
+            self._page = self._later = None
         if _kbd:
             _kbd(3)
         self.app.link_active(False)
@@ -189,8 +204,8 @@ class Link:
         if not isinstance(req, dict):
             return self._error(None, "not a JSON object")
         rid = req.get("id")
-        if type(rid) is not int or rid < 0 or rid > _ID_MAX:
-            return self._error(None, "id must be an integer 0..%d" % _ID_MAX)
+        if type(rid) is not int or rid < 0 or rid > ID_MAX:
+            return self._error(None, "id must be an integer 0..%d" % ID_MAX)
         op = req.get("op")
         f = getattr(self, "_op_" + op, None) if type(op) is str and len(op) < 16 else None
         if f is None:
@@ -202,6 +217,7 @@ class Link:
         except Exception as e:  # noqa: BLE001 - bad arguments, an I/O error, a full heap
             while len(self._q) > n:     # drop a reply the op had begun to queue
                 self._qn -= len(self._q.pop())
+            self._page = None
             if isinstance(e, (ValueError, TypeError, KeyError)):
                 return self._error(rid, str(e.args[0] if e.args else e) or "bad request")
             return self._error(rid, "failed: %r" % (e,))
@@ -217,37 +233,65 @@ class Link:
         self._reply(rid, {})
         self._end(False)
 
-    def _op_games(self, req, rid):
-        s = self.app.store
-        out = []
-        for g in s.gids():
-            game = s.game(g)
-            if game is None:    # an older game the store keeps on flash only: see events
-                out.append({"g": g, "old": True})
-            else:
-                out.append({"g": g, "method": game.method, "players": game.players,
-                            "hands": len(game.hands), "over": game.over, "ended": s.ended(g)})
-        return {"games": out, "epoch": s.epoch, "last_seq": s.last_seq}
-
     def _op_events(self, req, rid):
         s = self.app.store
-        after = _int(req, "after", 0, 0, _ID_MAX)
-        limit = _int(req, "limit", _EV_MAX, 1, _ID_MAX)
-        evs = s.events(after, limit if limit < _EV_MAX else _EV_MAX)
-        # Queued piece by piece (no big contiguous buffer on a fragmented heap); a page stops
-        # at _EV_BYTES and the host asks for the next one after its last seq.
-        self._send(b'{"id":%d,"ok":true,"epoch":%d,"last_seq":%d,"ev":[' % (
-            rid, s.epoch, s.last_seq))
-        size = 0
-        sep = b""
-        for seq, ev in evs:
-            b = b"%s[%d,%s]" % (sep, seq, json.dumps(ev).encode())
-            if sep and size + len(b) > _EV_BYTES:
-                break
-            self._send(b)
-            size += len(b)
-            sep = b","
-        self._send(b"]}\n")
+        after = _int(req, "after", 0, 0, ID_MAX)
+        limit = _int(req, "limit", EVENTS_MAX, 1, ID_MAX)
+        self._send(b'{"id":%d,"epoch":%d,"ev":[' % (rid, s.epoch))
+        self._page = [rid, after, limit if limit < EVENTS_MAX else EVENTS_MAX, s.epoch, 0]
+
+    def _pump(self, t):
+        """Queue the next records of the page being streamed, in pieces of about _OUT_CHUNK
+        bytes, while little output waits and the poll has time; end the page when it is full or
+        the journal has no more. Returns how much it did (0: nothing)."""
+        pg = self._page
+        s = self.app.store
+        if self._qn >= _OUT_HIGH:
+            return 0
+        if s.epoch != pg[3]:
+            self._end_page("the journal was erased during the sync")
+            return 1
+        done, err = True, None
+        piece = bytearray()
+        try:
+            it = s.journal.records(pg[1], True)
+            try:
+                for seq, body in it:
+                    if piece and len(piece) + len(body) > _OUT_CHUNK:
+                        self._send(piece)
+                        piece = bytearray()
+                    piece += b",[%d," % seq if pg[4] else b"[%d," % seq
+                    piece += body
+                    piece += b"]"
+                    pg[1] = seq
+                    pg[4] += 1
+                    if pg[4] >= pg[2]:
+                        break
+                    if self._qn >= _OUT_HIGH or time.ticks_diff(time.ticks_ms(), t) >= _BUSY_MS:
+                        done = False
+                        break
+            finally:
+                it.close()  # closes the file now (MicroPython does not finalise generators)
+        except Exception as e:  # noqa: BLE001 - a flash error, a full heap
+            err = "failed: %r" % (e,)
+        if piece:
+            self._send(piece)
+        if err is not None or done:
+            self._end_page(err)
+        return len(piece) + 1
+
+    def _end_page(self, err):
+        """Close the page's reply: ok with the journal's last seq, or the error."""
+        rid = self._page[0]
+        self._page = None
+        if err is None:
+            self._send(b'],"last_seq":%d,"ok":true}\n' % self.app.store.last_seq)
+        else:
+            self.errors += 1
+            self._send(b'],"error":%s}\n' % json.dumps(err).encode())
+        if self._later is not None:
+            self._reply(*self._later)
+            self._later = None
 
     def _op_settings(self, req, rid):
         d = req.get("set")
@@ -255,13 +299,6 @@ class Link:
             if not isinstance(d, dict):
                 raise ValueError("set must be an object")
             self.app.apply_settings(d)
-        return {"settings": self.app.settings}
-
-    def _op_roster(self, req, rid):
-        p = req.get("players")
-        if not isinstance(p, list):
-            raise ValueError("players must be a list of names")
-        self.app.apply_settings({"roster": p})
         return {"settings": self.app.settings}
 
     def _op_erase(self, req, rid):
@@ -280,6 +317,13 @@ class Link:
     def _erased(self, ok):
         rid, self._erase = self._erase, None
         self._last = self._now
-        if rid is not None:
-            s = self.app.store
-            self._reply(rid, {"erased": bool(ok), "epoch": s.epoch, "last_seq": s.last_seq})
+        if rid is None:
+            return
+        s = self.app.store
+        r = (rid, {"erased": bool(ok), "epoch": s.epoch, "last_seq": s.last_seq})
+        if self._page is not None and s.epoch != self._page[3]:
+            self._end_page("the journal was erased during the sync")
+        if self._page is None:
+            self._reply(*r)
+        else:               # a reply never goes into the middle of a page's line
+            self._later = r
