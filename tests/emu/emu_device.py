@@ -207,10 +207,11 @@ class Device:
         self.pico.drive(VBUS, 0 if yes else 1)
 
     # ---------------------------------------------------------------- the laptop side
-    def knockbox(self, *args, timeout=120, check=True):
+    def knockbox(self, *args, timeout=120, check=True, input=None):
+        """Run the laptop tool (KNOCKBOX_HOME: this device's own history)."""
         env = dict(os.environ, KNOCKBOX_HOME=self.home)
         p = subprocess.run([os.path.join(BIN, "knockbox")] + [str(a) for a in args],
-                           capture_output=True, text=True, timeout=timeout, env=env)
+                           capture_output=True, text=True, timeout=timeout, env=env, input=input)
         if check and p.returncode != 0:
             raise AssertionError("knockbox %s failed (%d):\n%s%s" % (
                 " ".join(map(str, args)), p.returncode, p.stdout, p.stderr))

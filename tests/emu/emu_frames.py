@@ -9,6 +9,7 @@ count of polls) is not what the firmware saw, so before each command the model's
 until it clears (a command the firmware sent while the driven BUSY said busy is a separate check).
 """
 import json
+import re
 
 from fakes.bus import wire
 from fakes.model import ROW
@@ -85,15 +86,29 @@ def pbm_image(path_or_bytes):
     return img
 
 
+_SPI_LINE = re.compile(rb'\{"t":(\d+),"bus":(\d+),"b":(\d+),"cs":\d+,"dc":\d+,"g":(\d+)\}')
+
+
+def read_spi(path):
+    """The SPI log as a list of (t_us, bus, byte, gpio levels) (fast: a log holds ~5,000 bytes
+    per frame)."""
+    with open(path, "rb") as f:
+        data = f.read()
+    out = [(int(t), int(bus), int(b), int(g)) for t, bus, b, g in _SPI_LINE.findall(data)]
+    if not out and data.strip():  # another layout: the slow way
+        out = [(r["t"], r["bus"], r["b"], r["g"]) for r in read_jsonl(path) if "b" in r]
+    return out
+
+
 def _segments(spi):
     """SPI records split where emulated time goes back (the chip was reset)."""
     segs, cur, last = [], [], -1
     for r in spi:
-        if r["t"] < last:
+        if r[0] < last:
             segs.append(cur)
             cur = []
         cur.append(r)
-        last = r["t"]
+        last = r[0]
     if cur:
         segs.append(cur)
     return segs
@@ -108,18 +123,16 @@ def _boot_of_segments(segs, gpio, cs_pin, first_boot):
             cs_low.setdefault(r["boot"], []).append(r["t"])
     boots, prev = [], first_boot - 1
     for seg in segs:
-        t0 = seg[0]["t"]
+        t0 = seg[0][0]
         found = None
         for b in sorted(cs_low):
-            if b <= prev and boots:
-                continue
-            if b < first_boot:
+            if b <= prev or b < first_boot:
                 continue
             if any(t0 - 2000 <= t <= t0 for t in cs_low[b]):
                 found = b
                 break
         if found is None:
-            found = prev + 1 if boots else first_boot
+            found = prev + 1
         boots.append(found)
         prev = found
     return boots
@@ -146,53 +159,51 @@ class PanelReader:
                 return
 
     def feed(self, spi, gpio, first_boot=None):
-        """spi, gpio: records of the emulator's logs (lists of dicts) covering the same span."""
+        """spi: (t, bus, byte, levels) records (read_spi); gpio: the GPIO log's records (dicts),
+        covering the same span. CS and DC come from the GPIO levels logged with each byte."""
         rst_pin, cs_pin = self.cfg["rst"], self.cfg["cs"]
         if first_boot is None:
             boots = [r["boot"] for r in gpio if "boot" in r]
             first_boot = min(boots) if boots else 1
         bus, cs_bit, dc_bit = self.cfg["bus"], 1 << cs_pin, 1 << self.cfg["dc"]
-        spi = [r for r in spi if r.get("bus") == bus]
-        segs = _segments(spi)
+        segs = _segments([r for r in spi if r[1] == bus])
         seg_boots = _boot_of_segments(segs, gpio, cs_pin, first_boot)
-        events = []  # (boot, t, order, kind, payload)
-        for i, r in enumerate(gpio):
+        rst = {}
+        for r in gpio:
             if r.get("pin") == rst_pin:
-                events.append((r["boot"], r["t"], 0, i, "rst", r["v"]))
+                rst.setdefault(r["boot"], []).append((r["t"], r["v"]))
+        by_boot = {}
         for seg, boot in zip(segs, seg_boots):
-            for i, r in enumerate(seg):
-                events.append((boot, r["t"], 1, i, "spi", r))
-        events.sort(key=lambda e: e[:4])
-        pending = bytearray()
-        pend_key = None
-        for boot, t, _o, _i, kind, p in events:
-            if kind == "rst":
-                self._flush(pending, pend_key)
-                pending = bytearray()
-                self.rst.value(p)
-                continue
-            # CS and DC from the GPIO levels logged with each byte (any pin pair)
-            if p["g"] & cs_bit:
-                self.model.error("SPI byte with CS high at %d us" % t)
-                continue
-            if p["g"] & dc_bit:
-                if pend_key is not None and pend_key[0] != boot:
-                    self._flush(pending, pend_key)
-                    pending = bytearray()
-                pending.append(p["b"])
-                pend_key = (boot, t)
-                continue
-            self._flush(pending, pend_key)
-            pending = bytearray()
-            self._command(boot, t, p["b"])
-        self._flush(pending, pend_key)
+            by_boot.setdefault(boot, []).extend(seg)
+        for boot in sorted(set(rst) | set(by_boot)):
+            self._boot(boot, by_boot.get(boot, []), rst.get(boot, []), cs_bit, dc_bit)
         return self
 
-    def _flush(self, pending, key):
-        if pending:
-            self.cs.value(0)
-            self.dc.value(1)
-            self.spi.write(pending)
+    def _boot(self, boot, seg, rst, cs_bit, dc_bit):
+        ri, i, n = 0, 0, len(seg)
+        while i < n:
+            t, _bus, b, g = seg[i]
+            while ri < len(rst) and rst[ri][0] <= t:
+                self.rst.value(rst[ri][1])
+                ri += 1
+            if g & cs_bit:
+                self.model.error("SPI byte with CS high at %d us" % t)
+                i += 1
+            elif g & dc_bit:  # a run of data bytes, up to the next command or RST change
+                until = rst[ri][0] if ri < len(rst) else None
+                j = i
+                while j < n and seg[j][3] & dc_bit and not seg[j][3] & cs_bit and (
+                        until is None or seg[j][0] < until):
+                    j += 1
+                self.cs.value(0)
+                self.dc.value(1)
+                self.spi.write(bytes(seg[k][2] for k in range(i, j)))
+                i = j
+            else:
+                self._command(boot, t, b)
+                i += 1
+        for t, v in rst[ri:]:
+            self.rst.value(v)
 
     def _command(self, boot, t, c):
         self._settle()
@@ -207,7 +218,7 @@ class PanelReader:
             self.frames.append(Frame(boot, t, kind, img))
 
     def feed_files(self, spi_path, gpio_path, first_boot=None):
-        return self.feed(read_jsonl(spi_path), read_jsonl(gpio_path), first_boot)
+        return self.feed(read_spi(spi_path), read_jsonl(gpio_path), first_boot)
 
 
 def decode(spi_path, gpio_path, panel="badger", first_boot=None):
