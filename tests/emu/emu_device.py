@@ -103,7 +103,20 @@ class Device:
         return self.pico.emu_ms()
 
     def boot(self):
+        """The emulator's boot count (the `boot` of frames and GPIO records)."""
         return self.pico.status()["boot"]
+
+    def reset_and_wait(self, timeout=120.0):
+        """Reset (RUN pin: a power cut for the firmware), then wait until the app has drawn its
+        first frame of the new boot. Returns that boot's number."""
+        seen = self._watch.boot
+        self.reset()
+        end = time.time() + timeout
+        while time.time() < end:
+            if any(b > seen for b, _t in self._watch.times):
+                return self.boot()
+            time.sleep(0.01)
+        raise AssertionError("no frame within %d s after a reset" % timeout)
 
     def sleep(self, ms):
         """Let `ms` of emulated time pass."""
@@ -235,6 +248,29 @@ class Device:
 
         return serial.Serial(self.tty, 115200, timeout=timeout)
 
+    def journal(self, timeout=20.0):
+        """Every journal record on the device, read over the serial protocol (hello, events
+        pages, bye): [(seq, event)]."""
+        rid = int(time.time() * 1000) % (1 << 29)
+        out = []
+        with self.serial() as port:
+            h = self.request(port, "hello", rid, timeout)
+            if not h or not h.get("ok"):
+                raise AssertionError("no hello from the device: %r" % (h,))
+            after = 0
+            while after < h["last_seq"]:
+                rid += 1
+                r = self.request(port, "events", rid, timeout, after=after)
+                if not r or not r.get("ok"):
+                    raise AssertionError("events after %d: %r" % (after, r))
+                if not r["ev"]:
+                    break
+                out += [tuple(e) for e in r["ev"]]
+                after = r["ev"][-1][0]
+                h["last_seq"] = r["last_seq"]
+            self.request(port, "bye", rid + 1, timeout)
+        return out
+
     def request(self, port, op, rid, timeout=10.0, **args):
         """Send one protocol request on an open port and return its reply (skipping any other
         line, as the host does), or None after `timeout` wall seconds."""
@@ -270,7 +306,7 @@ class _Watcher(threading.Thread):
         self.count = 0
         self.times = []
         self._halt = threading.Event()
-        self._boot = 0
+        self.boot = 0  # resets seen in the log (t went back)
         self._last_t = -1
 
     def stop(self):
@@ -296,7 +332,7 @@ class _Watcher(threading.Thread):
                     except ValueError:
                         continue
                     if t < self._last_t:
-                        self._boot += 1
+                        self.boot += 1
                     self._last_t = t
                     if self.needle not in line:
                         continue
@@ -306,7 +342,7 @@ class _Watcher(threading.Thread):
                         continue
                     g = r["g"]
                     if r["bus"] == self.bus and not g & self.cs_bit and not g & self.dc_bit:
-                        self.times.append((self._boot, r["t"]))
+                        self.times.append((self.boot, r["t"]))
                         self.count += 1
                         if self.dev.busy_ms:
                             self._busy()
