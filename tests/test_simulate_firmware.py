@@ -3,13 +3,20 @@ keys typed into the front end play a game on the device, every refresh arrives a
 PNG, and the game is still there after quitting and starting again (the flash image persists)."""
 import json
 import os
+import random
+import shutil
 import subprocess
+import sys
+import tempfile
+import threading
+import time
 
 from test_simulate import read_until, start_sim
 
 import mp
 from knockbox import screen
-from knockcore.game import from_record
+from knockbox.simulate import keys as K
+from knockcore.game import Game, from_record
 
 OUT = os.path.join(mp.ROOT, "out", "simulate")
 # Menu, New game, method "All three" (the default), the players Ann Bob Cy as offered (A, then
@@ -61,15 +68,6 @@ def run_sim(sim, keys, shots=None, reset=False, frames_before_quit=1, while_runn
     return frames, err
 
 
-def ask(port, request):
-    """One request over the simulator's serial port, as knockbox sync sends it."""
-    import serial
-
-    with serial.Serial(port, 115200, timeout=5) as s:
-        s.write((json.dumps(request) + "\n").encode())
-        return json.loads(s.readline())
-
-
 def games_on_flash(sim, tmp_path):
     script = tmp_path / "read_flash.py"
     script.write_text(READ_FLASH)
@@ -89,22 +87,19 @@ def test_play_a_hand_quit_and_find_it_again(tmp_path):
     if os.path.isdir(shots):
         for name in os.listdir(shots):
             os.remove(os.path.join(shots, name))
-    replies = []
+    synced = []
     n = 1 + len(NEW_GAME) + len(HAND)
+    db = str(tmp_path / "history.sqlite")
     frames, err = run_sim(sim, NEW_GAME + HAND, shots=shots, reset=True, frames_before_quit=n,
-                          while_running=lambda port: replies.append(
-                              ask(port, {"id": 5, "op": "games"})))
+                          while_running=lambda port: synced.append(synced_records(port, db)))
     assert "Traceback" not in err
     # the firmware ran as on the Pico: compiled by mpy-cross, not from the sources
     build = os.path.join(sim, "build")
-    assert os.path.exists(os.path.join(build, "knockfw", "app.mpy"))
+    assert os.path.exists(os.path.join(build, "lib", "knockfw", "app.mpy"))
     assert not [f for _d, _s, fs in os.walk(build) for f in fs if f.endswith(".py")
                 and f != "sim_main.py"]
-    # the printed serial port reaches the running firmware's link
-    (games_reply,) = replies
-    assert games_reply["id"] == 5 and games_reply["ok"] is True
-    assert [(g["method"], g["players"], g["hands"]) for g in games_reply["games"]] == \
-        [(3, ["Ann", "Bob", "Cy"], 1)]
+    # the printed serial port reaches the running firmware's link: knockbox sync gets the game
+    assert synced == [[_game(RECORD)]]
     # one refresh per key press (each changes the screen) plus the boot screen, then the link
     # session may add its own (the sync mark); every one saved as PNG
     assert len(frames) >= n, frames
@@ -141,3 +136,149 @@ def test_play_a_hand_quit_and_find_it_again(tmp_path):
     fresh = screen.to_image(screen.read_pbm(os.path.join(sim, "frame.pbm")), 2)
     assert top(fresh) == top(first.convert("1"))
     assert games_on_flash(sim, tmp_path) == []
+
+
+# ---- never lose a scripted key ----------------------------------------------------------------
+# A script of presses typed at once (ahead of the firmware's boot) plays whole games on the real
+# firmware while CPU-bound processes compete for the cores; the device must record exactly what
+# was typed. Every hand's counts are made of Up presses, some taken back with Down, so a press
+# lost (or doubled) anywhere changes a count, a cursor or a screen, and the games read back
+# through `knockbox sync` differ. bench/bench_sim_keys.py runs the long version.
+
+PLAYERS = ["Ann", "Bob", "Cy"]
+SEATS = ("a", "b", "c")
+
+
+def _hand_keys(game, rnd):
+    """(hand, keys) for a random knock in a method 3 game: the knocker's button, then each
+    count (knocker first, then clockwise) as Ups (and Downs taking some back) followed by that
+    seat's button (the last one opens the confirm screen), then A (save)."""
+    limit = game.rules["knock_limit"]
+    who = rnd.choice(game.active)
+    order = [who, (who + 1) % 3, (who + 2) % 3]
+    counts = [0, 0, 0]
+    keys = [SEATS[who]]
+    for seat in order:
+        top = limit if seat == who else 12
+        counts[seat] = rnd.randint(0, min(top, 6 if seat == who else 12))
+        back = rnd.randint(0, min(2, top - counts[seat]))
+        keys += ["up"] * (counts[seat] + back) + ["down"] * back + [SEATS[seat]]
+    return {"knock": who, "counts": counts}, keys + ["a"]
+
+
+def stress_script(presses, seed=1, hold_ms=None):
+    """(keys, records): about `presses` key lines for `knockbox simulate --no-tty` on an empty
+    device (a new game, hands, and when a game is over the next one), and the games they make.
+    hold_ms: every press is "NAME hold MS" instead of a plain tap."""
+    keys, records = _stress_keys(presses, random.Random(seed))
+    if hold_ms:
+        keys = ["%s hold %d" % (k, hold_ms) for k in keys]
+    return keys, records
+
+
+def _stress_keys(presses, rnd):
+    keys = list(NEW_GAME)
+    games = [Game(3, PLAYERS, {"dealer": 0}, {"preset": "seed"})]
+    while len(keys) < presses:
+        g = games[-1]
+        if g.over:   # game over: A starts the next game, Ann cut the highest card (deals)
+            keys += ["a", "a"]
+            games.append(Game(3, PLAYERS, {"dealer": 0}, {"preset": "seed"}))
+            continue
+        hand, hand_keys = _hand_keys(g, rnd)
+        try:
+            g.add(hand)
+        except ValueError:
+            continue
+        keys += hand_keys
+    return keys, [g.record() for g in games]
+
+
+def script_ms(keys):
+    """How long the board takes to play the script's presses (in its own time)."""
+    return sum(K.parse_script_line(k)[2] + K.GAP_MS for k in keys)
+
+
+def synced_records(port, db):
+    """The device's games as `knockbox sync` stores them and `knockbox export --json` gives
+    them back: [(method, players, start, hands)]."""
+    knockbox = [sys.executable, "-m", "knockbox.cli"]
+    r = subprocess.run(knockbox + ["sync", "--port", port, "--db", db], capture_output=True,
+                       text=True, timeout=120, cwd=mp.ROOT)
+    assert r.returncode == 0, r.stdout + r.stderr
+    r = subprocess.run(knockbox + ["export", "--json", "--db", db], capture_output=True,
+                       text=True, timeout=120, cwd=mp.ROOT)
+    assert r.returncode == 0, r.stdout + r.stderr
+    return [_game(rec) for rec in json.loads(r.stdout)]
+
+
+def _game(rec):
+    return (rec["method"], rec["players"], rec["start"], rec["hands"])
+
+
+def play_stress(keys, records, sim, hogs=1, settle_s=20):
+    """Type all of keys at once into the simulated device in folder `sim`, wiped first, while
+    `hogs` CPU-bound processes run; wait for the games to come out as `records` (or stop
+    changing for settle_s after the keys' planned end). Returns a dict: presses, seconds,
+    frames, expected, got, ok, stderr, dir (a temporary folder with the history)."""
+    want = [_game(r) for r in records]
+    hog = [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(hogs)]
+    tmp = tempfile.mkdtemp(prefix="knockbox-stress-")
+    db = os.path.join(tmp, "history.sqlite")
+    p = start_sim(["--dir", sim, "--reset"])
+    out, err = [], []
+    try:
+        p.stdin.write("".join(k + "\n" for k in keys))  # typed ahead: before the first frame
+        p.stdin.flush()
+        head = read_until(p, lambda s: s.startswith("frame 1 "), timeout=60)
+        port = head[0].split()[2]
+        t0 = time.monotonic()
+        for stream, into in ((p.stdout, out), (p.stderr, err)):  # keep the pipes flowing
+            threading.Thread(target=lambda s=stream, i=into: i.extend(iter(s.readline, "")),
+                             daemon=True).start()
+        time.sleep(script_ms(keys) / 1000.0)
+        got, last_change = None, time.monotonic()
+        while True:
+            now = synced_records(port, db)
+            if now != got:
+                got, last_change = now, time.monotonic()
+            if got == want or time.monotonic() - last_change > settle_s:
+                break
+            assert p.poll() is None, "".join(err)
+            time.sleep(2)
+        seconds = time.monotonic() - t0
+        p.stdin.write("quit\n")
+        p.stdin.flush()
+        p.wait(60)
+    finally:
+        for h in hog:
+            h.kill()
+            h.wait()
+        if p.poll() is None:
+            p.kill()
+    frames = len(head) + sum(1 for ln in out if ln.startswith("frame "))
+    return {"presses": len(keys), "seconds": seconds, "frames": frames, "expected": want,
+            "got": got, "ok": got == want, "dir": tmp, "stderr": "".join(err)}
+
+
+def first_difference(want, got):
+    """Where two lists of games first differ, for people."""
+    for gi, (w, g) in enumerate(zip(want, got or [])):
+        if w[:3] != g[:3]:
+            return "game %d: %r != %r" % (gi + 1, w[:3], g[:3])
+        for hi, (hw, hg) in enumerate(zip(w[3], g[3])):
+            if hw != hg:
+                return "game %d hand %d: typed %r, recorded %r" % (gi + 1, hi + 1, hw, hg)
+        if len(w[3]) != len(g[3]):
+            return "game %d: %d hands typed, %d recorded" % (gi + 1, len(w[3]), len(g[3]))
+    return "%d games typed, %d recorded" % (len(want), len(got or []))
+
+
+def test_scripted_keys_are_never_lost_on_a_busy_machine():
+    keys, records = stress_script(180, seed=7, hold_ms=60)  # short presses: 160 ms a press
+    assert len(keys) >= 180
+    # (the folder is kept between runs so that its compiled firmware is: --reset wipes the flash)
+    r = play_stress(keys, records, os.path.join(OUT, "stress"), hogs=1)
+    assert r["ok"], first_difference(r["expected"], r["got"]) + "\n" + r["stderr"][-2000:]
+    assert r["frames"] > len(keys) // 2
+    shutil.rmtree(r["dir"], ignore_errors=True)
