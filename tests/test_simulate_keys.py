@@ -96,6 +96,8 @@ def test_script_goes_to_the_board_a_little_ahead_of_it(tmp_path):
     end = 1000 + 30 * press + 1000
     assert due == end + QUIT_SETTLE_MS and front.quitting
     assert not front.finished(due - 1) and front.finished(due)
+    front.last_frame = due                        # a refresh still coming out: wait for it
+    assert not front.finished(due) and front.finished(due + QUIT_SETTLE_MS)
     os.close(w)
 
 

@@ -103,6 +103,7 @@ class ScriptFront:
         self.open = True       # False after EOF or "quit": keep serving the serial port
         self.todo = collections.deque()  # commands read and not written yet
         self.quitting = False  # "quit" reached: stop once the keys before it are played
+        self.last_frame = 0.0  # when the last frame came (ms)
 
     def _say(self, text, stream=None):
         stream = stream or self.out
@@ -154,12 +155,16 @@ class ScriptFront:
         return None
 
     def finished(self, now):
-        return self.quitting and self.keys.played(now - QUIT_SETTLE_MS)
+        # the keys are played, and the screen has been still for a moment (the last one's
+        # refresh is out)
+        return (self.quitting and self.keys.played(now - QUIT_SETTLE_MS)
+                and now - self.last_frame >= QUIT_SETTLE_MS)
 
     def turn(self, changed):
         pass
 
     def on_frame(self, n, kind, frame, path):
+        self.last_frame = now_ms()
         self._say("frame %d %s%s" % (n, kind, (" " + path) if path else ""))
 
     def on_log(self, line):
