@@ -14,7 +14,6 @@ import random
 import sqlite3
 import subprocess
 import sys
-import threading
 import time
 
 import pytest
@@ -104,19 +103,28 @@ class SimDevice:
             f.write("press %s %d\n" % (name, hold * 1000))
         time.sleep(hold + 0.1)
 
-    def cut_after(self, nbytes):
-        """Stop relaying (the cable is pulled) once the device has sent nbytes more."""
-        relay = self.bridge.relay
-        fd = self.bridge.device.master
-        start = relay.bytes[fd]
+    def sent(self):
+        """Bytes the device has sent on its serial port so far."""
+        return self.bridge.relay.bytes[self.bridge.device.master]
 
-        def watch():
-            while self.proc is not None and relay.bytes[fd] - start < nbytes:
-                time.sleep(0.0005)
-            relay.stop()
-        t = threading.Thread(target=watch, daemon=True)
-        t.start()
-        return t
+    def cut_after(self, nbytes):
+        """Pull the cable once the device has sent exactly nbytes more: the relay hands the
+        client no byte beyond that (its flush to the client is cut there) and stops."""
+        relay = self.bridge.relay
+        dev = self.bridge.device.master
+        client = relay._other(dev)
+        limit = relay.bytes[dev] + nbytes
+        flush = relay._flush
+
+        def cut_flush(fd):
+            if fd == client and relay.bytes[dev] >= limit:
+                buf = relay.pending[fd]     # device bytes not yet handed to the client
+                del buf[max(len(buf) - (relay.bytes[dev] - limit), 0):]
+                flush(fd)
+                relay._stop = True
+                return
+            flush(fd)
+        relay._flush = cut_flush
 
     def stop(self):
         if self.proc is not None:
@@ -233,28 +241,34 @@ def test_whole_games_twice_sync_and_edit_after_sync(device, tmp_path):
 def test_resume_after_the_link_drops(device, tmp_path):
     db = str(tmp_path / "h.sqlite3")
     rnd = random.Random(3)
-    long_game = Game(3, ["Ann", "Bob", "Cy"], {"dealer": 0},
-                     {"preset": "seed", "m3_target": 100000})
-    for _ in range(250):     # one game in RAM: 400 hands do not boot on 192 KB
-        long_game.add(random_hand(long_game, rnd))
-    head = device.write(ops_for(long_game))
+    games = []
+    for n in (250, 200):
+        g = Game(3, ["Ann", "Bob", "Cy"], {"dealer": 0}, {"preset": "seed", "m3_target": 100000})
+        for _ in range(n):
+            g.add(random_hand(g, rnd))
+        games.append(g)
+    head = device.write([op for g in games for op in ops_for(g)])
+    assert head["last_seq"] == 453     # pages of 200, 200 and 53 events
     device.start()
-    device.cut_after(5000)     # a page or two in
+    # what a whole sync sends; then the cable is pulled 55% of the way: in the second page
+    sent = device.sent()
+    ok(knockbox("sync", "--port", device.port, "--db", str(tmp_path / "whole.sqlite3")))
+    device.cut_after((device.sent() - sent) * 55 // 100)
     p = failed(knockbox("sync", "--port", device.port, "--db", db, "--timeout", "1"))
     assert "resumes" in p.stderr, p.stderr
     n, top = rows(db, "SELECT COUNT(*), MAX(seq) FROM events")[0]
-    assert 0 < n < head["last_seq"] and top == n, p.stderr
+    assert n == 200 and top == n, p.stderr
     part = rows(db, "SELECT hands, status, record FROM games")
-    assert len(part) == 1 and 0 < part[0][0] < 250 and part[0][1] == "playing"
-    assert json.loads(part[0][2])["hands"] == long_game.record()["hands"][:part[0][0]]
+    assert len(part) == 1 and part[0][0] == 198 and part[0][1] == "playing"
+    assert json.loads(part[0][2])["hands"] == games[0].record()["hands"][:198]
     # plugged in again (the device restarts): the sync fetches only the rest
     device.stop()
     device.start()
     p = ok(knockbox("sync", "--port", device.port, "--db", db))
-    assert "%d new records: 0 new games, 1 updated" % (head["last_seq"] - n) in p.stdout
+    assert "%d new records: 1 new games, 1 updated" % (head["last_seq"] - n) in p.stdout
     assert "pulling events: %d/%d" % (head["last_seq"] - n, head["last_seq"] - n) in p.stderr
-    got = rows(db, "SELECT record FROM games")
-    assert [json.loads(r[0]) for r in got] == [long_game.record()]
+    got = rows(db, "SELECT record FROM games ORDER BY gid")
+    assert [json.loads(r[0]) for r in got] == [g.record() for g in games]
 
 
 def test_settings_push(device, tmp_path):

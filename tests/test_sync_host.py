@@ -87,14 +87,14 @@ def journal(n_hands=120):
     return evs, g
 
 
-def good_device(evs, page_hook=None):
+def good_device(evs, page_hook=None, hello=HELLO, cap=50):
     def answer(req, line):
         if req is None:
             return b'{"id":null,"error":"not JSON"}\n'
         if req["op"] == "hello":
-            return reply(req, **dict(HELLO, last_seq=len(evs)))
+            return reply(req, **dict(hello, last_seq=len(evs)))
         if req["op"] == "events":
-            a, n = req["after"], min(req["limit"], 50)
+            a, n = req["after"], min(req["limit"], cap)
             page = [[i + 1, evs[i]] for i in range(a, min(a + n, len(evs)))]
             if page_hook:
                 out = page_hook(req, page)
@@ -250,8 +250,8 @@ def test_journal_that_changed_under_the_history_is_read_again(db):
     assert json.loads(c.execute("SELECT record FROM games").fetchone()[0]) == g2.record()
 
 
-def _port(dev, vid, pid):
-    return SimpleNamespace(device=dev, vid=vid, pid=pid)
+def _port(dev, vid, pid, manufacturer=None):
+    return SimpleNamespace(device=dev, vid=vid, pid=pid, manufacturer=manufacturer)
 
 
 def test_find_port_by_usb_id():
@@ -262,6 +262,73 @@ def test_find_port_by_usb_id():
     with pytest.raises(UserError, match="several .*ttyACM0, /dev/ttyACM1.*--port"):
         serialio.find_port([_port("/dev/ttyACM1", 0x2E8A, 0x0005),
                             _port("/dev/ttyACM0", 0xF055, 0x9800)])
+
+
+@pytest.mark.parametrize("port", [_port("/dev/ttyACM3", 0xF055, 0x9802),
+                                  _port("/dev/ttyACM3", 0x1234, 0x5678, "MicroPython")])
+def test_sync_finds_every_board_deploy_finds(port, monkeypatch):
+    """One list of USB ids: a board `knockbox deploy` finds, `knockbox sync` finds too."""
+    from serial.tools import list_ports
+
+    from knockbox import deploy
+    monkeypatch.setattr(list_ports, "comports", lambda: [_port("/dev/ttyS0", None, None), port])
+    assert [d for d, _ in deploy.find_boards()] == ["/dev/ttyACM3"]
+    assert serialio.find_port() == "/dev/ttyACM3"
+
+
+@pytest.mark.parametrize("proto, words", [
+    (2, ["serial protocol 2, newer", "update knockbox"]),
+    (0, ["serial protocol 0, older", "knockbox deploy"]),
+    ("1", ["no protocol version", "not a Knockbox"]),
+    (None, ["no protocol version", "not a Knockbox"]),
+])
+def test_device_speaking_another_protocol_is_refused(db, proto, words):
+    hello = dict(HELLO, proto=proto)
+    if proto is None:
+        del hello["proto"]
+    evs, g = journal(3)
+    d = FakeDevice(good_device(evs, hello=hello))
+    try:
+        failed(run("sync", "--port", d.path, "--db", db, "--timeout", "0.5"), *words)
+        failed(run("push", "--port", d.path, "--lang", "ru", "--timeout", "0.5"), *words)
+    finally:
+        d.close()
+    assert not os.path.exists(db)
+    assert [r["op"] for r in d.seen if r] == ["hello", "bye", "hello", "bye"]   # nothing else
+
+
+def test_pages_of_the_protocols_size(db):
+    from knockcore.proto import EVENTS_MAX
+
+    evs, g = journal(2 * EVENTS_MAX)
+    d = FakeDevice(good_device(evs, cap=EVENTS_MAX))
+    try:
+        p = run("sync", "--port", d.path, "--db", db)
+    finally:
+        d.close()
+    assert p.returncode == 0, p.stderr
+    asked = [r for r in d.seen if r and r["op"] == "events"]
+    assert [(r["after"], r["limit"]) for r in asked] == [
+        (0, EVENTS_MAX), (EVENTS_MAX, EVENTS_MAX), (2 * EVENTS_MAX, EVENTS_MAX)]
+
+
+def test_page_the_device_ends_with_an_error_is_not_stored(db):
+    # the device streams a page and cannot finish it (erased meanwhile, a flash error): the reply
+    # carries the events sent so far and "error"; only the whole pages before it are kept
+    evs, g = journal(120)
+
+    def hook(req, page):
+        if req["after"] >= 50:
+            return reply(req, epoch=0, ev=page[:7], error="the journal was erased during the sync")
+        return None
+    d = FakeDevice(good_device(evs, hook))
+    try:
+        failed(run("sync", "--port", d.path, "--db", db, "--timeout", "0.5"),
+               "erased during the sync", "50 new records saved")
+    finally:
+        d.close()
+    c = sqlite3.connect(db)
+    assert c.execute("SELECT COUNT(*), MAX(seq) FROM events").fetchone() == (50, 50)
 
 
 # ---- review fixes: a device whose journal, numbers or records are not what the history expects

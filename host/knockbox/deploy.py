@@ -21,16 +21,13 @@ import time
 from knockbox import mpy
 from knockbox.manifest import load as load_manifest
 from knockbox.errors import UserError
+from knockbox.serialio import USB_IDS  # the one list of USB ids (sync finds the same boards)
 
 MIN_VERSION = (1, 28)
 RAW_REPL_TIMEOUT = 5  # seconds for the board to show the raw REPL prompt after Ctrl-C, Ctrl-A
 HASHES_FILE = "lib/knockbox.manifest.json"  # what the last deploy copied, with sha256
 BOARD_FILE = "data/board.json"
 BOARDS = {"badger": "badger2040", "pico-epd": "pico-epd"}
-# USB ids of MicroPython's own USB serial: Raspberry Pi's id for MicroPython on RP2040/RP2350,
-# and MicroPython's (pyboard and other ports).
-USB_IDS = {(0x2E8A, 0x0005): "MicroPython (Raspberry Pi RP2)",
-           (0xF055, 0x9800): "MicroPython", (0xF055, 0x9802): "MicroPython"}
 ARCHS = ("none", "x86", "x64", "armv6", "armv6m", "armv7m", "armv7em", "armv7emsp", "armv7emdp",
          "xtensa", "xtensawin", "rv32imc", "rv64imc")
 _CHUNK = 1024

@@ -1,5 +1,6 @@
 """Talking to a Knockbox over USB serial (docs/PROTOCOL.md): find the port by USB id, open it
-with pyserial, send requests with ids and wait for the matching reply within a timeout.
+with pyserial, send requests with ids and wait for the matching reply within a timeout; hello()
+checks the device speaks our protocol version (knockcore.proto, shared with the device).
 
 Every failure becomes a LinkError (a UserError: `knockbox: message`, exit 1): no port, a port
 that cannot be opened, a device that says nothing, answers garbage, or goes away mid-sync.
@@ -8,12 +9,14 @@ import json
 import time
 
 from knockbox.errors import UserError
+from knockcore import proto
 
-# USB ids of MicroPython boards that can carry Knockbox (stock RPI_PICO build first).
-USB_IDS = {
-    (0x2E8A, 0x0005): "Raspberry Pi Pico (MicroPython)",
-    (0xF055, 0x9800): "MicroPython board",
-}
+# USB ids of MicroPython's own USB serial (the one list: `knockbox deploy` finds boards with it
+# too): Raspberry Pi's id for MicroPython on RP2040/RP2350 (the stock RPI_PICO build, Badger
+# 2040 included), and MicroPython's own ids (pyboard and other ports). A port whose USB
+# manufacturer says MicroPython counts as well.
+USB_IDS = {(0x2E8A, 0x0005): "MicroPython (Raspberry Pi RP2)",
+           (0xF055, 0x9800): "MicroPython", (0xF055, 0x9802): "MicroPython"}
 TIMEOUT = 5.0           # seconds to wait for a reply
 MAX_REPLY = 1 << 20     # a longer reply line is garbage
 _SEEN = 200             # bytes of unexpected output quoted in an error
@@ -27,13 +30,20 @@ class DeviceError(UserError):
     """The device understood the request and refused it (an {"error": ...} reply)."""
 
 
+def is_micropython(port):
+    """Whether a pyserial port (list_ports entry) is a MicroPython board's USB serial."""
+    return ((port.vid, port.pid) in USB_IDS
+            or "micropython" in (getattr(port, "manufacturer", None) or "").lower())
+
+
 def find_port(ports=None):
-    """The one serial port whose USB VID:PID is a MicroPython board's; LinkError otherwise."""
+    """The one serial port that is a MicroPython board's (is_micropython); LinkError
+    otherwise."""
     if ports is None:
         from serial.tools import list_ports
 
         ports = list_ports.comports()
-    found = [p for p in ports if (p.vid, p.pid) in USB_IDS]
+    found = [p for p in ports if is_micropython(p)]
     if not found:
         ids = ", ".join("%04x:%04x" % k for k in sorted(USB_IDS))
         raise LinkError("no Knockbox found on USB (looked for %s); plug it in, or name the "
@@ -59,7 +69,7 @@ class Connection:
         except (serial.SerialException, OSError, ValueError) as e:
             raise LinkError("cannot open %s: %s" % (port, _why(e)))
         self._buf = b""
-        self._id = int(time.time() * 1000) % 0x10000000   # so old replies never match
+        self._id = int(time.time() * 1000) % (proto.ID_MAX // 4)  # so old replies never match
         self.unexpected = b""    # output that was not a reply to us, for error messages
 
     def close(self):
@@ -110,7 +120,7 @@ class Connection:
 
     def send(self, op, **args):
         """Send a request; returns its id."""
-        self._id = (self._id + 1) % 0x3FFFFFFF
+        self._id = (self._id + 1) % (proto.ID_MAX + 1)
         req = {"id": self._id, "op": op}
         req.update(args)
         self._write(json.dumps(req, ensure_ascii=False, separators=(",", ":")).encode() + b"\n")
@@ -152,14 +162,15 @@ class Connection:
                          "switched on?)" % (op, self.port, t))
 
     def hello(self):
-        """Start a session: end any half line the device holds, then ask who it is."""
+        """Start a session: end any half line the device holds, then ask who it is; the reply,
+        once check_proto() accepts it."""
         try:
             self.ser.reset_input_buffer()
         except (self._serial_error, OSError) as e:
             raise LinkError("cannot use %s: %s" % (self.port, _why(e)))
         self._buf = b""
         self._write(b"\n")
-        return self.request("hello")
+        return check_proto(self.request("hello"))
 
     def bye(self):
         """End the session (Ctrl-C works again on the device); errors ignored."""
@@ -167,6 +178,21 @@ class Connection:
             self.request("bye", timeout=1.0)
         except UserError:
             pass
+
+
+def check_proto(hello):
+    """The hello reply, if its protocol version is ours; else a UserError saying what to update."""
+    v = hello.get("proto")
+    if type(v) is not int:
+        raise LinkError("the device's hello has no protocol version (proto %r): not a Knockbox?"
+                        % (v,))
+    if v > proto.PROTO:
+        raise UserError("the device speaks serial protocol %d, newer than this knockbox's (%d): "
+                        "update knockbox" % (v, proto.PROTO))
+    if v != proto.PROTO:
+        raise UserError("the device speaks serial protocol %d, older than this knockbox's (%d): "
+                        "update its firmware with `knockbox deploy`" % (v, proto.PROTO))
+    return hello
 
 
 def _parse(line):

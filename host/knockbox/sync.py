@@ -17,8 +17,8 @@ from knockbox import history as H
 from knockbox import serialio
 from knockbox.errors import UserError
 from knockcore import FORMAT
+from knockcore.proto import EVENTS_MAX as PAGE  # events asked per request (a page may be shorter)
 
-PAGE = 50               # events asked per request (the device may send fewer)
 ERASE_TIMEOUT = 45.0    # the device gives up after 30 s without a press
 
 
@@ -30,7 +30,7 @@ class Progress:
         self.total = total
         self.tty = hasattr(stream, "isatty") and stream.isatty()
         self.shown = 0
-        self.on = total > 2 * PAGE
+        self.on = total > 100
 
     def update(self, n):
         if not self.on:
@@ -38,7 +38,7 @@ class Progress:
         if self.tty:
             self.stream.write("\rpulling events: %d/%d" % (n, self.total))
             self.stream.flush()
-        elif n - self.shown >= max(self.total // 10, PAGE) or n >= self.total:
+        elif n - self.shown >= self.total // 10 or n >= self.total:
             self.stream.write("pulling events: %d/%d\n" % (n, self.total))
             self.shown = n
 
