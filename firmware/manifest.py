@@ -24,5 +24,8 @@ package("knockfw")
 module("knockfw/board_sim.py", only="sim")
 module("knockfw/flash.py", only="sim")
 
+# text: the glyph loops of knockfw.text in @micropython.viper, native code for the RP2040
+module("knockfw/glyphs.py", march="armv6m")
+
 root("main.py", only="device")
 root("sim_main.py", only="sim")

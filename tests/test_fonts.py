@@ -38,9 +38,9 @@ def ink(pixels):
 
 def module_glyph(font, ch):
     buf, h, w = font.get_ch(ch)
-    bpr = (w + 7) // 8
+    pages = (h + 7) // 8        # vertical mapping: column by column, bit 0 on top
     return w, [(x, y) for y in range(h) for x in range(w)
-               if buf[y * bpr + x // 8] & (0x80 >> (x % 8))]
+               if buf[x * pages + y // 8] & (1 << (y % 8))]
 
 
 def is_placeholder(font, ch):
@@ -72,7 +72,7 @@ def test_each_face_has_exactly_its_characters_and_height():
         chars = set(gen_fonts.charset(CONFIG, face)) | {face["errchar"]}
         assert font.height() == face["height"], face["module"]
         assert 0 < font.baseline() < font.height()
-        assert font.hmap() and not font.monospaced()
+        assert not font.hmap() and not font.monospaced()
         # the sparse index: 4 bytes per glyph, one per configured character, sorted
         codes = [font._sparse[i] | (font._sparse[i + 1] << 8) for i in range(0, len(font._sparse), 4)]
         assert codes == sorted(ord(c) for c in chars), face["module"]

@@ -19,7 +19,7 @@ import mp
 
 ROOT = mp.ROOT
 sys.path.insert(0, os.path.join(ROOT, "firmware"))
-from knockfw import strings  # noqa: E402
+import catalog  # noqa: E402
 from knockfw.fonts import large, medium, small  # noqa: E402
 
 FONTS = {"large": large, "medium": medium, "small": small}
@@ -34,6 +34,15 @@ from knockfw import text
 from knockfw.fonts import large, medium, small
 F = {"large": large, "medium": medium, "small": small}
 W, H = 296, 128
+
+
+class Panel(framebuf.FrameBuffer):
+    # what knockfw.text draws on: a FrameBuffer with buf, width, height and its layout
+    def __init__(self, buf, vlsb):
+        super().__init__(buf, W, H, framebuf.MONO_VLSB if vlsb else framebuf.MONO_HLSB)
+        self.buf, self.width, self.height, self.vlsb = buf, W, H, vlsb
+
+
 for job in json.loads(sys.stdin.read()):
     op = job[0]
     f = F[job[2]]
@@ -42,19 +51,12 @@ for job in json.loads(sys.stdin.read()):
         print(json.dumps([r, text.width(r, f)]))
         continue
     buf = bytearray(W * H // 8)
-    if op == "vlsb":  # the e-ink drivers' layout (knockfw.epd)
-        fb = framebuf.FrameBuffer(buf, W, H, framebuf.MONO_VLSB)
-        op = "draw"
-    else:
-        fb = framebuf.FrameBuffer(buf, W, H, framebuf.MONO_HLSB)
-    if op == "draw":
-        s, x, y, color = job[1], job[3], job[4], job[5]
-        if not color:
-            fb.fill(1)
-        w = text.draw(fb, s, x, y, f, color)
-    else:
-        s, x, y, bw, bh, align = job[1], job[3], job[4], job[5], job[6], job[7]
-        w = text.draw_in_box(fb, s, x, y, bw, bh, f, align)
+    # the e-ink drivers' layout (knockfw.epd) or the simulator's rows (knockfw.board_sim)
+    fb = Panel(buf, op == "vlsb")
+    s, x, y, color = job[1], job[3], job[4], job[5]
+    if not color:
+        fb.fill(1)
+    w = text.draw(fb, s, x, y, f, color)
     print(json.dumps([w, text.width(job[1], f), text.height(f), text.baseline(f), buf.hex()]))
     del buf, fb
 """
@@ -64,9 +66,9 @@ for job in json.loads(sys.stdin.read()):
 
 def glyph(font, ch):
     buf, h, w = font.get_ch(ch)
-    bpr = (w + 7) // 8
+    pages = (h + 7) // 8        # vertical mapping: column by column, bit 0 on top
     return w, h, [(x, y) for y in range(h) for x in range(w)
-                  if buf[y * bpr + x // 8] & (0x80 >> (x % 8))]
+                  if buf[x * pages + y // 8] & (1 << (y % 8))]
 
 
 def ref_width(s, font):
@@ -220,34 +222,6 @@ def test_drawing_off_the_screen_is_clipped_not_an_error():
     assert frame_pixels(res[1][4]) == ref_draw(s, large, -40, -10)
 
 
-BOXES = [
-    ("box", "Ёжик", "medium", 10, 5, 120, 24, "left"),
-    ("box", "Ёжик", "medium", 10, 35, 120, 24, "center"),
-    ("box", "Ёжик", "medium", 10, 65, 120, 24, "right"),
-    ("box", "Александра Константиновна", "medium", 140, 5, 150, 20, "center"),
-    ("box", "-196", "large", 150, 40, 96, 40, "right"),
-    ("box", "A/B/C: кто постучал", "small", 140, 95, 150, 12, "left"),
-]
-
-
-def test_draw_in_box_fits_aligns_and_centres():
-    res = run_jobs(BOXES)
-    frames = []
-    for job, (w, _width, h, _b, hx) in zip(BOXES, res):
-        _op, s, fname, x, y, bw, bh, align = job
-        font = FONTS[fname]
-        shown = ref_fit(s, font, bw)
-        assert w == ref_width(shown, font) <= bw
-        dx = {"left": 0, "center": (bw - w) // 2, "right": bw - w}[align]
-        dy = max(0, (bh - h) // 2)
-        ink = frame_pixels(hx)
-        assert ink == ref_draw(shown, font, x + dx, y + dy), s
-        assert all(x <= px < x + bw and y <= py < y + bh for px, py in ink), s
-        frames.append(hx)
-    assert BOXES[3][1] != ref_fit(BOXES[3][1], medium, 150)  # that one really was shortened
-    save_png("boxes", pack(frames))
-
-
 # ---- fit ----------------------------------------------------------------------------------------
 
 NAMES = ["Ann", "Bob", "Cy", "Ёжик Иван", "Александра Константиновна", "Jean-Pierre Rampal",
@@ -303,7 +277,7 @@ def test_fit_examples_look_right():
 # ---- the fast glyph lookup in text.py agrees with font_to_py's get_ch everywhere ----------------
 
 FIND = r"""
-from knockfw import text
+from knockfw import glyphs, text
 from knockfw.fonts import large, medium, small
 
 def check(f, codes):
@@ -311,8 +285,8 @@ def check(f, codes):
     for c in codes:
         ch = chr(c)
         buf, h, w = f.get_ch(ch)
-        d = text._find(f._sparse, c)
-        mine = bytes(f._mvfont[d + 2:d + 2 + ((w + 7) >> 3) * h])
+        d = glyphs._glyph(f._font, f._sparse, len(f._sparse) >> 2, c)
+        mine = bytes(f._mvfont[d + 2:d + 2 + ((h + 7) >> 3) * w])
         if text.width(ch, f) != w or mine != bytes(buf):
             bad += 1
     return bad
@@ -346,10 +320,10 @@ def filled(template):
 
 
 def test_every_key_has_both_languages_with_the_same_placeholders():
-    assert strings.LANGS == ("en", "ru")
-    assert len(strings.keys()) >= 45
-    for key in strings.keys():
-        en, ru = strings.t(key, "en"), strings.t(key, "ru")
+    assert catalog.table("en").keys() == catalog.table("ru").keys()
+    assert len(catalog.keys()) >= 45
+    for key in catalog.keys():
+        en, ru = catalog.text(key, "en"), catalog.text(key, "ru")
         assert en.strip() and ru.strip(), key
         assert re.findall(r"%[sd]", en) == re.findall(r"%[sd]", ru), key
         assert "%" not in re.sub(r"%[sd]", "", en + ru), key
@@ -361,17 +335,17 @@ def test_brief_strings_present():
             "Undo last hand", "Edit hand", "New game", "Next game", "Settings", "Preset",
             "Game over", "Wins", "Pays", "Final", "Net", "Hand", "Boxes", "Language", "English",
             "Русский", "Erase all games?", "Press A to confirm", "Syncing", "Saved"]
-    english = {strings.t(k, "en") for k in strings.keys()}
+    english = set(catalog.table("en").values())
     assert [w for w in want if w not in english] == []
 
 
 def test_every_string_fits_its_budget_and_has_no_missing_glyph():
-    budgets = strings.max_w()
-    assert set(budgets) <= set(strings.keys())
-    for key in strings.keys():
-        fname, px = budgets.get(key, strings.FULL)
-        for code in strings.LANGS:
-            s = filled(strings.t(key, code))
+    budgets = catalog.BUDGETS
+    assert set(budgets) <= set(catalog.keys())
+    for key in catalog.keys():
+        fname, px = budgets.get(key, catalog.FULL)
+        for code in catalog.LANGS:
+            s = filled(catalog.text(key, code))
             for font in (FONTS[fname], medium, small):
                 missing = [ch for ch in s if ch != " " and not has_glyph(font, ch)]
                 assert not missing, (key, code, missing)
@@ -380,11 +354,13 @@ def test_every_string_fits_its_budget_and_has_no_missing_glyph():
 
 T = r"""
 from knockfw import strings as S
+import gc, sys
 r = [S.lang(), S.t("deals")]
 S.set_lang("ru")
-r += [S.lang(), S.t("deals"), S.t("deals", "en"), S.t("hand_n") % 12, S.t("no such key")]
+r += [S.lang(), S.t("deals"), S.t("deals"), S.t("hand_n") % 12, S.t("no such key")]
+r += [str("knockfw.strings_ru" in sys.modules or hasattr(sys.modules["knockfw"], "strings_ru"))]
 S.set_lang("xx")
-r += [S.lang(), S.t("lang_ru"), S.t("hand: count 99 is above 98")]
+r += [S.lang(), S.t("lang_ru"), S.t("hand: count 99 is above 98"), S.t("deals")]
 print("|".join(r))
 """
 
@@ -393,19 +369,19 @@ def test_t_under_micropython():
     r = mp.run(T)
     assert r.returncode == 0, r.stderr
     assert r.stdout.strip().split("|") == [
-        "en", "Deals", "ru", "Сдаёт", "Deals", "Раздача 12", "no such key",
-        "en", "Русский", "hand: count 99 is above 98"]
+        "en", "Deals", "ru", "Сдаёт", "Сдаёт", "Раздача 12", "no such key", "False",
+        "en", "Русский", "hand: count 99 is above 98", "Deals"]
 
 
 def test_strings_sheet_png():
     """Every string in both languages, in its budgeted font, drawn by the device code: for a look."""
     jobs = []
     y = 0
-    for key in sorted(strings.keys()):
-        fname, px = strings.max_w().get(key, strings.FULL)
+    for key in sorted(catalog.keys()):
+        fname, px = catalog.BUDGETS.get(key, catalog.FULL)
         if y + FONTS[fname].height() > H:
             break
-        jobs.append(("draw", filled(strings.t(key, "ru")), fname, 0, y, 1))
+        jobs.append(("draw", filled(catalog.text(key, "ru")), fname, 0, y, 1))
         y += FONTS[fname].height()
     assert len(jobs) > 5
     assert save_png("strings_ru", pack([r[4] for r in run_jobs(jobs)]))

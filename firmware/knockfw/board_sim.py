@@ -137,9 +137,13 @@ class KeyFeed:
 class SimDisplay(framebuf.FrameBuffer):
     """A 296x128 panel: 1 = black, MONO_HLSB rows (the bytes of a P4 PBM image)."""
 
+    vlsb = False    # for knockfw.text: rows of bytes, not the e-ink drivers' columns
+
     def __init__(self, out_dir=None, full_ms=0, partial_ms=0, clock=None):
         self.buf = bytearray(W * H // 8)
         super().__init__(self.buf, W, H, framebuf.MONO_HLSB)
+        self.width = W
+        self.height = H
         self.out_dir = out_dir
         self.frames = 0
         self.fulls = 0

@@ -56,6 +56,10 @@ _tdiff = getattr(time, "ticks_diff", _diff)     # the C one on MicroPython: no a
 _tadd = getattr(time, "ticks_add", _add)
 
 
+def _now():
+    return time.ticks_ms()
+
+
 class _Key:
     def __init__(self, name, pin, rep):
         self.name = name
@@ -79,7 +83,7 @@ class Buttons:
         self.debounce_ms = debounce_ms
         self.long_ms = long_ms
         self.repeat_ms = repeat_ms
-        self._clock = clock or getattr(time, "ticks_ms", None)
+        self._clock = clock or _now
         self._queue = []
         self._ring = array("i", bytes(8 * _RING))   # (ticks, key * 2 + level) per edge
         self._w = 0     # edges written by the IRQ handlers (wraps at _TICKS)

@@ -230,10 +230,12 @@ class Journal:
                 for _o, line in _lines(f, off):
                     p = _parse(line, seq)
                     break
-                try:
-                    obj = json.loads(p[1])
-                except (TypeError, ValueError):     # p is None, or the JSON does not parse
-                    obj = None
+                obj = None
+                if p is not None:
+                    try:
+                        obj = json.loads(p[1])
+                    except ValueError:
+                        pass
                 yield obj
 
     def reset(self, first=None):

@@ -3,25 +3,21 @@
 #
 # A font is a generated module (knockfw/fonts/large.py, medium.py, small.py): font.get_ch(ch)
 # returns (bitmap, height, width) where bitmap is a memoryview into the module's `bytes`
-# constant, one glyph cell of `height` rows by `width` (the advance) columns, mapped MONO_HLSB
-# (font.hmap() true) or MONO_VLSB. Cells already include the side bearings, so a string is just
-# its cells side by side: no kerning, and every pixel lies inside the box
+# constant, one glyph cell of `height` rows by `width` (the advance) columns, mapped vertically
+# (column by column, least significant bit on top). Cells already include the side bearings, so
+# a string is just its cells side by side: no kerning, and every pixel lies inside the box
 # (x, y, width(s), height(font)). Characters a font lacks come back as its placeholder glyph
 # (a box in medium/small, "?" in large): get_ch never fails.
 #
-# Strings are walked per code point (MicroPython iterates a str by code point), so a glyph is
+# Strings are measured and drawn per code point by knockfw.glyphs (native code), so a glyph is
 # never cut: fit() shortens by whole glyphs and marks the cut with an ellipsis.
 #
-# Speed: each glyph is one fb.blit() straight from the font's constant bytes (blit accepts a
-# (buffer, width, height, format) tuple since MicroPython 1.20), so nothing is copied. For
-# font_to_py's sparse fonts (all of ours) the glyph is found by _find() below rather than by the
-# module's get_ch(), whose search slices memoryviews: ~500 bytes of garbage per glyph.
-import framebuf
+# The panel (fb) is a framebuf.FrameBuffer that also has `buf`, `width` and `height`, and is
+# MONO_VLSB like the e-ink drivers unless it says `vlsb = False` (MONO_HLSB, the simulator).
+from knockfw import glyphs
 
 _ELLIPSIS = "\u2026"  # "…"; faces without it get "." instead
 _NONE = "\x00"  # never in a face: get_ch gives the placeholder for it
-
-_pal = None  # 2x1 palette for white-on-black text, made on first use
 
 
 def height(font):
@@ -36,80 +32,23 @@ def baseline(font):
 
 def width(s, font):
     """Width in pixels of s drawn in font."""
-    sp = getattr(font, "_sparse", None)
-    w = 0
-    if sp is None:
-        get = font.get_ch
-        for ch in s:
-            w += get(ch)[2]
-        return w
-    f = font._font
-    for ch in s:
-        d = _find(sp, ord(ch))
-        w += f[d] | (f[d + 1] << 8)
-    return w
+    sp = font._sparse
+    return glyphs.width(s, len(s), font._font, sp, len(sp) >> 2)
 
 
 def draw(fb, s, x, y, font, color=1):
     """Draw s with its top-left corner at (x, y); only ink pixels are written.
 
     color 1 draws black ink, 0 white ink (for text on a black bar). Returns the width drawn.
-    Pixels outside the framebuffer are clipped by blit."""
-    fmt = framebuf.MONO_HLSB if font.hmap() else framebuf.MONO_VLSB
-    key = 0
-    pal = None
-    if not color:
-        # blit maps a glyph pixel through the palette, then skips it if it equals key:
-        # paper (0) -> 1 = key, skipped; ink (1) -> 0, drawn white.
-        key = 1
-        pal = _palette()
-    sp = getattr(font, "_sparse", None)
-    x0 = x
-    if sp is None or not font.hmap():
-        get = font.get_ch
-        for ch in s:
-            buf, h, w = get(ch)
-            fb.blit((buf, w, h, fmt), x, y, key, pal)
-            x += w
-        return x - x0
-    f = font._font
-    mv = font._mvfont
-    h = font.height()
-    for ch in s:
-        d = _find(sp, ord(ch))
-        w = f[d] | (f[d + 1] << 8)
-        d += 2
-        fb.blit((mv[d:d + ((w + 7) >> 3) * h], w, h, fmt), x, y, key, pal)
-        x += w
-    return x - x0
+    Pixels outside the panel are left out."""
+    sp = font._sparse
+    return glyphs.draw(fb.buf, fb.width, fb.height, getattr(fb, "vlsb", True), s, len(s), x, y,
+                       font._font, sp, len(sp) >> 2, font.height(), color) - x
 
 
-def _find(sp, c):
-    # Offset of code point c's glyph in font._font (0 = the placeholder): a binary search of
-    # font_to_py's sparse index, 4 bytes an entry sorted by code point: code (u16 LE), offset/8
-    # (u16 LE). It does what the module's get_ch() does, without allocating.
-    lo = 0
-    hi = len(sp) >> 2
-    while lo < hi:
-        m = (lo + hi) >> 1
-        i = m << 2
-        v = sp[i] | (sp[i + 1] << 8)
-        if v == c:
-            return (sp[i + 2] | (sp[i + 3] << 8)) << 3
-        if v < c:
-            lo = m + 1
-        else:
-            hi = m
-    return 0
-
-
-def _palette():
-    global _pal
-    if _pal is None:
-        _pal = framebuf.FrameBuffer(bytearray(1), 2, 1, framebuf.MONO_HLSB)
-        _pal.pixel(0, 0, 1)
-        _pal.pixel(1, 0, 0)
-    return _pal
+def clear(fb):
+    """Blank the whole panel (framebuf's fill() takes ~4 ms on an RP2040, this ~0.4 ms)."""
+    glyphs.fill(fb.buf, len(fb.buf) >> 2, 0)
 
 
 def has(font, ch):
@@ -139,22 +78,3 @@ def fit(s, font, max_w):
         used += w
         n += 1
     return s[:n].rstrip() + ell
-
-
-def draw_in_box(fb, s, x, y, w, h, font, align="left", color=1):
-    """Draw s inside the box (x, y, w, h): shortened with fit() to w, aligned "left", "center"
-    or "right", and centred vertically (a box lower than the font keeps its top at y).
-
-    Does not clear the box. Returns the width drawn."""
-    tw = width(s, font)
-    if tw > w:
-        s = fit(s, font, w)
-        tw = width(s, font)
-    if align == "center":
-        x += (w - tw) // 2
-    elif align == "right":
-        x += w - tw
-    fh = font.height()
-    if h > fh:
-        y += (h - fh) // 2
-    return draw(fb, s, x, y, font, color)

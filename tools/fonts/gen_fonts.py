@@ -5,7 +5,9 @@
 
 The faces, sizes and character sets are in tools/fonts/fonts.json beside this script. The
 conversion is font_to_py's own (PyPI `font-to-py`, Peter Hinch; FreeType via freetype-py):
-horizontal mapping (MONO_HLSB rows, MSB first), variable pitch, glyph bitmaps in `bytes`
+vertical mapping (column by column, each column's bytes top to bottom, least significant bit on
+top: the e-ink framebuffer's own MONO_VLSB layout, so knockfw.glyphs ORs whole bytes into it),
+variable pitch, glyph bitmaps in `bytes`
 literals so they live in the .mpy's constant area. The output is deterministic: the header
 names the source font and its version, never a path or a date, so a test can regenerate
 into a temporary folder and demand byte-identical files (--check does the same here).
@@ -94,7 +96,7 @@ def render_face(config, face, font_dir=None):
     missing = [c for c in chars if not _has_glyph(path, c)]
     if missing:
         raise FontError("%s lacks %r" % (face["file"], "".join(missing)))
-    cmd = "font_to_py -x -e %d -c <charset> %s %d %s.py" % (
+    cmd = "font_to_py -e %d -c <charset> %s %d %s.py" % (
         errchar, face["file"], face["height"], face["module"])
     quiet = io.StringIO()
     saved = sys.argv
@@ -104,7 +106,7 @@ def render_face(config, face, font_dir=None):
             # Font(path, height, minchar, maxchar, monospaced, defchar, charset, bitmapped)
             fnt = ftp.Font(path, face["height"], 32, 126, False, errchar, chars, False)
             out = io.StringIO()
-            ftp.write_data(out, fnt, path, True, False, False, chars)
+            ftp.write_data(out, fnt, path, False, False, False, chars)  # hmap=False
     finally:
         sys.argv = saved
     head = ("# Knockbox font %r: DejaVu Sans %s (%s), %d px cell, %d ppem, %d glyphs.\n"

@@ -1,0 +1,155 @@
+# Text in native code (@micropython.viper): the per-character work behind knockfw.text.
+#
+# In bytecode each glyph cost ~250 us on an RP2040 (a lookup, a blit through framebuf's generic
+# per-pixel path, the objects a blit call needs), so a scoreboard took ~50 ms to draw; here a
+# glyph is a few microseconds. Native code: on the Pico this module is compiled with
+# mpy-cross -march=armv6m (firmware/manifest.py); the unix port compiles it for its own CPU.
+#
+# Fonts are font_to_py's sparse, vertically mapped modules (knockfw/fonts, made by
+# tools/fonts/gen_fonts.py): `_font` holds each glyph as a 16-bit little-endian width followed by
+# `width` columns of (height + 7) // 8 bytes, top to bottom, least significant bit on top (so a
+# byte goes into the MONO_VLSB panel whole, shifted across two pages); `_sparse` is the
+# index, 4 bytes an entry sorted by code point: the code (u16 LE) and the glyph's offset / 8
+# (u16 LE). A code point the font lacks gets the glyph at offset 0 (the placeholder).
+#
+# A string arrives as the str object itself (its UTF-8 bytes through the buffer protocol) with
+# its length in code points, so it is decoded here and never read past its end.
+#
+# The panel is 1 bit a pixel, MONO_VLSB (the e-ink drivers: byte (y // 8) * width + x, bit y % 8)
+# or MONO_HLSB (the simulator's PBM rows: byte y * ((width + 7) // 8) + x // 8, bit 7 - x % 8).
+# Only a glyph's ink is written: 1 sets the bits (black), 0 clears them (white on black);
+# pixels outside the panel are skipped.
+import micropython
+
+
+@micropython.viper
+def _glyph(font_obj, index_obj, entries: int, c: int) -> int:
+    # Offset of code point c's glyph in _font (0 = the placeholder): binary search of the index.
+    idx = ptr8(index_obj)
+    lo = 0
+    hi = entries
+    while lo < hi:
+        m = (lo + hi) >> 1
+        i = m << 2
+        v = idx[i] | (idx[i + 1] << 8)
+        if v == c:
+            return (idx[i + 2] | (idx[i + 3] << 8)) << 3
+        if v < c:
+            lo = m + 1
+        else:
+            hi = m
+    return 0
+
+
+@micropython.viper
+def width(s_obj, n: int, font_obj, index_obj, entries: int) -> int:
+    """Width in pixels of the first n code points of str s in the font."""
+    s = ptr8(s_obj)
+    f = ptr8(font_obj)
+    i = 0
+    w = 0
+    k = 0
+    while k < n:
+        b = s[i]
+        if b < 0x80:
+            c = b
+            i += 1
+        elif b < 0xE0:
+            c = ((b & 0x1F) << 6) | (s[i + 1] & 0x3F)
+            i += 2
+        elif b < 0xF0:
+            c = ((b & 0x0F) << 12) | ((s[i + 1] & 0x3F) << 6) | (s[i + 2] & 0x3F)
+            i += 3
+        else:
+            c = 0x10000     # beyond the fonts' 16-bit index: the placeholder
+            i += 4
+        d = int(_glyph(font_obj, index_obj, entries, c))
+        w += f[d] | (f[d + 1] << 8)
+        k += 1
+    return w
+
+
+@micropython.viper
+def fill(panel_obj, words: int, value: int):
+    """Set the first `words` 32-bit words of the panel's buffer to value (0 or -1)."""
+    p = ptr32(panel_obj)
+    i = 0
+    while i < words:
+        p[i] = value
+        i += 1
+
+
+@micropython.viper
+def draw(panel_obj, pw: int, ph: int, vlsb: int, s_obj, n: int, x: int, y: int, font_obj,
+         index_obj, entries: int, h: int, ink: int) -> int:
+    """Draw the first n code points of str s with the cell's top-left corner at (x, y) on a
+    pw x ph panel; returns the x after the last glyph."""
+    p = ptr8(panel_obj)
+    s = ptr8(s_obj)
+    f = ptr8(font_obj)
+    stride = (pw + 7) >> 3
+    pages = (h + 7) >> 3        # bytes per glyph column
+    last = ph >> 3              # pages of a MONO_VLSB panel
+    i = 0
+    k = 0
+    while k < n:
+        b = s[i]
+        if b < 0x80:
+            c = b
+            i += 1
+        elif b < 0xE0:
+            c = ((b & 0x1F) << 6) | (s[i + 1] & 0x3F)
+            i += 2
+        elif b < 0xF0:
+            c = ((b & 0x0F) << 12) | ((s[i + 1] & 0x3F) << 6) | (s[i + 2] & 0x3F)
+            i += 3
+        else:
+            c = 0x10000
+            i += 4
+        d = int(_glyph(font_obj, index_obj, entries, c))
+        w = f[d] | (f[d + 1] << 8)
+        g = d + 2
+        col = 0
+        while col < w:
+            px = x + col
+            if px >= 0 and px < pw:
+                q = 0
+                while q < pages:
+                    v = f[g + q]
+                    top = y + (q << 3)          # panel row of this byte's bit 0
+                    if v and vlsb:
+                        # MONO_VLSB: the byte lands on one page, or straddles two
+                        page = top >> 3         # floor, also for rows above the panel
+                        sh = top & 7
+                        if page >= 0 and page < last:
+                            a = page * pw + px
+                            m = (v << sh) & 0xFF
+                            if ink:
+                                p[a] = p[a] | m
+                            else:
+                                p[a] = p[a] & (m ^ 0xFF)
+                        if sh and page + 1 >= 0 and page + 1 < last:
+                            a = (page + 1) * pw + px
+                            m = v >> (8 - sh)
+                            if ink:
+                                p[a] = p[a] | m
+                            else:
+                                p[a] = p[a] & (m ^ 0xFF)
+                    elif v:
+                        # MONO_HLSB (the simulator): one bit at a time
+                        m = 0x80 >> (px & 7)
+                        while v:
+                            if v & 1 and top >= 0 and top < ph:
+                                a = top * stride + (px >> 3)
+                                if ink:
+                                    p[a] = p[a] | m
+                                else:
+                                    p[a] = p[a] & (m ^ 0xFF)
+                            v = v >> 1
+                            top += 1
+                    q += 1
+            g += pages
+            col += 1
+        x += w
+        k += 1
+    return x

@@ -1,0 +1,107 @@
+# The device's strings in Russian, one line per key: `key|text`, where %s and %d are filled in
+# by the screens (word order is free). Every key is in both knockfw/strings_en.py and
+# strings_ru.py (tests/test_text.py checks that, the placeholders, the glyphs and the widths).
+# knockfw.strings loads only the language in use: the other one takes no RAM.
+TABLE = """
+method1|На вылет
+method2|Один против двух
+method2_alt|Шуэтт
+method3|Все трое
+method|Способ
+target|Цель
+deals|Сдаёт
+sits_out|Отдыхает
+in_box|В боксе
+captain|Капитан
+partners|Партнёры
+hand|Раздача
+hand_n|Раздача %d
+boxes|Боксы
+total|Сумма
+knock|Стук
+gin|Джин
+void|Пусто
+undercut|Андеркат
+count|Очки
+confirm|Подтвердить
+cancel|Отмена
+undo|Отменить последнюю раздачу
+edit_hand|Изменить раздачу
+hint_who|A/B/C: кто постучал · держать: джин · ▲: назад
+hint_gin|A/B/C: у кого джин
+hint_count|▲▼ очки · A/B/C игрок · снова: далее · держать: отмена
+hint_confirm|A: записать · B: назад · C: отмена
+x_knocks|%s стучит
+x_knocks_n|%s стучит %d
+x_gin|%s: джин
+x_undercuts|%s: андеркат
+void_hand|Пустая раздача
+void_result|Без очков; сдаёт тот же
+undo_last|Отменить последнюю раздачу
+undo_q|Отменить эту раздачу?
+totals_change|Счёт после исправления:
+cannot_save|Эту раздачу не записать
+sits_out_x|%s отдыхает в этой раздаче
+who_knocked_n|Раздача %d: кто постучал?
+no_game|Игры ещё нет
+hint_empty|Любая кнопка: меню → Новая игра
+hint_score|A/B/C: стук · держать: джин · ▲▼: меню
+hint_over|A: следующая игра · ▲▼: меню
+menu|Меню
+back|Назад
+hint_menu|▲▼: выбор · A: да · B/C: назад
+hint_pick|▲▼ раздача · A: заново · B: пустая · C: назад
+hint_method|▲▼: способ · A: далее · B/C: назад
+players|Игроки
+hint_players|A/B/C место · ▲▼ имя · снова: далее · держать: назад
+hint_roles|A/B/C: выбрать · ▲▼: назад
+cut_lowest|Кто снял младшую карту? (отдыхает)
+cut_next_lowest|Кто снял следующую? (сдаёт)
+cut_highest_box|Кто снял старшую? (в боксе)
+cut_second|Кто снял вторую? (капитан, сдаёт)
+cut_highest_deals|Кто снял старшую карту? (сдаёт)
+role_idle|Отдыхает
+role_dealer|Сдаёт
+role_box|В боксе
+role_captain|Капитан
+set_preset|Правила
+set_target|Цель (1, 2)
+set_m3_target|Цель (все трое)
+set_m1_extra|Доплата (1)
+set_m3_formula|Очки раздачи (3)
+set_m3_penalty_on|Штраф за ничью (3)
+set_language|Язык
+set_sleep|Сон через
+n_min|%d мин
+opt_seed|seed
+opt_classic|classic
+opt_idle|платит отдыхавший
+opt_shutout|платит без взяток
+opt_literal|сумма других − своё
+opt_pairwise|попарные разницы
+opt_tie|при ничьей
+opt_tie_or_undercut|ничья, андеркат
+hint_settings|▲▼: выбор · A/B: менять · C: готово
+erase_n|Игр на устройстве: %d
+hint_erase|держать A: стереть · C: оставить
+hold_a|Держите A, чтобы стереть
+new_game|Новая игра
+next_game|Следующая игра
+game_over|Игра окончена
+wins|Победа
+x_wins|Победа: %s
+x_win|Победа: %s
+pays|Платит
+x_pays_y|%s → %s: %d
+final|Итог
+net|Расчёт
+settings|Настройки
+preset|Набор правил
+language|Язык
+lang_en|English
+lang_ru|Русский
+erase_all|Стереть все игры?
+press_a|Нажмите A для подтверждения
+syncing|Синхронизация
+saved|Сохранено
+"""

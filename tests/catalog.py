@@ -1,0 +1,45 @@
+"""The device's string catalogue as the tests read it (the device itself only has knockfw.strings,
+one language at a time): every key, the text in each language, and the room the screens give a
+string, for the width checks."""
+import importlib
+
+LANGS = ("en", "ru")
+
+
+def table(code):
+    """{key: text} of one language, from firmware/knockfw/strings_<code>.py."""
+    mod = importlib.import_module("knockfw.strings_" + code)
+    out = {}
+    for line in mod.TABLE.split("\n"):
+        if line:
+            k, _, v = line.partition("|")
+            out[k] = v
+    return out
+
+
+def keys():
+    return list(table("en"))
+
+
+def text(key, code):
+    return table(code)[key]
+
+
+COL = ("small", 96)      # a label under one seat's column: a third of the screen
+HINT = ("small", 292)    # the hint line, 2 px margins
+FULL = ("medium", 296)   # keys not listed: one medium line across the screen
+
+# {key: (font module name, pixels)}: the room the UI gives a string. Templates are checked
+# with long sample arguments (tests/test_text.py).
+BUDGETS = {
+    "deals": COL, "sits_out": COL, "in_box": COL, "captain": COL, "partners": COL,
+    "boxes": COL, "total": COL, "knock": COL, "gin": COL, "void": COL, "undercut": COL,
+    "count": COL, "wins": COL, "pays": COL, "final": COL, "net": COL, "target": COL,
+    "hint_who": HINT, "hint_gin": HINT, "hint_count": HINT, "hint_confirm": HINT,
+    "x_pays_y": ("small", 296),
+    "role_idle": COL, "role_dealer": COL, "role_box": COL, "role_captain": COL,
+    "sits_out_x": ("small", 292), "void_result": ("medium", 288),
+    "hint_score": HINT, "hint_over": HINT, "hint_menu": HINT, "hint_pick": HINT,
+    "hint_method": HINT, "hint_players": HINT, "hint_roles": HINT, "hint_settings": HINT,
+    "hint_erase": HINT, "hint_empty": HINT,
+}
