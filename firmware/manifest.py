@@ -24,6 +24,9 @@ package("knockfw")
 module("knockfw/board_sim.py", only="sim")
 module("knockfw/flash.py", only="sim")
 
+# the e-ink drivers' framebuffer conversions: @micropython.viper, native code for the RP2040
+module("knockfw/epdconv.py", march="armv6m")
+
 # text: the glyph loops of knockfw.text in @micropython.viper, native code for the RP2040
 module("knockfw/glyphs.py", march="armv6m")
 

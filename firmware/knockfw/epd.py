@@ -2,16 +2,21 @@
 #
 # The drawing surface is a framebuf.FrameBuffer of 296 x 128 pixels (landscape), 1 = black ink.
 # Its memory is framebuf.MONO_VLSB: byte (p * 296 + x) holds the pixels (x, 8p) .. (x, 8p + 7),
-# bit 0 on top. Both panels are 128 sources x 296 gates, mounted landscape, so:
-#   - a landscape column x is one gate line of the controller (RAM row x);
-#   - a "page" p (16 of them) is one RAM byte of every gate line: 8 source pixels, MSB first.
-# Page p goes to RAM source byte 15 - p, so landscape y = 127 - source. Each driver sets its
-# scan/shift direction so that this appears upright. Sending a page is one spi.write of a 296-byte
-# memoryview slice of the framebuffer: there is no per-pixel rotation at run time.
+# bit 0 on top. Both panels are 128 sources x 296 gates, mounted landscape: a landscape column x
+# is one gate line, a row y one source. Each driver converts this layout into the one its
+# vendor's own code sends (epdconv.py, native code: a few ms a frame on an RP2040):
+#   - UC8151 (Pimoroni): full-frame writes, 16 bytes per gate line, most significant bit on top:
+#     a transposition plus a bit reversal per byte;
+#   - SSD1680 (Waveshare's landscape class): the pages as they are, last page first, RAM bit
+#     1 = white: the bytes inverted.
 #
 # Refresh is asynchronous: show() sends the image and starts the refresh, then returns. The app
 # polls busy(), which also sends any follow-up command the controller needs once it is ready
 # (power on -> refresh -> power off on the UC8151). show(block=True) or wait() block.
+#
+# Deep sleep: a controller in deep sleep is never asked anything, its BUSY pin is not read (the
+# SSD1680 holds BUSY high until a hardware reset, as GxEPD2's _InitDisplay() allows for: it
+# resets before anything else when it was hibernating); the next show() resets it first.
 import framebuf
 from time import sleep_ms, ticks_ms, ticks_diff
 from micropython import const
@@ -42,6 +47,8 @@ class EPD(framebuf.FrameBuffer):
         self.last_full = False  # kind of the refresh started last
         self.awake = False  # init() done and not in deep sleep since
         self._want = 0  # 0 nothing, 1 partial, 2 full: a show() waiting for the panel
+        self._quick = False  # the waiting show() may use the quickest waveform
+        self.last_quick = False  # the refresh started last used the quickest waveform
         self._steps = []  # commands to send, one each time BUSY clears
         self._one = bytearray(1)
         cs.value(1)
@@ -57,12 +64,11 @@ class EPD(framebuf.FrameBuffer):
             self.spi.write(data)
         self.cs.value(1)
 
-    def write_page(self, src, p):
-        # Data bytes of page p of src (a buffer in the framebuffer's layout): 296 bytes, one per
-        # gate line (landscape x = 0 .. 295). No copy: a memoryview slice.
+    def data(self, buf):
+        """Data bytes (after a command): one SPI write with CS low and DC high."""
         self.cs.value(0)
         self.dc.value(1)
-        self.spi.write(memoryview(src)[p * WIDTH:(p + 1) * WIDTH])
+        self.spi.write(buf)
         self.cs.value(1)
 
     def pin_busy(self):
@@ -86,14 +92,18 @@ class EPD(framebuf.FrameBuffer):
         sleep_ms(high_ms)
 
     # --- public API ------------------------------------------------------------------------
-    def show(self, full=False, block=False):
+    def show(self, full=False, block=False, quick=False):
         """Send the framebuffer and start a refresh (full, or partial/fast).
 
         The first show after init or sleep, and one after every `full_every` partial ones,
-        is full whatever `full` says. If the panel is still busy the request is kept (a full
-        request wins) and started by a later busy() poll with the framebuffer as it is then.
-        Returns True, or with block=True whether the refresh finished within the wait.
+        is full whatever `full` says. quick=True asks for the quickest partial waveform the
+        panel has (UC8151: Pimoroni's "turbo", ~0.26 s; meant for small changes such as a count
+        step; the SSD1680's partial is already that quick); a full refresh ignores it. If the
+        panel is still busy the request is kept (a full request wins; quick only if every
+        request kept was quick) and started by a later busy() poll with the framebuffer as it
+        is then. Returns True, or with block=True whether the refresh finished within the wait.
         """
+        self._quick = quick and (self._quick or not self._want)
         if full or self._want == 2:
             self._want = 2
         else:
@@ -105,7 +115,7 @@ class EPD(framebuf.FrameBuffer):
 
     def busy(self):
         """True while the panel is working; call it every loop (it drives the refresh)."""
-        if self.pin_busy():
+        if self.awake and self.pin_busy():  # asleep: BUSY means nothing until a reset
             return True
         if self._steps:
             self.cmd(self._steps.pop(0))
@@ -114,14 +124,17 @@ class EPD(framebuf.FrameBuffer):
             if not self.awake:
                 self.init()
             full = self._want == 2 or self.partials >= self.full_every or not self._shown
+            quick = self._quick and not full
             self._want = 0
+            self._quick = False
             self.last_full = full
+            self.last_quick = quick
             if full:
                 self.partials = 0
             else:
                 self.partials += 1
             self._shown = True
-            self.refresh(full)
+            self.refresh(full, quick)
             return True
         return False
 
@@ -137,7 +150,8 @@ class EPD(framebuf.FrameBuffer):
     def sleep(self):
         """Finish any refresh, then put the controller in deep sleep (image stays on the panel).
 
-        The next show() wakes it with a hardware reset and init(), and is a full refresh.
+        The next show() wakes it with a hardware reset and init(), and is a full refresh; nothing
+        reads BUSY until then.
         """
         self.wait()
         if self.awake:
@@ -158,7 +172,7 @@ class EPD(framebuf.FrameBuffer):
     def setup(self):
         raise NotImplementedError
 
-    def refresh(self, full):
+    def refresh(self, full, quick):
         raise NotImplementedError
 
     def deep_sleep(self):

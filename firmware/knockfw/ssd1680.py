@@ -1,26 +1,34 @@
 # SSD1680 e-ink driver (Waveshare Pico-ePaper-2.9: 128 sources x 296 gates, used landscape).
-# Written from the controller's command set; facts checked against Waveshare's Pico_ePaper-2.9
-# code (landscape class) and GxEPD2's SSD1680 driver (GxEPD2_290_T94_V2).
+# Written from the controller's command set; compared line by line with Waveshare's
+# Pico_ePaper_Code python/Pico_ePaper-2.9.py (class EPD_2in9_Landscape, the vendor's code for
+# this module) and GxEPD2's src/epd/GxEPD2_290_T94_V2.cpp (same panel, SSD1680).
 #
 #   SSD1680(spi, cs, dc, rst, busy, full_every=8)   ready machine.SPI / machine.Pin objects
 #
-# BUSY is HIGH while the controller works.
+# BUSY is HIGH while the controller works, and stays high in deep sleep until a hardware reset
+# (datasheet; epd.py never reads it then, and init() resets first, as GxEPD2's _InitDisplay()).
 #
-# Transfer: data entry mode 0x07 (Y first, X and Y increasing), RAM window X bytes 0..15,
-# Y 0..295. The stream then fills RAM column by column: 296 bytes into X byte 0, then X byte 1...
-# So the framebuffer's pages (see epd.py) are sent last page first: RAM X = 127 - y, RAM Y = x,
-# which is how Waveshare's landscape code lays it out. RAM bits are 1 = white; Display Update
-# Control 1 (0x21) inverts both RAMs so that our 1 = black is sent as is.
+# Layout (Waveshare's landscape class): data entry mode 0x07 (Y first, X and Y increasing), RAM
+# window X bytes 0..15, Y 0..295; the stream fills RAM column by column: 296 bytes into X byte
+# 0, then X byte 1... Waveshare sends its MONO_VLSB 296 x 128 buffer page 15 first, page 0 last
+# (display(): for j in 15..0, for i in 0..295: image[i + j * 296]), so RAM X = 127 - y,
+# RAM Y = x: our framebuffer has the same layout. Polarity: Display Update Control 1 (0x21) =
+# 0x00 0x80 as both vendors send it (RAM as is; sources S8..S167): a RAM bit 1 is white, so the
+# bytes are inverted in place while they are sent (epdconv.invert, ~0.5 ms on an RP2040) and
+# inverted back.
 #
 # Full refresh: both RAMs (0x26 "previous", 0x24 "current") get the image, then 0x22 = 0xF7
-# (clock and analog on, load temperature and the OTP waveform, display mode 1, all off): ~2-3 s.
+# (clock and analog on, load temperature and the OTP waveform, display mode 1, all off), as
+# GxEPD2's _Update_Full(): ~2-3 s.
 # Partial refresh: display mode 2 compares the current image with the previous one, so 0x26 must
-# hold the image now on the panel: we keep a copy of what was sent last (4.7 KB) and write it.
-# This panel has no partial waveform in OTP: the waveform is loaded into the LUT register (0x32,
-# 153 bytes) before the first partial after a full (0xF7 reloads the OTP one), then
-# 0x22 = 0xCF (clock and analog on, display mode 2, all off): ~0.3-0.5 s.
+# hold the image now on the panel: we keep a copy of what was sent last (4.7 KB, RAM polarity)
+# and write it. This panel has no partial waveform in OTP: the waveform (GxEPD2's lut_partial)
+# is loaded into the LUT register (0x32, 153 bytes) before the first partial after a full (0xF7
+# reloads the OTP one), then 0x22 = 0xCF (clock and analog on, display mode 2, all off):
+# ~0.3-0.5 s. show(quick=True) is the same partial: it is already the quickest this panel has.
 from micropython import const
-from knockfw.epd import EPD, PAGES
+from knockfw.epd import EPD, PAGES, WIDTH
+from knockfw import epdconv
 
 _DRIVER_OUTPUT = const(0x01)
 _DEEP_SLEEP = const(0x10)
@@ -60,7 +68,7 @@ class SSD1680(EPD):
 
     def setup(self):
         if getattr(self, "_prev", None) is None:
-            self._prev = bytearray(len(self.buf))  # the image now on the panel
+            self._prev = bytearray(len(self.buf))  # the image now on the panel, RAM polarity
         self.hw_reset(10, 10)
         self.wait_pin(1000)
         self.cmd(_SW_RESET)
@@ -70,29 +78,40 @@ class SSD1680(EPD):
         self.cmd(_RAM_X_WINDOW, b"\x00\x0f")
         self.cmd(_RAM_Y_WINDOW, b"\x00\x00\x27\x01")
         self.cmd(_BORDER, b"\x05")
-        self.cmd(_UPDATE_1, b"\x88\x80")  # invert both RAMs; sources S8..S167
+        self.cmd(_UPDATE_1, b"\x00\x80")  # RAMs as they are; sources S8..S167 (both vendors)
         self.cmd(_TEMP_SENSOR, b"\x80")  # internal sensor
         self._lut_loaded = False
 
     def _ram(self, c, src):
+        # Cursor to (0, 0), then the 16 pages, page 15 first: one 296-byte slice each (no copy).
         self.cmd(_RAM_X_COUNTER, b"\x00")
         self.cmd(_RAM_Y_COUNTER, b"\x00\x00")
         self.cmd(c)
+        mv = memoryview(src)
+        self.cs.value(0)
+        self.dc.value(1)
         for p in range(PAGES - 1, -1, -1):
-            self.write_page(src, p)
+            self.spi.write(mv[p * WIDTH:(p + 1) * WIDTH])
+        self.cs.value(1)
 
-    def refresh(self, full):
+    def refresh(self, full, quick):
+        buf = self.buf
         if full:
             self.cmd(_BORDER, b"\x05")
-            self._ram(_RAM_RED, self.buf)
         else:
             if not self._lut_loaded:
                 self.cmd(_WRITE_LUT, _partial_lut())
                 self._lut_loaded = True
             self.cmd(_BORDER, b"\x80")
             self._ram(_RAM_RED, self._prev)
-        self._ram(_RAM_BW, self.buf)
-        self._prev[:] = self.buf
+        epdconv.invert(buf, len(buf) >> 2)  # to RAM polarity (1 = white) while it is sent
+        try:
+            if full:
+                self._ram(_RAM_RED, buf)
+            self._ram(_RAM_BW, buf)
+            self._prev[:] = buf
+        finally:
+            epdconv.invert(buf, len(buf) >> 2)
         self.cmd(_UPDATE_2, b"\xf7" if full else b"\xcf")
         self.cmd(_ACTIVATE)
         if full:

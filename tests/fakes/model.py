@@ -17,6 +17,7 @@ class Model:
         self.busy_left = 0
         self.stuck = False  # BUSY never clears (for timeout tests)
         self.asleep = False
+        self.busy_reads_asleep = 0  # BUSY polls while in deep sleep (a driver must not need them)
         self.reset_count = 0
         self.por()
 
@@ -30,6 +31,8 @@ class Model:
         self.errors.append(msg)
 
     def poll_busy(self):
+        if self.asleep:
+            self.busy_reads_asleep += 1
         if self.stuck:
             return True
         if self.busy_left > 0:
@@ -50,8 +53,10 @@ class Model:
 
     def command(self, c):
         self.flush()
-        if self.asleep:
+        if self.asleep:  # a controller in deep sleep ignores everything until a hardware reset
             self.error("command 0x%02x in deep sleep" % c)
+            self.cmd = None
+            return
         if self.busy_left > 0:
             self.error("command 0x%02x while busy" % c)
         self.cmd = c
@@ -59,6 +64,8 @@ class Model:
         self.start(c)
 
     def data(self, buf):
+        if self.asleep:
+            return
         if self.cmd is None:
             self.error("data without a command")
             return

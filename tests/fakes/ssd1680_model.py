@@ -6,6 +6,8 @@
 # Orientation anchor (Waveshare's landscape code, gate scan G0 first): landscape pixel (x, y) is
 # RAM Y = x, RAM X (pixel) = 127 - y; with TB = 1 in 0x01 the gate axis is reversed.
 # Pixel polarity: RAM bit 1 = white, 0 = black; 0x21 A[3:0] = 8 inverts the BW RAM.
+# Deep sleep (0x10 with mode 1 or 2): BUSY stays high and every command is ignored until a
+# hardware reset (datasheet: "BUSY pad will keep output high" in deep sleep).
 from fakes.model import Model, new_image, set_px
 
 ROWS = 296
@@ -14,6 +16,10 @@ XBYTES = 16
 
 class SSD1680Model(Model):
     BUSY_LEVEL = 1
+
+    def poll_busy(self):
+        busy = Model.poll_busy(self)
+        return busy or self.asleep
 
     def por(self):
         self.bw = bytearray(ROWS * XBYTES)
@@ -41,6 +47,11 @@ class SSD1680Model(Model):
             self.target = self.bw if c == 0x24 else self.red
 
     def stream(self, c, buf):
+        if c == 0x10:  # deep sleep takes effect with its data byte
+            self.args.extend(buf)
+            if self.args[0] & 3:
+                self.asleep = True
+            return True
         if c not in (0x24, 0x26):
             return False
         ram = self.target

@@ -6,10 +6,26 @@
 # SHL = 1 (shift right) and UD = 0, landscape pixel (x, y) is RAM gate line x, source y. SHL = 0
 # mirrors the source axis (source 127 - y), UD = 1 the gate axis (gate 295 - x).
 # Pixel polarity: CDI DDX = 00 -> a 1 bit is black; DDX = 01 -> a 1 bit is white.
+# Partial windows (PTIN/PTL) are only accepted the way vendor code uses them (Pimoroni's
+# partial_update(): SHL = 1); how the chip maps a window with the source shift reversed is not
+# documented, so the model flags it.
+# Timing: each refresh's length is computed from its waveform and the frame rate (PLL, values
+# of Pimoroni's PLL_FLAGS): register LUTs = sum over groups of (frames of phases A-D) x repeat;
+# the OTP waveform = 4.5 s (Pimoroni's update_time() for it). refresh_ms lists them.
 from fakes.model import Model, new_image, set_px
 
 GATES = 296
 SOURCE_BYTES = 16
+PLL_HZ = {0x3F: 29, 0x3E: 33, 0x3D: 40, 0x3C: 50, 0x3B: 67, 0x3A: 100, 0x39: 200}
+OTP_MS = 4500
+
+
+def lut_frames(table):
+    """Frames of a register LUT: per group of 6 bytes, (A + B + C + D) x repeat count."""
+    n = 0
+    for g in range(0, len(table) - 5, 6):
+        n += sum(table[g + 1:g + 5]) * table[g + 5]
+    return n
 
 
 class UC8151Model(Model):
@@ -25,6 +41,8 @@ class UC8151Model(Model):
         self.partial = False
         self.window = (0, 127, 0, GATES - 1)
         self.ptr = None
+        self.frame_bytes = 0  # DTM2 bytes since the last DTM2 command
+        self.refresh_ms = []  # length of each refresh (see the header)
 
     def start(self, c):
         if c == 0x04:  # PON
@@ -42,6 +60,10 @@ class UC8151Model(Model):
         elif c == 0x13:  # DTM2: cursor to the window's start
             hs, he, vs, ve = self.area()
             self.ptr = [vs, hs // 8]
+            self.frame_bytes = 0
+            if self.partial and not self.psr & 0x04:
+                self.error("partial window with the source shift reversed (PSR SHL = 0): "
+                           "no vendor code drives the UC8151 this way")
 
     def area(self):
         if self.partial:
@@ -58,6 +80,7 @@ class UC8151Model(Model):
                 self.error("DTM2 data past the window")
                 break
             self.ram[g * SOURCE_BYTES + b] = v
+            self.frame_bytes += 1
             b += 1
             if b > he // 8:
                 b = hs // 8
@@ -96,14 +119,24 @@ class UC8151Model(Model):
             self.error("DRF with the power off")
         if self.psr & 0x80 != 0x80 or self.psr & 0x10 == 0:
             self.error("PSR not 128x296 black/white: 0x%02x" % self.psr)
+        if not self.partial and self.frame_bytes != GATES * SOURCE_BYTES:
+            self.error("DRF after %d bytes of a full frame (4736)" % self.frame_bytes)
+        hz = PLL_HZ.get(self.pll)
+        if hz is None:
+            self.error("PLL 0x%02x is not a frame rate the vendor uses" % self.pll)
+            hz = 50
         if self.psr & 0x20:
             kind = "fast"
+            frames = 0
             for t in range(0x20, 0x25):
                 want = 44 if t == 0x20 else 42
                 if len(self.luts.get(t, b"")) != want:
                     self.error("LUT 0x%02x missing or not %d bytes" % (t, want))
+                frames = max(frames, lut_frames(self.luts.get(t, b"")))
+            self.refresh_ms.append(frames * 1000 // hz)
         else:
             kind = "full"
+            self.refresh_ms.append(OTP_MS)
         self.refreshed(kind)
         self.go_busy(self.refresh_polls)
 
