@@ -119,18 +119,26 @@ sys.modules["machine"] = fm
 for gpio, level in %(levels)r:
     fm.levels[gpio] = level
 from knockfw import %(module)s as mod
+out = {"early": None}
+if %(early)r:
+    out["early"] = mod.early()  # what boot.py does
+    out["early_pins"] = [[p.gpio, p.mode, p.pull, p.out] for p in fm.pins]
+    for gpio, level in %(levels)r:  # the waking press ends before the app builds its board
+        del fm.levels[gpio]
 b = mod.Board()
-out = {"name": b.name, "active_low": b.active_low, "wake": b.wake_button(),
+out.update({"name": b.name, "active_low": b.active_low, "wake": b.wake_button(),
+       "wake_again": b.wake_button(),
        "first_pin": [fm.pins[0].gpio, fm.pins[0].mode, fm.pins[0].out],
        "buttons": {}, "spi": None,
        "display": [type(b.display).__name__, b.display.width, b.display.height],
-       "serial": [b.serial_in is sys.stdin.buffer, b.serial_out is sys.stdout.buffer]}
+       "serial": [b.serial_in is sys.stdin.buffer, b.serial_out is sys.stdout.buffer]})
 for n, p in b.buttons_pins().items():
     out["buttons"][n] = [p.gpio, p.mode, p.pull]
 for c in fm.calls:
     if c[0] == "spi":
         out["spi"] = [c[1], c[2]["baudrate"], c[2]["sck"].gpio, c[2]["mosi"].gpio]
 d = b.display
+spi = d.spi
 out["display_pins"] = {"cs": d.cs.gpio, "dc": d.dc.gpio, "rst": d.rst.gpio,
                        "busy": d.busy_pin.gpio}
 b.data_dir = %(data_dir)r
@@ -139,64 +147,202 @@ b.mount()
 out["data_dir"] = b.data_dir.split("/")[-1] in os.listdir(b.data_dir.rsplit("/", 1)[0])
 b.led(True)
 out["led"] = fm.pin(mod.PINS["led"]).out
+out["rate_boot"] = spi.rate()
 fm.levels[mod.PINS["vbus"]] = 1
+n0 = len(fm.calls)
 b.idle_sleep(20)
-usb_calls = len(fm.calls)
+out["usb_sleeps"] = [c for c in fm.calls[n0:]]
+out["rate_usb"] = spi.rate()
 fm.levels[mod.PINS["vbus"]] = 0
+n0 = len(fm.calls)
 b.idle_sleep(20)
-out["sleeps"] = [c for c in fm.calls[usb_calls - 1:] if c[0] != "spi"]
-b.power_off()
-out["after_off"] = [c[0] for c in fm.calls if c[0] != "spi"]
+out["battery_sleeps"] = [c[0] for c in fm.calls[n0:]]
+out["rate_battery"] = spi.rate()
+fm.levels[mod.PINS["vbus"]] = 1
+n0 = len(fm.calls)
+b.power_off()  # on USB
+out["off_usb"] = [c[0] for c in fm.calls[n0:] if c[0] != "spi.init"]
+if "en_3v3" in mod.PINS:
+    out["latch_after_off_usb"] = fm.pin(mod.PINS["en_3v3"]).out
+    b.idle_sleep(10)
+    out["latch_after_idle"] = fm.pin(mod.PINS["en_3v3"]).out
+fm.levels[mod.PINS["vbus"]] = 0
+for gpio, level in %(levels)r:  # every button let go
+    fm.levels.pop(gpio, None)
+slices = []
+def press_later(ms):  # a press during the 4th slice of sleep
+    slices.append(ms)
+    if len(slices) == 4 and %(press)r:
+        fm.levels[%(press)r[0]] = %(press)r[1]
+fm.on_sleep.append(press_later)
+n0 = len(fm.calls)
+b.power_off()  # on battery
+out["off_battery"] = [c[0] for c in fm.calls[n0:] if c[0] != "spi.init"]
+out["slices"] = slices
+out["rate_after_off"] = spi.rate()
+out["wake_after_off"] = b.wake_button()
 out["led_after_off"] = fm.pin(mod.PINS["led"]).out
 if "en_3v3" in mod.PINS:
     out["latch_after_off"] = fm.pin(mod.PINS["en_3v3"]).out
+    b.idle_sleep(10)
+    out["latch_after_idle2"] = fm.pin(mod.PINS["en_3v3"]).out
 out["irqs"] = sorted(p.gpio for p in fm.pins if p.handler is not None)
+out["panel_asleep"] = d.awake is False
 print(json.dumps(out))
 """
 
 
-def _run_board(module, levels, tmp_path):
-    code = BOARD_SCRIPT % {"module": module, "levels": levels,
+def _run_board(module, levels, tmp_path, early=False, press=None):
+    code = BOARD_SCRIPT % {"module": module, "levels": levels, "early": early, "press": press,
                            "data_dir": str(tmp_path / "data")}
     r = mp.run(code, paths=mp.SOURCE_PATHS + [HERE])
     assert r.returncode == 0, r.stdout + r.stderr
     return json.loads(r.stdout.strip().splitlines()[-1])
 
 
+PULL_UP, PULL_DOWN, IN, OUT = 1, 2, 0, 1
+
+
 def test_badger_board(tmp_path):
     res = _run_board("board_badger", [(13, 1)], tmp_path)  # B held at power-up
     assert res["name"] == "badger2040" and res["active_low"] is False
-    assert res["first_pin"] == [10, 1, 1]  # the power latch is the first thing, driven high
-    assert res["wake"] == "b"
-    pull_down = 2
-    assert res["buttons"] == {"a": [12, 0, pull_down], "b": [13, 0, pull_down],
-                              "c": [14, 0, pull_down], "up": [15, 0, pull_down],
-                              "down": [11, 0, pull_down]}
+    assert res["first_pin"] == [10, OUT, 1]  # the power latch is the first thing, driven high
+    assert res["wake"] == "b" and res["wake_again"] is None  # once
+    assert res["buttons"] == {"a": [12, IN, PULL_DOWN], "b": [13, IN, PULL_DOWN],
+                              "c": [14, IN, PULL_DOWN], "up": [15, IN, PULL_DOWN],
+                              "down": [11, IN, PULL_DOWN]}
     assert res["spi"] == [0, 12_000_000, 18, 19]
     assert res["display"] == ["UC8151", 296, 128]
     assert res["display_pins"] == {"cs": 17, "dc": 20, "rst": 21, "busy": 26}
     assert res["serial"] == [True, True]
     assert res["data_dir"] is True
     assert res["led"] == 1
-    assert res["sleeps"] == [["lightsleep", 20]]  # on USB a plain sleep, on battery lightsleep
-    assert res["latch_after_off"] == 0 and res["led_after_off"] == 0
+    assert res["usb_sleeps"] == []  # on USB a plain sleep: the serial link keeps running
+    assert res["battery_sleeps"] == ["lightsleep", "spi.init"]
+    # power off on USB: the latch is released, the board keeps running on USB, and the loop's
+    # next idle_sleep takes the latch again (USB unplugged later must not kill it mid-game)
+    assert res["off_usb"] == [] and res["latch_after_off_usb"] == 0
+    assert res["latch_after_idle"] == 1
+    # on battery: latch released (the board goes dark); if it still runs (a button held
+    # through the auto-off), the next turn of the loop holds the power again
+    assert res["off_battery"] == [] and res["latch_after_off"] == 0
+    assert res["latch_after_idle2"] == 1
+    assert res["led_after_off"] == 0 and res["panel_asleep"] is True
+
+
+def test_badger_boot_sample_is_the_wake_button(tmp_path):
+    """boot.py's early(): the latch before anything else, then the buttons; the app's Board()
+    reports the button held then, even if it was let go since."""
+    res = _run_board("board_badger", [(15, 1)], tmp_path, early=True)  # Up held at power-up
+    assert res["early"] == "up"
+    assert res["early_pins"][0] == [10, OUT, -1, 1]  # GPIO 10 high, first of all
+    assert [p[0] for p in res["early_pins"][1:]][:4] == [12, 13, 14, 15]  # then a, b, c, up
+    assert all(p[1:3] == [IN, PULL_DOWN] for p in res["early_pins"][1:])
+    assert res["wake"] == "up" and res["wake_again"] is None
+
+
+def test_spi_clock_survives_light_sleep(tmp_path):
+    """MicroPython v1.28 on rp2: lightsleep() leaves clk_peri at 125 MHz (48 MHz at boot) and
+    keeps the SPI divider: without a re-init the panel is clocked 2.6x too fast."""
+    for module, hz in (("board_badger", 12_000_000), ("board_pico_epd", 10_000_000)):
+        res = _run_board(module, [], tmp_path, press=[5, 0])
+        # pico-sdk's divider never exceeds the rate asked: 48 MHz / 4 = 12 MHz, / 6 = 8 MHz
+        assert hz * 0.8 <= res["rate_boot"] <= hz
+        assert res["rate_usb"] == res["rate_boot"]  # no light sleep on USB
+        assert hz * 0.8 <= res["rate_battery"] <= hz, (module, res["rate_battery"])
+        assert hz * 0.8 <= res["rate_after_off"] <= hz, (module, res["rate_after_off"])
 
 
 def test_pico_epd_board(tmp_path):
-    res = _run_board("board_pico_epd", [(6, 0)], tmp_path)  # Down held (active low)
+    res = _run_board("board_pico_epd", [(6, 0)], tmp_path, press=[4, 0])  # Down held (active low)
     assert res["name"] == "pico-epd" and res["active_low"] is True
-    assert res["wake"] == "down"
-    pull_up = 1
-    assert res["buttons"] == {"a": [2, 0, pull_up], "b": [3, 0, pull_up], "c": [4, 0, pull_up],
-                              "up": [5, 0, pull_up], "down": [6, 0, pull_up]}
+    assert res["wake"] == "down" and res["wake_again"] is None
+    assert res["buttons"] == {"a": [2, IN, PULL_UP], "b": [3, IN, PULL_UP], "c": [4, IN, PULL_UP],
+                              "up": [5, IN, PULL_UP], "down": [6, IN, PULL_UP]}
     assert res["spi"] == [1, 10_000_000, 10, 11]
     assert res["display"] == ["SSD1680", 296, 128]
     assert res["display_pins"] == {"cs": 9, "dc": 8, "rst": 12, "busy": 13}
     assert res["data_dir"] is True
-    assert res["sleeps"] == [["lightsleep", 20]]
-    assert res["after_off"][-1] == "deepsleep"  # on battery: deepest sleep, buttons wake it
-    assert res["irqs"] == [2, 3, 4, 5, 6]
-    assert res["led_after_off"] == 0
+    assert res["usb_sleeps"] == []
+    assert res["battery_sleeps"] == ["lightsleep", "spi.init"]
+    assert res["off_usb"] == []  # on USB power_off returns at once
+    # on battery: light sleep in short slices until a press (C, during the 4th slice) ends it;
+    # never machine.deepsleep (no GPIO wakes it on rp2) nor pin IRQs (they set no wake source)
+    assert res["off_battery"] == ["lightsleep"] * 4
+    assert res["slices"] == [25] * 4
+    assert res["wake_after_off"] == "c"
+    assert res["irqs"] == []
+    assert res["led_after_off"] == 0 and res["panel_asleep"] is True
+
+
+def test_pico_epd_boot_sample(tmp_path):
+    res = _run_board("board_pico_epd", [(3, 0)], tmp_path, early=True, press=[4, 0])
+    assert res["early"] == "b" and res["wake"] == "b"
+    assert 10 not in [p[0] for p in res["early_pins"]]  # GPIO 10 is the panel's SCK here
+    assert all(p[1:3] == [IN, PULL_UP] for p in res["early_pins"])
+
+
+BOOT_SCRIPT = """
+import sys, json
+from fakes import fake_machine as fm
+sys.modules["machine"] = fm
+fm.levels[12] = 1   # Badger A held
+fm.levels[2] = 0    # Pico build A held
+before = set(sys.modules)
+with open(%(boot)r) as f:
+    src = f.read()
+assert src.count('"/data/board.json"') == 1
+exec(src.replace('"/data/board.json"', %(board_lit)r))
+loaded = sorted(set(sys.modules) - before)
+from knockfw import rp2board, board
+board.BOARD_FILE = %(board_file)r
+print(json.dumps({"loaded": loaded,
+                  "pins": [[p.gpio, p.mode, p.out] for p in fm.pins],
+                  "early": rp2board._early, "chosen": board.chosen(),
+                  "chosen_module": board.module(board.chosen()).__name__}))
+"""
+
+
+@pytest.mark.parametrize("content", [{"board": "badger2040"}, {"board": "pico-epd"},
+                                     {"board": "pico_epd"}, "pico-epd", {}, None, "{broken"])
+def test_boot_py(tmp_path, content):
+    """firmware/boot.py: the board file's early() before any of the app; the same board as
+    knockfw/board.py picks; harmless on the Pico build (its GPIO 10 is the panel's SCK)."""
+    bf = tmp_path / "board.json"
+    if content == "{broken":
+        bf.write_text(content)
+    elif content is not None:
+        bf.write_text(json.dumps(content))
+    code = BOOT_SCRIPT % {"board_file": str(bf), "board_lit": repr(str(bf)),
+                          "boot": os.path.join(FW, "boot.py")}
+    r = mp.run(code, paths=mp.SOURCE_PATHS + [HERE])
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert "boot.py:" not in r.stdout
+    res = json.loads(r.stdout.strip().splitlines()[-1])
+    heavy = [m for m in res["loaded"] if m.split(".")[-1] in (
+        "app", "uc8151", "ssd1680", "epd", "epdconv", "framebuf", "store", "journal", "ui",
+        "screens", "buttons", "link", "board")]
+    assert heavy == []  # nothing of the app, not even the display driver or the chooser
+    boards = [m for m in res["loaded"] if m.startswith("knockfw.board_")]
+    assert boards == [res["chosen_module"]]  # boot.py took the board knockfw.board takes
+    assert res["early"] == "a"
+    if res["chosen"] in ("pico-epd", "pico_epd"):
+        assert 10 not in [p[0] for p in res["pins"]]
+    else:  # the Badger (also the default when board.json is missing or broken)
+        assert res["pins"][0] == [10, OUT, 1]
+
+
+def test_boot_py_never_raises(tmp_path):
+    code = """
+import sys
+sys.modules["machine"] = None   # importing machine fails
+with open(%r) as f:
+    exec(f.read())
+print("still booting")
+""" % os.path.join(FW, "boot.py")
+    r = mp.run(code, paths=mp.SOURCE_PATHS + [HERE])
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert "boot.py:" in r.stdout and r.stdout.strip().endswith("still booting")
 
 
 def test_pins_md_matches_board_files():

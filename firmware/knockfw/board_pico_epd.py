@@ -19,13 +19,16 @@
 #     24 |   -      | vbus  | VBUS sense (internal): high while USB power is present
 #     25 |   -      | led   | on-board LED
 # The buttons use GPIO 2-6, which the display does not use, on the same header side as GND
-# pins 3 and 8. There is no power latch: power_off() puts the panel to sleep and the RP2040
-# into the deepest sleep MicroPython offers; a battery build uses a switch.
-import time
+# pins 3 and 8. There is no power latch (a battery build uses a switch): power_off() puts the
+# panel to sleep and the RP2040 into light sleep in short slices, looking at the buttons between
+# them; a press ends it. Not machine.deepsleep(): on rp2 (MicroPython v1.28 modmachine.c) it is
+# a dormant sleep with no GPIO wake source, then a reset, and Pin.irq() sets no dormant wake
+# either (micropython issue #7035): only RUN or a power cycle would end it.
+# This module imports only built-in modules at the top (boot.py loads it); the driver is imported
+# by Board().
 from micropython import const
 import machine
-from knockfw.ssd1680 import SSD1680
-from knockfw.rp2board import Rp2Board
+from knockfw import rp2board
 
 PINS = {
     "a": 2,
@@ -45,27 +48,35 @@ PINS = {
 BUTTONS = ("a", "b", "c", "up", "down")
 _SPI_ID = const(1)
 _SPI_HZ = const(10_000_000)
+_SLICE_MS = const(25)  # light sleep between two looks at the buttons while off: a 60 ms tap wakes
 
 
-def _wake(pin):
-    pass
+def early():
+    """boot.py: note the button held at power-up (no latch to hold). Returns it."""
+    P = machine.Pin
+    return rp2board.early_buttons(PINS, BUTTONS, P.PULL_UP, 0)
 
 
-class Board(Rp2Board):
+class Board(rp2board.Rp2Board):
     name = "pico-epd"
     active_low = True  # buttons to GND with pull-ups: pressed reads 0
 
     def __init__(self):
+        from knockfw.ssd1680 import SSD1680
+
         P = machine.Pin
         self._buttons_from(PINS, BUTTONS, P.PULL_UP, 0)
         self._panel_from(PINS, SSD1680, _SPI_ID, _SPI_HZ)
 
     def power_off(self):
-        """No latch on this build: finish the refresh, put the panel in deep sleep, LED off,
-        then deep-sleep the RP2040 (on battery) until reset; on USB this returns."""
+        """Finish the refresh, panel to deep sleep, LED off; then, on battery, light-sleep in
+        slices until a button is pressed or USB power appears. Returns then (at once on USB):
+        the press that ended it is wake_button(), for the app to act on."""
         self.display.sleep()
         self.led(False)
-        if not self.on_usb():
-            for pin in self._buttons.values():  # a press wakes it (then it boots afresh)
-                pin.irq(trigger=machine.Pin.IRQ_FALLING, handler=_wake)
-            machine.deepsleep()
+        while not self.on_usb():
+            self.lightsleep(_SLICE_MS)
+            held = self._held()
+            if held:
+                self._woke = held
+                return

@@ -1,12 +1,42 @@
 # What the two RP2040 boards share: buttons read at boot (so the press that woke the board is
 # not lost), the e-ink panel on an SPI bus, the data folder, USB sensing, the LED and the sleep
 # between polls. The board files (board_badger.py, board_pico_epd.py) name the pins and pass them
-# in; this module names none.
+# in; this module names none. It imports only built-in modules: boot.py reaches it (through the
+# board file's early()) before anything else is loaded.
+#
+# Light sleep and the SPI clock (MicroPython v1.28, ports/rp2): main() calls
+# set_sys_clock_khz(), which leaves clk_peri at 48 MHz (the USB PLL), and machine.SPI computes
+# its divider from that. machine.lightsleep() ends with runtime_init_clocks_optional_usb()
+# (clocks_extra.c), which sets clk_peri = clk_sys = 125 MHz but leaves the SPI divider alone:
+# every transfer after a light sleep would run 125/48 = 2.6x too fast (Badger: 12 -> 31 MHz).
+# So every light sleep here is followed by spi.init(baudrate=...), which recomputes the divider
+# from the clock as it is then (machine_spi.c: spi_set_baudrate()).
 import os
 import sys
 import time
 
 import machine
+
+_EARLY_GAP_MS = 5  # second look at the buttons, as Pimoroni's wakeup module (gpio_get_all twice)
+_early = None  # early_buttons(): the button held when boot.py ran, "" if none (None: not run)
+
+
+def early_buttons(pins, names, pull, pressed):
+    """boot.py, through the board file's early(): set up the buttons and note the one held now
+    (looked at twice, 5 ms apart); Board() hands it to the app as wake_button()."""
+    global _early
+    P = machine.Pin
+    held = ""
+    for attempt in range(2):
+        for n in names:
+            if P(pins[n], P.IN, pull).value() == pressed:
+                held = n
+                break
+        if held or attempt:
+            break
+        time.sleep_ms(_EARLY_GAP_MS)
+    _early = held
+    return held or None
 
 
 class Rp2Board:
@@ -15,25 +45,37 @@ class Rp2Board:
     data_dir = "/data"
 
     def _buttons_from(self, pins, names, pull, pressed):
-        """Set up the button pins and note which one is held right now (the waking press)."""
+        """Set up the button pins and note the waking press: the one boot.py saw held (if it
+        ran), else the one held right now."""
+        global _early
         P = machine.Pin
+        self._pressed = pressed
+        self._names = names
         self._buttons = {}
         for n in names:
             self._buttons[n] = P(pins[n], P.IN, pull)
-        self._woke = None
-        for n in names:
-            if self._buttons[n].value() == pressed:
-                self._woke = n
-                break
+        if _early is not None:
+            self._woke = _early or None
+            _early = None
+        else:
+            self._woke = self._held()
+
+    def _held(self):
+        """The first button (in button order) that reads pressed now, or None."""
+        for n in self._names:
+            if self._buttons[n].value() == self._pressed:
+                return n
+        return None
 
     def _panel_from(self, pins, driver, spi_id, hz):
         """The e-ink driver on its SPI bus, plus the LED, USB sense and the serial streams."""
         P = machine.Pin
         self._led = P(pins["led"], P.OUT, value=0)
         self._vbus = P(pins["vbus"], P.IN)
-        spi = machine.SPI(spi_id, baudrate=hz, polarity=0, phase=0,
-                          sck=P(pins["sck"]), mosi=P(pins["mosi"]))
-        self.display = driver(spi,
+        self._spi_hz = hz
+        self._spi = machine.SPI(spi_id, baudrate=hz, polarity=0, phase=0,
+                                sck=P(pins["sck"]), mosi=P(pins["mosi"]))
+        self.display = driver(self._spi,
                               P(pins["cs"], P.OUT, value=1),
                               P(pins["dc"], P.OUT, value=0),
                               P(pins["rst"], P.OUT, value=1),
@@ -46,8 +88,11 @@ class Rp2Board:
         return self._buttons
 
     def wake_button(self):
-        """The button held when the board started (read before anything slow), or None."""
-        return self._woke
+        """The button that woke the board (held at power-up, or the press that ended a sleep
+        in power_off()), or None. Once: it is forgotten when read."""
+        w = self._woke
+        self._woke = None
+        return w
 
     def mount(self):
         # The rp2 firmware mounts littlefs at / on boot; make sure the data folder exists.
@@ -62,10 +107,16 @@ class Rp2Board:
     def led(self, on):
         self._led.value(1 if on else 0)
 
+    def lightsleep(self, ms):
+        """machine.lightsleep, then the SPI divider recomputed for the clock it leaves behind
+        (see the header)."""
+        machine.lightsleep(ms)
+        self._spi.init(baudrate=self._spi_hz)
+
     def idle_sleep(self, ms):
         """Sleep between polls. On battery: light sleep (clocks stopped, RAM kept); on USB a
         plain sleep so the serial link keeps running."""
         if self.on_usb():
             time.sleep_ms(ms)
         else:
-            machine.lightsleep(ms)
+            self.lightsleep(ms)

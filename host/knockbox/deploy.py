@@ -98,12 +98,6 @@ def compile_for(info=None):
     return files
 
 
-def compile_all(include_sim=False):
-    """Transition only, for simulate.build until it calls mpy.build_into(folder, "sim"):
-    {device path: bytes} of the device build, or the unix port's with include_sim."""
-    return mpy.build("sim" if include_sim else "device")
-
-
 def sha(data):
     return hashlib.sha256(data).hexdigest()
 

@@ -3,6 +3,13 @@
 levels = {}  # gpio -> level an input reads (default: its pull's level, else 0)
 pins = []  # every Pin made, in order
 calls = []  # ("lightsleep", ms), ("deepsleep",), ("spi", id, kwargs)
+on_sleep = []  # functions called (with the ms) after each lightsleep: tests press buttons there
+
+# Clocks as MicroPython v1.28 leaves them on an RP2040 (ports/rp2): main() calls
+# set_sys_clock_khz(), which puts clk_peri on the 48 MHz USB PLL; machine.lightsleep() ends with
+# runtime_init_clocks_optional_usb() (clocks_extra.c), which sets clk_peri = clk_sys (125 MHz).
+CLK_SYS = 125_000_000
+clk = {"peri": 48_000_000}
 
 
 class Pin:
@@ -40,12 +47,40 @@ class Pin:
         self.trigger = trigger
 
 
+def spi_divider(freq_in, baudrate):
+    """pico-sdk spi_set_baudrate(): the smallest even prescale (2..254) that brings the rate into
+    the post-divider's range, then the largest post-divide (1..256) whose output does not exceed
+    baudrate. Returns prescale * postdiv."""
+    prescale = 2
+    while prescale <= 254:
+        if freq_in < (prescale + 2) * 256 * baudrate:
+            break
+        prescale += 2
+    postdiv = 256
+    while postdiv > 1:
+        if freq_in // (prescale * (postdiv - 1)) > baudrate:
+            break
+        postdiv -= 1
+    return prescale * postdiv
+
+
 class SPI:
     def __init__(self, spi_id, **kw):
         self.id = spi_id
         self.kw = kw
         self.written = 0
+        self.divider = spi_divider(clk["peri"], kw["baudrate"])
         calls.append(("spi", spi_id, kw))
+
+    def init(self, baudrate=None, **kw):
+        # machine_spi_init(): only a baudrate given recomputes the divider (from clk_peri now)
+        if baudrate is not None:
+            self.divider = spi_divider(clk["peri"], baudrate)
+        calls.append(("spi.init", self.id, baudrate))
+
+    def rate(self):
+        """The SCK rate the bus runs at now: clk_peri / the divider set last."""
+        return clk["peri"] // self.divider
 
     def write(self, buf):
         self.written += len(buf)
@@ -53,6 +88,9 @@ class SPI:
 
 def lightsleep(ms=None):
     calls.append(("lightsleep", ms))
+    clk["peri"] = CLK_SYS
+    for f in on_sleep:
+        f(ms)
 
 
 def deepsleep(ms=None):

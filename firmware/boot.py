@@ -1,0 +1,54 @@
+# Knockbox: MicroPython runs /boot.py, then /main.py. Before the app is imported (~0.5 s), the
+# board's first actions: on the Badger 2040 the power latch (on battery the board runs only as
+# long as the waking button is held, until the latch is taken), and on both boards the button
+# held at power-up, which the app acts on (Board.wake_button()). The pins are named in the board
+# file alone; this file loads nothing but that file (and its shared base, rp2board).
+#
+# Budget: latch high <= 100 ms after reset. MicroPython itself takes ~25 ms to get here, and on
+# its littlefs every path lookup costs ~1-5 ms (RP2040 at 125 MHz), so:
+# - "Extensible" built-in modules (time, machine, os, json...) are registered in sys.modules
+#   first: MicroPython v1.28 searches every sys.path entry of the filesystem for time.py etc.
+#   before it takes the built-in, ~5 ms each time, and does not remember the result
+#   (py/builtinimport.c); the u-names (utime...) are the built-ins directly. Every later
+#   `import time` of the app is then a dictionary lookup.
+# - The board choice is read here, as knockfw/board.py's chosen() reads it (a test keeps the two
+#   in step), which spares loading that module first.
+# - The root folder is not searched while the board file is imported.
+import sys
+
+
+def _boot():
+    for name in ("time", "machine", "os", "json", "binascii", "array", "select"):
+        if name not in sys.modules:
+            try:
+                sys.modules[name] = __import__("u" + name)
+            except ImportError:
+                pass
+    import json
+
+    try:
+        with open("/data/board.json") as f:
+            v = json.load(f)
+        board = v.get("board", "badger2040") if isinstance(v, dict) else str(v)
+    except (OSError, ValueError):
+        board = "badger2040"
+    path = sys.path[:]
+    sys.path[:] = [p for p in path if p]  # not "" (the root folder): /lib is where it is
+    try:
+        if board in ("pico-epd", "pico_epd"):
+            from knockfw import board_pico_epd
+
+            early = board_pico_epd.early
+        else:
+            from knockfw import board_badger  # takes the latch as it loads
+
+            early = board_badger.early
+    finally:
+        sys.path[:] = path
+    early()
+
+
+try:
+    _boot()
+except Exception as e:  # never keep the app from starting
+    print("boot.py:", repr(e))
