@@ -14,8 +14,6 @@ from knockfw import screens, strings
 from knockfw import ui as U
 from knockfw.buttons import Buttons
 from knockfw.journal import Journal, load_json, save_json
-from knockfw.link import Link  # imported with the rest: loaded after the journal's replay, it
-                               # could find the heap too fragmented for its bytecode
 from knockfw.store import Store
 
 VERSION = "0.1.0"
@@ -59,6 +57,12 @@ class App:
     def __init__(self, board, now_ms=None):
         self.board = board
         board.mount()
+        # The buttons first: from here on every press is latched, also while the journal loads.
+        self.buttons = Buttons(board.buttons_pins(), active_low=board.active_low,
+                               clock=getattr(board, "clock", None))
+        woke = board.wake_button() if hasattr(board, "wake_button") else None
+        if woke:
+            self.buttons.inject(woke)
         self.settings = dict(DEFAULTS)
         saved = load_json(SETTINGS_PATH, None)
         if isinstance(saved, dict):
@@ -74,14 +78,7 @@ class App:
         if self.store.note:
             self.ui.msg = self.store.note
         self.display = board.display
-        self.buttons = Buttons(board.buttons_pins(), active_low=board.active_low,
-                               clock=getattr(board, "clock", None))
-        woke = board.wake_button() if hasattr(board, "wake_button") else None
-        if woke:
-            self.buttons.inject(woke)
-        self.link = None
-        if getattr(board, "serial_in", None) is not None:
-            self.link = Link(self, board.serial_in, board.serial_out)
+        self.link = None    # made once the first screen is out (see _start_link)
         self._service = getattr(board, "service", None)
         self.last_input = time.ticks_ms() if now_ms is None else now_ms
         self.dirty = True
@@ -90,6 +87,15 @@ class App:
         self._erase_done = None
         self._erase_at = self.last_input
         self.refreshes = 0
+
+    def _start_link(self):
+        # The serial link is imported after the first refresh has started: the scoreboard
+        # comes up sooner after a reset, and the panel's refresh (seconds) hides the import.
+        # (gc first: its bytecode needs a few KB in one piece.)
+        import gc
+        gc.collect()
+        from knockfw.link import Link
+        self.link = Link(self, self.board.serial_in, self.board.serial_out)
 
     # ---- the game on the table
 
@@ -107,6 +113,8 @@ class App:
             self.on_event(ev)
         if self.link is not None:
             self.link.poll(now)
+        elif self.refreshes and getattr(self.board, "serial_in", None) is not None:
+            self._start_link()
         if self._erase_done is not None and time.ticks_diff(now, self._erase_at) > _ERASE_MS:
             self._finish_erase(False)
         if self.dirty and not self.display.busy():
