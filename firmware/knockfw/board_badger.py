@@ -24,13 +24,14 @@
 #     29 | vbat    | battery voltage (ADC3, through a divider)
 # The five buttons are wired through diodes to the power latch: pressing one powers the board
 # even when en_3v3 is low. So on battery the latch must go high before the press ends: boot.py
-# loads this file first thing (~55 ms after reset; importing the app takes ~0.5 s), and loading
-# it takes the latch (below, before anything else is imported), as Pimoroni's firmware does in C
-# before main (badger2040 firmware/modules/wakeup: GPIO 10 driven high, then the buttons
-# sampled twice 5 ms apart: early()). The app's loop re-asserts the latch every turn
-# (idle_sleep), as Pimoroni's launcher calls keepalive() every loop: a press held through an
-# auto-off, or USB unplugged after one, leaves the board running instead of dying mid-game.
-# The driver is imported by Board(), not here.
+# loads this file and calls early() first thing (~55 ms after reset; importing the app takes
+# ~0.5 s), as Pimoroni's firmware does in C before main (badger2040 firmware/modules/wakeup:
+# GPIO 10 driven high, then the buttons sampled twice 5 ms apart). The app's loop re-asserts the
+# latch every turn (idle_sleep), as Pimoroni's launcher calls keepalive() every loop: a press
+# held through an auto-off, or USB unplugged after one, leaves the board running instead of
+# dying mid-game.
+# The top level imports built-in modules only (on the Pico's littlefs every module file costs
+# ~15 ms, and boot.py has 100 ms): the shared base and the driver are imported when needed.
 import time
 from micropython import const
 import machine
@@ -52,12 +53,6 @@ PINS = {
     "busy": 26,
     "vbat": 29,
 }
-# Loading this file holds the power on: every build that loads it is a Badger, and on battery
-# each millisecond counts (rp2board below costs ~15 ms more on the Pico's littlefs).
-machine.Pin(PINS["en_3v3"], machine.Pin.OUT, value=1)
-
-from knockfw import rp2board  # noqa: E402  (after the latch, on purpose)
-
 BUTTONS = ("a", "b", "c", "up", "down")
 _SPI_ID = const(0)
 _SPI_HZ = const(12_000_000)
@@ -65,33 +60,41 @@ _OFF_MS = const(100)  # after releasing the latch: still running only on USB or 
 
 
 def early():
-    """boot.py: note the button that woke the board (the latch is already high). Returns it."""
+    """boot.py: hold the power on, then note the button that woke the board. Returns it."""
     P = machine.Pin
+    P(PINS["en_3v3"], P.OUT, value=1)
+    from knockfw import rp2board
+
     return rp2board.early_buttons(PINS, BUTTONS, P.PULL_DOWN, 1)
 
 
-class Board(rp2board.Rp2Board):
-    name = "badger2040"
-    active_low = False  # buttons: pressed reads 1
+def Board():
+    """The Badger (an rp2board.Rp2Board on the pins above), built when the app starts."""
+    from knockfw.rp2board import Rp2Board
+    from knockfw.uc8151 import UC8151
 
-    def __init__(self):
-        from knockfw.uc8151 import UC8151
+    class Badger(Rp2Board):
+        name = "badger2040"
+        active_low = False  # buttons: pressed reads 1
 
-        P = machine.Pin
-        self._latch = P(PINS["en_3v3"], P.OUT, value=1)  # high since this file was loaded
-        self._buttons_from(PINS, BUTTONS, P.PULL_DOWN, 1)
-        self._panel_from(PINS, UC8151, _SPI_ID, _SPI_HZ)
+        def __init__(self):
+            P = machine.Pin
+            self._latch = P(PINS["en_3v3"], P.OUT, value=1)  # high since boot.py, normally
+            self._buttons_from(PINS, BUTTONS, P.PULL_DOWN, 1)
+            self._panel_from(PINS, UC8151, _SPI_ID, _SPI_HZ)
 
-    def idle_sleep(self, ms):
-        self._latch.value(1)  # keep alive: see the header
-        rp2board.Rp2Board.idle_sleep(self, ms)
+        def idle_sleep(self, ms):
+            self._latch.value(1)  # keep alive: see the header
+            Rp2Board.idle_sleep(self, ms)
 
-    def power_off(self):
-        """Finish the refresh, then release the power latch. On battery the board goes dark
-        (the panel keeps its image) and a button press starts it again from boot. On USB power,
-        or while a button is held, the board keeps running: this returns, and the next
-        idle_sleep() takes the latch again."""
-        self.display.sleep()
-        self.led(False)
-        self._latch.value(0)
-        time.sleep_ms(_OFF_MS)
+        def power_off(self):
+            """Finish the refresh, then release the power latch. On battery the board goes
+            dark (the panel keeps its image) and a button press starts it again from boot. On
+            USB power, or while a button is held, the board keeps running: this returns, and
+            the next idle_sleep() takes the latch again."""
+            self.display.sleep()
+            self.led(False)
+            self._latch.value(0)
+            time.sleep_ms(_OFF_MS)
+
+    return Badger()

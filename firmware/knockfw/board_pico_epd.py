@@ -24,11 +24,10 @@
 # them; a press ends it. Not machine.deepsleep(): on rp2 (MicroPython v1.28 modmachine.c) it is
 # a dormant sleep with no GPIO wake source, then a reset, and Pin.irq() sets no dormant wake
 # either (micropython issue #7035): only RUN or a power cycle would end it.
-# This module imports only built-in modules at the top (boot.py loads it); the driver is imported
-# by Board().
+# The top level imports built-in modules only (boot.py loads this file); the shared base and
+# the driver are imported when needed.
 from micropython import const
 import machine
-from knockfw import rp2board
 
 PINS = {
     "a": 2,
@@ -53,30 +52,36 @@ _SLICE_MS = const(25)  # light sleep between two looks at the buttons while off:
 
 def early():
     """boot.py: note the button held at power-up (no latch to hold). Returns it."""
-    P = machine.Pin
-    return rp2board.early_buttons(PINS, BUTTONS, P.PULL_UP, 0)
+    from knockfw import rp2board
+
+    return rp2board.early_buttons(PINS, BUTTONS, machine.Pin.PULL_UP, 0)
 
 
-class Board(rp2board.Rp2Board):
-    name = "pico-epd"
-    active_low = True  # buttons to GND with pull-ups: pressed reads 0
+def Board():
+    """The Pico build (an rp2board.Rp2Board on the pins above), built when the app starts."""
+    from knockfw.rp2board import Rp2Board
+    from knockfw.ssd1680 import SSD1680
 
-    def __init__(self):
-        from knockfw.ssd1680 import SSD1680
+    class PicoEpd(Rp2Board):
+        name = "pico-epd"
+        active_low = True  # buttons to GND with pull-ups: pressed reads 0
 
-        P = machine.Pin
-        self._buttons_from(PINS, BUTTONS, P.PULL_UP, 0)
-        self._panel_from(PINS, SSD1680, _SPI_ID, _SPI_HZ)
+        def __init__(self):
+            P = machine.Pin
+            self._buttons_from(PINS, BUTTONS, P.PULL_UP, 0)
+            self._panel_from(PINS, SSD1680, _SPI_ID, _SPI_HZ)
 
-    def power_off(self):
-        """Finish the refresh, panel to deep sleep, LED off; then, on battery, light-sleep in
-        slices until a button is pressed or USB power appears. Returns then (at once on USB):
-        the press that ended it is wake_button(), for the app to act on."""
-        self.display.sleep()
-        self.led(False)
-        while not self.on_usb():
-            self.lightsleep(_SLICE_MS)
-            held = self._held()
-            if held:
-                self._woke = held
-                return
+        def power_off(self):
+            """Finish the refresh, panel to deep sleep, LED off; then, on battery, light-sleep
+            in slices until a button is pressed or USB power appears. Returns then (at once on
+            USB): the press that ended it is wake_button(), for the app to act on."""
+            self.display.sleep()
+            self.led(False)
+            while not self.on_usb():
+                self.lightsleep(_SLICE_MS)
+                held = self._held()
+                if held:
+                    self._woke = held
+                    return
+
+    return PicoEpd()
