@@ -3,16 +3,12 @@
 from knockcore import FORMAT
 from knockcore import hand
 from knockcore import rules as _rules
+from knockcore import method1, method2, method3
 from knockcore import two
 from knockcore.errors import GameError
 
+_METHODS = (method1, method2, method3)
 _RECORD_KEYS = ("format", "method", "players", "start", "rules", "hands", "meta")
-
-
-def _method(m):
-    # The module of method m (knockcore.method1..3), imported when a game of it is made: on the
-    # Pico an import costs ~15 ms, and a device mostly plays one method.
-    return __import__("knockcore.method%d" % m, None, None, ("play",))
 
 
 class _State:
@@ -61,7 +57,7 @@ class Game:
         self.players = list(players)
         self.start = dict(start)
         self.rules = _rules.resolve(rules)
-        self._m = _method(method)
+        self._m = _METHODS[method - 1]
         self.hands = []
         self.closed = False  # ended unfinished (events.END): takes no more hands
         self._st = self._begin()
@@ -200,7 +196,7 @@ class Game:
             out["final"] = final
             out["net"], out["payments"] = two.settle(owe)
             if self.method == 2:
-                out["next_game"] = self._m.next_game(st)
+                out["next_game"] = method2.next_game(st)
         else:
             out["next"] = {"dealer": st.dealer, "active": st.active[:], "idle": st.idle}
         return out
