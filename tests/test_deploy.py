@@ -17,7 +17,7 @@ from types import SimpleNamespace
 import pytest
 
 import mp
-from knockbox import cli, deploy, mpy
+from knockbox import cli, deploy, mpy, rawrepl
 from knockbox.ptyrelay import SerialBridge
 
 ROOT = mp.ROOT
@@ -217,7 +217,7 @@ def test_busy_board_is_refused_clearly(tmp_path, capsys, monkeypatch):
         with serial.Serial(b.port, 115200, timeout=1) as s:
             s.write(b"import time\r\nwhile True: time.sleep_ms(10)\r\n\r\n")
             time.sleep(0.3)
-        monkeypatch.setattr(deploy, "RAW_REPL_TIMEOUT", 1)
+        monkeypatch.setattr(rawrepl, "RAW_REPL_TIMEOUT", 1)
         t0 = time.monotonic()
         rc, out, err = run_deploy(capsys, "--port", b.port)
         assert rc == 1

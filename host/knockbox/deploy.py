@@ -8,29 +8,26 @@ What changed is decided by hashing the files on the board (hashlib.sha256 there)
 it fall back to that record. Files under the build's package folders (/lib/knockfw, ...) that
 are not part of this build are removed (a stale .py would shadow its .mpy).
 
-The unix port works as a board too (tests: `micropython` REPL behind a pty, see ptyrelay): its
-files are relative to its working directory, and it has no soft reset.
+The board is talked to through knockbox.rawrepl.Board. The unix port works as a board too
+(tests: `micropython` REPL behind a pty, see ptyrelay): its files are relative to its working
+directory, and it has no soft reset.
 """
-import ast
-import contextlib
 import hashlib
-import io
 import json
 import time
 
 from knockbox import mpy
-from knockbox.manifest import load as load_manifest
 from knockbox.errors import UserError
+from knockbox.manifest import load as load_manifest
+from knockbox.rawrepl import Board
 from knockbox.serialio import USB_IDS  # the one list of USB ids (sync finds the same boards)
 
 MIN_VERSION = (1, 28)
-RAW_REPL_TIMEOUT = 5  # seconds for the board to show the raw REPL prompt after Ctrl-C, Ctrl-A
 HASHES_FILE = "lib/knockbox.manifest.json"  # what the last deploy copied, with sha256
 BOARD_FILE = "data/board.json"
 BOARDS = {"badger": "badger2040", "pico-epd": "pico-epd"}
 ARCHS = ("none", "x86", "x64", "armv6", "armv6m", "armv7m", "armv7em", "armv7emsp", "armv7emdp",
          "xtensa", "xtensawin", "rv32imc", "rv64imc")
-_CHUNK = 1024
 
 
 class DeployError(UserError):
@@ -100,173 +97,6 @@ def compile_for(info=None):
 
 def sha(data):
     return hashlib.sha256(data).hexdigest()
-
-
-# ---- talking to the board ---------------------------------------------------------------------
-
-_INFO = ("import sys\n"
-         "i=sys.implementation\n"
-         "print(repr((tuple(i.version[:3]),getattr(i,'_mpy',None),sys.platform,"
-         "getattr(i,'_machine',''))))\n")
-
-# Prints (path, sha256 hex) for each file under the given folders; ('!nohash', '') without sha256.
-_HASHES = """\
-import os
-try:
-    import hashlib, binascii
-    hashlib.sha256
-except (ImportError, AttributeError):
-    hashlib = None
-    print(repr(('!nohash', '')))
-_b = bytearray(512)
-_m = memoryview(_b)
-def _h(p):
-    s = hashlib.sha256()
-    with open(p, 'rb') as f:
-        while True:
-            n = f.readinto(_b)
-            if not n:
-                break
-            s.update(_m[:n])
-    return binascii.hexlify(s.digest()).decode()
-def _walk(d):
-    try:
-        it = list(os.ilistdir(d))
-    except OSError:
-        return
-    for e in it:
-        p = d + '/' + e[0]
-        if e[1] == 0x4000:
-            print(repr((p + '/', '')))
-            _walk(p)
-        elif hashlib:
-            print(repr((p, _h(p))))
-        else:
-            print(repr((p, '')))
-for _d in %(dirs)r:
-    _walk(_d)
-for _f in %(files)r:
-    try:
-        os.stat(_f)
-        print(repr((_f, _h(_f) if hashlib else '')))
-    except OSError:
-        pass
-"""
-
-
-class Board:
-    """One raw-REPL session with a board (mpremote's SerialTransport, resumed: no soft reset)."""
-
-    def __init__(self, port):
-        from mpremote.transport import TransportError
-        from mpremote.transport_serial import SerialTransport
-
-        self.port = port
-        self.TransportError = TransportError
-        try:
-            # a read timeout: mpremote reads ptys byte by byte, blocking without one
-            self.t = SerialTransport(port, baudrate=115200, timeout=2)
-        except TransportError as e:
-            raise DeployError("cannot open %s: %s" % (port, e)) from None
-        except Exception as e:  # serial.SerialException: busy, missing, no permission
-            raise DeployError("cannot open %s: %s" % (port, e)) from None
-        try:
-            with contextlib.redirect_stdout(io.StringIO()):  # mpremote prints what it got
-                self.t.enter_raw_repl(soft_reset=False, timeout_overall=RAW_REPL_TIMEOUT)
-        except TransportError:
-            self.t.close()
-            raise DeployError(
-                "the board at %s does not answer with a MicroPython prompt (Ctrl-C did not stop "
-                "what runs there). Is a sync running, or another program using the port? Wait "
-                "for it, or unplug and replug the board, and try again." % port) from None
-        self.root = "/"
-
-    def run(self, code, timeout=30):
-        from mpremote.transport import TransportExecError
-
-        try:
-            out, err = self.t.exec_raw(code, timeout=timeout)
-        except self.TransportError as e:
-            raise DeployError("lost the board at %s: %s" % (self.port, e)) from None
-        if err:
-            raise DeployError("the board said: %s" % err.decode("utf-8", "replace").strip())
-        return out.decode("utf-8", "replace")
-
-    def info(self):
-        version, mpy, platform, machine = ast.literal_eval(self.run(_INFO).strip())
-        # The unix port has no fixed root: its files are relative to where it was started.
-        self.root = "" if platform in ("linux", "darwin") else "/"
-        return {"version": version, "mpy": mpy, "platform": platform, "machine": machine}
-
-    def path(self, rel):
-        return self.root + rel
-
-    def rel(self, path):
-        return path[len(self.root):] if self.root and path.startswith(self.root) else path
-
-    def hashes(self, dirs, files):
-        """{relative path: sha256 hex or ''} of the files there ('x/' entries are folders);
-        None when the board has no sha256."""
-        code = _HASHES % {"dirs": [self.path(d) for d in dirs],
-                          "files": [self.path(f) for f in files]}
-        found = {}
-        nohash = False
-        for line in self.run(code, timeout=60).splitlines():
-            if not line.strip():
-                continue
-            p, h = ast.literal_eval(line.strip())
-            if p == "!nohash":
-                nohash = True
-            else:
-                found[self.rel(p)] = h
-        return found, nohash
-
-    def read(self, rel):
-        try:
-            return bytes(self.t.fs_readfile(self.path(rel), chunk_size=_CHUNK))
-        except (OSError, self.TransportError):
-            return None
-
-    def mkdirs(self, rels):
-        code = "import os\nfor d in %r:\n try:\n  os.mkdir(d)\n except OSError:\n  pass\n" % (
-            [self.path(r) for r in rels],)
-        self.run(code)
-
-    def write(self, rel, data, progress=None):
-        """Write a file temp-then-rename, so an interrupted copy leaves the old file whole."""
-        tmp = self.path(rel) + ".tmp"
-        try:
-            self.t.fs_writefile(tmp, data, chunk_size=_CHUNK, progress_callback=progress)
-        except (OSError, self.TransportError) as e:
-            raise DeployError("copying %s failed: %s" % (rel, e)) from None
-        self.run("import os\ntry:\n os.remove(%r)\nexcept OSError:\n pass\nos.rename(%r,%r)\n"
-                 % (self.path(rel), tmp, self.path(rel)))
-
-    def remove(self, rels):
-        code = ("import os\nfor p in %r:\n try:\n  os.rmdir(p) if p.endswith('/') else "
-                "os.remove(p)\n except OSError:\n  pass\n" % ([self.path(r) for r in rels],))
-        self.run(code)
-
-    def restart(self):
-        """Leave the raw REPL and soft-reset, which runs /main.py (the app). True if done."""
-        self.t.exit_raw_repl()
-        if self.root == "":
-            return False  # unix port: Ctrl-D at its REPL would end the process
-        time.sleep(0.1)
-        self.t.serial.write(b"\x04")
-        self.t.read_until(1, b"soft reboot", timeout=3)
-        return True
-
-    def close(self):
-        try:
-            if self.t.in_raw_repl:
-                self.t.exit_raw_repl()
-        except Exception:
-            pass
-        try:
-            self.t.close()
-        except Exception:
-            pass
 
 
 # ---- checks and the plan ----------------------------------------------------------------------
