@@ -68,6 +68,7 @@ class Device:
         self.pico = emupico.Pico(self.state)
         self._watch = None
         self.started = False
+        self.last_release = None  # (emulated us, boot) when the last press() let go
 
     # ---------------------------------------------------------------- life cycle
     def start(self, timeout=120):
@@ -130,6 +131,7 @@ class Device:
         """Hold a button `ms` (emulated), release, then let `gap` ms pass. Returns the
         emulator's reply (start_emu_us, end_emu_us)."""
         r = self.pico.press(self.pins[name], ms, level=self.on_level)
+        self.last_release = (r["end_emu_us"], self.boot())
         if gap:
             self.sleep(gap)
         return r
@@ -143,15 +145,21 @@ class Device:
     def release(self, name):
         return self.pico.release(self.pins[name])
 
-    def act(self, presses, ms=100, long_ms=800, settle=True, timeout=10.0):
+    def act(self, presses, ms=100, long_ms=800, settle=True, timeout=3000):
         """Press a list of ("a", "press"|"long") the way a player watching the panel does:
-        each press, then wait until the panel was refreshed for it (or `timeout` wall
-        seconds, if the firmware did not react: then go on; the checks will tell)."""
+        each press, then wait until the panel was refreshed for it (at most `timeout` ms of
+        emulated time: if the firmware did not react, go on; the checks will tell).
+        Returns the indexes of the presses the panel did not answer; `self.act_log` keeps
+        (name, kind, boot, press start us, release us, answered) for each."""
         missed = []
+        self.act_log = []
         for i, (name, kind) in enumerate(presses):
             n = self.refreshes()
-            self.press(name, long_ms if kind == "long" else ms)
-            if settle and not self.wait_refresh(n, timeout):
+            r = self.press(name, long_ms if kind == "long" else ms)
+            ok = not settle or self.wait_refresh(n, emu_ms=timeout)
+            self.act_log.append((name, kind, self.last_release[1], r["start_emu_us"],
+                                 r["end_emu_us"], ok))
+            if not ok:
                 missed.append(i)
         return missed
 
@@ -164,13 +172,19 @@ class Device:
         """[(boot_index, t_us)] of the refresh commands seen so far."""
         return list(self._watch.times)
 
-    def wait_refresh(self, after, timeout=10.0):
-        """Wait (wall seconds) until more than `after` refreshes were sent; True if so."""
+    def wait_refresh(self, after, timeout=120.0, emu_ms=None):
+        """Wait until more than `after` refreshes were sent; True if so. Gives up after
+        `timeout` wall seconds, or after `emu_ms` of emulated time if given."""
         end = time.time() + timeout
+        t0 = self.emu_ms() if emu_ms is not None else None
+        k = 0
         while time.time() < end:
             if self._watch.count > after:
                 return True
             time.sleep(0.01)
+            k += 1
+            if t0 is not None and k % 10 == 0 and self.emu_ms() - t0 > emu_ms:
+                return self._watch.count > after
         return False
 
     def wait_quiet(self, ms=300, timeout=30.0):
@@ -215,6 +229,18 @@ class Device:
     def reset(self, wait_usb=True):
         """Pull RUN: the chip restarts from flash (a power cut for the firmware)."""
         return self.pico.reset(wait_usb=wait_usb)
+
+    def power_press(self, name, ms=150):
+        """The press that powers a board which is off: the button is held through a reset and
+        let go `ms` emulated ms after the chip starts. Returns the emulated us of the release
+        (in the new boot)."""
+        self.hold(name)
+        self.reset(wait_usb=False)
+        # already driven: press() keeps the level and lets go (undriven) after ms, timed on
+        # the new chip's clock from a few emulated ms after the reset
+        r = self.pico.press(self.pins[name], ms, level=self.on_level)
+        self.last_release = (r["end_emu_us"], self.boot())
+        return r["end_emu_us"]
 
     def on_battery(self, yes=True):
         self.pico.drive(VBUS, 0 if yes else 1)

@@ -53,7 +53,7 @@ def test_three_methods_played_synced_and_drawn(device, tmp_path):
     last = 0
     missed = []
     for end in ends:
-        missed += [last + i for i in device.act(p.presses[last:end], timeout=8)]
+        missed += [last + i for i in device.act(p.presses[last:end])]
         device.wait_quiet(300)
         marks.append(device.refreshes())
         last = end

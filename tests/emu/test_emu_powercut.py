@@ -30,7 +30,7 @@ def test_power_cuts_around_saves(device):
     device.wait_quiet(300)
     p = Planner()
     p.new_game(3, PLAYERS, {"dealer": 0})
-    assert device.act(p.presses, timeout=8) == []
+    assert device.act(p.presses) == []
 
     plan = hands(7)
     rounds = []  # (boot, emulated time the save press ended, delay before the cut or None)
@@ -39,7 +39,7 @@ def test_power_cuts_around_saves(device):
         p.hand(h)
         presses = p.presses[a:]
         assert presses[-1] == ("a", "press")  # the save, on the confirm screen
-        missed = device.act(presses[:-1], timeout=8)
+        missed = device.act(presses[:-1])
         assert missed == [], "after the cut before hand %d, presses %r went unanswered" % (
             k + 1, [presses[i] for i in missed])
         boot = device.boot()
