@@ -154,7 +154,8 @@ def main():
             sys.exit(r.stdout + r.stderr)
         build = json.loads(r.stdout)
         lib = mp.build(os.path.join(d, "mpy"), modules=["knockcore", "knockfw.flash",
-                                                         "knockfw.journal", "knockfw.store"])
+                                                         "knockfw.journal", "knockfw.jscan",
+                                                         "knockfw.store"])
         boot_py = os.path.join(d, "boot.py")
         r = mp.run_file(boot_py, [image, "ram"], paths=[lib], heap="192k")
         if r.returncode:

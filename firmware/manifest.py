@@ -30,6 +30,9 @@ module("knockfw/epdconv.py", march="armv6m")
 # text: the glyph loops of knockfw.text in @micropython.viper, native code for the RP2040
 module("knockfw/glyphs.py", march="armv6m")
 
+# the journal's boot scan (line checks and CRC-32): @micropython.viper, native code too
+module("knockfw/jscan.py", march="armv6m")
+
 root("boot.py", only="device")  # the Badger's power latch, before the app is imported
 root("main.py", only="device")
 root("sim_main.py", only="sim")

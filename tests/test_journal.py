@@ -17,7 +17,8 @@ FIRMWARE = os.path.join(mp.ROOT, "firmware")
 @pytest.fixture(scope="module")
 def journal_mpy(tmp_path_factory):
     return mp.build(str(tmp_path_factory.mktemp("mpy")),
-                    modules=["knockfw.journal", "knockfw.store", "knockfw.flash", "knockcore"])
+                    modules=["knockfw.journal", "knockfw.jscan", "knockfw.store", "knockfw.flash",
+                             "knockcore"])
 
 
 @pytest.mark.parametrize("case", CASES)

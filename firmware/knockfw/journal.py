@@ -16,12 +16,20 @@
 import binascii
 import json
 import os
+from array import array
 
 from micropython import const
 
-_CHUNK = const(512)     # bytes read at a time while scanning
+from knockfw import jscan
+
+_CHUNK = const(512)     # bytes read at a time while reading records
+_SCAN = const(2048)     # bytes read at a time by the boot scan: a longer line is garbage
+_BATCH = const(32)      # lines checked per call of the native scan
 _MAX_LINE = const(2048)  # a longer "line" is garbage (our records are < 300 bytes)
 _MARK_EVERY = const(32)  # one (seq, offset) mark per this many records, to seek for sync
+
+
+_crc = None  # the CRC-32 table of the native scan, made on first use
 
 
 class JournalError(ValueError):
@@ -101,6 +109,16 @@ def _lines(f, off=0):
         yield off, buf
 
 
+def _last_line(buf, start, have, f, eof):
+    # Is the line at buf[start] the file's last (a torn tail), or do more lines follow it?
+    nl = buf.find(b"\n", start, have)
+    if nl < 0:
+        return eof or not f.read(1)
+    if nl + 1 < have:
+        return False
+    return eof or not f.read(1)
+
+
 def _copy_prefix(src, dst, size):
     with open(src, "rb") as fi:
         with open(dst, "wb") as fo:
@@ -125,8 +143,9 @@ class Journal:
     def open(self, visit=None):
         """Scan and validate the journal, repairing a torn tail; never raises for bad content.
 
-        visit(seq, offset, body) is called for every good record in order (body: its JSON as
-        bytes, not parsed), so a reader can look at the records in the same single pass."""
+        visit(seq, offset, gid, game) is called for every good record in order, with the number
+        after its `"g":` (-1 if none) and whether it is `"t":"game"`, so a reader can index the
+        records in the same single pass without parsing them (knockfw.store does)."""
         self.close()
         self.note = ""
         tmp = self.path + ".tmp"
@@ -135,26 +154,51 @@ class Journal:
             os.rename(tmp, self.path)
         _remove(tmp)
         self.last_seq, self._size, self._marks = 0, 0, []
-        bad = None
         try:
             f = open(self.path, "rb")
         except OSError:
             return self
         with f:
-            for off, line in _lines(f):
-                if bad is None:
-                    p = _parse(line, self.last_seq + 1)
-                    if p is None:
-                        bad = off
-                    else:
-                        self.last_seq += 1
-                        self._mark_at(self.last_seq, off)
-                        self._size = off + len(line)
-                        if visit is not None:
-                            visit(self.last_seq, off, p[1])
-        if bad is not None:
-            self._cut(bad == off)   # off: where the last line starts
+            bad = self._scan(f, visit)
+            if bad is not None:
+                self._cut(bad[1])
         return self
+
+    def _scan(self, f, visit):
+        # Native line checks (knockfw.jscan) over the file, _SCAN bytes at a time. Returns None
+        # when every line is good, else (offset of the first bad line, whether it is the last).
+        global _crc
+        if _crc is None:
+            _crc = jscan.crc_table()
+        buf = bytearray(_SCAN)
+        out = array("i", bytes(16 * _BATCH))
+        base = have = 0
+        eof = False
+        while True:
+            if not eof and have < _SCAN:
+                k = f.readinto(memoryview(buf)[have:])
+                eof = not k
+                have += k or 0
+            r = jscan.lines(buf, have, self.last_seq + 1, _crc, out, _BATCH)
+            good = r if r >= 0 else -1 - r
+            used = 0
+            for i in range(0, good * 4, 4):
+                off = base + out[i]
+                self.last_seq += 1
+                self._mark_at(self.last_seq, off)
+                used = out[i] + out[i + 1]
+                self._size = base + used
+                if visit is not None:
+                    visit(self.last_seq, off, out[i + 2], out[i + 3] == 1)
+            if r < 0 or (good < _BATCH and (eof or used == 0 and have == _SCAN)):
+                if used == have:
+                    return None     # all read, all good
+                return base + used, _last_line(buf, used, have, f, eof)
+            if used:
+                rest = have - used
+                buf[0:rest] = buf[used:have]
+                base += used
+                have = rest
 
     def _cut(self, only_last):
         """Rewrite the journal as its good prefix."""

@@ -16,7 +16,6 @@
 # before the new journal is in place, load() finishes the erase. A lost meta.json is rebuilt
 # from the journal's first record.
 import binascii
-import json
 import os
 from array import array
 
@@ -31,22 +30,6 @@ class StoreError(ValueError):
     pass
 
 
-def _field(body, key):
-    """The value of a top-level `"key":` in a record's JSON bytes, as bytes, without parsing it
-    (a quoted value without its quotes). Our records' nested objects (a game's start record, a
-    hand) use none of the keys asked for here, and names are escaped, so the first match is it."""
-    i = body.find(key)
-    if i < 0:
-        return None
-    i += len(key)
-    if body[i:i + 1] == b'"':
-        return body[i + 1:body.find(b'"', i + 1)]
-    j = i
-    while j < len(body) and body[j] in b"0123456789":
-        j += 1
-    return body[i:j]
-
-
 class _Scan:
     # What boot needs from one pass over the journal, without parsing every record: the gid of
     # every game, and where the records of the newest `keep` games are (only those games are
@@ -54,7 +37,7 @@ class _Scan:
     # to no game are counted as skipped, with the first one's reason.
     def __init__(self, keep):
         self.keep = keep
-        self.head = None
+        self.head = None    # offset of record 1 when it is no game's (the epoch record)
         self.gids = []
         self.spots = {}     # gid -> array [seq, offset, seq, offset...] of the newest `keep` games
         self.skipped = 0
@@ -65,17 +48,14 @@ class _Scan:
         if self.first is None or seq < self.first[0]:
             self.first = (seq, why)
 
-    def visit(self, seq, off, body):
-        t = _field(body, b'"t":')
-        if seq == 1 and t == b"epoch":
-            self.head = json.loads(body)
+    def visit(self, seq, off, g, game):
+        if seq == 1 and g < 0:
+            self.head = off       # the epoch record, read after the scan
             return
-        g = _field(body, b'"g":')
-        if not g or t is None:
+        if g < 0:
             self.skip(seq, "not a game event")
             return
-        g = int(g)
-        if t == b"game":
+        if game:
             if g in self.gids:
                 self.skip(seq, "game %d twice" % g)
                 return
@@ -117,7 +97,10 @@ class Store:
         scan = _Scan(self.keep)
         j.open(scan.visit)
         notes = [j.note] if j.note else []
-        head = scan.head
+        head = None
+        if scan.head is not None:
+            for head in j.read(array("i", (1, scan.head))):
+                pass
         if not isinstance(head, dict) or head.get("t") != "epoch":
             head = None
         meta = load_json(self._meta_path, None)
