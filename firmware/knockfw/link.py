@@ -32,7 +32,8 @@ from knockcore.proto import EVENTS_MAX, ID_MAX, PROTO
 
 _MAX_LINE = const(1024)   # longest request line taken
 _HELD_MAX = const(8)      # complete lines waiting; reading pauses beyond this
-_BUSY_MS = const(8)       # work per poll() at most (one request, one flash write may take longer)
+_READ_MAX = const(128)    # bytes read before the poll looks at its time again (~5 ms on a Pico)
+_BUSY_MS = const(15)      # work per poll() at most (one request, one flash write may take longer)
 _OUT_CHUNK = const(256)   # bytes per write(); an events page is queued in pieces of about this
 _OUT_HIGH = const(1024)   # no new request is handled, no page piece queued, while this much waits
 _IDLE_MS = const(10000)   # a session ends after this much silence
@@ -54,7 +55,7 @@ class Link:
         self.out = out
         p = select.poll()
         p.register(inp, select.POLLIN)
-        self._readable = p.poll     # readable(0): a non-empty list when a byte is there
+        self._ready = p.ipoll       # ready(0) yields once when a byte is there
         p = select.poll()
         p.register(out, select.POLLOUT)
         self._writable = p.poll
@@ -66,7 +67,9 @@ class Link:
         self._qo = 0            # bytes of _q[0] already written
         self._qn = 0            # bytes waiting in all
         self._mid = False       # the last byte written did not end a line
-        self._page = None       # the events page being streamed: [id, after, left, epoch, n]
+        self._page = None       # the events page being streamed: [id, after, limit, epoch, n]
+        self._it = None         # its journal reader (an open file), between polls
+        self._it_last = 0       # the journal's last seq when that reader was opened
         self._later = None      # an erase reply that waits for the page to end
         self.active = False     # a host session is on
         self._last = 0
@@ -104,6 +107,7 @@ class Link:
             if self._page is not None:  # never leave a page's line open for the next reply
                 self._page = None
                 self._send(b'],"error":"failed"}\n')
+            self._close_it()
             self.faults += 1
         return bool(moved and (self._held or self._q or self._page))
 
@@ -111,8 +115,12 @@ class Link:
         got = 0
         n = self._n
         buf, b, held = self._line_buf, self._byte, self._held
-        readable, readinto = self._readable, self.inp.readinto
-        while len(held) < _HELD_MAX and readable(0):
+        ready, readinto = self._ready, self.inp.readinto
+        while got < _READ_MAX and len(held) < _HELD_MAX:
+            for _ in ready(0):  # a byte is there (ipoll allocates nothing)
+                break
+            else:
+                break
             if not readinto(b):
                 break
             got += 1
@@ -188,6 +196,7 @@ class Link:
             self._q, self._qn = ([b"\n"], 1) if self._mid else ([], 0)
             self._qo = 0
             self._page = self._later = None
+            self._close_it()
         if _kbd:
             _kbd(3)
         self.app.link_active(False)
@@ -252,38 +261,51 @@ class Link:
             self._end_page("the journal was erased during the sync")
             return 1
         done, err = True, None
-        piece = bytearray()
+        parts, size = [], 0     # one piece: joined and queued at about _OUT_CHUNK bytes
         try:
-            it = s.journal.records(pg[1], True)
-            try:
-                for seq, body in it:
-                    if piece and len(piece) + len(body) > _OUT_CHUNK:
-                        self._send(piece)
-                        piece = bytearray()
-                    piece += b",[%d," % seq if pg[4] else b"[%d," % seq
-                    piece += body
-                    piece += b"]"
-                    pg[1] = seq
-                    pg[4] += 1
-                    if pg[4] >= pg[2]:
-                        break
-                    if self._qn >= _OUT_HIGH or time.ticks_diff(time.ticks_ms(), t) >= _BUSY_MS:
-                        done = False
-                        break
-            finally:
-                it.close()  # closes the file now (MicroPython does not finalise generators)
+            j = s.journal
+            if self._it is not None and self._it_last != j.last_seq:
+                self._close_it()    # a record was added: read the file afresh
+            if self._it is None:    # kept open between polls while the journal stays the same
+                self._it = j.records(pg[1], True)
+                self._it_last = j.last_seq
+            for seq, body in self._it:
+                if size + len(body) > _OUT_CHUNK and parts:
+                    self._send(b"".join(parts))
+                    parts, size = [], 0
+                head = b",[%d," % seq if pg[4] else b"[%d," % seq
+                parts.append(head)
+                parts.append(body)
+                parts.append(b"]")
+                size += len(head) + len(body) + 1
+                pg[1] = seq
+                pg[4] += 1
+                if pg[4] >= pg[2]:
+                    break
+                if self._qn >= _OUT_HIGH or time.ticks_diff(time.ticks_ms(), t) >= _BUSY_MS:
+                    done = False
+                    break
         except Exception as e:  # noqa: BLE001 - a flash error, a full heap
             err = "failed: %r" % (e,)
-        if piece:
-            self._send(piece)
+        if parts:
+            self._send(b"".join(parts))
         if err is not None or done:
             self._end_page(err)
-        return len(piece) + 1
+        return size + 1
+
+    def _close_it(self):
+        it, self._it = self._it, None
+        if it is not None:
+            try:
+                it.close()  # closes the file now (MicroPython does not finalise generators)
+            except Exception:   # noqa: BLE001 - a file that will not close is closed enough
+                pass
 
     def _end_page(self, err):
         """Close the page's reply: ok with the journal's last seq, or the error."""
         rid = self._page[0]
         self._page = None
+        self._close_it()
         if err is None:
             self._send(b'],"last_seq":%d,"ok":true}\n' % self.app.store.last_seq)
         else:

@@ -119,6 +119,19 @@ class App:
 
 
 KBD = []
+_TIME = L.time
+
+
+class Frozen:
+    """The link's clock, stopped: a poll() ends only when it can get nothing more done, so the
+    cases do not depend on how busy the machine is (case_poll_does_a_bounded_amount_each_call
+    runs a clock of its own)."""
+    ticks_diff = _TIME.ticks_diff
+    ticks_add = _TIME.ticks_add
+
+    @staticmethod
+    def ticks_ms():
+        return 0
 
 
 def fresh(real_poll=False, blocks=64):
@@ -130,8 +143,9 @@ def fresh(real_poll=False, blocks=64):
     KBD[:] = []
     L._kbd = KBD.append
     link = L.Link(app, inp, out)
+    L.time = Frozen
     if not real_poll:
-        link._readable = lambda t: inp.rx
+        link._ready = lambda t: (inp,) if inp.rx else ()
         link._writable = lambda t: out.ready_out()
     return app, link, inp, out
 
@@ -257,7 +271,7 @@ def case_poll_does_a_bounded_amount_each_call():
     real = L.time
 
     class Clock:
-        ticks_diff = real.ticks_diff
+        ticks_diff = _TIME.ticks_diff
 
         @staticmethod
         def ticks_ms():
@@ -391,6 +405,26 @@ def case_page_ends_with_an_error_when_the_journal_is_erased_mid_page():
         raise AssertionError(r)
     r = ask(link, inp, out, {"id": 2, "op": "events"}, now=20)
     check((r["ok"], r["epoch"], [e[0] for e in r["ev"]]), (True, st.epoch, [1]))
+
+
+def case_hand_saved_while_a_page_streams_is_in_it():
+    # the page's reader stays open between polls; a record added meanwhile is read afresh
+    app, link, inp, out = fresh()
+    st = app.store
+    gid = play(st, 40)
+    out.room = 300
+    inp.rx += b'{"id":1,"op":"events"}\n'
+    link.poll(0)
+    if link._it is None:
+        raise AssertionError("no reader kept open")
+    st.add_hand(gid, {"knock": 0, "counts": [1, 30, 40]})
+    out.room = 1 << 30
+    for i in range(10):
+        link.poll(1 + i)
+    r = out.lines()[0]
+    check((r["ok"], r["last_seq"]), (True, st.last_seq))
+    check(r["ev"], [list(e) for e in st.events(0, 100)])
+    check(link._it, None)
 
 
 def case_page_cut_by_a_flash_error_is_an_error_reply():
