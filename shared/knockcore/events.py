@@ -44,9 +44,9 @@ def apply(game, ev):
                 raise GameError("game: a new game has a start record and no hands")
             return from_record(rec)
         if game is None:
-            raise GameError("%s before the game started" % (t,))
+            raise GameError("%s before the game started", t)
         if t not in (HAND, UNDO, EDIT, END):
-            raise GameError("unknown event %r" % (t,))
+            raise GameError("unknown event %r", t)
         if game.closed:
             raise GameError("the game is closed")
         if t == HAND:
@@ -60,4 +60,4 @@ def apply(game, ev):
             game.closed = True
         return game
     except KeyError as e:
-        raise GameError("%s: missing %s" % (t, e.args[0] if e.args else "field"))
+        raise GameError("%s: missing %s", t, e.args[0] if e.args else "field")

@@ -49,7 +49,7 @@ def _check_players(players):
 class Game:
     def __init__(self, method, players, start, rules=None):
         if type(method) is not int or method not in (1, 2, 3):
-            raise GameError("unknown method %r (use 1, 2 or 3)" % (method,))
+            raise GameError("unknown method %r (use 1, 2 or 3)", method)
         _check_players(players)
         if not isinstance(start, dict):
             raise GameError("start: must be an object")
@@ -99,7 +99,7 @@ class Game:
     def _play(self, st, h, n):
         """Validate hand number n against state st and apply it; (packed, kind, winners, points)."""
         if st.over:
-            raise GameError("hand %d: the game is over" % n)
+            raise GameError("the game is over", hand=n)
         v = hand.parse(h, n, st.active, self.players, self.rules["knock_limit"])
         if hand.kind(v) == hand.VOID:
             # Nobody wins; the same players play again and the same dealer deals.
@@ -137,7 +137,7 @@ class Game:
     def replace(self, i, h):
         """Edit hand i (0-based) and fold again; refused, changing nothing, if any hand breaks."""
         if type(i) is not int or i < 0 or i >= len(self.hands):
-            raise GameError("no hand %r to edit" % (i + 1 if type(i) is int else i,))
+            raise GameError("no hand %r to edit", i + 1 if type(i) is int else i)
         st = self._begin()
         packed = self.hands[:]
         for j in range(i):
@@ -208,12 +208,12 @@ def from_record(rec):
         raise GameError("game record: must be an object")
     for k in rec:
         if k not in _RECORD_KEYS:
-            raise GameError("game record: unknown field %r" % (k,))
+            raise GameError("game record: unknown field %r", k)
     if rec.get("format", FORMAT) != FORMAT:
-        raise GameError("game record: format must be %r" % FORMAT)
+        raise GameError("game record: format must be %r", FORMAT)
     for k in ("method", "players", "start"):
         if k not in rec:
-            raise GameError("game record: missing %r" % k)
+            raise GameError("game record: missing %r", k)
     g = Game(rec["method"], rec["players"], rec["start"], rec.get("rules"))
     hands = rec.get("hands", [])
     if not isinstance(hands, list):

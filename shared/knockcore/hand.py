@@ -46,42 +46,42 @@ def to_dict(v):
 
 def parse(h, n, active, players, knock_limit):
     """Check hand number n (1-based) against the seats in play; return it packed."""
-    where = "hand %d: " % n
     if not isinstance(h, dict):
-        raise GameError(where + "must be an object")
+        raise GameError("must be an object", hand=n)
     for key in h:
         if key not in _HAND_KEYS:
-            raise GameError(where + "unknown field %r" % (key,))
+            raise GameError("unknown field %r", key, hand=n)
     found = [k for k in NAMES if k in h]
     if len(found) != 1:
-        raise GameError(where + "needs exactly one of knock, gin, void")
+        raise GameError("needs exactly one of knock, gin, void", hand=n)
     name = found[0]
     if name == "void":
         if h["void"] is not True:
-            raise GameError(where + "void must be true")
+            raise GameError("void must be true", hand=n)
         if "counts" in h:
-            raise GameError(where + "a void hand has no counts")
+            raise GameError("a void hand has no counts", hand=n)
         return pack(VOID, 0, (None, None, None))
     s = h[name]
     if type(s) is not int or s < 0 or s > 2:
-        raise GameError(where + "%s: seat must be 0, 1 or 2" % name)
+        raise GameError("%s: seat must be 0, 1 or 2", name, hand=n)
     if s not in active:
-        raise GameError(where + "%s: %s is sitting out" % (name, players[s]))
+        raise GameError("%s: %s is sitting out", name, players[s], hand=n)
     cs = h.get("counts")
     if not isinstance(cs, list) or len(cs) != 3:
-        raise GameError(where + "counts: need one entry per seat (3)")
+        raise GameError("counts: need one entry per seat (3)", hand=n)
     for i in range(3):
         c = cs[i]
         if i not in active:
             if c is not None:
-                raise GameError(where + "counts[%d]: %s is sitting out, use null" % (i, players[i]))
+                raise GameError("counts[%d]: %s is sitting out, use null", i, players[i],
+                                hand=n)
         elif c is None:
-            raise GameError(where + "counts[%d]: missing count for %s" % (i, players[i]))
+            raise GameError("counts[%d]: missing count for %s", i, players[i], hand=n)
         elif type(c) is not int or c < 0 or c > _MAX_COUNT:
-            raise GameError(where + "counts[%d]: %r is not a count 0..98" % (i, c))
+            raise GameError("counts[%d]: %r is not a count 0..98", i, c, hand=n)
     if name == "gin" and cs[s] != 0:
-        raise GameError(where + "gin: %s's count must be 0, not %d" % (players[s], cs[s]))
+        raise GameError("gin: %s's count must be 0, not %d", players[s], cs[s], hand=n)
     if name == "knock" and cs[s] > knock_limit:
-        raise GameError(where + "knock: %s's count %d is above the knock limit %d"
-                        % (players[s], cs[s], knock_limit))
+        raise GameError("knock: %s's count %d is above the knock limit %d", players[s], cs[s],
+                        knock_limit, hand=n)
     return pack(GIN if name == "gin" else KNOCK, s, cs)

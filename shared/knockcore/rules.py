@@ -27,7 +27,7 @@ PRESETS = ("seed", "classic")
 
 def defaults(preset):
     if preset not in PRESETS:
-        raise GameError("rules: unknown preset %r (use seed or classic)" % (preset,))
+        raise GameError("rules: unknown preset %r (use seed or classic)", preset)
     col = PRESETS.index(preset)
     r = {"preset": preset}
     for k in _NUMBERS:
@@ -65,16 +65,16 @@ def _resolve(spec):
             continue
         if k in CHOICES:
             if v not in CHOICES[k]:
-                raise GameError("rules: %s must be one of %s" % (k, ", ".join(CHOICES[k])))
+                raise GameError("rules: %s must be one of %s", k, ", ".join(CHOICES[k]))
         elif k in r:
             if type(v) is not int or v < 0 or v > 100000:
-                raise GameError("rules: %s must be a whole number 0..100000" % k)
+                raise GameError("rules: %s must be a whole number 0..100000", k)
             if v == 0 and k in ("target", "m3_target"):
-                raise GameError("rules: %s must be above 0" % k)
+                raise GameError("rules: %s must be above 0", k)
             if k == "knock_limit" and v > 98:
                 raise GameError("rules: knock_limit must be 0..98")
         else:
-            raise GameError("rules: unknown option %r" % (k,))
+            raise GameError("rules: unknown option %r", k)
         r[k] = v
     return r
 

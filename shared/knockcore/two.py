@@ -7,7 +7,7 @@ def start_seat(start, key):
     """A seat named in a game's start: 0, 1 or 2."""
     s = start.get(key)
     if type(s) is not int or s < 0 or s > 2:
-        raise GameError("start: %s must be a seat 0, 1 or 2" % key)
+        raise GameError("start: %s must be a seat 0, 1 or 2", key)
     return s
 
 
