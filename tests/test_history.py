@@ -240,7 +240,9 @@ def test_settle_picks_games(capsys, db):
     assert res["games"] == [2] and res["net"] == dict(zip("ABC", VECTORS[NAMES[1]]["expect"]
                                                           ["net"]))
     for args, msg in ((["5"], "no finished games"), (["--per-point", "abc"], "not an amount"),
-                      (["1", "--since", "2024-01-01"], "not both")):
+                      (["1", "--since", "2024-01-01"], "only one of them"),
+                      (["--evening", "--since", "2024-01-01"], "only one of them"),
+                      (["1", "--evening", "1"], "only one of them")):
         code, out, err = knockbox(capsys, "settle", "--db", db, *args)
         assert code == 1 and err.startswith("knockbox: ") and msg in err
 
@@ -269,7 +271,7 @@ def test_another_device_is_another_source(db):
                                                      ("fedcba9876543210", 2)]
 
 
-@pytest.mark.parametrize("rate", ["0.0013", "0.005", "1000000", "0.0000001"])
+@pytest.mark.parametrize("rate", ["0.01", "0.05", "1.1", "1000000", "0.050"])
 def test_settle_money_adds_up_and_matches_the_payments(capsys, db, rate):
     code, out, err = knockbox(capsys, "settle", "--db", db, "--json", "--per-point", rate)
     assert code == 0, err
@@ -277,20 +279,28 @@ def test_settle_money_adds_up_and_matches_the_payments(capsys, db, rate):
     cent = Decimal("0.01")
     paid = {n: Decimal(0) for n in res["net"]}
     for payer, payee, points, money in res["payments"]:
-        assert Decimal(money) == (points * Decimal(rate)).quantize(cent)
+        assert Decimal(money) == points * Decimal(rate)     # exact: whole hundredths
         paid[payer] -= Decimal(money)
         paid[payee] += Decimal(money)
     assert {n: Decimal(v) for n, v in res["money"].items()} == paid
     assert sum(Decimal(v) for v in res["money"].values()) == 0
-    # each player's money is within a cent per payment of their points times the rate
+    # each player's money is exactly their points times the rate, to the cent
     for n, v in res["money"].items():
-        assert abs(Decimal(v) - res["net"][n] * Decimal(rate)) <= cent * len(res["payments"])
+        assert Decimal(v) == res["net"][n] * Decimal(rate) and Decimal(v) == Decimal(v).quantize(
+            cent)
+    assert res["stake"] == int(Decimal(rate) * 100)
 
 
 @pytest.mark.parametrize("rate", ["1e30", "1e999999999", "1000000.01"])
 def test_settle_refuses_absurd_rates(capsys, db, rate):
     code, out, err = knockbox(capsys, "settle", "--db", db, "--per-point", rate)
     assert code == 1 and err.startswith("knockbox: --per-point: ") and "per point" in err
+
+
+@pytest.mark.parametrize("rate", ["0.005", "0.0013", "1e-9"])
+def test_settle_money_is_in_whole_hundredths(capsys, db, rate):
+    code, out, err = knockbox(capsys, "settle", "--db", db, "--per-point", rate)
+    assert code == 1 and "not a whole number of hundredths" in err
 
 
 @pytest.mark.parametrize("cmd", [["show"], ["export", "--csv"], ["settle"]])

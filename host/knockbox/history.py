@@ -11,6 +11,13 @@ Tables:
                                              rules core; key (device_id, epoch, gid), so a game
                                              edited on the device after a sync is updated
 An erase on the device starts a new epoch: its games get new keys, the old ones stay here.
+
+Evenings are derived from the stored events: {"t":"evening","next":G} (no "g") says the player
+started a new evening on the device and the next new game gets number G. A game of that device
+and epoch belongs to the last such event (in journal order) with G <= its gid; games before an
+epoch's first evening event are that epoch's first evening. Evenings that have games are
+numbered 1, 2, ... in the order of their first game (the order `knockbox history` lists games);
+a game replaced on the device has no evening (its events are gone).
 A game is never overwritten by a different one (another start record) under the same key, e.g.
 after the device's journal was repaired or the device came back at an old epoch: the stored game
 moves off the key (gid = -id, shown as "replaced on the device") and the new one is added.
@@ -43,6 +50,7 @@ CREATE TABLE IF NOT EXISTS games (
     record TEXT NOT NULL, error TEXT, UNIQUE (device_id, epoch, gid));
 """
 STATUSES = ("playing", "over", "abandoned", "invalid")
+EVENING = "evening"         # the journal event that starts a new evening
 MAX_INT = (1 << 63) - 1     # SQLite's largest integer: game ids, epochs, seqs, gids
 
 
@@ -207,9 +215,12 @@ class History:
             args.append(since)
         if where:
             q += " WHERE " + " AND ".join(where)
-        cur = self.db.execute(q + " ORDER BY synced, device_id, epoch, ABS(gid), id", args)
+        cur = self.db.execute(q + _ORDER, args)
         names = [d[0] for d in cur.description]
         out = [_game_row(dict(zip(names, r))) for r in cur]
+        evening = self.evening_of()
+        for g in out:
+            g["evening"] = evening.get(g["id"])
         if ids:
             have = {g["id"] for g in out}
             missing = [str(i) for i in ids if i not in have]
@@ -220,6 +231,48 @@ class History:
 
     def game(self, gid):
         return self.games([gid])[0]
+
+    # ---- evenings
+
+    def evening_of(self):
+        """{game id: evening number} for every game that has an evening (see the top)."""
+        starts = {}     # (device, epoch) -> [(seq, next gid)] in journal order
+        for dev, epoch, seq, body in self.db.execute(
+                "SELECT device_id, epoch, seq, body FROM events WHERE gid IS NULL "
+                "ORDER BY device_id, epoch, seq"):
+            ev = json.loads(body)
+            g = ev.get("next") if isinstance(ev, dict) and ev.get("t") == EVENING else None
+            if type(g) is int and 0 <= g <= MAX_INT:
+                starts.setdefault((dev, epoch), []).append((seq, g))
+        numbers, out = {}, {}
+        for game_id, dev, epoch, g in self.db.execute(
+                "SELECT id, device_id, epoch, gid FROM games" + _ORDER):
+            if g < 0:
+                continue
+            seq = 0
+            for s, first in starts.get((dev, epoch), ()):
+                if first <= g:
+                    seq = s
+            key = (dev, epoch, seq)
+            if key not in numbers:
+                numbers[key] = len(numbers) + 1
+            out[game_id] = numbers[key]
+        return out
+
+    def evening(self, n=None):
+        """(number, game rows) of evening n, the latest when n is None; UserError if none."""
+        count = max(self.evening_of().values(), default=0)
+        if not count:
+            raise UserError("no games yet: `knockbox sync` pulls them from the device")
+        if n is None:
+            n = count
+        if not 1 <= n <= count:
+            raise UserError("no evening %d: the history has evenings 1 to %d (see `knockbox "
+                            "history`)" % (n, count))
+        return n, [g for g in self.games() if g["evening"] == n]
+
+
+_ORDER = " ORDER BY synced, device_id, epoch, ABS(gid), id"
 
 
 def _game_row(d):

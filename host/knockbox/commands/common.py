@@ -28,6 +28,47 @@ def open_history(args, create=False):
     return History(getattr(args, "db", None), create=create)
 
 
+EVENINGS_HELP = ("Evenings are numbered 1, 2, ... in the order of their first game, as `knockbox "
+                 "history` shows them; a new evening starts when \"New evening\" is chosen on "
+                 "the device.")
+
+
+def add_selection(p, default):
+    """GAME... | --evening [N] | --since DATE; default: what no selection means (help text)."""
+    p.add_argument("games", nargs="*", metavar="GAME", help="game ids (default: %s)" % default)
+    p.add_argument("--evening", nargs="?", const="latest", metavar="N",
+                   help="the games of evening N (without N: the latest evening)")
+    p.add_argument("--since", metavar="DATE", help="games first synced on or after DATE "
+                   "(YYYY-MM-DD)")
+
+
+def select(h, args, default):
+    """(game rows, evening number or None) chosen by add_selection's options; default(h) gives
+    them when none is given."""
+    ids = [game_id(g) for g in args.games]
+    if sum(1 for x in (ids, args.evening, args.since) if x) > 1:
+        raise UserError("give game ids, --evening or --since: only one of them")
+    if ids:
+        return h.games(ids), None
+    if args.evening:
+        n, rows = h.evening(None if args.evening == "latest" else evening_number(args.evening))
+        return rows, n
+    if args.since:
+        return h.games(since=date_arg(args.since)), None
+    return default(h)
+
+
+def evening_number(s):
+    try:
+        v = int(s)
+    except ValueError:
+        v = 0
+    if v < 1:
+        raise UserError("%r is not an evening number: use the numbers `knockbox history` lists"
+                        % (s,))
+    return v
+
+
 def game_id(s):
     """A game id typed by the user (a number from `knockbox history`)."""
     try:

@@ -1,10 +1,10 @@
 """`knockbox history`: the games synced from the device, one line each."""
-from knockbox.commands.common import (add_db_option, open_history, status_text, winner_names,
-                                      write_json, write_table)
+from knockbox.commands.common import (EVENINGS_HELP, add_db_option, open_history, status_text,
+                                      winner_names, write_json, write_table)
 
 HELP = "list the games synced from the device"
-DESCRIPTION = ("List the games in the history: id, when first synced, device, method, players, "
-               "hands, winner, status.")
+DESCRIPTION = ("List the games in the history: id, when first synced, device, evening, method, "
+               "players, hands, winner, status. " + EVENINGS_HELP)
 
 
 def arguments(p):
@@ -17,7 +17,7 @@ def run(args, out, err):
     if args.json:
         write_json(out, [{"id": r["id"], "synced": r["synced"], "updated": r["updated"],
                           "device": r["device_id"], "epoch": r["epoch"],
-                          "gid": None if r["replaced"] else r["gid"], "replaced": r["replaced"],
+                          "evening": r["evening"], "gid": None if r["replaced"] else r["gid"], "replaced": r["replaced"],
                           "method": r["method"], "players": r["players"], "hands": r["hands"],
                           "status": r["status"],
                           "winners": [r["players"][s] for s in r["winners"]],
@@ -26,10 +26,12 @@ def run(args, out, err):
     if not rows:
         out.write("no games yet: `knockbox sync` pulls them from the device\n")
         return 0
-    table = [("id", "synced", "device", "method", "players", "hands", "winner", "status")]
+    table = [("id", "synced", "device", "evening", "method", "players", "hands", "winner",
+              "status")]
     for r in rows:
         table.append((str(r["id"]), r["synced"][:16], "%s/%d" % (r["device_id"][:8], r["epoch"]),
-                      str(r["method"]), ", ".join(r["players"]), str(r["hands"]),
-                      winner_names(r), status_text(r)))
-    write_table(out, table, right=(0, 3, 5))
+                      "-" if r["evening"] is None else str(r["evening"]), str(r["method"]),
+                      ", ".join(r["players"]), str(r["hands"]), winner_names(r),
+                      status_text(r)))
+    write_table(out, table, right=(0, 3, 4, 6))
     return 0

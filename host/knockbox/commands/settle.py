@@ -1,84 +1,65 @@
-"""`knockbox settle`: add up several games of one evening and say who pays whom.
+"""`knockbox settle`: add up the games of one evening and say who pays whom.
 
-Which games: the ids given; else those first synced on or after --since DATE; else the games
-first synced on the latest day in the history (one evening's play). Only finished games count;
-unfinished ones are named and left out. Each player's net (the rules' settlement points, by
-name across games) is summed, and the debts are paid off with few payments (at most one
-fewer than there are players): the biggest debtor pays the biggest creditor, again and again.
-With --per-point AMOUNT the points are also shown as money: each payment to the cent, and each
-player's money as the sum of their payments (so it adds up to zero).
+Which games: the ids given; else evening N with --evening N (--evening alone: the latest
+evening); else those first synced on or after --since DATE; else the games first synced on the
+latest day in the history. Evenings are numbered 1, 2, ... in the order of their first game, as
+`knockbox history` shows them; a new evening starts when "New evening" is chosen on the device.
+
+Only finished games count; unfinished ones are named and left out. Each player's net (the
+rules' settlement points, by name across games) is summed, and the debts are paid off with the
+fewest payments: players whose balances fall into groups that each add up to zero settle
+within their group. This is the rules core's ledger (knockcore.evening), the one the device's
+Evening screen uses. With --per-point AMOUNT (in whole hundredths: 0.05, 0.1, 1) the points are
+also shown as money: each payment and each player's net, to the cent, as the device shows them.
 """
 import decimal
 
-from knockbox.commands.common import (add_db_option, date_arg, game_id, open_history, standings,
-                                      write_json, write_table)
+from knockbox.commands.common import (add_db_option, add_selection, open_history, select,
+                                      standings, write_json, write_table)
 from knockbox.errors import UserError
+from knockcore import evening as ledger
 
-HELP = "who pays whom over several games of one evening"
+HELP = "who pays whom over the games of one evening"
 DESCRIPTION = __doc__.split("\n", 1)[1]
 RAW_DESCRIPTION = True
-MAX_RATE = 1000000      # money per point at most (so every sum fits Decimal's 28 digits)
-_CENT = decimal.Decimal("0.01")
+MAX_RATE = 1000000      # money per point at most
 
 
 def arguments(p):
-    p.add_argument("games", nargs="*", metavar="GAME", help="game ids (default: the last day's)")
-    p.add_argument("--since", metavar="DATE", help="games first synced on or after DATE")
+    add_selection(p, "the last day's")
     p.add_argument("--per-point", metavar="AMOUNT", help="money per point, e.g. 0.05")
     p.add_argument("--json", action="store_true", help="print JSON")
     add_db_option(p)
 
 
-def evening(h, ids, since):
-    """The games to settle: the ids, else those synced since, else the latest day's."""
-    if ids:
-        return h.games(ids)
-    if since:
-        return h.games(since=since)
+def latest_day(h):
+    """The games first synced on the latest day in the history, and no evening number."""
     rows = h.games()
     if not rows:
-        return []
+        return [], None
     day = max(r["synced"][:10] for r in rows)
-    return [r for r in rows if r["synced"][:10] == day]
+    return [r for r in rows if r["synced"][:10] == day], None
 
 
 def tally(rows):
-    """Each player's net over the finished games and the payments that clear them:
-    {"games": [ids], "skipped": [(id, status)], "net": {name: points}, "payments":
-    [[payer, payee, points]]}. (The rules core's knockcore.two settles one game's pairs.)"""
-    net, used, skipped = {}, [], []
+    """The evening's ledger over the finished games: {"games": [ids], "skipped": [[id,
+    status]], "net": {name: points}, "players": [{player, net, games, wins}] (biggest winner
+    first), "payments": [[payer, payee, points]] (the fewest, biggest first)}."""
+    led, used, skipped = {}, [], []
     for r in rows:
         if r["status"] != "over":
-            skipped.append((r["id"], r["status"]))
+            skipped.append([r["id"], r["status"]])
             continue
-        st = standings(r)
+        ledger.add(led, standings(r))
         used.append(r["id"])
-        for seat, name in enumerate(r["players"]):
-            net[name] = net.get(name, 0) + st["net"][seat]
-    return {"games": used, "skipped": skipped, "net": net, "payments": clearing_payments(net)}
+    return {"games": used, "skipped": skipped, "net": {n: led[n][0] for n in led},
+            "players": [{"player": n, "net": v, "games": g, "wins": w}
+                        for n, v, g, w in ledger.rows(led)],
+            "payments": ledger.payments(led)}
 
 
-def clearing_payments(net):
-    """[[payer, payee, points]] that bring every net to zero: the biggest debtor pays the
-    biggest creditor, again and again (at most one fewer payment than players)."""
-    owe = sorted(([-v, n] for n, v in net.items() if v < 0), key=lambda x: (-x[0], x[1]))
-    get = sorted(([v, n] for n, v in net.items() if v > 0), key=lambda x: (-x[0], x[1]))
-    out = []
-    i = j = 0
-    while i < len(owe) and j < len(get):
-        amount = min(owe[i][0], get[j][0])
-        out.append([owe[i][1], get[j][1], amount])
-        owe[i][0] -= amount
-        get[j][0] -= amount
-        if owe[i][0] == 0:
-            i += 1
-        if get[j][0] == 0:
-            j += 1
-    return out
-
-
-def rate_arg(text):
-    """A --per-point AMOUNT as a Decimal, or UserError."""
+def stake_arg(text):
+    """A --per-point AMOUNT as a stake in hundredths per point (int), or UserError."""
     try:
         v = decimal.Decimal(text)
     except decimal.InvalidOperation:
@@ -87,37 +68,32 @@ def rate_arg(text):
         raise UserError("--per-point: %r is not an amount like 0.05" % (text,))
     if v > MAX_RATE:
         raise UserError("--per-point: %s is more than %d per point" % (text, MAX_RATE))
-    return v
+    if v * 100 != int(v * 100):
+        raise UserError("--per-point: %s is not a whole number of hundredths (0.01, 0.05, 1: "
+                        "the device and the laptop count money in hundredths)" % (text,))
+    return int(v * 100)
 
 
-def add_money(res, rate):
-    """Money for each payment (points * rate, to the cent), and each player's money as the sum
-    of their payments: the players' money adds up to zero and agrees with the payments."""
-    try:
-        for p in res["payments"]:
-            p.append(decimal.Decimal(p[2] * rate).quantize(_CENT))
-    except decimal.InvalidOperation:
-        raise UserError("--per-point: %s makes amounts too large to show" % (rate,))
-    bal = {n: decimal.Decimal(0).quantize(_CENT) for n in res["net"]}
+def add_money(res, stake):
+    """Money (text, to the cent) for each payment, appended to it, and for each player; the
+    same integer arithmetic as the device's, so every sum adds up exactly."""
     for p in res["payments"]:
-        bal[p[0]] -= p[3]
-        bal[p[1]] += p[3]
-        p[3] = str(p[3])
-    res["per_point"] = str(rate)
-    res["money"] = {n: str(v) for n, v in bal.items()}
+        p.append(ledger.money(p[2] * stake))
+    for p in res["players"]:
+        p["money"] = ledger.money(p["net"] * stake)
+    res["stake"] = stake
+    res["per_point"] = ledger.money(stake)
+    res["money"] = {n: ledger.money(v * stake) for n, v in res["net"].items()}
 
 
 def run(args, out, err):
-    rate = rate_arg(args.per_point) if args.per_point is not None else None
-    h = open_history(args)
-    ids = [game_id(g) for g in args.games]
-    if ids and args.since:
-        raise UserError("give game ids or --since, not both")
-    res = tally(evening(h, ids, date_arg(args.since)))
-    if rate is not None:
-        add_money(res, rate)
+    stake = stake_arg(args.per_point) if args.per_point is not None else None
+    rows, number = select(open_history(args), args, latest_day)
+    res = tally(rows)
+    res["evening"] = number
+    if stake is not None:
+        add_money(res, stake)
     if args.json:
-        res["skipped"] = [list(x) for x in res["skipped"]]
         write_json(out, res, sort_keys=True)
         return 0
     if not res["games"]:
@@ -125,19 +101,21 @@ def run(args, out, err):
         if res["skipped"]:
             msg += " (unfinished: %s)" % ", ".join("%d" % i for i, _ in res["skipped"])
         raise UserError(msg)
-    out.write("games %s\n" % ", ".join(str(i) for i in res["games"]))
+    out.write("%sgames %s\n" % ("evening %d: " % number if number else "",
+                                ", ".join(str(i) for i in res["games"])))
     for i, status in res["skipped"]:
         out.write("left out: game %d (%s)\n" % (i, status))
-    table = [("player", "points") + (("money",) if rate is not None else ())]
-    for name in sorted(res["net"], key=lambda n: (-res["net"][n], n)):
-        table.append((name, "%+d" % res["net"][name])
-                     + ((res["money"][name],) if rate is not None else ()))
+    money = stake is not None
+    table = [("player", "games", "wins", "points") + (("money",) if money else ())]
+    for p in res["players"]:
+        table.append((p["player"], str(p["games"]), str(p["wins"]), "%+d" % p["net"])
+                     + ((p["money"],) if money else ()))
     out.write("\n")
-    write_table(out, table, right=(1, 2))
+    write_table(out, table, right=(1, 2, 3, 4))
     out.write("\n")
     if not res["payments"]:
         out.write("all square: nobody pays\n")
     for p in res["payments"]:
-        out.write("%s pays %s %d points%s\n" % (p[0], p[1], p[2],
-                                                 " = %s" % p[3] if rate is not None else ""))
+        out.write("%s pays %s %d points%s\n" % (p[0], p[1], p[2], " = %s" % p[3] if money
+                                                 else ""))
     return 0

@@ -20,12 +20,15 @@ def run(args, out, err):
     if args.json:
         st["meta"] = {"id": row["id"], "device": row["device_id"], "epoch": row["epoch"],
                       "gid": None if row["replaced"] else row["gid"], "replaced": row["replaced"],
+                      "evening": row["evening"],
                       "synced": row["synced"], "status": row["status"]}
         write_json(out, st)
         return 0
     p = row["players"]
-    out.write("game %d: method %s, %s; %s; synced %s from device %s (epoch %d, %s)\n"
-              % (row["id"], row["method"], ", ".join(p), status_text(row), row["synced"][:16],
+    out.write("game %d: method %s, %s; %s; %ssynced %s from device %s (epoch %d, %s)\n"
+              % (row["id"], row["method"], ", ".join(p), status_text(row),
+                 "" if row["evening"] is None else "evening %d; " % row["evening"],
+                 row["synced"][:16],
                  row["device_id"], row["epoch"], "its game number since given to another game"
                  if row["replaced"] else "game %d" % row["gid"]))
     if row["error"]:

@@ -1,6 +1,8 @@
 """`knockbox stats`: per player, over the games in the history.
 
-Players are matched by name. Counted per player:
+Which games: the ids given, evening N (--evening N; alone: the latest evening), those first
+synced on or after --since DATE, or by default all of them. Players are matched by name.
+Counted per player:
   games      games played (refused 'invalid' games are left out)
   wins       finished games the player won (both partners for a partnership win, method 2)
   hands      hands played (void hands included; a hand the player sat out is not counted:
@@ -13,8 +15,8 @@ Players are matched by name. Counted per player:
   net        settlement points won (+) or lost (-) over finished games
   net_by_day running net after each day (by the date the game was first synced)
 """
-from knockbox.commands.common import (add_db_option, date_arg, open_history, standings,
-                                      write_json, write_table)
+from knockbox.commands.common import (add_db_option, add_selection, open_history, select,
+                                      standings, write_json, write_table)
 
 HELP = "per-player statistics over the history"
 DESCRIPTION = __doc__.split("\n", 1)[1]
@@ -24,9 +26,8 @@ COLUMNS = ("player", "games", "wins", "hands", "hands_won", "gins", "undercuts",
 
 
 def arguments(p):
+    add_selection(p, "all of them")
     add_db_option(p)
-    p.add_argument("--since", metavar="DATE",
-                   help="only games first synced on or after DATE (YYYY-MM-DD)")
     p.add_argument("--json", action="store_true", help="print JSON")
 
 
@@ -92,7 +93,7 @@ def _played(row, h, i, seat):
 
 
 def run(args, out, err):
-    stats = compute(open_history(args).games(since=date_arg(args.since)))
+    stats = compute(select(open_history(args), args, lambda h: (h.games(), None))[0])
     if args.json:
         write_json(out, stats)
         return 0
