@@ -120,8 +120,15 @@ class Device:
         raise AssertionError("no frame within %d s after a reset" % timeout)
 
     def sleep(self, ms):
-        """Let `ms` of emulated time pass."""
-        self.pico.sleep_emu(ms, poll=0.01)
+        """Let `ms` of emulated time pass (give or take a few ms)."""
+        target = self.emu_ms() + ms
+        while True:
+            left = target - self.emu_ms()
+            if left <= 0:
+                return
+            # paced, emulated time never runs ahead of wall time: sleeping `left` wall ms
+            # cannot overshoot; without pacing it may run far ahead, so look more often
+            time.sleep(min(left / 1000, 0.01) if self.no_pace else max(left / 1000, 0.002))
 
     # ---------------------------------------------------------------- buttons
     def pin_of(self, name):
