@@ -24,6 +24,7 @@ COMMANDS = {
     "stats": "knockbox.commands.stats",
     "export": "knockbox.commands.export",
     "settle": "knockbox.commands.settle",
+    "report": "knockbox.commands.report",
 }
 
 

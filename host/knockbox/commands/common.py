@@ -3,6 +3,7 @@ dates), opening the history, a stored game's standings, and plain-text tables. A
 can fix is a knockbox.errors.UserError: `knockbox: message` and exit code 1 (knockbox.cli)."""
 import datetime
 import json
+import os
 
 from knockbox.errors import UserError
 from knockbox.history import MAX_INT
@@ -11,6 +12,16 @@ from knockbox.history import MAX_INT
 def add_db_option(p):
     p.add_argument("--db", metavar="FILE",
                    help="history file (default: $KNOCKBOX_HOME or the user's data folder)")
+
+
+def default_lang():
+    """"ru" when the locale's language is Russian (the first of LANGUAGE, LC_ALL, LC_MESSAGES,
+    LANG that is set, as gettext looks), else "en"."""
+    for var in ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG"):
+        v = os.environ.get(var)
+        if v:
+            return "ru" if v.lower().startswith("ru") else "en"
+    return "en"
 
 
 def add_port_options(p):

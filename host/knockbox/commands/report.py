@@ -1,0 +1,65 @@
+"""`knockbox report [GAME... | --evening [N] | --since DATE] -o FILE.html`: one HTML page.
+
+The page is whole in itself (no network requests: it opens from a file or an e-mail): for each
+game, a chart of the running totals hand by hand with the target line, the hands table, the
+final totals and the net; for all of them, the net per player (bars), the settlement (the
+fewest payments, as `knockbox settle` and the device's Evening screen give them) and the
+statistics of `knockbox stats`. With no selection: the latest evening. Evenings are numbered 1,
+2, ... in the order of their first game, as `knockbox history` shows them.
+"""
+import os
+import pathlib
+import tempfile
+import webbrowser
+
+from knockbox.commands.common import (add_db_option, add_selection, default_lang, open_history,
+                                      select)
+from knockbox.errors import UserError
+
+HELP = "write an HTML report with charts of an evening's games"
+DESCRIPTION = __doc__.split("\n", 1)[1]
+RAW_DESCRIPTION = True
+
+
+def arguments(p):
+    add_selection(p, "the latest evening")
+    add_db_option(p)
+    p.add_argument("-o", "--output", metavar="FILE.html", required=True,
+                   help="where to write the page")
+    p.add_argument("--lang", choices=("en", "ru"),
+                   help="language of the page (default: from the locale, else en)")
+    p.add_argument("--per-point", metavar="AMOUNT",
+                   help="show money too: AMOUNT per point, in hundredths (e.g. 0.05)")
+    p.add_argument("--open", action="store_true", help="open the page in the web browser")
+
+
+def run(args, out, err):
+    from knockbox import report
+    from knockbox.commands.settle import stake_arg
+
+    stake = stake_arg(args.per_point) if args.per_point is not None else None
+    h = open_history(args)
+    rows, number = select(h, args, lambda h: h.evening()[::-1])
+    html = report.page(rows, lang=args.lang or default_lang(), evening=number,
+                       since=args.since, stake=stake)
+    path = os.path.abspath(args.output)
+    write(path, html, args.output)
+    err.write("report of %d games written to %s\n" % (len(rows), args.output))
+    if args.open:
+        webbrowser.open(pathlib.Path(path).as_uri())
+    return 0
+
+
+def write(path, text, shown):
+    """Write the page whole or not at all (a temporary file renamed over the old one)."""
+    tmp = None
+    try:
+        fd, tmp = tempfile.mkstemp(dir=os.path.dirname(path), prefix=".report-", suffix=".tmp")
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(text)
+        os.chmod(tmp, 0o644)
+        os.replace(tmp, path)
+    except OSError as e:
+        if tmp is not None and os.path.exists(tmp):
+            os.unlink(tmp)
+        raise UserError("%s: %s" % (shown, e.strerror or e)) from None

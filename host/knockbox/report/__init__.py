@@ -1,0 +1,125 @@
+"""`knockbox report`'s page: the games of a selection (an evening by default) as one
+self-contained HTML file, built with Jinja2 (templates/report.html) around matplotlib's charts
+as inline SVG (charts.py), in English or Russian (words.py).
+
+page(rows, lang, ...) -> HTML text. For each game: its running totals hand by hand with the
+target line, the hands table, boxes, final and net, its payments. For the selection: the net per
+player (bars), the settlement by the rules core's ledger (knockcore.evening, the same as
+`knockbox settle` and the device's Evening screen) and the statistics of `knockbox stats`.
+Numbers on the page carry data-k attributes (tests/test_report.py reads them in a browser).
+"""
+import datetime
+import os
+
+import jinja2
+
+from knockbox.commands import settle, stats
+from knockbox.commands.common import standings
+from knockbox.errors import UserError
+from knockbox.report import charts
+from knockbox.report.words import LANGS
+from knockcore import evening as ledger
+from knockcore.game import from_record
+
+PALETTE = ("#0969da", "#cf222e", "#1a7f37", "#8250df", "#bc4c00", "#1b7c83", "#bf3989",
+           "#4d2d00", "#57606a", "#7d4e00")
+STATS = ("games", "wins", "hands", "hands_won", "gins", "undercuts", "avg_points", "net")
+_HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+def page(rows, lang="en", evening=None, since=None, stake=None, now=None):
+    """The report of these History.games() rows as HTML text."""
+    if not rows:
+        raise UserError("no games to report")
+    words = LANGS[lang]
+    names = sorted({n for r in rows for n in r["players"]})
+    colour = {n: PALETTE[i % len(PALETTE)] for i, n in enumerate(names)}
+    res = settle.tally([r for r in rows if r["status"] != "invalid"])
+    res["skipped"] += [[r["id"], r["status"]] for r in rows if r["status"] == "invalid"]
+    if stake is not None:
+        settle.add_money(res, stake)
+    if evening is not None:
+        title = words["evening"] % evening
+    elif since is not None:
+        title = words["since_title"] % since
+    else:
+        title = words["games_title"] % ", ".join(str(r["id"]) for r in rows)
+    status = {r["id"]: words["status_" + r["status"]] for r in rows}
+    left_out = ", ".join("%s (%s)" % (words["game"] % i, status[i]) for i, _ in res["skipped"])
+    days = sorted({r["synced"][:10] for r in rows})
+    ctx = {
+        "lang": lang, "t": words, "title": title, "evening": evening,
+        "dates": days[0] if len(days) == 1 else "%s – %s" % (days[0], days[-1]),
+        "made": (now or datetime.datetime.now()).strftime("%Y-%m-%d %H:%M"),
+        "res": res, "money": stake is not None, "left_out": left_out,
+        "per_point": words["stake"] % ledger.money(stake) if stake is not None else None,
+        "net_chart": charts.net_bars([[p["player"], p["net"]] for p in res["players"]],
+                                     words, "net") if res["players"] else None,
+        "stats": stats.compute(rows), "stat_keys": STATS, "colour": colour,
+        "games": [_game(r, words, colour) for r in rows],
+    }
+    env = jinja2.Environment(loader=jinja2.FileSystemLoader(os.path.join(_HERE, "templates")),
+                             autoescape=True, trim_blocks=True, lstrip_blocks=True,
+                             undefined=jinja2.StrictUndefined)
+    return env.get_template("report.html").render(ctx)
+
+
+def _game(row, words, colour):
+    """One game's part of the page: its hands with running totals, its chart, its ending."""
+    p = row["players"]
+    out = {"id": row["id"], "row": row, "players": p, "status": row["status"],
+           "status_text": words["status_" + row["status"]], "error": row["error"],
+           "method": words["method%d" % row["method"]] if row["method"] in (1, 2, 3) else "",
+           "synced": words["synced"] % row["synced"][:16]}
+    if row["status"] == "invalid":
+        return out
+    st = standings(row)
+    rec = row["record"]
+    g = from_record({k: rec[k] for k in rec if k != "hands"})
+    running, hands = [g.totals[:]], []
+    for i, (h, x) in enumerate(zip(rec["hands"], st["hands"])):
+        active = g.active[:]
+        g.add(h)
+        running.append(g.totals[:])
+        hands.append({"n": x["hand"], "dealer": p[x["dealer"]], "result": _result(h, x, p, words),
+                      "cells": [{"seat": s, "total": running[-1][s], "points": x["points"][s],
+                                 "out": s not in active} for s in range(3)]})
+    box = rec["start"].get("box") if row["method"] == 2 else None
+    out.update(st=st, hands=hands, box=box, labels=_labels(p, box, words),
+               rules=", ".join("%s=%s" % (k, v) for k, v in sorted(rec["rules"].items())),
+               chart=charts.running_totals(_series(p, box, running, words, colour),
+                                           st["rules"]["m3_target" if row["method"] == 3
+                                                       else "target"],
+                                           words, "g%d" % row["id"]))
+    if st["over"]:
+        win = [p[s] for s in st["winners"]]
+        out["winner"] = words["winners" if len(win) > 1 else "winner"] % " & ".join(win)
+        out["payments"] = [[p[a], p[b], v] for a, b, v in st["payments"]]
+    return out
+
+
+def _labels(p, box, words):
+    """Column heads: the players' names, the box player's marked (method 2)."""
+    return ["%s (%s)" % (n, words["in_box"]) if s == box else n for s, n in enumerate(p)]
+
+
+def _series(p, box, running, words, colour):
+    """The chart's lines: a player each; in method 2 the box player and the partnership."""
+    if box is None:
+        return [(p[s], colour[p[s]], [t[s] for t in running]) for s in range(3)]
+    mates = [s for s in range(3) if s != box]
+    return [("%s (%s)" % (p[box], words["in_box"]), colour[p[box]], [t[box] for t in running]),
+            ("%s & %s (%s)" % (p[mates[0]], p[mates[1]], words["partners"]), colour[p[mates[0]]],
+             [t[mates[0]] for t in running])]
+
+
+def _result(h, x, p, words):
+    """What happened in a hand, in words: who knocked or went gin, an undercut, a void hand."""
+    if x["kind"] == "void":
+        return words["void"]
+    if x["kind"] == "gin":
+        return words["gin"] % p[h["gin"]]
+    knocker = p[h["knock"]]
+    if x["kind"] == "undercut":
+        return words["undercut"] % (knocker, " & ".join(p[s] for s in x["winners"]))
+    return words["knock"] % knocker
