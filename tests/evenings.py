@@ -13,6 +13,7 @@ with open(os.path.join(HERE, "vectors", "games.json"), encoding="utf-8") as _f:
 M1, M2, M3 = ("m1 worked example (RULES 5)", "m2 worked example (RULES 5)",
               "m3 worked example (RULES 5)")
 EVENING = "new evening"     # in a plan: the player starts a new evening here
+UNFINISHED = "m3 double ties"
 DEV = "0123456789abcdef"
 
 
@@ -60,3 +61,10 @@ class Link:
 def sync_into(path, evs, epoch=0, dev=DEV):
     """Sync a journal into the history at path; returns the Sync."""
     return sync.Sync(Link(evs, epoch, dev), history.History(path), io.StringIO()).run()
+
+
+# The report's evening (tests/test_report.py, tools/report_shot.py): evening 1 has one game of each
+# method among four players and one game still being played; evening 2 one game.
+REPORT_PLAN = [game(M1, ["Ann", "Bob", "Cy"]), game(M3, ["Bob", "Cy", "Dee"]),
+               game(M2, ["Dee", "Ann", "Bob"]), game(UNFINISHED, ["Ann", "Cy", "Dee"]), EVENING,
+               game("m1 ends on an undercut, custom bonus", ["Аня", "Борис", "Ёжик"])]
