@@ -10,6 +10,7 @@ import sqlite3
 import subprocess
 import sys
 import threading
+import time
 import tty
 from types import SimpleNamespace
 
@@ -58,7 +59,11 @@ class FakeDevice:
                     req = None
                 self.seen.append(req)
                 out = self.answer(req, line)
-                if out:
+                if isinstance(out, list):   # a reply that streams: (pause in s, bytes) pieces
+                    for pause, b in out:
+                        time.sleep(pause)
+                        os.write(self.master, b)
+                elif out:
                     os.write(self.master, out)
 
     def close(self):
@@ -310,6 +315,32 @@ def test_pages_of_the_protocols_size(db):
     asked = [r for r in d.seen if r and r["op"] == "events"]
     assert [(r["after"], r["limit"]) for r in asked] == [
         (0, EVENTS_MAX), (EVENTS_MAX, EVENTS_MAX), (2 * EVENTS_MAX, EVENTS_MAX)]
+
+
+def test_a_page_that_streams_longer_than_the_timeout_is_waited_for(db):
+    # the device sends a long page in pieces (a busy Pico): --timeout is silence, not the page
+    evs, g = journal(60)
+
+    def hook(req, page):     # the device's own key order: "id" first, "ok" last
+        b = json.dumps({"id": req["id"], "epoch": 0, "ev": page, "last_seq": len(evs),
+                        "ok": True}, separators=(",", ":")).encode() + b"\n"
+        k = len(b) // 5
+        return [(0.3, b[i:i + k]) for i in range(0, len(b), k)]
+    d = FakeDevice(good_device(evs, hook))
+    try:
+        p = run("sync", "--port", d.path, "--db", db, "--timeout", "0.5")
+    finally:
+        d.close()
+    assert p.returncode == 0, p.stderr
+    assert "62 new records" in p.stdout
+    # and a device that falls silent half way through a page is still given up on
+    d = FakeDevice(good_device(evs, lambda req, page: [(0, b'{"id":%d,"epoch":0,"ev":['
+                                                             % req["id"])]))
+    try:
+        failed(run("sync", "--port", d.path, "--db", db + "2", "--timeout", "0.5"),
+               "stopped part way through its reply to events", "then nothing for 0.5 s")
+    finally:
+        d.close()
 
 
 def test_page_the_device_ends_with_an_error_is_not_stored(db):

@@ -164,6 +164,8 @@ class Link:
             if self._qo >= len(b):
                 q.pop(0)
                 self._qo = 0
+        if n:
+            self._last = self._now  # a host taking a long reply is not idle
         return n
 
     def _send(self, b):

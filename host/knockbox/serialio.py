@@ -93,8 +93,11 @@ class Connection:
         except (self._serial_error, OSError) as e:
             raise LinkError("lost the connection to %s: %s" % (self.port, _why(e)))
 
-    def _readline(self, deadline):
-        """The next complete line (without its newline), or None at the deadline."""
+    def _readline(self, deadline, mine=None, patience=0.0):
+        """The next complete line (without its newline), or None at the deadline (deadline[0],
+        seconds of time.monotonic()). While the line coming in starts with `mine` (the reply
+        being waited for: an events page streams in over a while), each new piece of it moves
+        the deadline to `patience` seconds after that piece."""
         while True:
             i = self._buf.find(b"\n")
             if i >= 0:
@@ -104,7 +107,7 @@ class Connection:
                 self._seen(self._buf)
                 raise LinkError("the device on %s sent a line longer than %d bytes: not the "
                                 "Knockbox protocol" % (self.port, MAX_REPLY))
-            if time.monotonic() >= deadline:
+            if time.monotonic() >= deadline[0]:
                 return None
             try:
                 n = self.ser.in_waiting
@@ -112,6 +115,8 @@ class Connection:
             except (self._serial_error, OSError) as e:
                 raise LinkError("lost the connection to %s: %s" % (self.port, _why(e)))
             self._buf += chunk
+            if chunk and mine and self._buf.startswith(mine):
+                deadline[0] = max(deadline[0], time.monotonic() + patience)
 
     def _seen(self, b):
         self.unexpected = (self.unexpected + b + b"\n")[-_SEEN:]
@@ -128,10 +133,16 @@ class Connection:
 
     def wait(self, rid, op, timeout=None):
         """The reply to request rid (a dict with "ok"); DeviceError for an error reply."""
-        deadline = time.monotonic() + (self.timeout if timeout is None else timeout)
+        t = self.timeout if timeout is None else timeout
+        deadline = [time.monotonic() + t]
+        mine = b'{"id":%d,' % rid     # how the device starts a reply it streams (a page)
         while True:
-            line = self._readline(deadline)
+            line = self._readline(deadline, mine, t)
             if line is None:
+                if self._buf.startswith(mine):
+                    raise LinkError("the device on %s stopped part way through its reply to %s "
+                                    "(%d bytes, then nothing for %g s)"
+                                    % (self.port, op, len(self._buf), t))
                 raise self._silence(op, timeout)
             rep = _parse(line)
             if rep is None or rep.get("id") != rid:

@@ -388,6 +388,23 @@ def case_timeout_between_whole_pieces_of_a_page_ends_the_line():
     check(json.loads(lines[1])["id"], 2)
 
 
+def case_page_that_streams_longer_than_the_idle_time_goes_on():
+    # a host that takes a long page slowly is not idle: the session lasts while it reads
+    app, link, inp, out = fresh()
+    play(app.store, 100)
+    out.room = 0
+    inp.rx += b'{"id":1,"op":"events"}\n'
+    link.poll(0)
+    for t in range(1000, 16000, 1000):     # 300 bytes a second, for longer than 10 s
+        out.room = 300
+        link.poll(t)
+    check((link.active, link._page is None), (True, False))
+    out.room = 1 << 30
+    link.poll(16000)
+    r = out.lines()
+    check((len(r), r[0]["ok"], len(r[0]["ev"])), (1, True, 102))
+
+
 def case_page_ends_with_an_error_when_the_journal_is_erased_mid_page():
     app, link, inp, out = fresh()
     st = app.store
