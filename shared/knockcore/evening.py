@@ -39,16 +39,20 @@ def rows(led):
 def payments(led):
     """The fewest [payer, payee, points] that bring every net to zero, the biggest first."""
     ps = sorted([[n, led[n][0]] for n in led if led[n][0]])
+    out = _greedy(ps) if len(ps) > _EXACT else _exact(ps)
+    out.sort(key=lambda p: (-p[2], p[0], p[1]))
+    return out
+
+
+def _exact(ps):
+    # most[m]: the most zero-sum prefixes an order of the players in m has, which for m summing
+    # to zero is the most zero-sum groups m splits into
     n = len(ps)
-    out = []
-    if n > _EXACT:
-        _greedy(ps, out)
-        n = 0
     full = (1 << n) - 1
     tot = [0] * (full + 1)
-    most = [0] * (full + 1)     # most[m]: zero-sum prefixes of m's best order = groups of m
+    most = [0] * (full + 1)
     for m in range(1, full + 1):
-        b = 0
+        b = j = 0
         for i in range(n):
             if m >> i & 1:
                 j = i
@@ -56,6 +60,7 @@ def payments(led):
                     b = most[m ^ 1 << i]
         tot[m] = tot[m ^ 1 << j] + ps[j][1]
         most[m] = b + 1 if tot[m] == 0 else b
+    out = []
     m = full
     while m:
         # the first zero-sum group holding m's lowest player that leaves the most groups
@@ -63,27 +68,29 @@ def payments(led):
         s = low
         while s & m != s or tot[s] or most[m ^ s] != most[m] - 1:
             s += low << 1       # m's submasks holding low are its odd multiples
-        _greedy([ps[i] for i in range(n) if s >> i & 1], out)
+        out.extend(_greedy([ps[i] for i in range(n) if s >> i & 1]))
         m ^= s
-    out.sort(key=lambda p: (-p[2], p[0], p[1]))
     return out
 
 
-def _greedy(ps, out):
+def _greedy(ps):
     # the biggest debtor pays the biggest creditor (ties: the first name) until all are square
+    out = []
     while True:
-        d = c = None
-        for p in ps:
-            if p[1] < 0 and (d is None or p[1] < d[1]):
-                d = p
-            if p[1] > 0 and (c is None or p[1] > c[1]):
-                c = p
-        if d is None:
-            return
-        x = min(-d[1], c[1])
-        out.append([d[0], c[0], x])
-        d[1] += x
-        c[1] -= x
+        d = c = -1
+        for i in range(len(ps)):
+            v = ps[i][1]
+            if v < 0 and (d < 0 or v < ps[d][1]):
+                d = i
+            if v > 0 and (c < 0 or v > ps[c][1]):
+                c = i
+        if d < 0:
+            break
+        x = min(-ps[d][1], ps[c][1])
+        out.append([ps[d][0], ps[c][0], x])
+        ps[d][1] += x
+        ps[c][1] -= x
+    return out
 
 
 def money(v):
