@@ -148,8 +148,7 @@ def emulated():
         pico = emupico.Pico(os.path.join(tmp, "pico"))
         pico.start("--fresh", "-i", "13=0", "--timeout", "120", capture_output=True)
         try:
-            cmd = [mpremote, "connect", pico.tty, "resume", "fs", "mkdir", ":lib", "+",
-                   "fs", "mkdir", ":lib/knockfw"]
+            cmd = [mpremote, "connect", pico.tty, "resume", "fs", "mkdir", ":knockfw"]
             for dest in sorted(files):
                 cmd += ["+", "fs", "cp", os.path.join(tmp, "files", dest), ":" + dest]
             subprocess.run(cmd, check=True, capture_output=True, timeout=300)

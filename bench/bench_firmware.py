@@ -26,7 +26,7 @@ def sizes():
 
     dev = mp.sizes("device", modules=["knockfw"])
     sim = mp.sizes("sim", modules=["knockfw"])
-    rows = sorted(((k[4:], v) for k, v in sim.items()), key=lambda r: (-r[1], r[0]))
+    rows = sorted(((k, v) for k, v in sim.items()), key=lambda r: (-r[1], r[0]))
     return rows, sum(dev.values()), sum(sim.values())
 
 

@@ -97,7 +97,7 @@ def main():
         print("%-22s %8s %10s" % ("module", ".mpy B", "heap B"))
         total = 0
         for mod in MODULES:
-            size = sizes["lib/" + mod.replace(".", "/") + ".mpy"]
+            size = sizes[mod.replace(".", "/") + ".mpy"]
             r = mp.run(HEAP % mod, paths=[lib])
             if r.returncode:
                 raise SystemExit(r.stderr)

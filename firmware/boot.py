@@ -13,7 +13,8 @@
 #   `import time` of the app is then a dictionary lookup.
 # - The board choice is read here, as knockfw/board.py's chosen() reads it (a test keeps the two
 #   in step), which spares loading that module first.
-# - The root folder is not searched while the board file is imported.
+# - The packages are at the root (/knockfw, /knockcore), the first sys.path entry ('', the
+#   working folder /): an import finds them with the first lookup.
 import sys
 
 
@@ -32,19 +33,14 @@ def _boot():
         board = v.get("board", "badger2040") if isinstance(v, dict) else str(v)
     except (OSError, ValueError):
         board = "badger2040"
-    path = sys.path[:]
-    sys.path[:] = [p for p in path if p]  # not "" (the root folder): /lib is where it is
-    try:
-        if board in ("pico-epd", "pico_epd"):
-            from knockfw import board_pico_epd
+    if board in ("pico-epd", "pico_epd"):
+        from knockfw import board_pico_epd
 
-            early = board_pico_epd.early
-        else:
-            from knockfw import board_badger  # takes the latch as it loads
+        early = board_pico_epd.early
+    else:
+        from knockfw import board_badger  # takes the latch as it loads
 
-            early = board_badger.early
-    finally:
-        sys.path[:] = path
+        early = board_badger.early
     early()
 
 

@@ -1,4 +1,4 @@
-# Knockbox firmware entry point: everything lives in knockfw (compiled to /lib as .mpy).
+# Knockbox firmware entry point: everything lives in knockfw (compiled to /knockfw as .mpy).
 import knockfw.app
 
 knockfw.app.run()

@@ -3,9 +3,11 @@
 # by host/knockbox/mpy.py. Paths are relative to this folder.
 #
 #   package(name, base_path=".", opt=3, only=None, march=None)
-#       every .py under base_path/name, compiled to /lib/name/**/*.mpy
+#       every .py under base_path/name, compiled to /name/**/*.mpy (packages go to the device's
+#       root, not /lib: sys.path on rp2 is ['', '.frozen', '/lib'] and the working folder is /,
+#       so an import finds them with its first lookup)
 #   module(path, base_path=".", opt=3, only=None, march=None)
-#       one file, compiled to /lib/<path>.mpy; naming a file a package already lists gives it
+#       one file, compiled to /<path>.mpy; naming a file a package already lists gives it
 #       its own options (the later entry wins)
 #   root(path, base_path=".", only=None)
 #       copied as source to the device's root (MicroPython runs /boot.py, then /main.py)

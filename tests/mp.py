@@ -19,8 +19,9 @@ def micropython_exe():
 
 def build(dest, target="sim", **options):
     """Compile what firmware/manifest.py lists for target ("sim": the unix port's build, the
-    default; "device": the Pico's) into dest as on the device (knockbox.mpy.build_into; options:
-    modules=("knockfw.buttons", "knockcore") for a part); returns dest/lib, the path to run it."""
+    default; "device": the Pico's) into dest as on the device, packages at its root
+    (knockbox.mpy.build_into; options: modules=("knockfw.buttons", "knockcore") for a part);
+    returns the path to run it with (dest itself: paths=[mp.build(...)])."""
     from knockbox import mpy
 
     mpy.build_into(dest, target, **options)
@@ -28,7 +29,8 @@ def build(dest, target="sim", **options):
 
 
 def sizes(target="device", **options):
-    """{device path: .mpy size} of the manifest's build for target (nothing written)."""
+    """{device path ("knockfw/app.mpy"): size} of the manifest's build for target (nothing
+    written)."""
     from knockbox import mpy
 
     return {k: len(v) for k, v in mpy.build(target, **options).items()}

@@ -30,7 +30,8 @@ class UnixBoard:
     def __init__(self, root):
         self.root = str(root)
         self.bridge = SerialBridge()
-        env = dict(os.environ, MICROPYPATH="lib")  # like /lib on the board, relative to root
+        # sys.path as on the rp2 port (['', '.frozen', '/lib']), relative to root
+        env = dict(os.environ, MICROPYPATH=":.frozen:lib")
         self.proc = subprocess.Popen(
             [mp.micropython_exe(), "-X", "heapsize=" + mp.HEAP],
             stdin=self.bridge.device_fd, stdout=self.bridge.device_fd, stderr=subprocess.PIPE,
@@ -68,9 +69,9 @@ def board(tmp_path_factory):
 @pytest.fixture(scope="module")
 def build(tmp_path_factory):
     """What deploy should put on the board: the device build of firmware/manifest.py, written
-    to a folder by the test helper (the core, the firmware without the simulator's board, and
-    main.py at the root); this board is the unix port, so native modules are compiled for this
-    machine ("host") instead of the Pico's armv6m."""
+    to a folder by the test helper (the core and the firmware without the simulator's board as
+    packages at the root, and main.py); this board is the unix port, so native modules are
+    compiled for this machine ("host") instead of the Pico's armv6m."""
     out = str(tmp_path_factory.mktemp("build"))
     mp.build(out, "device", native_march="host")
     files = {}
@@ -78,8 +79,9 @@ def build(tmp_path_factory):
         for n in names:
             rel = os.path.relpath(os.path.join(dirpath, n), out).replace(os.sep, "/")
             files[rel] = open(os.path.join(dirpath, n), "rb").read()
-    assert "lib/knockfw/app.mpy" in files and "lib/knockcore/game.mpy" in files
-    assert "lib/knockfw/board_sim.mpy" not in files and "lib/knockfw/flash.mpy" not in files
+    assert "knockfw/app.mpy" in files and "knockcore/game.mpy" in files
+    assert "knockfw/board_sim.mpy" not in files and "knockfw/flash.mpy" not in files
+    assert not any(p.startswith("lib/") for p in files)
     assert files["main.py"] == open(os.path.join(ROOT, "firmware", "main.py"), "rb").read()
     return files
 
@@ -106,16 +108,17 @@ def test_deploy_copies_compiled_files_that_import_and_run(board, build, capsys):
         assert rel in on_disk, rel
         assert sha_file(on_disk[rel]) == hashlib.sha256(data).hexdigest(), rel
     # progress lines, one per file; nothing but our files on the board
-    assert out.count("] lib/") == len([p for p in build if p.startswith("lib/")])
+    assert out.count(".mpy (") == len([p for p in build if p.endswith(".mpy")])
     assert not any(p.endswith(".tmp") for p in on_disk)
     assert not any("board_sim" in p or p.endswith("/flash.mpy") for p in on_disk)
     assert json.load(open(on_disk["data/board.json"])) == {"board": "badger2040"}
-    manifest = json.load(open(on_disk["lib/knockbox.manifest.json"]))
-    game_mpy = "lib/knockcore/game.mpy"
+    assert not any(p.startswith("lib/") for p in on_disk)
+    manifest = json.load(open(on_disk["knockbox.manifest.json"]))
+    game_mpy = "knockcore/game.mpy"
     assert manifest["files"][game_mpy] == sha_file(on_disk[game_mpy])
     assert elapsed < 30
 
-    # The copied .mpy files (not the sources: MICROPYPATH is the board's lib/) run a real game.
+    # The copied .mpy files (not the sources: sys.path is the board's) run a real game.
     from knockcore.game import from_record
 
     vector = json.load(open(VECTORS))[0]
@@ -127,7 +130,7 @@ def test_deploy_copies_compiled_files_that_import_and_run(board, build, capsys):
     r = board.mpremote("exec", code)
     assert r.returncode == 0, r.stderr
     first, standings = r.stdout.strip().splitlines()[-2:]
-    assert first == "lib/knockcore/game.mpy"
+    assert first == "knockcore/game.mpy"
     assert json.loads(standings) == expected
 
 
@@ -136,7 +139,7 @@ def test_every_deployed_module_imports_on_the_board(board, build, capsys):
     flash): each one imports from the copied .mpy files."""
     rc, _out, err = run_deploy(capsys, "--port", board.port)
     assert rc == 0, err
-    mods = sorted(p[4:-4].replace("/", ".").replace(".__init__", "")
+    mods = sorted(p[:-4].replace("/", ".").replace(".__init__", "")
                   for p in build if p.endswith(".mpy"))
     code = ("import sys\nok = []\nfor m in %r:\n __import__(m)\n"
             " f = sys.modules[m].__file__\n assert f.endswith('.mpy'), f\n ok.append(m)\n"
@@ -155,22 +158,22 @@ def test_deploy_copies_only_what_changed_and_removes_stale(board, build, capsys)
     assert "] " not in out
 
     root = board.root
-    with open(os.path.join(root, "lib/knockfw/ui.mpy"), "wb") as f:
+    with open(os.path.join(root, "knockfw/ui.mpy"), "wb") as f:
         f.write(b"damaged")
-    with open(os.path.join(root, "lib/knockfw/old.py"), "w") as f:
+    with open(os.path.join(root, "knockfw/old.py"), "w") as f:
         f.write("# a stale source that would shadow old.mpy\n")
-    os.makedirs(os.path.join(root, "lib/knockfw/gone"))
-    with open(os.path.join(root, "lib/knockfw/gone/x.mpy"), "wb") as f:
+    os.makedirs(os.path.join(root, "knockfw/gone"))
+    with open(os.path.join(root, "knockfw/gone/x.mpy"), "wb") as f:
         f.write(b"M")
     rc, out, err = run_deploy(capsys, "--port", board.port, "--board", "pico-epd")
     assert rc == 0, err
     copied = sorted(line.split("] ")[1].split(" (")[0] for line in out.splitlines() if "] " in line)
-    assert copied == ["data/board.json", "lib/knockfw/ui.mpy"]
-    assert "removed lib/knockfw/old.py" in out
+    assert copied == ["data/board.json", "knockfw/ui.mpy"]
+    assert "removed knockfw/old.py" in out
     files = board.files()
-    assert "lib/knockfw/old.py" not in files and "lib/knockfw/gone/x.mpy" not in files
-    assert not os.path.exists(os.path.join(root, "lib/knockfw/gone"))
-    ui = "lib/knockfw/ui.mpy"
+    assert "knockfw/old.py" not in files and "knockfw/gone/x.mpy" not in files
+    assert not os.path.exists(os.path.join(root, "knockfw/gone"))
+    ui = "knockfw/ui.mpy"
     assert sha_file(files[ui]) == hashlib.sha256(build[ui]).hexdigest()
     assert json.load(open(files["data/board.json"])) == {"board": "pico-epd"}
 
@@ -278,11 +281,76 @@ def test_no_board_is_refused_clearly(monkeypatch, capsys):
 
 
 def test_plan():
-    files = {"lib/knockfw/a.mpy": b"1", "lib/knockfw/fonts/f.mpy": b"2", "main.py": b"3"}
-    on_board = {"lib/knockfw/a.mpy": deploy.sha(b"1"), "lib/knockfw/fonts/": "",
-                "lib/knockfw/fonts/f.mpy": "x", "lib/knockfw/b.py": "y", "lib/knockfw/old/": "",
-                "lib/knockfw/old/z.mpy": "z", "lib/other/keep.py": "k"}
+    files = {"knockfw/a.mpy": b"1", "knockfw/fonts/f.mpy": b"2", "main.py": b"3",
+             "data/board.json": b"4"}
+    on_board = {"knockfw/": "", "knockfw/a.mpy": deploy.sha(b"1"), "knockfw/fonts/": "",
+                "knockfw/fonts/f.mpy": "x", "knockfw/b.py": "y", "knockfw/old/": "",
+                "knockfw/old/z.mpy": "z", "data/board.json": deploy.sha(b"4"),
+                "data/journal.txt": "j", "other/keep.py": "k", "lib/other/keep.py": "k",
+                # an older deploy's layout: the packages in /lib
+                "lib/knockfw/": "", "lib/knockfw/a.mpy": "", "lib/knockfw/fonts/": "",
+                "lib/knockfw/fonts/f.mpy": "", "lib/knockbox.manifest.json": ""}
+    assert deploy.package_folders(files) == ["knockfw"]  # not data/: the user's
     copy, stale = deploy.plan(files, on_board)
-    assert copy == ["lib/knockfw/fonts/f.mpy", "main.py"]
-    assert stale == ["lib/knockfw/old/z.mpy", "lib/knockfw/b.py", "lib/knockfw/old/"]
+    assert copy == ["knockfw/fonts/f.mpy", "main.py"]
+    # files before folders, deepest first: nothing of data/, other/ or lib/other/
+    assert stale == ["lib/knockfw/fonts/f.mpy", "knockfw/old/z.mpy", "lib/knockfw/a.mpy",
+                     "knockfw/b.py", "lib/knockbox.manifest.json",
+                     "lib/knockfw/fonts/", "knockfw/old/", "lib/knockfw/"]
     assert deploy.plan(files, on_board, force=True)[0] == sorted(files)
+
+
+def test_deploy_moves_an_older_deploy_out_of_lib_and_keeps_the_rest(tmp_path, build, capsys):
+    """A board deployed before the packages moved to the root: /lib/knockcore, /lib/knockfw and
+    /lib/knockbox.manifest.json. Deploy puts the packages at the root, removes those (not /lib
+    itself, not a library of the user's there), leaves /data alone, and imports come from the
+    root."""
+    root = tmp_path / "dev"
+    root.mkdir()
+    for rel, data in build.items():  # the older layout: the same files under lib/
+        dest = root / (("lib/" + rel) if rel.endswith(".mpy") else rel)
+        dest.parent.mkdir(parents=True, exist_ok=True)
+        dest.write_bytes(data)
+    (root / "lib" / "knockbox.manifest.json").write_text('{"format": "knockbox-deploy/1"}')
+    (root / "lib" / "mylib").mkdir()
+    (root / "lib" / "mylib" / "x.py").write_text("Y = 1\n")
+    (root / "data").mkdir()
+    (root / "data" / "journal.txt").write_text("1 {} 00000000\n")
+    (root / "data" / "board.json").write_text('{"board": "pico-epd"}')
+    data_before = {p: (sha_file(root / "data" / p), os.stat(root / "data" / p).st_mtime_ns)
+                   for p in os.listdir(root / "data")}
+    b = UnixBoard(root)
+    try:
+        r = b.mpremote("exec", "import knockcore.game as g\nprint(g.__file__)")
+        assert r.stdout.strip().splitlines()[-1] == "lib/knockcore/game.mpy", r.stdout + r.stderr
+        rc, out, err = run_deploy(capsys, "--port", b.port, "--dry-run")
+        assert rc == 0, err
+        assert "would remove lib/knockfw/app.mpy" in out and "would remove lib/knockfw/" in out
+        assert "lib/knockfw/app.mpy" in b.files()
+        rc, out, err = run_deploy(capsys, "--port", b.port)
+        assert rc == 0, err
+        assert "an older deploy's files in /lib" in out
+        assert ("removed the older deploy's /lib/knockbox.manifest.json, /lib/knockcore/, "
+                "/lib/knockfw/") in out
+        files = b.files()
+        assert not [p for p in files if p.startswith(("lib/knockfw", "lib/knockcore"))]
+        assert not os.path.exists(root / "lib" / "knockfw")
+        assert not os.path.exists(root / "lib" / "knockcore")
+        assert "lib/knockbox.manifest.json" not in files and "knockbox.manifest.json" in files
+        assert (root / "lib" / "mylib" / "x.py").read_text() == "Y = 1\n"
+        assert {p: (sha_file(root / "data" / p), os.stat(root / "data" / p).st_mtime_ns)
+                for p in os.listdir(root / "data")} == data_before
+        for rel, data in build.items():
+            assert sha_file(files[rel]) == hashlib.sha256(data).hexdigest(), rel
+        code = ("import sys\nfor k in [k for k in sys.modules if k.startswith('knock')]:\n"
+                " del sys.modules[k]\n"
+                "import knockcore.game as g, knockfw.app as a, mylib.x\n"
+                "print(g.__file__, a.__file__, mylib.x.Y)\n")
+        r = b.mpremote("exec", code)
+        assert r.stdout.split()[-3:] == ["knockcore/game.mpy", "knockfw/app.mpy", "1"], \
+            r.stdout + r.stderr
+        rc, out, err = run_deploy(capsys, "--port", b.port)  # and then nothing to do
+        assert rc == 0 and "0 of %d files changed" % (len(build) + 1) in out, out + err
+        assert "older deploy" not in out
+    finally:
+        b.close()

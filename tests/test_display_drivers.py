@@ -246,7 +246,7 @@ def test_drivers_compile_with_mpy_cross():
     names = ("epd", "uc8151", "ssd1680", "epdconv", "board_badger", "board_pico_epd",
              "rp2board", "board")
     sizes = mp.sizes("device", modules=["knockfw." + n for n in names])
-    total = sum(sizes["lib/knockfw/%s.mpy" % n] for n in names)
+    total = sum(sizes["knockfw/%s.mpy" % n] for n in names)
     assert total < 8000, total  # drivers + boards: keep them lean (whole firmware: 64 KB)
 
 

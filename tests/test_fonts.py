@@ -131,7 +131,7 @@ print(b - a, w, large.height(), medium.height(), small.height())
 
 def test_fonts_fit_the_mpy_budget_and_load_from_mpy(tmp_path):
     lib = mp.build(str(tmp_path), modules=["knockfw.fonts"])
-    mpy = tmp_path / "lib" / "knockfw" / "fonts"
+    mpy = tmp_path / "knockfw" / "fonts"
     total = sum((mpy / (name + ".mpy")).stat().st_size for name in MODULES)
     assert total <= MPY_BUDGET, total
     r = mp.run(FONT_HEAP, paths=[lib])

@@ -35,5 +35,5 @@ def test_link_mpy(case, link_mpy):
 
 
 def test_link_mpy_size():
-    size = mp.sizes(modules=["knockfw.link"])["lib/knockfw/link.mpy"]
+    size = mp.sizes(modules=["knockfw.link"])["knockfw/link.mpy"]
     assert size < LINK_MPY_BUDGET, size

@@ -29,9 +29,12 @@ def test_the_real_manifest_puts_the_core_and_firmware_on_the_device_and_the_sim_
     m = load()
     device = {e.dest for e in m.entries("device")}
     sim = {e.dest for e in m.entries("sim")}
-    assert {"main.py", "lib/knockcore/game.mpy", "lib/knockfw/app.mpy",
-            "lib/knockfw/__init__.mpy", "lib/knockfw/fonts/medium.mpy"} <= device
-    assert sim - device == {"lib/knockfw/board_sim.mpy", "lib/knockfw/flash.mpy", "sim_main.py"}
+    # the packages at the device's root (the first sys.path entry on rp2), nothing in /lib
+    assert {"main.py", "knockcore/game.mpy", "knockfw/app.mpy",
+            "knockfw/__init__.mpy", "knockfw/fonts/medium.mpy"} <= device
+    assert not any(d.startswith("lib/") for d in device | sim)
+    assert m.packages("device") == m.packages("sim") == ["knockcore", "knockfw"]
+    assert sim - device == {"knockfw/board_sim.mpy", "knockfw/flash.mpy", "sim_main.py"}
     assert "main.py" in device - sim <= {"main.py", "boot.py"}  # root files of the Pico
     # every firmware and core source is in one of the builds
     for pkg, base in (("knockfw", "firmware"), ("knockcore", "shared")):
@@ -39,9 +42,11 @@ def test_the_real_manifest_puts_the_core_and_firmware_on_the_device_and_the_sim_
             for f in files:
                 if f.endswith(".py"):
                     rel = os.path.relpath(os.path.join(dirpath, f), os.path.join(mp.ROOT, base))
-                    assert "lib/" + rel[:-3].replace(os.sep, "/") + ".mpy" in sim, rel
-    assert m.entry("lib/knockfw/app.mpy").module == "knockfw.app"
-    assert m.entry("lib/knockfw/__init__.mpy").module == "knockfw"
+                    assert rel[:-3].replace(os.sep, "/") + ".mpy" in sim, rel
+    assert m.entry("knockfw/app.mpy").module == "knockfw.app"
+    assert m.entry("knockfw/__init__.mpy").module == "knockfw"
+    assert m.entry("knockfw/fonts/medium.mpy").package == "knockfw"
+    assert m.entry("main.py").module is None and m.entry("main.py").package is None
 
 
 @pytest.fixture
@@ -67,24 +72,24 @@ def tree(tmp_path):
 def test_targets_only_and_march_from_a_manifest(tree):
     m = parse(str(tree / "src" / "manifest.py"))
     assert [e.dest for e in m.entries("device")] == [
-        "lib/pkg/__init__.mpy", "lib/pkg/a.mpy", "lib/pkg/v.mpy", "main.py"]
+        "pkg/__init__.mpy", "pkg/a.mpy", "pkg/v.mpy", "main.py"]
     assert [e.dest for e in m.entries("sim")] == [
-        "lib/pkg/__init__.mpy", "lib/pkg/a.mpy", "lib/pkg/b.mpy", "lib/pkg/v.mpy", "sim_main.py"]
-    assert [e.dest for e in m.native("device")] == ["lib/pkg/v.mpy"]
-    v = m.entry("lib/pkg/v.mpy")
+        "pkg/__init__.mpy", "pkg/a.mpy", "pkg/b.mpy", "pkg/v.mpy", "sim_main.py"]
+    assert [e.dest for e in m.native("device")] == ["pkg/v.mpy"]
+    v = m.entry("pkg/v.mpy")
     assert (v.march_for("device"), v.march_for("sim")) == ("armv6m", "host")
     dev = mpy.build("device", manifest=m)
     sim = mpy.build("sim", manifest=m)
-    assert arch(dev["lib/pkg/v.mpy"]) == 4            # armv6m: the Pico's Cortex-M0+
-    assert arch(sim["lib/pkg/v.mpy"]) == 2            # x64: this machine's unix port
-    assert arch(dev["lib/pkg/a.mpy"]) == 0            # bytecode loads anywhere
+    assert arch(dev["pkg/v.mpy"]) == 4            # armv6m: the Pico's Cortex-M0+
+    assert arch(sim["pkg/v.mpy"]) == 2            # x64: this machine's unix port
+    assert arch(dev["pkg/a.mpy"]) == 0            # bytecode loads anywhere
     assert dev["main.py"] == b"import pkg.a\n"        # root files go as source
 
 
 def test_a_native_module_runs_on_the_unix_port_from_the_sim_build(tree):
     m = parse(str(tree / "src" / "manifest.py"))
     sizes = mpy.build_into(str(tree / "out"), "sim", manifest=m)
-    assert sizes["lib/pkg/v.mpy"] == os.path.getsize(tree / "out" / "lib" / "pkg" / "v.mpy")
+    assert sizes["pkg/v.mpy"] == os.path.getsize(tree / "out" / "pkg" / "v.mpy")
     r = mp.run("from pkg import v, a, b\nprint(v.double(21), a.f(), b.X)",
                paths=[mpy.lib(str(tree / "out"))])
     assert r.returncode == 0, r.stdout + r.stderr
@@ -96,28 +101,37 @@ def test_build_into_rewrites_only_changes_and_removes_stale_files(tree):
     m = parse(str(tree / "src" / "manifest.py"))
     out = str(tree / "out")
     mpy.build_into(out, "sim", manifest=m)
-    a = tree / "out" / "lib" / "pkg" / "a.mpy"
+    assert mpy.lib(out) == out  # the packages at the folder's root, as at the Pico's /
+    a = tree / "out" / "pkg" / "a.mpy"
     before = a.stat().st_mtime_ns
-    (tree / "out" / "lib" / "pkg" / "gone.mpy").write_bytes(b"M")
+    (tree / "out" / "pkg" / "gone.mpy").write_bytes(b"M")
+    # an older build's layout (packages in lib/) goes; what is not the build's stays
+    (tree / "out" / "lib" / "pkg").mkdir(parents=True)
+    (tree / "out" / "lib" / "pkg" / "b.py").write_text("X = 'old'\n")
+    (tree / "out" / "other").mkdir()
+    (tree / "out" / "other" / "keep.py").write_text("")
     (tree / "src" / "pkg" / "b.py").write_text("X = 'bb'\n")
     mpy.build_into(out, "sim", manifest=parse(str(tree / "src" / "manifest.py")))
     assert a.stat().st_mtime_ns == before
-    assert not (tree / "out" / "lib" / "pkg" / "gone.mpy").exists()
-    r = mp.run("from pkg import b\nprint(b.X)", paths=[mpy.lib(out)])
-    assert r.stdout.split() == ["bb"], r.stdout + r.stderr
+    assert not (tree / "out" / "pkg" / "gone.mpy").exists()
+    assert not (tree / "out" / "lib").exists()
+    assert (tree / "out" / "other" / "keep.py").exists()
+    r = mp.run("from pkg import b\nprint(b.X, b.__file__)", paths=[mpy.lib(out)],
+               cwd=str(tree))
+    assert r.stdout.split() == ["bb", os.path.join(out, "pkg", "b.mpy")], r.stdout + r.stderr
 
 
 def test_modules_picks_a_part_with_its_packages(tree):
     m = parse(str(tree / "src" / "manifest.py"))
     assert sorted(mpy.build("device", modules=["pkg.a"], manifest=m)) == [
-        "lib/pkg/__init__.mpy", "lib/pkg/a.mpy"]
+        "pkg/__init__.mpy", "pkg/a.mpy"]
 
 
 def test_a_later_entry_wins_and_bad_entries_are_refused(tree):
     src = tree / "src"
     (src / "m2.py").write_text('package("pkg")\nmodule("pkg/a.py", only="sim")\n'
                                'module("pkg/a.py")\n')
-    assert "lib/pkg/a.mpy" in [e.dest for e in parse(str(src / "m2.py")).entries("device")]
+    assert "pkg/a.mpy" in [e.dest for e in parse(str(src / "m2.py")).entries("device")]
     for text, msg in (('module("pkg/nope.py")\n', "no such .py"),
                       ('package("nopkg")\n', "no "),
                       ('module("pkg/a.py", only="pico")\n', "only="),
@@ -137,9 +151,9 @@ def test_deploy_compiles_native_modules_for_the_unix_port_and_refuses_a_wrong_bo
     monkeypatch.setattr(deploy, "load_manifest", lambda: m)
     monkeypatch.setattr(mpy.manifest_mod, "load", lambda: m)
     pico = {"mpy": 6 | (4 << 10), "platform": "rp2"}
-    assert arch(deploy.compile_for(pico)["lib/pkg/v.mpy"]) == 4
+    assert arch(deploy.compile_for(pico)["pkg/v.mpy"]) == 4
     unix = {"mpy": 6 | (2 << 10), "platform": "linux"}
-    assert arch(deploy.compile_for(unix)["lib/pkg/v.mpy"]) == 2
+    assert arch(deploy.compile_for(unix)["pkg/v.mpy"]) == 2
     esp = {"mpy": 6 | (10 << 10), "platform": "esp32"}
     with pytest.raises(deploy.DeployError, match="runs xtensawin code.*armv6m"):
         deploy.compile_for(esp)

@@ -95,7 +95,7 @@ def test_play_a_hand_quit_and_find_it_again(tmp_path):
     assert "Traceback" not in err
     # the firmware ran as on the Pico: compiled by mpy-cross, not from the sources
     build = os.path.join(sim, "build")
-    assert os.path.exists(os.path.join(build, "lib", "knockfw", "app.mpy"))
+    assert os.path.exists(os.path.join(build, "knockfw", "app.mpy"))
     assert not [f for _d, _s, fs in os.walk(build) for f in fs if f.endswith(".py")
                 and f != "sim_main.py"]
     # the printed serial port reaches the running firmware's link: knockbox sync gets the game

@@ -1,12 +1,15 @@
 """`knockbox deploy`: compile the rules core and the firmware with mpy-cross and copy what changed
 to a MicroPython board over its USB serial port (mpremote's raw REPL), then restart the app.
 
-On the board:  what firmware/manifest.py lists for the device (/main.py, /lib/knockcore/*.mpy,
-               /lib/knockfw/**/*.mpy), /data/board.json, and
-               /lib/knockbox.manifest.json   (what deploy copied, with sha256 hashes)
+On the board:  what firmware/manifest.py lists for the device (/boot.py, /main.py,
+               /knockcore/*.mpy, /knockfw/**/*.mpy: the packages at the root, where the first
+               lookup of an import finds them), /data/board.json, and
+               /knockbox.manifest.json   (what deploy copied, with sha256 hashes)
 What changed is decided by hashing the files on the board (hashlib.sha256 there); boards without
-it fall back to that record. Files under the build's package folders (/lib/knockfw, ...) that
-are not part of this build are removed (a stale .py would shadow its .mpy).
+it fall back to that record. Files under the build's package folders (/knockfw, ...) that are
+not part of this build are removed (a stale .py would shadow its .mpy), and so is what an older
+deploy put in /lib (/lib/knockcore, /lib/knockfw, /lib/knockbox.manifest.json); nothing else
+there, and nothing in /data (the user's games), is touched.
 
 The board is talked to through knockbox.rawrepl.Board. The unix port works as a board too
 (tests: `micropython` REPL behind a pty, see ptyrelay): its files are relative to its working
@@ -23,8 +26,11 @@ from knockbox.rawrepl import Board
 from knockbox.serialio import USB_IDS  # the one list of USB ids (sync finds the same boards)
 
 MIN_VERSION = (1, 28)
-HASHES_FILE = "lib/knockbox.manifest.json"  # what the last deploy copied, with sha256
+HASHES_FILE = "knockbox.manifest.json"  # what the last deploy copied, with sha256
+OLD_LIB = "lib"  # where deploys before the packages moved to the root put them
+OLD_HASHES_FILE = OLD_LIB + "/" + HASHES_FILE
 BOARD_FILE = "data/board.json"
+NOT_OURS = ("data", OLD_LIB)  # never a package folder of the build: the user's games, /lib
 BOARDS = {"badger": "badger2040", "pico-epd": "pico-epd"}
 ARCHS = ("none", "x86", "x64", "armv6", "armv6m", "armv7m", "armv7em", "armv7emsp", "armv7emdp",
          "xtensa", "xtensawin", "rv32imc", "rv64imc")
@@ -126,15 +132,27 @@ def check_device(info, mpy_release, mpy_ver):
         vtext, info["platform"], ARCHS[arch] if arch < len(ARCHS) else "arch %d" % arch, ver, sub)
 
 
-def lib_folders(files):
-    """The package folders under lib/ that the build owns ("lib/knockfw", ...)."""
-    return sorted({"/".join(p.split("/")[:2]) for p in files
-                   if p.startswith("lib/") and p.count("/") > 1})
+def package_folders(files):
+    """The top-level package folders the build owns ("knockcore", "knockfw"): those of its
+    compiled files."""
+    return sorted({p.split("/")[0] for p in files
+                   if p.endswith(".mpy") and "/" in p and p.split("/")[0] not in NOT_OURS})
+
+
+def old_folders(files):
+    """Where an older deploy put the same packages ("lib/knockfw", ...)."""
+    return [OLD_LIB + "/" + d for d in package_folders(files)]
+
+
+def old_layout(path, files):
+    """True for what an older deploy left in /lib: its packages and its hash record."""
+    return path == OLD_HASHES_FILE or path.startswith(tuple(d + "/" for d in old_folders(files)))
 
 
 def plan(files, on_board, force=False):
-    """(to_copy, to_remove): device paths whose content differs, and stale files/folders under
-    the build's package folders."""
+    """(to_copy, to_remove): device paths whose content differs, and stale files/folders: in
+    the build's package folders what the build does not hold, and an older deploy's packages
+    in /lib (their folders too) and its hash record there."""
     copy = [p for p in sorted(files) if force or on_board.get(p) != sha(files[p])]
     ours = set(files)
     folders = set()
@@ -142,9 +160,10 @@ def plan(files, on_board, force=False):
         parts = p.split("/")[:-1]
         for i in range(1, len(parts) + 1):
             folders.add("/".join(parts[:i]) + "/")
+    mine = tuple(d + "/" for d in package_folders(files))
     stale = [p for p in on_board
-             if p.startswith(tuple(d + "/" for d in lib_folders(files))) and p not in ours
-             and p not in folders]
+             if (p.startswith(mine) and p not in ours and p not in folders)
+             or old_layout(p, files)]
     # files before folders, deepest folders first
     stale.sort(key=lambda p: (p.endswith("/"), -p.count("/"), p))
     return copy, stale
@@ -203,7 +222,8 @@ def _deploy(board, args, mpy_release, mpy_ver, out):
     info = board.info()
     say(out, "board at %s: %s" % (board.port, check_device(info, mpy_release, mpy_ver)))
     files = compile_for(info)  # compiled already (cached); native modules for this board
-    on_board, nohash = board.hashes(lib_folders(files), [p for p in files if "/" not in p])
+    on_board, nohash = board.hashes(package_folders(files) + old_folders(files),
+                                    [p for p in files if "/" not in p] + [OLD_HASHES_FILE])
     if nohash:  # no sha256 on the board: trust the hashes of the last deploy
         record = board.read(HASHES_FILE)
         known = {}
@@ -217,9 +237,13 @@ def _deploy(board, args, mpy_release, mpy_ver, out):
     files[BOARD_FILE] = board_json(args.board, current_board)
     on_board[BOARD_FILE] = sha(current_board) if current_board is not None else None
     copy, stale = plan(files, on_board, force=args.force)
+    old = [p for p in stale if old_layout(p, files)]
     total = sum(len(files[p]) for p in copy)
     say(out, "%d of %d files changed (%.1f KB to copy), %d stale to remove"
-        % (len(copy), len(files), total / 1024.0, len(stale)))
+        % (len(copy), len(files), total / 1024.0, len(stale) - len(old)))
+    if old:
+        say(out, "an older deploy's files in /lib (%d) go once the new ones are copied: the "
+            "packages are at the root now" % len(old))
     if args.dry_run:
         for p in copy:
             say(out, "  would copy  %s" % p)
@@ -235,7 +259,12 @@ def _deploy(board, args, mpy_release, mpy_ver, out):
     if stale:
         board.remove(stale)
         for p in stale:
-            say(out, "removed %s" % p)
+            if not old_layout(p, files):
+                say(out, "removed %s" % p)
+        if old:
+            say(out, "removed the older deploy's %s" % ", ".join(
+                "/" + p for p in old if p.count("/") == 2 and p.endswith("/")
+                or p == OLD_HASHES_FILE))
     if copy or stale:
         record = {"format": "knockbox-deploy/1",
                   "files": {p: sha(d) for p, d in sorted(files.items())}}

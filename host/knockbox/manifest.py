@@ -5,9 +5,12 @@ language: package(), module(), root(), with only= and march= options).
     m.entries("device")                  # [Entry] for the Pico; "sim": the unix port's build
     e.src, e.dest, e.opt, e.compiled, e.march_for("device"), e.module
 
-Entry.dest is the path on the device: "lib/knockfw/app.mpy", "main.py". Targets: "device" (what
-deploy copies and the size budgets count) and "sim" (the simulator and the tests, which run on
-the MicroPython unix port).
+Entry.dest is the path on the device, relative to its root: "knockfw/app.mpy", "main.py". The
+packages sit at the root, not in /lib: MicroPython's sys.path on the rp2 port is
+['', '.frozen', '/lib'] with / as the working folder, so a package at the root is found by the
+first lookup of an import (each lookup along the path is several littlefs stats). Targets:
+"device" (what deploy copies and the size budgets count) and "sim" (the simulator and the tests,
+which run on the MicroPython unix port).
 """
 import os
 
@@ -28,7 +31,7 @@ class Entry:
 
     def __init__(self, src, dest, opt=3, only=None, march=None, compiled=True):
         self.src = src            # absolute path of the source
-        self.dest = dest          # path on the device, relative to its root
+        self.dest = dest          # path on the device, relative to its root ("knockfw/app.mpy")
         self.opt = opt
         self.only = only          # None, "device" or "sim"
         self.march = march        # None or {"device": arch, "sim": arch}
@@ -36,11 +39,17 @@ class Entry:
 
     @property
     def module(self):
-        """Dotted module name ("knockfw.app"); None for root files."""
-        if not self.dest.startswith("lib/"):
+        """Dotted module name ("knockfw.app"); None for root files (copied as source)."""
+        if not self.compiled:
             return None
-        name = self.dest[4:-4].replace("/", ".")
+        name = self.dest[:-4].replace("/", ".")
         return name[:-9] if name.endswith(".__init__") else name
+
+    @property
+    def package(self):
+        """The top-level folder of a compiled file ("knockfw"), None for a root file or a
+        top-level module."""
+        return self.dest.split("/")[0] if self.compiled and "/" in self.dest else None
 
     def wanted(self, target):
         return self.only is None or self.only == target
@@ -102,7 +111,7 @@ class Manifest:
         src = os.path.join(self._base(base_path), *path.split("/"))
         if not path.endswith(".py") or not os.path.isfile(src):
             raise ManifestError("manifest: module %s: no such .py file (%s)" % (path, src))
-        self._add(Entry(src, "lib/" + path[:-3] + ".mpy", opt, _only(only), _march(march)))
+        self._add(Entry(src, path[:-3] + ".mpy", opt, _only(only), _march(march)))
 
     def root(self, path, base_path=".", only=None):
         src = os.path.join(self._base(base_path), *path.split("/"))
@@ -123,6 +132,10 @@ class Manifest:
     def native(self, target="device"):
         """The entries compiled with -march for this target."""
         return [e for e in self.entries(target) if e.march_for(target)]
+
+    def packages(self, target="device"):
+        """The top-level package folders of the build, sorted (["knockcore", "knockfw"])."""
+        return sorted({e.package for e in self.entries(target) if e.package})
 
 
 def default_path():

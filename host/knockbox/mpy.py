@@ -2,12 +2,14 @@
 
     mpy.compile_file(src, opt=3, march=None, name=None) -> .mpy bytes (out= also writes it)
     mpy.build("device")            -> {device path: bytes}: every file firmware/manifest.py puts on
-                                      the Pico ("lib/knockfw/app.mpy", "main.py", ...)
+                                      the Pico ("knockfw/app.mpy", "main.py", ...)
     mpy.build("sim")               -> the same for the unix port (simulator, tests)
     mpy.build_into(folder, "sim")  -> {device path: size}; writes the build as on the device
-                                      (folder/lib/..., folder/main.py), rewriting only files whose
-                                      bytes changed and removing stale ones under folder/lib
-    mpy.lib(folder)                -> folder/lib, the MICROPYPATH entry for such a folder
+                                      (folder/knockfw/..., folder/main.py), rewriting only files
+                                      whose bytes changed and removing stale ones in its package
+                                      folders (and an older build's folder/lib/<package>)
+    mpy.lib(folder)                -> the MICROPYPATH entry for such a folder: the folder itself
+                                      (the packages sit at its root, as at the Pico's /)
     mpy.version()                  -> ((1, 28, 0), (6, 3)): release and .mpy version emitted
 
 Options of build/build_into: modules=("knockfw.buttons", "knockcore") only those modules or
@@ -93,7 +95,7 @@ def _selected(entry, modules):
 
 def _source(entry, sources):
     if sources and entry.compiled:
-        rel = entry.dest[4:-4] + ".py"
+        rel = entry.dest[:-4] + ".py"
         folder = sources.get(rel.split("/")[0])
         if folder:
             return os.path.join(folder, *rel.split("/"))
@@ -115,14 +117,16 @@ def build(target="device", modules=None, native_march=None, sources=None, manife
         march = e.march_for(target)
         if march and native_march:
             march = native_march
-        return e.dest, compile_file(src, e.opt, march, e.dest[4:-4] + ".py")
+        return e.dest, compile_file(src, e.opt, march, e.dest[:-4] + ".py")
 
     with ThreadPoolExecutor(max_workers=min(4, os.cpu_count() or 2)) as pool:
         return dict(pool.map(one, todo))
 
 
 def lib(folder):
-    return os.path.join(folder, "lib")
+    """The folder to put on MICROPYPATH to run a build written by build_into: the folder itself
+    (the name is from the days the packages went to /lib)."""
+    return folder
 
 
 def _write_if_changed(path, data):
@@ -140,22 +144,33 @@ def _write_if_changed(path, data):
 
 
 def build_into(folder, target="device", **options):
-    """build() written into folder as on the device; returns {device path: size}."""
+    """build() written into folder as on the device; returns {device path: size}. In the
+    build's package folders, .py/.mpy files it does not hold are removed (a stale .py would
+    shadow its .mpy), and so is an older build's folder/lib/<package>."""
+    import shutil
+
     files = build(target, **options)
     want = set()
     for dest, data in files.items():
         path = os.path.join(folder, *dest.split("/"))
         want.add(path)
         _write_if_changed(path, data)
-    for dirpath, _dirs, names in os.walk(lib(folder)):
-        for n in names:
-            full = os.path.join(dirpath, n)
-            if full not in want and n.endswith((".mpy", ".py")):
-                os.remove(full)
+    packages = sorted({d.split("/")[0] for d in files if d.endswith(".mpy") and "/" in d})
+    for pkg in packages:
+        for dirpath, _dirs, names in os.walk(os.path.join(folder, pkg)):
+            for n in names:
+                full = os.path.join(dirpath, n)
+                if full not in want and n.endswith((".mpy", ".py")):
+                    os.remove(full)
+        shutil.rmtree(os.path.join(folder, "lib", pkg), ignore_errors=True)
+    try:
+        os.rmdir(os.path.join(folder, "lib"))  # only if the old layout left it empty
+    except OSError:
+        pass
     return {dest: len(data) for dest, data in files.items()}
 
 
-def total(sizes, prefix="lib/"):
-    """Bytes of the compiled files (device paths under prefix) in a {path: size or bytes}."""
+def total(sizes):
+    """Bytes of the compiled files (.mpy) in a {device path: size or bytes}."""
     return sum(v if isinstance(v, int) else len(v) for k, v in sizes.items()
-               if k.startswith(prefix))
+               if k.endswith(".mpy"))

@@ -4,7 +4,7 @@ uses to read the board's version, hash its files, write, remove and restart.
 
     b = Board(port)        # BoardError (a UserError) if it cannot be opened or does not answer
     b.info()               # {"version", "mpy", "platform", "machine"}; sets the path root
-    b.hashes(dirs, files)  # ({relative path: sha256 hex or ''}, nohash)
+    b.hashes(dirs, files)  # ({relative path: sha256 hex or ''; 'dir/' for folders}, nohash)
     b.read(rel) / b.write(rel, data) / b.mkdirs(rels) / b.remove(rels) / b.restart() / b.close()
 
 The unix port works as a board too: its files are relative to its working directory, and it has
@@ -30,7 +30,8 @@ _INFO = ("import sys\n"
          "print(repr((tuple(i.version[:3]),getattr(i,'_mpy',None),sys.platform,"
          "getattr(i,'_machine',''))))\n")
 
-# Prints (path, sha256 hex) for each file under the given folders; ('!nohash', '') without sha256.
+# Prints (path, sha256 hex) for each file under the given folders, (folder + '/', '') for each
+# folder there (the given ones too, if they exist), ('!nohash', '') without sha256.
 _HASHES = """\
 import os
 try:
@@ -65,6 +66,11 @@ def _walk(d):
         else:
             print(repr((p, '')))
 for _d in %(dirs)r:
+    try:
+        os.stat(_d)
+    except OSError:
+        continue
+    print(repr((_d + '/', '')))
     _walk(_d)
 for _f in %(files)r:
     try:
@@ -126,8 +132,9 @@ class Board:
         return path[len(self.root):] if self.root and path.startswith(self.root) else path
 
     def hashes(self, dirs, files):
-        """{relative path: sha256 hex or ''} of the files there ('x/' entries are folders);
-        None when the board has no sha256."""
+        """({relative path: sha256 hex or ''}, nohash) of the files under dirs and of files
+        ('x/' entries are folders: dirs themselves when they exist, and the folders in them);
+        nohash: the board has no sha256 (every hash is '')."""
         code = _HASHES % {"dirs": [self.path(d) for d in dirs],
                           "files": [self.path(f) for f in files]}
         found = {}
