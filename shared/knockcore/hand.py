@@ -9,7 +9,7 @@ GIN = const(1)
 VOID = const(2)
 NAMES = ("knock", "gin", "void")
 _NONE = const(127)
-_MAX_COUNT = const(98)
+MAX_COUNT = const(98)    # the highest count a hand may give a player (public: the UI steps up to it)
 _HAND_KEYS = ("knock", "gin", "void", "counts", "meta")
 
 
@@ -77,7 +77,7 @@ def parse(h, n, active, players, knock_limit):
                                 hand=n)
         elif c is None:
             raise GameError("counts[%d]: missing count for %s", i, players[i], hand=n)
-        elif type(c) is not int or c < 0 or c > _MAX_COUNT:
+        elif type(c) is not int or c < 0 or c > MAX_COUNT:
             raise GameError("counts[%d]: %r is not a count 0..98", i, c, hand=n)
     if name == "gin" and cs[s] != 0:
         raise GameError("gin: %s's count must be 0, not %d", players[s], cs[s], hand=n)
