@@ -55,7 +55,7 @@ def test_worked_example_through_the_buttons(method):
     assert r["games"][0]["over"]
     device.pbm_to_png(os.path.join(out, "over.pbm"), os.path.join(out, "over.png"))
     # The game-over screen is on the panel: the winner's final total is drawn in large digits.
-    assert r["mode"] == 0
+    assert r["mode"] == "score"
 
 
 def random_hands(method, start, seed, n):
@@ -146,7 +146,7 @@ def test_idle_power_off_and_the_waking_press_counts():
     r = device.run_script(acts, os.path.join(OUT, "sleep"))
     off = [e for e in r["events"] if "power_off_after_ms" in e]
     assert len(off) == 1 and 60000 < off[0]["power_off_after_ms"] <= 60100
-    assert r["mode"] == 1 and r["who"] == 1  # COUNTS, B knocked
+    assert r["mode"] == "counts" and r["who"] == 1  # B knocked
     check_same(r["games"][0], 3, start, hands[:1])
 
 
@@ -218,7 +218,7 @@ def test_never_sleeps_away_from_the_scoreboard():
     out = os.path.join(OUT, "sleep_confirm")
     r = device.run_script(acts, out)
     assert device.ink(os.path.join(out, "confirm.pbm")) != device.ink(os.path.join(out, "asleep.pbm"))
-    assert r["powered_off"] == 0 and r["mode"] == 1 and r["who"] == 2  # C's knock, from the board
+    assert r["powered_off"] == 0 and r["mode"] == "counts" and r["who"] == 2  # C's knock, from the board
     check_same(r["games"][0], 3, start, hands[:1])
 
 
@@ -245,7 +245,7 @@ def test_erase_wants_a_long_press_of_a():
     base = [["new", 3, NAMES, start], ["hand", hands[0]], ["ask_erase"]]
     r = device.run_script(base + [["keys", ["a"]], ["shot", "after"]], os.path.join(OUT, "erase1"))
     assert {"erase_done": False} not in r["events"] and len(r["games"]) == 1
-    assert r["mode"] == 10  # still asking
+    assert r["mode"] == "erase"  # still asking
     r = device.run_script(base + [["keys", ["A"]]], os.path.join(OUT, "erase2"))
     assert {"erase_done": True} in r["events"] and r["games"] == []
     r = device.run_script(base + [["keys", ["c"]]], os.path.join(OUT, "erase3"))

@@ -54,7 +54,7 @@ def test_power_cut_then_boot(part):
         in_flight = [e["in_flight"] for e in cut["events"] if "in_flight" in e]
         # Power comes back: boot on the same flash, look at the panel.
         r = device.run_script([["shot", "boot"]], out, flash=flash)
-        assert r["mode"] == 0, "cut %d: booted to screen %d" % (k, r["mode"])
+        assert r["mode"] == "score", "cut %d: booted to screen %s" % (k, r["mode"])
         with open(os.path.join(out, "boot.json"), encoding="utf-8") as f:
             drawn = [b[4] for b in json.load(f)["boxes"]]
         if not r["games"]:

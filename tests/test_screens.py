@@ -29,7 +29,7 @@ def gallery(lang):
              ["shot", "pick"], ["keys", ["a"]], ["shot", "who"], ["keys", ["up", "c", "c"]],
              ["keys", ["up", "down", "down", "down", "down", "a"]], ["shot", "settings"],
              ["keys", ["c"]], ["ask_erase"], ["shot", "erase"], ["keys", ["c"]],
-             ["keys", ["a"]], ["shot", "sits_out_note"],
+             ["keys", ["c"]], ["shot", "sits_out_note"],
              ["hand", {"gin": 0, "counts": [0, 98, None]}], ["shot", "over_m2"],
              ["new", 1, ["Ann", "Bob", "Cy"], {"idle": 2, "dealer": 0}],
              ["hand", {"knock": 0, "counts": [3, 40, None]}], ["shot", "score_m1"],

@@ -11,16 +11,15 @@ from micropython import const
 from knockcore.errors import GameError
 from knockcore.rules import resolve
 from knockfw import screens, strings
-from knockfw import ui as U
 from knockfw.buttons import Buttons
 from knockfw.journal import Journal, load_json, save_json
 from knockfw.store import Store
+from knockfw.ui import UI
 
 VERSION = "0.1.0"
 _POLL_MS = const(10)
 _ERASE_MS = const(30000)
-SETTINGS_PATH = "/data/settings.json"
-JOURNAL_PATH = "/data/journal.txt"
+_ROOM = const(8192)     # heap kept in one piece through the journal's replay (see _warm_up)
 DEFAULTS: dict = {"lang": "en", "rules": {"preset": "seed"}, "sleep_s": 300,
             "roster": ["Ann", "Bob", "Cy", "Dee", "Eve", "Fay"]}
 
@@ -63,8 +62,10 @@ class App:
         woke = board.wake_button() if hasattr(board, "wake_button") else None
         if woke:
             self.buttons.inject(woke)
+        d = board.data_dir
+        self._settings_path = d + "/settings.json"
         self.settings = dict(DEFAULTS)
-        saved = load_json(SETTINGS_PATH, None)
+        saved = load_json(self._settings_path, None)
         if isinstance(saved, dict):
             try:
                 check_settings(saved)
@@ -72,30 +73,47 @@ class App:
             except ValueError:
                 pass  # a bad settings file is ignored, never fatal
         strings.set_lang(self.settings["lang"])
-        self.store = Store(Journal(JOURNAL_PATH))
+        # The UI (and the activities boot imports) before the journal, and room for the
+        # bytecode imported once the first screen is out: the journal's replay leaves the heap
+        # in small pieces, where a module's bytecode may find no room (a 1,000-hand journal on
+        # the unix port's 192 KB heap needs 145 KB with this room, 175 KB without). A fresh
+        # heap always has it; one left in pieces by an earlier App (tests) may not.
+        self.ui = UI()
+        try:
+            self._room = bytearray(_ROOM)
+        except MemoryError:
+            self._room = None
+        self.store = Store(Journal(d + "/journal.txt"), d + "/meta.json")
         self.store.load()
-        self.ui = U.UI()
         if self.store.note:
-            self.ui.msg = self.store.note
+            self.ui.say(self.store.note)
         self.display = board.display
-        self.link = None    # made once the first screen is out (see _start_link)
+        self.link = None    # made once the first screen is out (see _warm_up)
+        self._warm = False
         self._service = getattr(board, "service", None)
         self.last_input = time.ticks_ms() if now_ms is None else now_ms
         self.dirty = True
-        self.shown_group = -1
+        self._home_shown = False    # the scoreboard is on the panel
         self.syncing = False
         self._erase_done = None
         self._erase_at = self.last_input
         self.refreshes = 0
 
-    def _start_link(self):
-        # The serial link is imported after the first refresh has started: the scoreboard
-        # comes up sooner after a reset, and the panel's refresh (seconds) hides the import.
-        # (gc first: its bytecode needs a few KB in one piece.)
+    def _warm_up(self):
+        # What the first screen does not need is imported once it has gone out: the scoreboard
+        # comes up sooner after a reset, and the panel's refresh (seconds) hides the imports:
+        # the serial link, then the activities the player uses all the time (knockfw.ui).
+        # (The room kept through the replay is given back first: bytecode needs a few KB in
+        # one piece.)
         import gc
+        self._room = None
         gc.collect()
-        from knockfw.link import Link
-        self.link = Link(self, self.board.serial_in, self.board.serial_out)
+        self._warm = True
+        if getattr(self.board, "serial_in", None) is not None:
+            from knockfw.link import Link
+            self.link = Link(self, self.board.serial_in, self.board.serial_out)
+        self.ui.preload()
+        gc.collect()    # the imports' garbage now, not at the first press
 
     # ---- the game on the table
 
@@ -113,14 +131,15 @@ class App:
             self.on_event(ev)
         if self.link is not None:
             self.link.poll(now)
-        elif self.refreshes and getattr(self.board, "serial_in", None) is not None:
-            self._start_link()
+        elif self.refreshes and not self._warm:
+            self._warm_up()
         if self._erase_done is not None and time.ticks_diff(now, self._erase_at) > _ERASE_MS:
             self._finish_erase(False)
         if self.dirty and not self.display.busy():
             self.render()
 
     def on_event(self, ev):
+        self._room = None   # (a press before the first screen: what it opens may need room)
         effects = self.ui.handle(ev, self.game(), self.settings)
         for e in effects:
             self.do(e)
@@ -137,7 +156,7 @@ class App:
                 return
             if op == "new":
                 self.store.new_game(e[1])
-                self.ui.msg = "saved"
+                self.ui.say("saved")
                 return
             gid = self.store.current()
             if gid is None:
@@ -148,18 +167,18 @@ class App:
                 self.store.edit(gid, e[1], e[2])
             elif op == "undo":
                 self.store.undo(gid)
-            self.ui.msg = "saved"
+            self.ui.say("saved")
         except (GameError, ValueError, OSError) as err:
-            self.ui.msg = str(err.args[0] if err.args else err)
+            self.ui.say(str(err.args[0] if err.args else err))
 
     def render(self):
         # Partial refreshes while working through a hand or a menu; a clean full refresh when
         # the scoreboard comes back, since it then stays on the panel for minutes (and with the
         # power off). The drivers add a full refresh every few partial ones against ghosting.
-        group = self.ui.screen_group()
+        home = self.ui.mode == "score"
         screens.draw(self.display, self.ui, self.game(), self.settings, self.syncing)
-        self.display.show(group != self.shown_group and group == U.SCORE)
-        self.shown_group = group
+        self.display.show(home and not self._home_shown)
+        self._home_shown = home
         self.dirty = False
         self.refreshes += 1
 
@@ -170,11 +189,11 @@ class App:
         if (self._erase_done is not None or self.syncing or self.dirty or self.display.busy()
                 or self.idle_ms(now) <= self.settings["sleep_s"] * 1000):
             return False
-        if self.ui.mode != U.SCORE:
+        if self.ui.mode != "score":
             # The panel must show what the buttons will do after the wake-up, which boots to
             # the scoreboard: go back to it first (an unconfirmed hand was never recorded).
             self.ui.home()
-            self.ui.msg = ""
+            self.ui.note = None
             self.dirty = True
             return False
         return True
@@ -185,7 +204,7 @@ class App:
         check_settings(d)
         new = dict(self.settings)
         new.update(d)
-        save_json(SETTINGS_PATH, new)
+        save_json(self._settings_path, new)
         self.settings = new
         strings.set_lang(new["lang"])
         self.dirty = True
@@ -201,7 +220,7 @@ class App:
     def _finish_erase(self, ok):
         done = self._erase_done
         self._erase_done = None
-        if self.ui.mode == U.ERASE:
+        if self.ui.mode == "erase":
             self.ui.home()
         self.dirty = True
         if done is None:
@@ -211,7 +230,7 @@ class App:
                 self.store.erase()
         except OSError as err:
             ok = False
-            self.ui.msg = "erase failed: %s" % err
+            self.ui.say("erase_failed", str(err))
         done(bool(ok))
 
     def link_active(self, on):

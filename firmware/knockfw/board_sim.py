@@ -182,6 +182,7 @@ class SimDisplay(framebuf.FrameBuffer):
 class Board:
     name = "sim"
     active_low = False
+    data_dir = "/data"  # the flash image is mounted here, as the Pico's littlefs folder
 
     def __init__(self, sim_dir=None, flash_blocks=128, flash_path=None):
         if sim_dir is None:
@@ -241,7 +242,7 @@ class Board:
 
     def mount(self):
         try:
-            os.stat("/data/.")
+            os.stat(self.data_dir + "/.")
             return  # already mounted (a simulated reboot keeps the process)
         except OSError:
             pass
@@ -249,7 +250,7 @@ class Board:
             self.bdev = flash.FileBlockDevice(self.flash_path, self.flash_blocks)
         else:
             self.bdev = flash.RAMBlockDevice(self.flash_blocks)
-        flash.mount(self.bdev, "/data")
+        flash.mount(self.bdev, self.data_dir)
 
     def service(self, now):
         """Carry out the key lines due by now (the app calls this first in every loop turn)."""

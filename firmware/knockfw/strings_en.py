@@ -70,8 +70,8 @@ set_m3_target|Target (all three)
 set_m1_extra|Extra payment (1)
 set_m3_formula|Hand score (3)
 set_m3_penalty_on|Tie penalty (3)
-set_language|Language
-set_sleep|Sleep after
+set_lang|Language
+set_sleep_s|Sleep after
 n_min|%d min
 opt_seed|seed
 opt_classic|classic
@@ -85,6 +85,7 @@ hint_settings|▲▼: move · A/B: change · C: done
 erase_n|Games on this device: %d
 hint_erase|hold A: erase · C: keep
 hold_a|Hold A to erase them
+erase_failed|Erase failed: %s
 new_game|New game
 next_game|Next game
 game_over|Game over

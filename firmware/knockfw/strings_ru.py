@@ -70,8 +70,8 @@ set_m3_target|Цель (все трое)
 set_m1_extra|Доплата (1)
 set_m3_formula|Очки раздачи (3)
 set_m3_penalty_on|Штраф за ничью (3)
-set_language|Язык
-set_sleep|Сон через
+set_lang|Язык
+set_sleep_s|Сон через
 n_min|%d мин
 opt_seed|seed
 opt_classic|classic
@@ -85,6 +85,7 @@ hint_settings|▲▼: выбор · A/B: менять · C: готово
 erase_n|Игр на устройстве: %d
 hint_erase|держать A: стереть · C: оставить
 hold_a|Держите A, чтобы стереть
+erase_failed|Стереть не удалось: %s
 new_game|Новая игра
 next_game|Следующая игра
 game_over|Игра окончена

@@ -69,24 +69,24 @@ class Planner:
 
     # ---- what a player does, looking at the panel
     def open_menu(self):
-        if self.ui.mode != U.MENU:
+        if self.ui.mode != "menu":
             self.ev("up" if self.game is not None else "a")
-        if self.ui.mode != U.MENU:
+        if self.ui.mode != "menu":
             raise PlanError("the menu did not open")
 
     def choose(self, item):
         self.open_menu()
-        self._until(lambda: self.ui.items[self.ui.sel] == item, "down")
+        self._until(lambda: self.ui.act.items[self.ui.act.sel] == item, "down")
         self.ev("a")
 
     def new_game(self, method, names, start):
-        self.choose(U.M_NEW)
-        self._until(lambda: self.ui.method == method, "down")
+        self.choose("new_game")
+        self._until(lambda: self.ui.act.method == method, "down")
         self.ev("a")
         for seat in range(3):
-            if self.ui.cursor != seat:
+            if self.ui.act.cursor != seat:
                 self.ev(SEATS[seat])
-            self._until(lambda: self.ui.players[seat] == names[seat], "down", 20)
+            self._until(lambda: self.ui.act.players[seat] == names[seat], "down", 20)
             self.ev(SEATS[seat])
         for key in ROLE_KEYS[method]:
             self.ev(SEATS[start[key]])
@@ -97,20 +97,20 @@ class Planner:
     def hand(self, h):
         n = len(self.game.hands)
         if "void" in h:
-            self.choose(U.M_VOID)
+            self.choose("void_hand")
             self.ev("a")
         else:
             kind = "knock" if "knock" in h else "gin"
             who = h[kind]
             self.ev(SEATS[who], "long" if kind == "gin" else "press")
-            for seat in list(self.ui.fields):
-                if self.ui.fields[self.ui.cursor] != seat:
+            for seat in list(self.ui.act.fields):
+                if self.ui.act.fields[self.ui.act.cursor] != seat:
                     self.ev(SEATS[seat])
                 want = h["counts"][seat]
-                self._until(lambda: self.ui.counts[seat] >= want, "up", 100)
-                self._until(lambda: self.ui.counts[seat] <= want, "down", 100)
+                self._until(lambda: self.ui.act.counts[seat] >= want, "up", 100)
+                self._until(lambda: self.ui.act.counts[seat] <= want, "down", 100)
                 self.ev(SEATS[seat])
-            if self.ui.mode != U.CONFIRM:
+            if self.ui.mode != "confirm":
                 raise PlanError("no confirm screen after the counts")
             self.ev("a")
         if len(self.game.hands) != n + 1 or self.game.record()["hands"][-1] != h:

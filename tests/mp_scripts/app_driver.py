@@ -151,13 +151,14 @@ def hold_until(name, cond, limit=20000):
     run_for(120)
 
 
-def ui():
-    return dev.ui
+def act():
+    """The activity showing (knockfw.ui): the state of the screen the player looks at."""
+    return dev.ui.act
 
 
 def set_count(v):
-    seat = ui().fields[ui().cursor]
-    cur = lambda: ui().counts[seat]  # noqa: E731
+    seat = act().fields[act().cursor]
+    cur = lambda: act().counts[seat]  # noqa: E731
     n = 0
     while cur() != v and n < 60:
         n += 1
@@ -171,14 +172,14 @@ def set_count(v):
 
 
 def open_menu():
-    if ui().mode != 3:
+    if dev.ui.mode != "menu":
         hold("up" if dev.game() is not None else "a", 80)
 
 
 def choose(item):
     open_menu()
     n = 0
-    while ui().items[ui().sel] != item and n < 10:
+    while act().items[act().sel] != item and n < 10:
         hold("down", 80)
         n += 1
     hold("a", 80)
@@ -189,7 +190,7 @@ ROLE_KEYS = (None, ("idle", "dealer"), ("box", "captain"), ("dealer",))
 
 
 def roles(method, start):
-    if ui().mode != 8:
+    if dev.ui.mode != "roles":
         return
     for key in ROLE_KEYS[method]:
         hold(SEAT[start[key]], 80)
@@ -197,14 +198,14 @@ def roles(method, start):
 
 def new_game(method, names, start):
     choose("new_game")
-    while ui().method != method:
+    while act().method != method:
         hold("down", 80)
     hold("a", 80)
     for seat in range(3):
-        if ui().cursor != seat:
+        if act().cursor != seat:
             hold(SEAT[seat], 80)
         n = 0
-        while ui().players[seat] != names[seat] and n < 20:
+        while act().players[seat] != names[seat] and n < 20:
             hold("down", 80)
             n += 1
         hold(SEAT[seat], 80)
@@ -219,11 +220,11 @@ def record(h, editing=False):
             choose("void_hand")
         hold("a", 80)
         return
-    kind = "knock" if "knock" in h else "gin"
-    who = h[kind]
-    hold(SEAT[who], 800 if kind == "gin" else 80)
-    for seat in list(ui().fields):
-        if ui().fields[ui().cursor] != seat:
+    ending = "knock" if "knock" in h else "gin"
+    who = h[ending]
+    hold(SEAT[who], 800 if ending == "gin" else 80)
+    for seat in list(act().fields):
+        if act().fields[act().cursor] != seat:
             hold(SEAT[seat], 80)
         set_count(h["counts"][seat])
         hold(SEAT[seat], 80)
@@ -237,7 +238,7 @@ def undo():
 
 def edit(i, h):
     choose("edit_hand")
-    while ui().sel != i:
+    while act().sel != i:
         hold("up", 80)
     if "void" in h:
         record(h, True)
@@ -340,10 +341,11 @@ for gid in dev.store.gids():
         continue  # an older game: on flash only
     print(json.dumps({"gid": gid, "record": g.record(), "totals": g.totals, "over": g.over}))
     gc.collect()
-print(json.dumps({"presses": presses, "gids": len(dev.store.gids()), "who": dev.ui.who,
+print(json.dumps({"presses": presses, "gids": len(dev.store.gids()),
+                  "who": getattr(dev.ui.act, "who", None),
                   "flash_ops": CuttingDevice.ops,
                   "powered_off": board.powered_off, "refreshes": dev.display.frames,
-                  "fulls": dev.display.fulls, "msg": dev.ui.msg, "mode": dev.ui.mode,
+                  "fulls": dev.display.fulls, "note": dev.ui.note, "mode": dev.ui.mode,
                   "busy_ms": busy_us // 1000, "steps": steps, "max_step_us": max_step_us,
                   "mem_free": gc.mem_free(), "mem_alloc": gc.mem_alloc(),
                   "boot_us": boot_us, "commit_us": commit_us, "hand_presses": hand_presses,

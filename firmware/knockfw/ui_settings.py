@@ -1,0 +1,73 @@
+# The settings on the device (knockfw.ui activity "settings", from the menu): Up/Down move, A/B
+# step the value forwards/backwards, C back to the scoreboard. Each change is an effect
+# ("settings", partial settings) that the app checks and saves at once.
+from knockcore.rules import CHOICES, PRESETS, resolve
+from knockfw import screens as S
+from knockfw import text
+from knockfw.fonts import medium
+from knockfw.strings import LANGS, t
+from knockfw.ui import STEPS
+
+# (key, values in the order A steps through them): the game options of knockcore.rules (the
+# targets offered are the device's choice), then the app's own settings.
+ITEMS = (
+    ("preset", PRESETS),
+    ("target", (100, 150, 200, 250, 300, 50)),
+    ("m3_target", (200, 250, 300, 400, 500, 100, 150)),
+    ("m1_extra", CHOICES["m1_extra"]),
+    ("m3_formula", CHOICES["m3_formula"]),
+    ("m3_penalty_on", CHOICES["m3_penalty_on"]),
+    ("lang", LANGS),
+    ("sleep_s", (300, 600, 1800, 120, 60)),
+)
+_APP = ("lang", "sleep_s")  # the keys that are settings of their own, not game options
+
+
+def value(settings, key):
+    """The setting's value now: the app's, or the game option's under the rules chosen."""
+    if key in _APP:
+        return settings[key]
+    return resolve(settings["rules"])[key]
+
+
+class Activity:
+    mode = "settings"
+
+    def start(self, ui, game, settings, arg):
+        self.sel = 0
+        return None
+
+    def handle(self, ui, name, how, game, settings):
+        if name in STEPS:
+            self.sel = (self.sel + (1 if name == "down" else -1)) % len(ITEMS)
+            return None
+        if how != "press":
+            return None
+        if name == "c":
+            return ui.home()
+        key, values = ITEMS[self.sel]
+        cur = value(settings, key)
+        i = values.index(cur) if cur in values else 0
+        v = values[(i + (1 if name == "a" else -1)) % len(values)]
+        if key in _APP:
+            return [("settings", {key: v})]
+        rules = dict(settings["rules"])
+        rules[key] = v
+        return [("settings", {"rules": rules})]
+
+    def draw(self, fb, game, settings, sync):
+        S.listing(fb, t("settings"), len(ITEMS), self.sel, lambda i: _row(settings, i))
+        return t("hint_settings")
+
+
+def _row(settings, i):
+    key = ITEMS[i][0]
+    v = value(settings, key)
+    if key == "sleep_s":
+        v = t("n_min") % (v // 60)
+    elif key == "lang":
+        v = t("lang_" + v)
+    elif isinstance(v, str):
+        v = t("opt_" + v)
+    v = ": " + v if isinstance(v, str) else ": %d" % v
+    return text.fit(t("set_" + key), medium, S.W - 12 - text.width(v, medium)) + v
