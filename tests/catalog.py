@@ -32,13 +32,13 @@ FULL = ("medium", 296)   # keys not listed: one medium line across the screen
 # {key: (font module name, pixels)}: the room the UI gives a string. Templates are checked
 # with long sample arguments (tests/test_text.py).
 BUDGETS = {
-    "deals": COL, "sits_out": COL, "in_box": COL, "captain": COL, "partners": COL,
-    "boxes": COL, "total": COL, "knock": COL, "gin": COL, "void": COL, "undercut": COL,
-    "count": COL, "wins": COL, "pays": COL, "final": COL, "net": COL, "target": COL,
-    "hint_who": HINT, "hint_gin": HINT, "hint_count": HINT, "hint_confirm": HINT,
+    "deals": COL, "sits_out": COL, "in_box": COL, "partners": COL,
+    "boxes": COL, "knock": COL, "gin": COL,
+    "count": COL, "net": COL, "target": COL,
+    "hint_who": HINT, "hint_count": HINT, "hint_confirm": HINT,
     "x_pays_y": ("small", 296),
     "role_idle": COL, "role_dealer": COL, "role_box": COL, "role_captain": COL,
-    "sits_out_x": ("small", 292), "void_result": ("medium", 288),
+    "sits_out_x": ("small", 292), "erase_failed": ("small", 292), "void_result": ("medium", 288),
     "hint_score": HINT, "hint_over": HINT, "hint_menu": HINT, "hint_pick": HINT,
     "hint_method": HINT, "hint_players": HINT, "hint_roles": HINT, "hint_settings": HINT,
     "hint_erase": HINT, "hint_empty": HINT,

@@ -330,13 +330,69 @@ def test_every_key_has_both_languages_with_the_same_placeholders():
 
 
 def test_brief_strings_present():
-    want = ["Cutthroat", "In the box", "Chouette", "All three", "Target", "Deals", "Sits out",
-            "Partners", "Knock", "Gin", "Void", "Undercut", "Count", "Confirm", "Cancel",
-            "Undo last hand", "Edit hand", "New game", "Next game", "Settings", "Preset",
-            "Game over", "Wins", "Pays", "Final", "Net", "Hand", "Boxes", "Language", "English",
-            "Русский", "Erase all games?", "Press A to confirm", "Syncing", "Saved"]
+    want = ["Cutthroat", "In the box", "All three", "Target", "Deals", "Sits out", "Partners",
+            "Knock", "Gin", "Count", "Confirm", "Undo last hand", "Edit hand", "New game",
+            "Next game", "Settings", "Game over", "Net", "Hand %d", "Boxes", "Language",
+            "English", "Русский", "Erase all games?", "Hold A to erase them", "Syncing", "Saved"]
     english = set(catalog.table("en").values())
     assert [w for w in want if w not in english] == []
+
+
+def calls(src, name):
+    """The argument text of every call name(...) in src."""
+    out = []
+    for m in re.finditer(r"\b%s\(" % name, src):
+        depth, i = 1, m.end()
+        while depth:
+            depth += {"(": 1, ")": -1}.get(src[i], 0)
+            i += 1
+        out.append(src[m.end():i - 1])
+    return out
+
+
+def asked_for():
+    """The string keys the firmware asks for: the literals in its t() and say() calls, the keys
+    it builds ("method%d", "opt_" + value...) from the tables they come from, and the keys in
+    its tables of string keys (the menu's entries, the role questions)."""
+    from knockcore.rules import CHOICES, PRESETS
+    from knockfw import strings, ui_menu, ui_newgame, ui_settings
+
+    src = ""
+    for name in sorted(os.listdir(os.path.join(ROOT, "firmware", "knockfw"))):
+        if name.endswith(".py") and not name.startswith("strings_"):
+            with open(os.path.join(ROOT, "firmware", "knockfw", name), encoding="utf-8") as f:
+                src += f.read()
+    built = {
+        "method%d": ["method%d" % m for m in (1, 2, 3)],
+        "opt_": ["opt_" + v for k, vs in ui_settings.ITEMS for v in vs
+                 if isinstance(v, str) and k != "lang"],
+        "set_": ["set_" + k for k, _vs in ui_settings.ITEMS],
+        "lang_": ["lang_" + c for c in strings.LANGS],
+        "role_": ["role_" + k for q in ui_newgame.ROLES.values() for k, _q in q],
+    }
+    assert set(built["opt_"]) == {"opt_" + v for v in PRESETS + sum(CHOICES.values(), ())}
+    keys = set()
+    for arg in calls(src, "t") + calls(src, "say"):
+        for lit in re.findall(r'"([^"]*)"', arg):
+            keys.update(built.get(lit, [lit]))
+    keys.update(e[0] for e in ui_menu.ENTRIES)
+    keys.update(q for qs in ui_newgame.ROLES.values() for _k, q in qs)
+    return keys, src
+
+
+def test_every_key_is_asked_for_by_the_firmware_and_every_key_it_asks_for_exists():
+    keys, src = asked_for()
+    assert "syncing" in keys and "cut_second" in keys and "opt_tie_or_undercut" in keys
+    assert sorted(set(catalog.keys()) - keys) == []     # strings nothing draws
+    assert sorted(keys - set(catalog.keys())) == []     # keys with no string
+
+
+def test_no_stale_button_help():
+    # Erasing takes a long press of A (knockfw.ui_erase): no text may offer a short one.
+    for code in catalog.LANGS:
+        for key, s in catalog.table(code).items():
+            if "erase" in key:
+                assert not re.search(r"(^|· )A: ", s), (code, key, s)
 
 
 def test_every_string_fits_its_budget_and_has_no_missing_glyph():

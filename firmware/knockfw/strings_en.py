@@ -1,34 +1,25 @@
 # The device's strings in English, one line per key: `key|text`, where %s and %d are filled in
 # by the screens (word order is free). Every key is in both knockfw/strings_en.py and
-# strings_ru.py (tests/test_text.py checks that, the placeholders, the glyphs and the widths).
+# strings_ru.py, and the firmware asks for every key (tests/test_text.py checks those, the
+# placeholders, the glyphs and the widths).
 # knockfw.strings loads only the language in use: the other one takes no RAM.
 TABLE = """
 method1|Cutthroat
 method2|In the box
-method2_alt|Chouette
 method3|All three
-method|Method
 target|Target
 deals|Deals
 sits_out|Sits out
 in_box|In the box
-captain|Captain
 partners|Partners
-hand|Hand
 hand_n|Hand %d
 boxes|Boxes
-total|Total
 knock|Knock
 gin|Gin
-void|Void
-undercut|Undercut
 count|Count
 confirm|Confirm
-cancel|Cancel
-undo|Undo last hand
 edit_hand|Edit hand
 hint_who|A/B/C: who knocked · hold: gin · Up: back
-hint_gin|A/B/C: who went gin
 hint_count|▲▼ count · A/B/C player · again: next · hold: cancel
 hint_confirm|A: save · B: back · C: cancel
 x_knocks|%s knocks
@@ -89,20 +80,14 @@ erase_failed|Erase failed: %s
 new_game|New game
 next_game|Next game
 game_over|Game over
-wins|Wins
 x_wins|%s wins
 x_win|%s win
-pays|Pays
 x_pays_y|%s pays %s %d
-final|Final
 net|Net
 settings|Settings
-preset|Preset
-language|Language
 lang_en|English
 lang_ru|Русский
 erase_all|Erase all games?
-press_a|Press A to confirm
 syncing|Syncing
 saved|Saved
 """

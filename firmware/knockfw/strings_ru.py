@@ -1,34 +1,25 @@
 # The device's strings in Russian, one line per key: `key|text`, where %s and %d are filled in
 # by the screens (word order is free). Every key is in both knockfw/strings_en.py and
-# strings_ru.py (tests/test_text.py checks that, the placeholders, the glyphs and the widths).
+# strings_ru.py, and the firmware asks for every key (tests/test_text.py checks those, the
+# placeholders, the glyphs and the widths).
 # knockfw.strings loads only the language in use: the other one takes no RAM.
 TABLE = """
 method1|На вылет
 method2|Один против двух
-method2_alt|Шуэтт
 method3|Все трое
-method|Способ
 target|Цель
 deals|Сдаёт
 sits_out|Отдыхает
 in_box|В боксе
-captain|Капитан
 partners|Партнёры
-hand|Раздача
 hand_n|Раздача %d
 boxes|Боксы
-total|Сумма
 knock|Стук
 gin|Джин
-void|Пусто
-undercut|Андеркат
 count|Очки
 confirm|Подтвердить
-cancel|Отмена
-undo|Отменить последнюю раздачу
 edit_hand|Изменить раздачу
 hint_who|A/B/C: кто постучал · держать: джин · ▲: назад
-hint_gin|A/B/C: у кого джин
 hint_count|▲▼ очки · A/B/C игрок · снова: далее · держать: отмена
 hint_confirm|A: записать · B: назад · C: отмена
 x_knocks|%s стучит
@@ -89,20 +80,14 @@ erase_failed|Стереть не удалось: %s
 new_game|Новая игра
 next_game|Следующая игра
 game_over|Игра окончена
-wins|Победа
 x_wins|Победа: %s
 x_win|Победа: %s
-pays|Платит
 x_pays_y|%s → %s: %d
-final|Итог
 net|Расчёт
 settings|Настройки
-preset|Набор правил
-language|Язык
 lang_en|English
 lang_ru|Русский
 erase_all|Стереть все игры?
-press_a|Нажмите A для подтверждения
 syncing|Синхронизация
 saved|Сохранено
 """
