@@ -20,6 +20,9 @@
 # While a host session is active (a valid request came in the last _IDLE_MS, or an erase waits
 # for its button press) Ctrl-C (0x03) is plain data; afterwards it interrupts again, so mpremote
 # reaches the REPL when no sync is running.
+#
+# _Wire is the port (lines in, bytes out), _Page one events reply on its way, Link the protocol
+# (sessions, requests, the ops) and what the app's loop calls.
 import json
 import select
 import time
@@ -38,6 +41,7 @@ _OUT_CHUNK = const(256)   # bytes per write(); an events page is queued in piece
 _OUT_HIGH = const(1024)   # no new request is handled, no page piece queued, while this much waits
 _IDLE_MS = const(10000)   # a session ends after this much silence
 
+_ERASED = "the journal was erased during the sync"
 _kbd = getattr(micropython, "kbd_intr", None)   # tests replace this
 
 
@@ -48,9 +52,10 @@ def _int(req, key, default, lo, hi):
     return v
 
 
-class Link:
-    def __init__(self, app, inp, out):
-        self.app = app
+class _Wire:
+    # The port: request lines in (byte by byte into one buffer), reply bytes out (queued, written
+    # in pieces while the port takes them). Link adds the protocol on top.
+    def __init__(self, inp, out):
         self.inp = inp
         self.out = out
         p = select.poll()
@@ -67,49 +72,6 @@ class Link:
         self._qo = 0            # bytes of _q[0] already written
         self._qn = 0            # bytes waiting in all
         self._mid = False       # the last byte written did not end a line
-        self._page = None       # the events page being streamed: [id, after, limit, epoch, n]
-        self._it = None         # its journal reader (an open file), between polls
-        self._it_last = 0       # the journal's last seq when that reader was opened
-        self._later = None      # an erase reply that waits for the page to end
-        self.active = False     # a host session is on
-        self._last = 0
-        self._now = 0
-        self._erase = None      # id of the erase request waiting for the button press
-        self.errors = 0         # lines answered with an error, for tests and the UI
-        self.faults = 0         # exceptions poll() swallowed (a bug if not 0), for tests
-
-    # ---- the loop's side
-
-    def poll(self, now_ms):
-        """Read, handle and answer what the port has, for at most about _BUSY_MS. Returns True
-        when there is more to do and the port let it get on (the caller may skip its sleep)."""
-        self._now = now_ms
-        t = time.ticks_ms()
-        moved = 0
-        try:
-            while True:
-                n = self._read()
-                if self._page is not None:
-                    n += self._pump(t)
-                while self._held and self._page is None and self._qn < _OUT_HIGH and \
-                        time.ticks_diff(time.ticks_ms(), t) < _BUSY_MS:
-                    self._line(self._held.pop(0))
-                    n += 1
-                n += self._write(t)
-                moved += n
-                if not n or time.ticks_diff(time.ticks_ms(), t) >= _BUSY_MS:
-                    break
-            if self.active and self._erase is None and \
-                    time.ticks_diff(now_ms, self._last) > _IDLE_MS:
-                self._end(True)
-        except Exception:   # noqa: BLE001 - the UI must survive anything on the wire
-            self._n, self._held = 0, []
-            if self._page is not None:  # never leave a page's line open for the next reply
-                self._page = None
-                self._send(b'],"error":"failed"}\n')
-            self._close_it()
-            self.faults += 1
-        return bool(moved and (self._held or self._q or self._page))
 
     def _read(self):
         got = 0
@@ -142,8 +104,9 @@ class Link:
         return got
 
     def _write(self, t):
-        # The Pico reports its USB port always writable; a write then waits (up to the CDC
-        # timeout) for a host that does not read. So stop once the poll has used its time.
+        """Write what is queued while the port takes it and the poll (started at t) has time;
+        returns the bytes written. (The Pico reports its USB port always writable; a write then
+        waits, up to the CDC timeout, for a host that does not read: hence the time.)"""
         n = 0
         q = self._q
         while q and time.ticks_diff(time.ticks_ms(), t) < _BUSY_MS and self._writable(0):
@@ -164,13 +127,125 @@ class Link:
             if self._qo >= len(b):
                 q.pop(0)
                 self._qo = 0
-        if n:
-            self._last = self._now  # a host taking a long reply is not idle
         return n
 
     def _send(self, b):
         self._q.append(b)
         self._qn += len(b)
+
+
+class _Page:
+    # One events reply on its way: the journal's records after `after` (their JSON as stored),
+    # queued a piece at a time. Its reader (an open file) stays open between polls while the
+    # journal stays as it was; a record added meanwhile makes it read the file afresh.
+    def __init__(self, rid, store, after, limit):
+        self.rid = rid
+        self.store = store
+        self.after = after
+        self.limit = limit
+        self.epoch = store.epoch
+        self.n = 0              # records queued
+        self._it = None
+        self._it_last = 0
+
+    def fill(self, link, t):
+        """Queue records on link in pieces of about _OUT_CHUNK bytes while under _OUT_HIGH waits
+        and the poll (started at t) has time. Returns (bytes queued, end) where end is None
+        while there is more to come, True when the page is whole, or an error message."""
+        s = self.store
+        if s.epoch != self.epoch:
+            return 0, _ERASED
+        end, size = True, 0
+        parts = []              # one piece: joined and queued at about _OUT_CHUNK bytes
+        try:
+            j = s.journal
+            if self._it is not None and self._it_last != j.last_seq:
+                self.close()
+            if self._it is None:
+                self._it = j.records(self.after, True)
+                self._it_last = j.last_seq
+            for seq, body in self._it:
+                if size + len(body) > _OUT_CHUNK and parts:
+                    link._send(b"".join(parts))
+                    parts, size = [], 0
+                head = b",[%d," % seq if self.n else b"[%d," % seq
+                parts.append(head)
+                parts.append(body)
+                parts.append(b"]")
+                size += len(head) + len(body) + 1
+                self.after = seq
+                self.n += 1
+                if self.n >= self.limit:
+                    break
+                if link._qn >= _OUT_HIGH or time.ticks_diff(time.ticks_ms(), t) >= _BUSY_MS:
+                    end = None
+                    break
+        except Exception as e:  # noqa: BLE001 - a flash error, a full heap
+            end = "failed: %r" % (e,)
+        if parts:
+            link._send(b"".join(parts))
+        return size, end
+
+    def close(self):
+        it, self._it = self._it, None
+        if it is not None:
+            try:
+                it.close()  # closes the file now (MicroPython does not finalise generators)
+            except Exception:   # noqa: BLE001 - a file that will not close is closed enough
+                pass
+
+
+class Link(_Wire):
+    def __init__(self, app, inp, out):
+        _Wire.__init__(self, inp, out)
+        self.app = app
+        self._page = None       # the events page being streamed (_Page)
+        self._later = None      # an erase reply that waits for the page to end
+        self.active = False     # a host session is on
+        self._last = 0
+        self._now = 0
+        self._erase = None      # id of the erase request waiting for the button press
+        self.errors = 0         # lines answered with an error, for tests and the UI
+        self.faults = 0         # exceptions poll() swallowed (a bug if not 0), for tests
+
+    # ---- the loop's side
+
+    def poll(self, now_ms):
+        """Read, handle and answer what the port has, for at most about _BUSY_MS. Returns True
+        when there is more to do and the port let it get on (the caller may skip its sleep)."""
+        self._now = now_ms
+        t = time.ticks_ms()
+        moved = 0
+        try:
+            while True:
+                n = self._read()
+                if self._page is not None and self._qn < _OUT_HIGH:
+                    size, end = self._page.fill(self, t)
+                    if end is not None:
+                        self._end_page(None if end is True else end)
+                    n += size + 1
+                while self._held and self._page is None and self._qn < _OUT_HIGH and \
+                        time.ticks_diff(time.ticks_ms(), t) < _BUSY_MS:
+                    self._line(self._held.pop(0))
+                    n += 1
+                w = self._write(t)
+                if w:
+                    self._last = now_ms     # a host taking a long reply is not idle
+                n += w
+                moved += n
+                if not n or time.ticks_diff(time.ticks_ms(), t) >= _BUSY_MS:
+                    break
+            if self.active and self._erase is None and \
+                    time.ticks_diff(now_ms, self._last) > _IDLE_MS:
+                self._end(True)
+        except Exception:   # noqa: BLE001 - the UI must survive anything on the wire
+            self._n, self._held = 0, []
+            if self._page is not None:  # never leave a page's line open for the next reply
+                self._page.close()
+                self._page = None
+                self._send(b'],"error":"failed"}\n')
+            self.faults += 1
+        return bool(moved and (self._held or self._q or self._page))
 
     def _reply(self, rid, d):
         d["id"] = rid
@@ -194,11 +269,12 @@ class Link:
     def _end(self, drop):
         self.active = False
         if drop:    # nobody is listening: do not keep old replies for the next host, but end
-            # a reply cut short with a newline, so the next reply starts on a line of its own
+            # a line cut short with a newline, so the next reply starts on a line of its own
             self._q, self._qn = ([b"\n"], 1) if self._mid else ([], 0)
             self._qo = 0
+            if self._page is not None:
+                self._page.close()
             self._page = self._later = None
-            self._close_it()
         if _kbd:
             _kbd(3)
         self.app.link_active(False)
@@ -228,7 +304,6 @@ class Link:
         except Exception as e:  # noqa: BLE001 - bad arguments, an I/O error, a full heap
             while len(self._q) > n:     # drop a reply the op had begun to queue
                 self._qn -= len(self._q.pop())
-            self._page = None
             if isinstance(e, (ValueError, TypeError, KeyError)):
                 return self._error(rid, str(e.args[0] if e.args else e) or "bad request")
             return self._error(rid, "failed: %r" % (e,))
@@ -249,65 +324,12 @@ class Link:
         after = _int(req, "after", 0, 0, ID_MAX)
         limit = _int(req, "limit", EVENTS_MAX, 1, ID_MAX)
         self._send(b'{"id":%d,"epoch":%d,"ev":[' % (rid, s.epoch))
-        self._page = [rid, after, limit if limit < EVENTS_MAX else EVENTS_MAX, s.epoch, 0]
-
-    def _pump(self, t):
-        """Queue the next records of the page being streamed, in pieces of about _OUT_CHUNK
-        bytes, while little output waits and the poll has time; end the page when it is full or
-        the journal has no more. Returns how much it did (0: nothing)."""
-        pg = self._page
-        s = self.app.store
-        if self._qn >= _OUT_HIGH:
-            return 0
-        if s.epoch != pg[3]:
-            self._end_page("the journal was erased during the sync")
-            return 1
-        done, err = True, None
-        parts, size = [], 0     # one piece: joined and queued at about _OUT_CHUNK bytes
-        try:
-            j = s.journal
-            if self._it is not None and self._it_last != j.last_seq:
-                self._close_it()    # a record was added: read the file afresh
-            if self._it is None:    # kept open between polls while the journal stays the same
-                self._it = j.records(pg[1], True)
-                self._it_last = j.last_seq
-            for seq, body in self._it:
-                if size + len(body) > _OUT_CHUNK and parts:
-                    self._send(b"".join(parts))
-                    parts, size = [], 0
-                head = b",[%d," % seq if pg[4] else b"[%d," % seq
-                parts.append(head)
-                parts.append(body)
-                parts.append(b"]")
-                size += len(head) + len(body) + 1
-                pg[1] = seq
-                pg[4] += 1
-                if pg[4] >= pg[2]:
-                    break
-                if self._qn >= _OUT_HIGH or time.ticks_diff(time.ticks_ms(), t) >= _BUSY_MS:
-                    done = False
-                    break
-        except Exception as e:  # noqa: BLE001 - a flash error, a full heap
-            err = "failed: %r" % (e,)
-        if parts:
-            self._send(b"".join(parts))
-        if err is not None or done:
-            self._end_page(err)
-        return size + 1
-
-    def _close_it(self):
-        it, self._it = self._it, None
-        if it is not None:
-            try:
-                it.close()  # closes the file now (MicroPython does not finalise generators)
-            except Exception:   # noqa: BLE001 - a file that will not close is closed enough
-                pass
+        self._page = _Page(rid, s, after, limit if limit < EVENTS_MAX else EVENTS_MAX)
 
     def _end_page(self, err):
         """Close the page's reply: ok with the journal's last seq, or the error."""
-        rid = self._page[0]
+        self._page.close()
         self._page = None
-        self._close_it()
         if err is None:
             self._send(b'],"last_seq":%d,"ok":true}\n' % self.app.store.last_seq)
         else:
@@ -345,8 +367,8 @@ class Link:
             return
         s = self.app.store
         r = (rid, {"erased": bool(ok), "epoch": s.epoch, "last_seq": s.last_seq})
-        if self._page is not None and s.epoch != self._page[3]:
-            self._end_page("the journal was erased during the sync")
+        if self._page is not None and s.epoch != self._page.epoch:
+            self._end_page(_ERASED)
         if self._page is None:
             self._reply(*r)
         else:               # a reply never goes into the middle of a page's line
