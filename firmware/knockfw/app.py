@@ -19,7 +19,7 @@ from knockfw.ui import UI
 VERSION = "0.1.0"
 _POLL_MS = const(10)
 _ERASE_MS = const(30000)
-_ROOM = const(8192)     # heap kept in one piece through the journal's replay (see _warm_up)
+_ROOM = const(8192)     # heap kept in one piece through the journal's replay
 DEFAULTS: dict = {"lang": "en", "rules": {"preset": "seed"}, "sleep_s": 300,
             "roster": ["Ann", "Bob", "Cy", "Dee", "Eve", "Fay"]}
 
@@ -73,18 +73,19 @@ class App:
             except ValueError:
                 pass  # a bad settings file is ignored, never fatal
         strings.set_lang(self.settings["lang"])
-        # The UI (and the activities boot imports) before the journal, and room for the
-        # bytecode imported once the first screen is out: the journal's replay leaves the heap
-        # in small pieces, where a module's bytecode may find no room (a 1,000-hand journal on
-        # the unix port's 192 KB heap needs 145 KB with this room, 175 KB without). A fresh
-        # heap always has it; one left in pieces by an earlier App (tests) may not.
+        # The UI (and the activities boot imports) before the journal. The journal's replay
+        # leaves the heap in small pieces, where the bytecode imported later (the link, the
+        # activities) may find no room: a piece is kept through the replay and given back
+        # (a 1,000-hand journal on the unix port's 192 KB heap needs 140 KB so, 175 without).
+        # A fresh heap always has it; one left in pieces by an earlier App (tests) may not.
         self.ui = UI()
         try:
-            self._room = bytearray(_ROOM)
+            room = bytearray(_ROOM)
         except MemoryError:
-            self._room = None
+            room = None
         self.store = Store(Journal(d + "/journal.txt"), d + "/meta.json")
         self.store.load()
+        del room
         if self.store.note:
             self.ui.say(self.store.note)
         self.display = board.display
@@ -103,10 +104,8 @@ class App:
         # What the first screen does not need is imported once it has gone out: the scoreboard
         # comes up sooner after a reset, and the panel's refresh (seconds) hides the imports:
         # the serial link, then the activities the player uses all the time (knockfw.ui).
-        # (The room kept through the replay is given back first: bytecode needs a few KB in
-        # one piece.)
+        # (gc first: bytecode needs a few KB in one piece.)
         import gc
-        self._room = None
         gc.collect()
         self._warm = True
         if getattr(self.board, "serial_in", None) is not None:
@@ -139,7 +138,6 @@ class App:
             self.render()
 
     def on_event(self, ev):
-        self._room = None   # (a press before the first screen: what it opens may need room)
         effects = self.ui.handle(ev, self.game(), self.settings)
         for e in effects:
             self.do(e)
