@@ -69,6 +69,7 @@ class Device:
         self._watch = None
         self.started = False
         self.last_release = None  # (emulated us, boot) when the last press() let go
+        self._cuts = []  # SPI log lengths at the resets made here
 
     # ---------------------------------------------------------------- life cycle
     def start(self, timeout=120):
@@ -222,7 +223,7 @@ class Device:
     def frames(self):
         """Every refresh so far, decoded with the controller model (emu_frames.PanelReader)."""
         self._logs_settled()
-        return emu_frames.decode(self.spi_log, self.gpio_log, self.board)
+        return emu_frames.decode(self.spi_log, self.gpio_log, self.board, cuts=self._cuts)
 
     def last_frame(self):
         fr = self.frames().frames
@@ -233,9 +234,16 @@ class Device:
         return emu_frames.read_jsonl(self.gpio_log)
 
     # ---------------------------------------------------------------- power
-    def reset(self, wait_usb=True):
+    def reset(self, wait_usb=True, timeout=60):
         """Pull RUN: the chip restarts from flash (a power cut for the firmware)."""
-        return self.pico.reset(wait_usb=wait_usb)
+        r = self.pico.command("reset")
+        # where the SPI log stands: every byte of the old chip is logged, none of the new one
+        # yet (the firmware takes far longer than this to reach its panel)
+        self._cuts.append(self.pico.command("spi")["bytes"])
+        self._watch.cut(self._cuts[-1])
+        if wait_usb:
+            self.pico.wait_status(lambda s: s["usb_connected"], timeout)
+        return r
 
     def power_press(self, name, ms=150):
         """The press that powers a board which is off: the button is held through a reset and
@@ -339,8 +347,14 @@ class _Watcher(threading.Thread):
         self.count = 0
         self.times = []
         self._halt = threading.Event()
-        self.boot = 0  # resets seen in the log (t went back)
+        self.boot = 0  # resets seen in the log (t went back, or a cut() line)
         self._last_t = -1
+        self._lines = 0
+        self._cuts = []
+
+    def cut(self, line):
+        """The chip was reset when the log had `line` lines."""
+        self._cuts.append(line)
 
     def stop(self):
         self._halt.set()
@@ -364,7 +378,8 @@ class _Watcher(threading.Thread):
                         t = int(line[5:line.index(b",")])
                     except ValueError:
                         continue
-                    if t < self._last_t:
+                    self._lines += 1
+                    if t < self._last_t or (self._lines - 1) in self._cuts:
                         self.boot += 1
                     self._last_t = t
                     if self.needle not in line:

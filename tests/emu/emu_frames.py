@@ -100,11 +100,14 @@ def read_spi(path):
     return out
 
 
-def _segments(spi):
-    """SPI records split where emulated time goes back (the chip was reset)."""
+def _segments(spi, cuts=()):
+    """SPI records split where the chip was reset: where emulated time goes back, and at the
+    record indexes in `cuts` (the log's length when a test reset the chip: a boot that takes
+    longer than the one before it starts at a later time)."""
     segs, cur, last = [], [], -1
-    for r in spi:
-        if r[0] < last:
+    cuts = set(cuts)
+    for i, r in enumerate(spi):
+        if (r[0] < last or i in cuts) and cur:
             segs.append(cur)
             cur = []
         cur.append(r)
@@ -158,15 +161,17 @@ class PanelReader:
             if self.busy.value() != self.cfg["busy_level"]:
                 return
 
-    def feed(self, spi, gpio, first_boot=None):
+    def feed(self, spi, gpio, first_boot=None, cuts=()):
         """spi: (t, bus, byte, levels) records (read_spi); gpio: the GPIO log's records (dicts),
-        covering the same span. CS and DC come from the GPIO levels logged with each byte."""
+        covering the same span; cuts: indexes of spi where the chip was reset (see _segments).
+        CS and DC come from the GPIO levels logged with each byte."""
         rst_pin, cs_pin = self.cfg["rst"], self.cfg["cs"]
         if first_boot is None:
             boots = [r["boot"] for r in gpio if "boot" in r]
             first_boot = min(boots) if boots else 1
         bus, cs_bit, dc_bit = self.cfg["bus"], 1 << cs_pin, 1 << self.cfg["dc"]
-        segs = _segments([r for r in spi if r[1] == bus])
+        segs = [[r for r in seg if r[1] == bus] for seg in _segments(spi, cuts)]
+        segs = [seg for seg in segs if seg]
         seg_boots = _boot_of_segments(segs, gpio, cs_pin, first_boot)
         rst = {}
         for r in gpio:
@@ -217,10 +222,10 @@ class PanelReader:
             kind, img = self.model.refreshes[-1]
             self.frames.append(Frame(boot, t, kind, img))
 
-    def feed_files(self, spi_path, gpio_path, first_boot=None):
-        return self.feed(read_spi(spi_path), read_jsonl(gpio_path), first_boot)
+    def feed_files(self, spi_path, gpio_path, first_boot=None, cuts=()):
+        return self.feed(read_spi(spi_path), read_jsonl(gpio_path), first_boot, cuts)
 
 
-def decode(spi_path, gpio_path, panel="badger", first_boot=None):
+def decode(spi_path, gpio_path, panel="badger", first_boot=None, cuts=()):
     """All frames of the logs, in order (a PanelReader: .frames, .errors, .commands)."""
-    return PanelReader(panel).feed_files(spi_path, gpio_path, first_boot)
+    return PanelReader(panel).feed_files(spi_path, gpio_path, first_boot, cuts)

@@ -1,0 +1,391 @@
+"""Issue 9's Pico-speed budgets, measured on the emulated RP2040 (stock MicroPython v1.28 RPI_PICO
+on rp2040js, ../shared/rp2040-emu), Badger 2040 build, in EMULATED time (the RP2040's own clock:
+GPIO/SPI log timestamps and `picoctl time`; flash writes cost nothing there, so saves are
+slightly optimistic).
+
+    .venv/bin/python bench/bench_pico.py [--image FLASH.img] [--quick] [--only boot,play,sync,heap]
+
+The firmware is deployed with `knockbox deploy --port` into a fresh instance (or an image given
+with --image that has it). Journals of 300 and 1,000 hands are written on the laptop by the
+firmware's own journal/store code under the MicroPython unix port and copied to /data with
+mpremote while the app is stopped. One emulator instance at a time. --quick: fewer repeats.
+"""
+import json
+import os
+import random
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path[:0] = [os.path.join(ROOT, "tests", "emu"), os.path.join(ROOT, "tests"),
+                os.path.join(ROOT, "tests", "stubs")]
+import emu_device  # noqa: E402
+import mp  # noqa: E402
+from gamegen import random_hand, random_start  # noqa: E402
+from knockcore.game import Game  # noqa: E402
+
+BIN = os.path.dirname(sys.executable)
+DRF = 0x12  # UC8151 display refresh: "the refresh command"
+
+BUDGETS = {
+    "latch": 100, "boot300": 1000, "up": 80, "save": 80, "sync1000": 3000, "drain2000": 20000,
+    "heap": 96 * 1024, "free": 100 * 1024,
+}
+
+
+def say(label, value, budget, unit="ms", extra=""):
+    ok = "ok" if value is not None and value <= budget else "OVER"
+    v = "n/a" if value is None else ("%.0f" % value if unit != "KB" else "%.1f" % value)
+    print("%-46s %9s %-3s budget <= %-7g %-4s %s" % (label, v, unit, budget, ok, extra),
+          flush=True)
+
+
+def med(xs):
+    return statistics.median(xs) if xs else None
+
+
+# ------------------------------------------------------------------ journals
+GEN = r"""
+import json, sys
+from knockfw.journal import Journal
+from knockfw.store import Store
+d = sys.argv[1]
+st = Store(Journal(d + "/journal.txt"), meta_path=d + "/meta.json").load()
+with open(d + "/ops.jsonl") as f:
+    for line in f:
+        op = json.loads(line)
+        if op[0] == "new":
+            st.new_game(op[1])
+        else:
+            st.add_hand(st.current(), op[1])
+st.journal.close()
+print(json.dumps({"last_seq": st.last_seq, "device": st.device_id}))
+"""
+
+
+def make_journal(d, hands, seed=1):
+    """A journal of `hands` hands: finished games of all three methods, then a method 3 game
+    still running (targets out of reach) that the bench goes on playing."""
+    rnd = random.Random(seed)
+    ops, left = [], hands
+    while left > 0:
+        last = left <= 120
+        method = 3 if last else rnd.choice((1, 2, 3))
+        rules = {"preset": "seed", "m3_target": 100000} if last else {"preset": "seed"}
+        start = {"dealer": 0} if last else random_start(method, rnd)
+        g = Game(method, ["Ann", "Bob", "Cy"], start, rules)
+        ops.append(["new", {"method": method, "players": g.players, "start": start,
+                            "rules": rules}])
+        while left > 0 and not g.over:
+            h = random_hand(g, rnd)
+            g.add(h)
+            ops.append(["hand", h])
+            left -= 1
+    os.makedirs(d, exist_ok=True)
+    with open(os.path.join(d, "ops.jsonl"), "w") as f:
+        for op in ops:
+            f.write(json.dumps(op) + "\n")
+    r = mp.run_file(_gen_script(d), [d], heap="8M", timeout=600)
+    if r.returncode != 0:
+        raise SystemExit("journal generation failed:\n" + r.stdout[-2000:] + r.stderr[-2000:])
+    return json.loads(r.stdout.strip().splitlines()[-1])
+
+
+def _gen_script(d):
+    p = os.path.join(d, "gen.py")
+    with open(p, "w") as f:
+        f.write(GEN)
+    return p
+
+
+def mpremote(dev, *args, timeout=120):
+    p = subprocess.run([os.path.join(BIN, "mpremote"), "connect", dev.tty] + list(args),
+                       capture_output=True, text=True, timeout=timeout)
+    if p.returncode != 0:
+        raise SystemExit("mpremote %s failed:\n%s%s" % (" ".join(args), p.stdout, p.stderr))
+    return p.stdout
+
+
+def put_journal(dev, d):
+    """Stop the app (mpremote's Ctrl-C), copy the journal and meta.json to /data, reset."""
+    mpremote(dev, "fs", "cp", os.path.join(d, "journal.txt"), ":/data/journal.txt",
+             "+", "fs", "cp", os.path.join(d, "meta.json"), ":/data/meta.json")
+    dev.reset_and_wait()
+    dev.wait_quiet(500)
+
+
+# ------------------------------------------------------------------ helpers on logs
+def refresh_after(frames, boot, t_us):
+    """Emulated us from t_us to the first refresh command after it in that boot."""
+    later = [f.t_us for f in frames if f.boot == boot and f.t_us >= t_us]
+    return (min(later) - t_us) if later else None
+
+
+def first_refresh_per_boot(frames):
+    out = {}
+    for f in frames:
+        out.setdefault(f.boot, f.t_us)
+    return out
+
+
+def latch_per_boot(gpio):
+    out = {}
+    for r in gpio:
+        if r.get("pin") == emu_device.LATCH and r.get("v") == 1 and r.get("oe") == 1:
+            out.setdefault(r["boot"], r["t"])
+    return out
+
+
+# ------------------------------------------------------------------ the measures
+def deploy(emu, work):
+    d = os.path.join(work, "deploy")
+    dev = emu_device.Device(emu, d, None)
+    dev.start()
+    try:
+        t = time.time()
+        p = subprocess.run([os.path.join(BIN, "knockbox"), "deploy", "--port", dev.tty,
+                            "--board", "badger"], capture_output=True, text=True, timeout=900)
+        if p.returncode != 0:
+            raise SystemExit("deploy failed:\n" + p.stdout + p.stderr)
+        print("deploy: %s (%.1f s wall)" % (p.stdout.strip().splitlines()[-2], time.time() - t))
+        dev.wait_refresh(0, 300)
+        dev.wait_quiet(300)
+        dev.pico.flush()
+    finally:
+        dev.stop()
+    return dev.flash
+
+
+def measure_boot(emu, image, work, j300, repeats):
+    """Latch and first refresh after resets, with an empty and a 300-hand journal."""
+    dev = emu_device.Device(emu, os.path.join(work, "boot"), image).start()
+    try:
+        dev.wait_refresh(0, 300)
+        dev.wait_quiet(300)
+        empty_boot = dev.boot()
+        for _ in range(repeats):
+            dev.reset_and_wait()
+            dev.wait_quiet(300)
+        empty = list(range(empty_boot, dev.boot() + 1))
+        put_journal(dev, j300)
+        full = []
+        for _ in range(repeats):
+            full.append(dev.reset_and_wait())
+            dev.wait_quiet(300)
+        gpio = dev.gpio_records()
+        frames = dev.frames().frames
+    finally:
+        dev.stop()
+    latch = latch_per_boot(gpio)
+    first = first_refresh_per_boot(frames)
+    lt = [latch[b] / 1000 for b in latch]
+    say("reset -> power latch high (Badger)", max(lt) if lt else None, BUDGETS["latch"],
+        extra="median %.1f ms over %d boots (max shown)" % (med(lt) or -1, len(lt)))
+    e = [first[b] / 1000 for b in empty if b in first]
+    f = [first[b] / 1000 for b in full if b in first]
+    say("reset -> first refresh, 300-hand journal", med(f), BUDGETS["boot300"],
+        extra="median of %d; max %.0f; empty journal %.0f" % (len(f), max(f or [0]),
+                                                               med(e) or -1))
+
+
+def measure_play(emu, image, work, j300, presses):
+    """Up during count entry -> refresh command; save: A released -> refresh command."""
+    dev = emu_device.Device(emu, os.path.join(work, "play"), image).start()
+    ups, saves = [], []
+    try:
+        dev.wait_refresh(0, 300)
+        dev.wait_quiet(300)
+        put_journal(dev, j300)
+        hands = max(2, presses // 10)
+        for _h in range(hands):
+            # the running game is method 3: A knocks (Ann's count first), A again -> Bob's count
+            dev.act([("a", "press"), ("a", "press")])
+            dev.wait_quiet(200)
+            for _ in range(presses // hands):
+                n = dev.refreshes()
+                r = dev.press("up", 100)
+                dev.wait_refresh(n, emu_ms=3000)
+                dev.wait_quiet(150)
+                ups.append((dev.last_release[1], r["start_emu_us"]))
+            dev.act([("b", "press"), ("c", "press")])  # Cy's count, then the confirm screen
+            dev.wait_quiet(200)
+            n = dev.refreshes()
+            r = dev.press("a", 100)
+            dev.wait_refresh(n, emu_ms=3000)
+            dev.wait_quiet(300)
+            saves.append((dev.last_release[1], r["end_emu_us"]))
+        frames = dev.frames().frames
+    finally:
+        dev.stop()
+    u = [refresh_after(frames, b, t) for b, t in ups]
+    s = [refresh_after(frames, b, t) for b, t in saves]
+    u = [x / 1000 for x in u if x is not None]
+    s = [x / 1000 for x in s if x is not None]
+    say("Up press -> refresh command (median)", med(u), BUDGETS["up"],
+        extra="max %.0f ms over %d presses" % (max(u or [0]), len(u)))
+    say("save: A released -> refresh command (median)", med(s), BUDGETS["save"],
+        extra="max %.0f ms over %d saves" % (max(s or [0]), len(s)))
+
+
+def measure_sync_and_drain(emu, image, work, j1000, lines):
+    dev = emu_device.Device(emu, os.path.join(work, "sync"), image).start()
+    try:
+        dev.wait_refresh(0, 300)
+        dev.wait_quiet(300)
+        put_journal(dev, j1000)
+        t0, w0 = dev.emu_ms(), time.time()
+        dev.sync()
+        emu_s, wall_s = dev.emu_ms() - t0, time.time() - w0
+        hands = sum(g.get("hands", 0) for g in dev.history())
+        say("sync 1,000 hands (new knockbox sync process)", emu_s, BUDGETS["sync1000"],
+            extra="%d hands synced; %.1f s wall on the emulator" % (hands, wall_s))
+
+        port = dev.serial(timeout=0.05)
+        got = bytearray()
+        done = threading.Event()
+
+        def reader():
+            while not done.is_set():
+                got.extend(port.read(4096))
+
+        rd = threading.Thread(target=reader, daemon=True)
+        rd.start()
+        junk = [b"not json %d\n" % i for i in range(lines)]
+        t0 = dev.emu_ms()
+        port.write(b"".join(junk))
+        port.flush()
+        done.set()
+        rd.join(5)
+        r = dev.request(port, "hello", 1 << 28, timeout=600)
+        t1 = dev.emu_ms()
+        port.close()
+        say("%d queued serial lines drained" % lines, (t1 - t0) if r else None,
+            BUDGETS["drain2000"], extra="(sent at once, then hello; %d lines/s)" % (
+                lines / max(0.001, (t1 - t0) / 1000)))
+    finally:
+        dev.stop()
+
+
+HEAP = r"""
+import gc
+gc.collect()
+from knockfw import app as A, board as B
+a = A.App(B.load())
+a.render()
+gc.collect()
+print("HEAP", gc.mem_alloc(), gc.mem_free())
+"""
+
+BALLAST_MAIN = """# bench_pico.py: the app with 100 KB held from the start
+import gc
+gc.collect()
+_ballast = bytearray(100 * 1024)
+import knockfw.app
+knockfw.app.run()
+"""
+
+
+def last_words(dev):
+    """The last line the device printed on its serial port (a traceback's error)."""
+    try:
+        with dev.serial(timeout=0.5) as port:
+            out = port.read(4096).decode("utf-8", "replace")
+    except Exception as e:  # noqa: BLE001 - only for the report
+        return "(serial: %s)" % e
+    lines = [x.strip() for x in out.splitlines() if x.strip()]
+    errors = [x for x in lines if "Error" in x or "Exception" in x]
+    if errors:
+        return errors[-1]
+    return lines[-1] if lines else "(nothing on the serial port)"
+
+
+def measure_heap(emu, image, work, j300):
+    dev = emu_device.Device(emu, os.path.join(work, "heap"), image).start()
+    try:
+        dev.wait_refresh(0, 300)
+        dev.wait_quiet(300)
+        put_journal(dev, j300)
+        out = mpremote(dev, "exec", HEAP, timeout=300)
+        line = [x for x in out.splitlines() if x.startswith("HEAP")]
+        alloc, free = (int(v) for v in line[-1].split()[1:]) if line else (None, None)
+        say("live heap, app + 300-hand journal", alloc / 1024 if alloc else None,
+            BUDGETS["heap"] / 1024, unit="KB",
+            extra="free %.1f KB of %.1f KB" % ((free or 0) / 1024, ((alloc or 0) + (free or 0)) / 1024))
+
+        # the app with 100 KB of ballast: boot with 300 hands, a hand entered, a full sync
+        main = os.path.join(work, "main_ballast.py")
+        with open(main, "w") as f:
+            f.write(BALLAST_MAIN)
+        mpremote(dev, "fs", "cp", main, ":/main.py")
+        failed = []
+        try:
+            dev.reset_and_wait(timeout=60)
+        except AssertionError:
+            failed.append("the app did not boot: " + last_words(dev))
+            missed = None
+        if not failed:
+            dev.wait_quiet(300)
+            missed = dev.act([("a", "press"), ("a", "press"), ("up", "press"), ("b", "press"),
+                              ("c", "press"), ("a", "press")])
+            if missed:
+                failed.append("presses unanswered: %r" % missed)
+            p = dev.sync(check=False, timeout=600)
+            if p.returncode != 0:
+                failed.append("sync failed: " + (p.stdout + p.stderr).strip()[-300:])
+            n = dev.refreshes()
+            dev.press("up", 100)
+            if not dev.wait_refresh(n, emu_ms=3000):
+                failed.append("no refresh after the sync: " + last_words(dev))
+        print("%-46s %9s     (boot with 300 hands, a hand, sync of all, a press)%s" % (
+            ">= 100 KB free at every point (100 KB held)", "no" if failed else "yes",
+            ("\n    " + "\n    ".join(failed)) if failed else ""), flush=True)
+    finally:
+        dev.stop()
+
+
+def main():
+    args = sys.argv[1:]
+    quick = "--quick" in args
+    image = args[args.index("--image") + 1] if "--image" in args else None
+    only = args[args.index("--only") + 1].split(",") if "--only" in args else \
+        ["boot", "play", "sync", "heap"]
+    if not emu_device.HAVE_EMU:
+        print("bench_pico: " + emu_device.MISSING)
+        return 0
+    sys.dont_write_bytecode = True
+    sys.path.insert(0, emu_device.EMU)
+    import emupico
+    sys.dont_write_bytecode = False
+    subprocess.run([os.path.join(emu_device.EMU, "setup.sh")], check=True,
+                   stdout=subprocess.DEVNULL)
+    work = tempfile.mkdtemp(prefix="knockbox-bench-pico-")
+    try:
+        t = time.time()
+        j300 = os.path.join(work, "j300")
+        j1000 = os.path.join(work, "j1000")
+        make_journal(j300, 300)
+        make_journal(j1000, 1000)
+        if image is None:
+            image = deploy(emupico, work)
+        print("Pico-speed budgets (issue 9), emulated RP2040 time, Badger 2040 build:")
+        if "boot" in only:
+            measure_boot(emupico, image, work, j300, 2 if quick else 4)
+        if "play" in only:
+            measure_play(emupico, image, work, j300, 10 if quick else 30)
+        if "sync" in only:
+            measure_sync_and_drain(emupico, image, work, j1000, 2000)
+        if "heap" in only:
+            measure_heap(emupico, image, work, j300)
+        print("(%.0f s wall)" % (time.time() - t))
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,67 @@
+"""A wake press on battery, end to end on the emulated Badger 2040: in the middle of a game, on
+battery (VBUS sense GP24 low), the board switches itself off after the idle time by releasing its
+power latch (GP10, seen in the GPIO log); the press that powers it again is modelled by a reset
+with the button held for a short press: the latch must be high again before the button is let
+go, and that press must count (B on the scoreboard: Bob knocked, his count is asked)."""
+import time
+
+import device as unix  # tests/device.py: the same firmware under the MicroPython unix port
+import emu_frames
+from emu_device import LATCH
+from emu_plan import Planner
+
+IDLE_S = 30  # the shortest idle time the settings take
+WAKE_PRESS_MS = 150  # a quick press
+
+
+def test_auto_off_then_wake_press_on_battery(device_factory, tmp_path):
+    dev = device_factory(no_pace=True)  # idle emulated time passes without waiting for it
+    assert dev.wait_refresh(0, 120)
+    dev.wait_quiet(300)
+    p = Planner()
+    p.new_game(3, ["Ann", "Bob", "Cy"], {"dealer": 1})
+    assert dev.act(p.presses) == []
+    dev.wait_quiet(300)
+    out = str(tmp_path / "unix")  # the screen after the game starts and B is pressed
+    unix.run_script([p.driver_keys(p.presses + [("b", "press")]), ["shot", "counts"]], out)
+    counts = emu_frames.pbm_image(out + "/counts.pbm")
+
+    dev.push("--sleep", str(IDLE_S))
+    boot = dev.boot()
+    last_us, last_boot = dev.last_release  # no button since (a sync is not a button either)
+    assert last_boot == boot
+    t_idle = last_us / 1000
+    # on USB until 6 s before the auto-off is due, then on battery (where every turn of the
+    # loop light-sleeps: the emulator runs that far slower than the plain sleep on USB)
+    while dev.emu_ms() < t_idle + (IDLE_S - 6) * 1000:
+        time.sleep(0.01)
+    dev.on_battery()
+    t_battery = dev.emu_ms()
+    end = time.time() + 120
+    while dev.pico.pin(LATCH)["level"] == 1 and time.time() < end:
+        time.sleep(0.05)
+    offs = [r for r in dev.gpio_records()
+            if r.get("pin") == LATCH and r.get("boot") == boot and r.get("v") == 0]
+    assert offs, "the latch was never released on battery"
+    off_ms = offs[0]["t"] / 1000
+    assert off_ms > t_battery, "switched off before it was on battery (test too slow?)"
+    assert off_ms - t_idle >= IDLE_S * 1000 - 2000, (off_ms, t_idle)  # not before the idle time
+    assert off_ms - t_idle <= IDLE_S * 1000 + 5000, (off_ms, t_idle)
+    print("auto-off: latch released %.1f s after the last press" % ((off_ms - t_idle) / 1000))
+
+    # the wake press: B held powers the board (reset), let go after WAKE_PRESS_MS
+    n = dev.refreshes()
+    released_us = dev.power_press("b", WAKE_PRESS_MS)
+    assert dev.wait_refresh(n, 120), "no frame after the wake"
+    dev.wait_quiet(400)
+    latch = [r["t"] for r in dev.gpio_records()
+             if r.get("pin") == LATCH and r.get("boot") == boot + 1 and r.get("v") == 1
+             and r.get("oe") == 1]
+    assert latch, "the latch was not taken after the wake"
+    print("wake: latch high %.1f ms after reset, button released at %.1f ms" % (
+        latch[0] / 1000, released_us / 1000))
+    assert latch[0] < released_us, "the board would have gone dark before the button was let go"
+    r = dev.frames()
+    shown = [f for f in r.frames if f.boot == boot + 1]
+    assert shown, "nothing drawn after the wake"
+    assert shown[-1].diff(counts) == 0, "the wake press did not count:\n" + shown[-1].ascii()
