@@ -39,7 +39,7 @@ import knockbox  # noqa: E402,F401  (the micropython.const stand-in, before the 
 import mp  # noqa: E402
 from emu_device import EMU, HAVE_EMU  # noqa: E402
 from gamegen import random_hand  # noqa: E402
-from test_sync_e2e import KNOCKBOX, SimDevice, ops_for  # noqa: E402
+from test_sync_e2e import FLASH_SCRIPT, KNOCKBOX, SimDevice, ops_for  # noqa: E402
 
 from knockbox import history, serialio, sync  # noqa: E402
 from knockcore.game import Game  # noqa: E402
@@ -60,31 +60,6 @@ def device_ops(hands, per_game=100):
         ops += ops_for(g)
     return ops
 
-
-# The firmware's own Store writes the journal (unix port, plain files in a folder).
-JOURNAL_SCRIPT = r"""
-import json, sys
-from knockfw.journal import Journal
-from knockfw.store import Store
-d = sys.argv[2]
-st = Store(Journal(d + "/journal.txt"), d + "/meta.json").load()
-with open(sys.argv[1]) as f:
-    for line in f:
-        op = json.loads(line)
-        k = op[0]
-        if k == "new":
-            st.new_game(op[1])
-        elif k == "hand":
-            st.add_hand(st.current(), op[1])
-        elif k == "undo":
-            st.undo(st.current())
-        elif k == "edit":
-            st.edit(st.current(), op[1], op[2])
-        elif k == "end":
-            st.end(st.current())
-st.journal.close()
-print(json.dumps({"last_seq": st.last_seq}))
-"""
 
 # The link alone: every page of the journal through poll() into a port that takes everything.
 # Runs on the device (mpremote run, journal at /data/journal.txt) or the unix port (argv[1]).
@@ -157,13 +132,12 @@ print(json.dumps({"records": st.last_seq, "pages": pages, "polls": polls, "bytes
 
 
 def write_journal(hands, folder):
+    """journal.txt and meta.json in folder, written by the firmware's own Store (unix port)."""
     ops = os.path.join(folder, "ops.jsonl")
     with open(ops, "w", encoding="utf-8") as f:
         for op in device_ops(hands):
             f.write(json.dumps(op, ensure_ascii=False) + "\n")
-    r = mp.run(JOURNAL_SCRIPT.replace("sys.argv[1]", repr(ops)).replace("sys.argv[2]",
-                                                                       repr(folder)),
-               heap="4M", timeout=600)
+    r = mp.run_file(FLASH_SCRIPT, [folder, ops], heap="4M", timeout=600)
     if r.returncode != 0:
         raise SystemExit(r.stdout + r.stderr)
     return json.loads(r.stdout.strip().splitlines()[-1])["last_seq"]

@@ -150,13 +150,13 @@ class _Page:
 
     def fill(self, link, t):
         """Queue records on link in pieces of about _OUT_CHUNK bytes while under _OUT_HIGH waits
-        and the poll (started at t) has time. Returns (bytes queued, end) where end is None
-        while there is more to come, True when the page is whole, or an error message."""
+        and the poll (started at t) has time. Returns (bytes queued, more to come, error): the
+        page ends when more is False, whole when error is None."""
         s = self.store
         if s.epoch != self.epoch:
-            return 0, _ERASED
-        end, size = True, 0
-        parts = []              # one piece: joined and queued at about _OUT_CHUNK bytes
+            return 0, False, _ERASED
+        more, err, size = False, None, 0
+        parts: list = []        # one piece: joined and queued at about _OUT_CHUNK bytes
         try:
             j = s.journal
             if self._it is not None and self._it_last != j.last_seq:
@@ -178,13 +178,13 @@ class _Page:
                 if self.n >= self.limit:
                     break
                 if link._qn >= _OUT_HIGH or time.ticks_diff(time.ticks_ms(), t) >= _BUSY_MS:
-                    end = None
+                    more = True
                     break
         except Exception as e:  # noqa: BLE001 - a flash error, a full heap
-            end = "failed: %r" % (e,)
+            more, err = False, "failed: %r" % (e,)
         if parts:
             link._send(b"".join(parts))
-        return size, end
+        return size, more, err
 
     def close(self):
         it, self._it = self._it, None
@@ -220,9 +220,9 @@ class Link(_Wire):
             while True:
                 n = self._read()
                 if self._page is not None and self._qn < _OUT_HIGH:
-                    size, end = self._page.fill(self, t)
-                    if end is not None:
-                        self._end_page(None if end is True else end)
+                    size, more, err = self._page.fill(self, t)
+                    if not more:
+                        self._end_page(err)
                     n += size + 1
                 while self._held and self._page is None and self._qn < _OUT_HIGH and \
                         time.ticks_diff(time.ticks_ms(), t) < _BUSY_MS:
@@ -328,8 +328,9 @@ class Link(_Wire):
 
     def _end_page(self, err):
         """Close the page's reply: ok with the journal's last seq, or the error."""
-        self._page.close()
-        self._page = None
+        pg, self._page = self._page, None
+        if pg is not None:
+            pg.close()
         if err is None:
             self._send(b'],"last_seq":%d,"ok":true}\n' % self.app.store.last_seq)
         else:

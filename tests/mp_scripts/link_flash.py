@@ -5,17 +5,28 @@
 #   ["hand", HAND]       record a hand in the current game
 #   ["undo"] ["edit", I, HAND] ["end"]
 # Usage: micropython link_flash.py FLASH.img OPS.jsonl   -> prints {"device":..,"last_seq":..}
-# The simulator must not be running on the same image.
+# The simulator must not be running on the same image. With a folder instead of FLASH.img, the
+# journal and meta files are written into it as plain files (journal.txt, meta.json: what
+# bench/bench_sync.py copies onto a Pico's /data).
 import json
+import os
 import sys
 
 from knockfw import flash
 from knockfw.journal import Journal
 from knockfw.store import Store
 
-bdev = flash.FileBlockDevice(sys.argv[1], 128)
-flash.mount(bdev, "/data")
-st = Store(Journal("/data/journal.txt")).load()
+bdev = None
+try:
+    plain = os.stat(sys.argv[1])[0] & 0x4000    # a directory
+except OSError:
+    plain = False
+if plain:
+    st = Store(Journal(sys.argv[1] + "/journal.txt"), sys.argv[1] + "/meta.json").load()
+else:
+    bdev = flash.FileBlockDevice(sys.argv[1], 128)
+    flash.mount(bdev, "/data")
+    st = Store(Journal("/data/journal.txt")).load()
 with open(sys.argv[2]) as f:
     for line in f:
         op = json.loads(line)
@@ -33,7 +44,8 @@ with open(sys.argv[2]) as f:
         else:
             raise ValueError(k)
 st.journal.close()
-import vfs
-vfs.umount("/data")
-bdev.close()
+if bdev is not None:
+    import vfs
+    vfs.umount("/data")
+    bdev.close()
 print(json.dumps({"device": st.device_id, "epoch": st.epoch, "last_seq": st.last_seq}))
