@@ -342,6 +342,7 @@ for gid in dev.store.gids():
     print(json.dumps({"gid": gid, "record": g.record(), "totals": g.totals, "over": g.over}))
     gc.collect()
 print(json.dumps({"presses": presses, "gids": len(dev.store.gids()),
+                  "ui_modules": sorted(m for m in sys.modules if m.startswith("knockfw.ui")),
                   "who": getattr(dev.ui.act, "who", None),
                   "flash_ops": CuttingDevice.ops,
                   "powered_off": board.powered_off, "refreshes": dev.display.frames,
