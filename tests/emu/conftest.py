@@ -18,11 +18,13 @@ Fixtures:
   logs from the first instruction) and returns an emu_device.Device; stopped after the test.
 - `device`: one Badger device, started.
 """
+import atexit
 import fcntl
 import os
 import shutil
 import subprocess
 import sys
+import threading
 
 import pytest
 
@@ -37,7 +39,8 @@ if HAVE_EMU:
 else:
     emupico = None
     # one test says why (test_emu_setup.py); the others are not even collected
-    collect_ignore_glob = ["test_emu_[!s]*.py"]
+    collect_ignore = [n for n in os.listdir(os.path.dirname(os.path.abspath(__file__)))
+                      if n.startswith("test_") and n.endswith(".py") and n != "test_emu_setup.py"]
 
 KNOCKBOX = os.path.join(os.path.dirname(sys.executable), "knockbox")
 _READY = {}
@@ -55,6 +58,61 @@ def emu():
                                + p.stdout + p.stderr)
         _READY["ok"] = True
     return emupico
+
+
+# ------------------------------------------------------------------ scheduling (economy)
+# The emulator tests run after the rest of the suite, longest first (so the two xdist workers
+# finish together), and the deploy they all start from is made in the background as soon as
+# they are collected: it waits on the emulated serial port, not on the CPU the other tests use.
+_LONGEST_FIRST = ("test_emu_presses", "test_emu_wake", "test_emu_powercut", "test_emu_serial",
+                  "test_emu_games", "test_hw_", "test_emu_boot", "test_emu_setup")
+_NEEDS_DEPLOY = ("deployed", "deployed_pico_epd", "device", "device_factory")
+_background = []
+
+
+def _is_emu(item):
+    return os.path.dirname(str(item.fspath)) == os.path.dirname(os.path.abspath(__file__))
+
+
+def _rank(item):
+    name = os.path.basename(str(item.fspath))
+    for i, prefix in enumerate(_LONGEST_FIRST):
+        if name.startswith(prefix):
+            return i
+    return len(_LONGEST_FIRST) // 2
+
+
+def pytest_collection_modifyitems(session, config, items):
+    emu = [i for i in items if _is_emu(i)]
+    if not emu:
+        return
+    others = [i for i in items if not _is_emu(i)]
+    emu.sort(key=_rank)  # stable: the file's own order within a file
+    items[:] = others + emu
+    factory = getattr(config, "_tmp_path_factory", None)  # what tmp_path_factory returns
+    if HAVE_EMU and factory is not None and any(
+            set(_NEEDS_DEPLOY) & set(getattr(i, "fixturenames", ())) for i in emu):
+        factory.getbasetemp()  # made here, not raced by the thread
+
+        def build():
+            try:
+                _badger(factory)
+            except Exception:  # noqa: BLE001 - the fixture reports it (the "failed" file)
+                pass
+        t = threading.Thread(target=build, daemon=True)
+        t.start()
+        _background.append(t)
+
+
+def pytest_sessionfinish(session, exitstatus):
+    for t in _background:
+        t.join(120)
+
+
+@atexit.register
+def _join_background():
+    for t in _background:
+        t.join(120)
 
 
 def _shared(tmp_path_factory):
@@ -121,10 +179,15 @@ def _template(d):
             "spi": os.path.join(d, "spi.jsonl"), "gpio": os.path.join(d, "gpio.jsonl")}
 
 
+def _badger(tmp_path_factory):
+    if "ok" not in _READY:
+        subprocess.run([os.path.join(EMU, "setup.sh")], capture_output=True, timeout=600)
+    return _once(tmp_path_factory, "badger", lambda d: _deploy_into(emupico, d, "badger", None))
+
+
 @pytest.fixture(scope="session")
 def deployed(emu, tmp_path_factory):
-    d = _once(tmp_path_factory, "badger", lambda d: _deploy_into(emu, d, "badger", None))
-    return _template(d)
+    return _template(_badger(tmp_path_factory))
 
 
 @pytest.fixture(scope="session")
@@ -148,8 +211,11 @@ def device_factory(emu, deployed, request, tmp_path):
         return dev.start()
 
     yield make
-    for dev in started:
-        dev.stop()
+    for dev in started:  # stopping takes seconds (the pty bridge): let the next test start
+        dev.stop_watching()
+        t = threading.Thread(target=dev.stop, daemon=True)
+        t.start()
+        _background.append(t)
 
 
 @pytest.fixture

@@ -89,9 +89,12 @@ class Device:
         self._watch.start()
         return self
 
-    def stop(self):
+    def stop_watching(self):
         if self._watch:
             self._watch.stop()
+
+    def stop(self):
+        self.stop_watching()
         if self.started:
             self.pico.stop(check=False, capture_output=True)
             self.started = False
