@@ -155,36 +155,43 @@ class _Page:
         s = self.store
         if s.epoch != self.epoch:
             return 0, False, _ERASED
-        more, err, size = False, None, 0
+        more, err, size, queued = False, None, 0, 0
         parts: list = []        # one piece: joined and queued at about _OUT_CHUNK bytes
+        add = parts.append
+        n, after, room = self.n, self.after, _OUT_HIGH - link._qn
         try:
             j = s.journal
             if self._it is not None and self._it_last != j.last_seq:
                 self.close()
             if self._it is None:
-                self._it = j.records(self.after, True)
+                self._it = j.records(after, True)
                 self._it_last = j.last_seq
-            for seq, body in self._it:
-                if size + len(body) > _OUT_CHUNK and parts:
+            for seq, body in self._it:     # (locals: this loop is most of a sync's CPU)
+                k = len(body)
+                if size + k > _OUT_CHUNK and parts:
                     link._send(b"".join(parts))
+                    queued += size
                     parts, size = [], 0
-                head = b",[%d," % seq if self.n else b"[%d," % seq
-                parts.append(head)
-                parts.append(body)
-                parts.append(b"]")
-                size += len(head) + len(body) + 1
-                self.after = seq
-                self.n += 1
-                if self.n >= self.limit:
+                    add = parts.append
+                head = b",[%d," % seq if n else b"[%d," % seq
+                add(head)
+                add(body)
+                add(b"]")
+                size += len(head) + k + 1
+                after = seq
+                n += 1
+                if n >= self.limit:
                     break
-                if link._qn >= _OUT_HIGH or time.ticks_diff(time.ticks_ms(), t) >= _BUSY_MS:
+                if not n & 3 and (queued + size >= room or
+                                  time.ticks_diff(time.ticks_ms(), t) >= _BUSY_MS):
                     more = True
                     break
         except Exception as e:  # noqa: BLE001 - a flash error, a full heap
             more, err = False, "failed: %r" % (e,)
+        self.n, self.after = n, after
         if parts:
             link._send(b"".join(parts))
-        return size, more, err
+        return queued + size, more, err
 
     def close(self):
         it, self._it = self._it, None

@@ -287,7 +287,7 @@ def case_poll_does_a_bounded_amount_each_call():
             w = out.written
             more = link.poll(polls)
             polls += 1
-            if out.written - w > 1024 + 2 * 256:
+            if out.written - w > 4096:
                 raise AssertionError("wrote %d bytes in one poll" % (out.written - w))
             if polls > 5000:
                 raise AssertionError("never finished")
