@@ -321,7 +321,7 @@ def test_an_edit_that_breaks_a_later_hand_cannot_be_saved():
     t = Table(game(1, {"knock": 0, "counts": [4, 19, None]}, {"gin": 2, "counts": [22, None, 0]}))
     t.press("up", "down", "down", "a", "up", "a", "b", *["down"] * 9, "b", "a")
     assert t.mode == "confirm" and t.act.hand == {"knock": 1, "counts": [4, 1, None]}
-    assert t.act.error and "sitting out" in t.act.error and t.act.after is None
+    assert t.act.error and "sitting out" in t.act.error and t.act.after == []
 
 
 # ---- starting a game --------------------------------------------------------------------------

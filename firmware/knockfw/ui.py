@@ -46,9 +46,8 @@ class UI:
     def __init__(self):
         self.preload("boot")
         self.note = None    # (string key, argument): shown until the next button press
-        self.act = None     # the activity showing
         self._lazy = None   # the module of the activity showing, if it is forgotten when left
-        self.home()
+        self.home()         # self.act: the activity showing
 
     def preload(self, when="kept"):
         """Import the activities imported `when` ("boot" or "kept") that are not in yet."""

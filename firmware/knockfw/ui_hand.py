@@ -25,15 +25,15 @@ class Activity:
     def __init__(self):
         self.ending = "knock"   # how the hand ended: "knock" or "gin"
         self.who = 0            # the seat that knocked or went gin
-        self.counts = [0, 0, 0]
-        self.fields = []        # seats whose counts are asked, in order
+        self.counts: list = [0, 0, 0]   # per seat; None for a seat sitting out
+        self.fields: list = []  # seats whose counts are asked, in order
         self.cursor = 0         # index in fields of the count Up/Down change
         self.repeats = 0        # repeats of the Up/Down held now
         self.edit = None        # index of the hand being corrected, or None for a new hand
-        self.hand = None        # the hand on the confirm screen
+        self.hand: dict = {}    # the hand on the confirm screen
         self.undo = False       # the confirm screen takes the last hand back
-        self.before = None      # the confirm screen's preview: totals before and after,
-        self.after = None
+        self.before: list = []  # the confirm screen's preview: totals before and after,
+        self.after: list = []
         self.result = None      # (kind, winners, points) a new hand scores (None for an edit)
         self.error = None       # why the hand cannot be saved (the preview's error)
 
@@ -101,6 +101,7 @@ class Activity:
         self.hand = hand
         self.undo = undo
         self.error = None
+        self.after = []
         if undo:
             return None
         self.before = game.totals[:]
