@@ -25,6 +25,8 @@ from knockfw import jscan
 _CHUNK = const(512)     # bytes read at a time while reading records
 _SCAN = const(2048)     # bytes read at a time by the boot scan: a longer line is garbage
 _BATCH = const(32)      # lines checked per call of the native scan
+_READ = const(1024)     # records(): bytes read at a time (a record is < 400 bytes)
+_READ_BATCH = const(16)
 _MAX_LINE = const(2048)  # a longer "line" is garbage (our records are < 300 bytes)
 _MARK_EVERY = const(32)  # one (seq, offset) mark per this many records, to seek for sync
 
@@ -109,6 +111,13 @@ def _lines(f, off=0):
         yield off, buf
 
 
+def _table():
+    global _crc
+    if _crc is None:
+        _crc = jscan.crc_table()
+    return _crc
+
+
 def _last_line(buf, start, have, f, eof):
     # Is the line at buf[start] the file's last (a torn tail), or do more lines follow it?
     nl = buf.find(b"\n", start, have)
@@ -167,9 +176,7 @@ class Journal:
     def _scan(self, f, visit):
         # Native line checks (knockfw.jscan) over the file, _SCAN bytes at a time. Returns None
         # when every line is good, else (offset of the first bad line, whether it is the last).
-        global _crc
-        if _crc is None:
-            _crc = jscan.crc_table()
+        crc = _table()
         buf = bytearray(_SCAN)
         out = array("i", bytes(16 * _BATCH))
         base = have = 0
@@ -179,7 +186,7 @@ class Journal:
                 k = f.readinto(memoryview(buf)[have:])
                 eof = not k
                 have += k or 0
-            r = jscan.lines(buf, have, self.last_seq + 1, _crc, out, _BATCH)
+            r = jscan.lines(buf, have, self.last_seq + 1, crc, out, _BATCH)
             good = r if r >= 0 else -1 - r
             used = 0
             for i in range(0, good * 4, 4):
@@ -238,8 +245,10 @@ class Journal:
             self._marks.append((seq, off))
 
     def records(self, after=0, raw=False):
-        """Yield (seq, obj) for the good records with seq > after, reading line by line; with
-        raw, (seq, its JSON as bytes), not parsed (the serial link sends it as it is)."""
+        """Yield (seq, obj) for the good records with seq > after; with raw, (seq, its JSON as
+        bytes), not parsed (the serial link sends it as it is). Each record's seq and CRC are
+        checked again (in native code, knockfw.jscan): a record that no longer reads back ends
+        the records there."""
         seq, off = 1, 0
         for m in self._marks:
             if m[0] <= after + 1:
@@ -248,17 +257,34 @@ class Journal:
             f = open(self.path, "rb")
         except OSError:
             return
+        buf = bytearray(_READ)
+        out = array("i", bytes(16 * _READ_BATCH))
+        crc = _table()
         with f:
             f.seek(off)
-            for o, line in _lines(f, off):
-                if o >= self._size:
-                    break
-                if seq > after:
-                    p = _parse(line, seq)
-                    if p is None:
-                        break
-                    yield seq, p[1] if raw else json.loads(p[1])
-                seq += 1
+            left = self._size - off     # bytes of good records still to read
+            have = 0
+            while True:
+                if left > 0 and have < _READ:
+                    k = f.readinto(memoryview(buf)[have:have + min(_READ - have, left)])
+                    if not k:
+                        return
+                    have += k
+                    left -= k
+                r = jscan.lines(buf, have, seq, crc, out, _READ_BATCH)
+                good = r if r >= 0 else -1 - r
+                used = 0
+                for i in range(0, good * 4, 4):
+                    s, n = out[i], out[i + 1]
+                    used = s + n
+                    if seq > after:
+                        body = bytes(buf[buf.find(b" ", s) + 1:used - 10])
+                        yield seq, body if raw else json.loads(body)
+                    seq += 1
+                if r < 0 or not used:
+                    return      # a bad record, or the end (or a line longer than _READ)
+                have -= used
+                buf[0:have] = buf[used:used + have]
 
     def read(self, spots):
         """Yield the records at spots [seq, offset, seq, offset...] (as open() visited them),
