@@ -201,7 +201,7 @@ def measure_play(emu, image, work, j300, presses):
         dev.wait_refresh(0, 300)
         dev.wait_quiet(300)
         put_journal(dev, j300)
-        hands = max(2, presses // 10)
+        hands = max(3, presses // 6)
         for _h in range(hands):
             # the running game is method 3: A knocks (Ann's count first), A again -> Bob's count
             dev.act([("a", "press"), ("a", "press")])
@@ -272,11 +272,13 @@ def measure_sync_and_drain(emu, image, work, j1000, lines):
 
 
 HEAP = r"""
-import gc
+import gc, time
 gc.collect()
 from knockfw import app as A, board as B
 a = A.App(B.load())
-a.render()
+for i in range(30):  # the loop of app.run(): boot, the first screen, what comes after it
+    a.step(time.ticks_ms())
+    time.sleep_ms(10)
 gc.collect()
 print("HEAP", gc.mem_alloc(), gc.mem_free())
 """
