@@ -218,7 +218,7 @@ def measure_play(emu, image, work, j300, presses):
             r = dev.press("a", 100)
             dev.wait_refresh(n, emu_ms=3000)
             dev.wait_quiet(300)
-            saves.append((dev.last_release[1], r["end_emu_us"]))
+            saves.append((dev.last_release[1], r["release_us"]))
         frames = dev.frames().frames
     finally:
         dev.stop()

@@ -140,9 +140,11 @@ class Device:
 
     def press(self, name, ms=100, gap=0):
         """Hold a button `ms` (emulated), release, then let `gap` ms pass. Returns the
-        emulator's reply (start_emu_us, end_emu_us)."""
+        emulator's reply (start_emu_us, and release_us: when it let go; end_emu_us, when it
+        answered, may be a few ms later)."""
         r = self.pico.press(self.pins[name], ms, level=self.on_level)
-        self.last_release = (r["end_emu_us"], self.boot())
+        r["release_us"] = _release_us(r)
+        self.last_release = (r["release_us"], self.boot())
         if gap:
             self.sleep(gap)
         return r
@@ -169,7 +171,7 @@ class Device:
             r = self.press(name, long_ms if kind == "long" else ms)
             ok = not settle or self.wait_refresh(n, emu_ms=timeout)
             self.act_log.append((name, kind, self.last_release[1], r["start_emu_us"],
-                                 r["end_emu_us"], ok))
+                                 r["release_us"], ok))
             if not ok:
                 missed.append(i)
         return missed
@@ -253,12 +255,29 @@ class Device:
         let go `ms` emulated ms after the chip starts. Returns the emulated us of the release
         (in the new boot)."""
         self.hold(name)
-        self.reset(wait_usb=False)
-        # already driven: press() keeps the level and lets go (undriven) after ms, timed on
-        # the new chip's clock from a few emulated ms after the reset
-        r = self.pico.press(self.pins[name], ms, level=self.on_level)
-        self.last_release = (r["end_emu_us"], self.boot())
-        return r["end_emu_us"]
+        # one message: the emulator resets the chip, then times the press on the new chip's
+        # clock from its first instant (press() keeps the level held and lets go, undriven)
+        sock = self.emupico.connect_unix(self.pico.ctl_path, timeout=60 + ms / 50)
+        try:
+            sock.sendall(b"reset\npress %d %g level=%d clock=emu\n" % (
+                self.pins[name], ms, self.on_level))
+            buf = b""
+            while buf.count(b"\n") < 2:
+                d = sock.recv(65536)
+                if not d:
+                    break
+                buf += d
+        finally:
+            sock.close()
+        replies = [json.loads(x) for x in buf.split(b"\n") if x.strip()]
+        if len(replies) < 2 or not all(r.get("ok") for r in replies):
+            raise RuntimeError("reset + press: %r" % (replies,))
+        # (the new boot has not reached the panel yet: see reset())
+        self._cuts.append(self.pico.command("spi")["bytes"])
+        self._watch.cut(self._cuts[-1])
+        end_us = _release_us(replies[1])
+        self.last_release = (end_us, self.boot())
+        return end_us
 
     def on_battery(self, yes=True):
         self.pico.drive(VBUS, 0 if yes else 1)
@@ -333,6 +352,13 @@ class Device:
                 if isinstance(r, dict) and r.get("id") == rid:
                     return r
         return None
+
+
+def _release_us(r):
+    """When a press let go: the emulator releases the pin on an alarm exactly `held_ms` after
+    it began; its reply (end_emu_us) can come a little later. (A reset during the press lets
+    go at once, on the new chip's clock: then no time of the old boot is after this one.)"""
+    return r["start_emu_us"] + r["held_ms"] * 1000
 
 
 class _Watcher(threading.Thread):

@@ -34,6 +34,7 @@ def test_power_cuts_around_saves(device):
 
     plan = hands(7)
     rounds = []  # (boot, emulated time the save press ended, delay before the cut or None)
+    lag = [20.0]  # emulated ms from asking for a press to its start
     for k, h in enumerate(plan):
         a = len(p.presses)
         p.hand(h)
@@ -49,16 +50,19 @@ def test_power_cuts_around_saves(device):
         save.start()  # the save: A held 100 ms, acted on at its release
         if k == len(plan) - 1:
             save.join()
-            rounds.append((boot, done[0]["end_emu_us"], None))
+            rounds.append((boot, done[0]["release_us"], None))
             break
-        # the cut, in emulated ms after the press began: half of them around the release
-        # (the journal write), the others up to the refresh and after it
-        delay = rng.uniform(90, 130) if k % 2 == 0 else rng.uniform(130, 300)
-        while device.emu_ms() < t0 + delay:
+        # the cut, in emulated ms after the press began (which is `lag` after t0, as the last
+        # presses tell): half of them from just before the release through the journal write
+        # to the refresh command, the others after it
+        delay = rng.uniform(95, 140) if k % 2 == 0 else rng.uniform(140, 300)
+        while device.emu_ms() < t0 + lag[0] + delay:
             time.sleep(0.002)
         device.reset_and_wait()
         save.join()
-        rounds.append((boot, done[0]["end_emu_us"], delay))
+        start = done[0]["start_emu_us"] / 1000
+        lag[0] = (lag[0] + (start - t0)) / 2
+        rounds.append((boot, done[0]["release_us"], delay))
     device.wait_quiet(500)
 
     frames = device.frames().frames

@@ -61,6 +61,7 @@ def test_auto_off_then_wake_press_on_battery(device_factory, tmp_path):
     assert latch, "the latch was not taken after the wake"
     print("wake: latch high %.1f ms after reset, button released at %.1f ms" % (
         latch[0] / 1000, released_us / 1000))
+    assert released_us < 400_000, "not a short press: the emulator took too long to let go"
     assert latch[0] < released_us, "the board would have gone dark before the button was let go"
     r = dev.frames()
     shown = [f for f in r.frames if f.boot == boot + 1]
