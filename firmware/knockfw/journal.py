@@ -22,20 +22,15 @@ from micropython import const
 
 from knockfw import jscan
 
-_CHUNK = const(512)     # bytes read at a time while reading records
+_CHUNK = const(512)     # bytes copied at a time when the journal is rewritten
 _SCAN = const(2048)     # bytes read at a time by the boot scan: a longer line is garbage
 _BATCH = const(32)      # lines checked per call of the native scan
 _READ = const(1024)     # records(): bytes read at a time (a record is < 400 bytes)
 _READ_BATCH = const(16)
-_MAX_LINE = const(2048)  # a longer "line" is garbage (our records are < 300 bytes)
 _MARK_EVERY = const(32)  # one (seq, offset) mark per this many records, to seek for sync
 
 
 _crc = None  # the CRC-32 table of the native scan, made on first use
-
-
-class JournalError(ValueError):
-    pass
 
 
 def _sync():
@@ -62,53 +57,6 @@ def _remove(path):
 def _line(seq, obj):
     body = b"%d %s" % (seq, json.dumps(obj, separators=(",", ":")).encode())
     return b"%s %08x\n" % (body, binascii.crc32(body) & 0xFFFFFFFF)
-
-
-def _parse(line, want):
-    """(seq, body_json_bytes) of a line, or None if it is torn, damaged or out of sequence."""
-    n = len(line)
-    if n < 13 or line[n - 1] != 10 or line[n - 10] != 32:
-        return None
-    body = line[:n - 10]
-    try:
-        crc = int(line[n - 9:n - 1], 16)
-    except ValueError:
-        return None
-    if binascii.crc32(body) & 0xFFFFFFFF != crc:
-        return None
-    sp = body.find(b" ")
-    try:
-        seq = int(body[:sp])
-    except ValueError:
-        return None
-    if sp < 1 or (want and seq != want):
-        return None
-    return seq, body[sp + 1:]
-
-
-def _lines(f, off=0):
-    """Yield (offset, line) from f, which is at offset off; lines keep their b"\\n". Reads in
-    chunks so a long journal never sits in RAM; a last line without newline comes out as is."""
-    buf = b""
-    while True:
-        chunk = f.read(_CHUNK)
-        if not chunk:
-            break
-        buf = buf + chunk if buf else chunk
-        start = 0
-        while True:
-            nl = buf.find(b"\n", start)
-            if nl < 0:
-                break
-            yield off, buf[start:nl + 1]
-            off += nl + 1 - start
-            start = nl + 1
-        buf = buf[start:]
-        if len(buf) > _MAX_LINE:
-            yield off, buf
-            return
-    if buf:
-        yield off, buf
 
 
 def _table():
@@ -285,28 +233,6 @@ class Journal:
                     return      # a bad record, or the end (or a line longer than _READ)
                 have -= used
                 buf[0:have] = buf[used:used + have]
-
-    def read(self, spots):
-        """Yield the records at spots [seq, offset, seq, offset...] (as open() visited them),
-        parsed (None for one that no longer reads back). Read it to the end: that closes the
-        file."""
-        if not spots:
-            return
-        with open(self.path, "rb") as f:
-            for i in range(0, len(spots), 2):
-                seq, off = spots[i], spots[i + 1]
-                f.seek(off)
-                p = None
-                for _o, line in _lines(f, off):
-                    p = _parse(line, seq)
-                    break
-                obj = None
-                if p is not None:
-                    try:
-                        obj = json.loads(p[1])
-                    except ValueError:
-                        pass
-                yield obj
 
     def reset(self, first=None):
         """Start a new, empty journal (with `first` as record 1 if given), atomically."""

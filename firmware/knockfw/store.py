@@ -17,7 +17,6 @@
 # from the journal's first record.
 import binascii
 import os
-from array import array
 
 from knockcore import events
 from knockfw.journal import load_json, save_json
@@ -32,14 +31,15 @@ class StoreError(ValueError):
 
 class _Scan:
     # What boot needs from one pass over the journal, without parsing every record: the gid of
-    # every game, and where the records of the newest `keep` games are (only those games are
-    # rebuilt with the rules core; older ones stay on flash for the host). Records that belong
-    # to no game are counted as skipped, with the first one's reason.
+    # every game, and where the newest `keep` games start (only those are rebuilt with the rules
+    # core, from their first record on; older ones stay on flash for the host). Records that
+    # belong to no game are counted as skipped, with the first one's reason.
     def __init__(self, keep):
         self.keep = keep
-        self.head = None    # offset of record 1 when it is no game's (the epoch record)
+        self.head = False   # record 1 is no game's (the epoch record)
         self.gids = []
-        self.spots = {}     # gid -> array [seq, offset, seq, offset...] of the newest `keep` games
+        self.known = set()
+        self.kept = {}      # gid -> seq of its "game" record, for the newest `keep` games
         self.skipped = 0
         self.first = None   # (seq, reason) of the first skipped record
 
@@ -49,27 +49,22 @@ class _Scan:
             self.first = (seq, why)
 
     def visit(self, seq, off, g, game):
-        if seq == 1 and g < 0:
-            self.head = off       # the epoch record, read after the scan
-            return
         if g < 0:
-            self.skip(seq, "not a game event")
-            return
-        if game:
-            if g in self.gids:
+            if seq == 1:
+                self.head = True
+            else:
+                self.skip(seq, "not a game event")
+        elif game:
+            if g in self.known:
                 self.skip(seq, "game %d twice" % g)
                 return
             self.gids.append(g)
-            self.spots[g] = array("i")
-            if len(self.spots) > self.keep:
-                del self.spots[min(self.spots)]
-        elif g not in self.gids:
+            self.known.add(g)
+            self.kept[g] = seq
+            if len(self.kept) > self.keep:
+                del self.kept[min(self.kept)]
+        elif g not in self.known:
             self.skip(seq, "no game %d" % g)
-            return
-        s = self.spots.get(g)
-        if s is not None:
-            s.append(seq)
-            s.append(off)
 
 
 def _int(v, default):
@@ -98,9 +93,13 @@ class Store:
         j.open(scan.visit)
         notes = [j.note] if j.note else []
         head = None
-        if scan.head is not None:
-            for head in j.read(array("i", (1, scan.head))):
-                pass
+        if scan.head:
+            it = j.records(0)
+            try:
+                for _seq, head in it:
+                    break
+            finally:
+                it.close()
         if not isinstance(head, dict) or head.get("t") != "epoch":
             head = None
         meta = load_json(self._meta_path, None)
@@ -137,20 +136,23 @@ class Store:
         for g in scan.gids:
             if g >= self._next:
                 self._next = g + 1
-            if g not in scan.spots:
+            if g not in scan.kept:
                 self._old.append(g)
-        for g in sorted(scan.spots):
-            game = None
-            spots = scan.spots[g]
-            i = 0
-            for ev in self.journal.read(spots):
-                try:
-                    game = events.apply(game, ev)
-                except (ValueError, KeyError, TypeError, AttributeError) as e:
-                    scan.skip(spots[i], str(e))
-                i += 2
-            if game is not None:
-                self._games[g] = game
+        if scan.kept:
+            first = min(scan.kept[g] for g in scan.kept)
+            it = self.journal.records(first - 1)
+            try:
+                for seq, ev in it:
+                    g = events.game_of(ev)
+                    if g not in scan.kept or seq < scan.kept[g] or (
+                            seq > scan.kept[g] and ev.get("t") == events.GAME):
+                        continue    # another game's, or a "game twice" (counted by the scan)
+                    try:
+                        self._games[g] = events.apply(self._games.get(g), ev)
+                    except (ValueError, KeyError, TypeError, AttributeError) as e:
+                        scan.skip(seq, str(e))
+            finally:
+                it.close()
         self._old.sort()
         if scan.skipped:
             return "skipped %d journal records (record %d: %s)" % (
