@@ -296,7 +296,14 @@ exec(src.replace('"/data/board.json"', %(board_lit)r))
 loaded = sorted(set(sys.modules) - before)
 from knockfw import rp2board, board
 board.BOARD_FILE = %(board_file)r
+latched = rp2board._latched[0]     # the Buttons boot.py started: a press now is kept
+pin = rp2board._latched[1]["up"]
+fm.levels[pin.gpio] = 0 if latched._low else 1     # pressed (the Pico build's are active low)
+pin.handler(pin)
 print(json.dumps({"loaded": loaded,
+                  "irqs": sorted([p.gpio, p.trigger, p.hard] for p in fm.pins
+                                 if p.handler is not None),
+                  "events": latched.poll(1000),
                   "pins": [[p.gpio, p.mode, p.out] for p in fm.pins],
                   "early": rp2board._early, "chosen": board.chosen(),
                   "chosen_module": board.module(board.chosen()).__name__}))
@@ -321,8 +328,13 @@ def test_boot_py(tmp_path, content):
     res = json.loads(r.stdout.strip().splitlines()[-1])
     heavy = [m for m in res["loaded"] if m.split(".")[-1] in (
         "app", "uc8151", "ssd1680", "epd", "epdconv", "framebuf", "store", "journal", "ui",
-        "screens", "buttons", "link", "board")]
+        "screens", "link", "board")]
     assert heavy == []  # nothing of the app, not even the display driver or the chooser
+    # ... but the buttons: every press from here on is latched by an IRQ (here Up, made while
+    # the app would still be importing, comes out of the app's first poll)
+    assert "knockfw.buttons" in res["loaded"]
+    assert len(res["irqs"]) == 5 and all(t == 12 and hard for _g, t, hard in res["irqs"])
+    assert ["up", "press"] in res["events"]
     boards = [m for m in res["loaded"] if m.startswith("knockfw.board_")]
     assert boards == [res["chosen_module"]]  # boot.py took the board knockfw.board takes
     assert res["early"] == "a"

@@ -153,7 +153,7 @@ class SimDisplay(framebuf.FrameBuffer):
         self._until = None                 # no refresh running yet
         self.asleep = False
 
-    def show(self, full=False, block=False):
+    def show(self, full=False, block=False, quick=False):
         self.frames += 1
         if full:
             self.fulls += 1
@@ -238,7 +238,10 @@ class Board:
         return self._pins
 
     def wake_button(self):
-        return self._woke
+        """The press that powered the board up (after a simulated power-off), or None; once."""
+        w = self._woke
+        self._woke = None
+        return w
 
     def mount(self):
         try:

@@ -19,12 +19,15 @@ import machine
 
 _EARLY_GAP_MS = 5  # second look at the buttons, as Pimoroni's wakeup module (gpio_get_all twice)
 _early = None  # early_buttons(): the button held when boot.py ran, "" if none (None: not run)
+_latched: tuple = ()  # early_buttons(): (Buttons latching edges since boot.py, their pins)
 
 
 def early_buttons(pins, names, pull, pressed):
-    """boot.py, through the board file's early(): set up the buttons and note the one held now
-    (looked at twice, 5 ms apart); Board() hands it to the app as wake_button()."""
-    global _early
+    """boot.py, through the board file's early(): set up the buttons, note the one held now
+    (looked at twice, 5 ms apart; Board() hands it to the app as wake_button()), and start
+    latching every press from here on (knockfw.buttons' IRQs), so that a press made while
+    the app is still being imported counts too (Board().latched_buttons() hands them over)."""
+    global _early, _latched
     P = machine.Pin
     held = ""
     for attempt in range(2):
@@ -36,6 +39,10 @@ def early_buttons(pins, names, pull, pressed):
             break
         time.sleep_ms(_EARLY_GAP_MS)
     _early = held
+    from knockfw.buttons import Buttons
+
+    pins_on = dict((n, P(pins[n], P.IN, pull)) for n in names)
+    _latched = (Buttons(pins_on, active_low=not pressed), pins_on)
     return held or None
 
 
@@ -47,13 +54,19 @@ class Rp2Board:
     def _buttons_from(self, pins, names, pull, pressed):
         """Set up the button pins and note the waking press: the one boot.py saw held (if it
         ran), else the one held right now."""
-        global _early
+        global _early, _latched
         P = machine.Pin
         self._pressed = pressed
         self._names = names
-        self._buttons = {}
-        for n in names:
-            self._buttons[n] = P(pins[n], P.IN, pull)
+        late = _latched                 # boot.py set them up and latches their edges
+        _latched = ()
+        self._latched = late[0] if late else None
+        if late:
+            self._buttons = late[1]
+        else:
+            self._buttons = {}
+            for n in names:
+                self._buttons[n] = P(pins[n], P.IN, pull)
         if _early is not None:
             self._woke = _early or None
             _early = None
@@ -86,6 +99,13 @@ class Rp2Board:
     def buttons_pins(self):
         """name -> machine.Pin for "a" "b" "c" "up" "down"."""
         return self._buttons
+
+    def latched_buttons(self):
+        """The knockfw.buttons.Buttons that boot.py started (their IRQs have latched every
+        press since), or None; once."""
+        b = self._latched
+        self._latched = None
+        return b
 
     def wake_button(self):
         """The button that woke the board (held at power-up, or the press that ended a sleep

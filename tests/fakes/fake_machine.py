@@ -42,9 +42,10 @@ class Pin:
     def __call__(self, v=None):
         return self.value(v)
 
-    def irq(self, handler=None, trigger=0):
+    def irq(self, handler=None, trigger=0, hard=False):
         self.handler = handler
         self.trigger = trigger
+        self.hard = hard
 
 
 def spi_divider(freq_in, baudrate):
