@@ -68,4 +68,4 @@ def test_every_screen_renders_and_text_stays_in_its_box(lang):
     assert any(s.endswith("…") and "Александра".startswith(s[:-1]) for s in drawn) or \
         "Александра" in drawn
     if lang == "ru":
-        assert any("Раздача" in s for s in drawn)
+        assert any("Сдача" in s for s in drawn)  # the rules' word for a hand (RULES.md 7)

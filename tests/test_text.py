@@ -425,7 +425,7 @@ def test_t_under_micropython():
     r = mp.run(T)
     assert r.returncode == 0, r.stderr
     assert r.stdout.strip().split("|") == [
-        "en", "Deals", "ru", "Сдаёт", "Сдаёт", "Раздача 12", "no such key", "False",
+        "en", "Deals", "ru", "Сдаёт", "Сдаёт", "Сдача 12", "no such key", "False",
         "en", "Русский", "hand: count 99 is above 98", "Deals"]
 
 
@@ -441,3 +441,19 @@ def test_strings_sheet_png():
         y += FONTS[fname].height()
     assert len(jobs) > 5
     assert save_png("strings_ru", pack([r[4] for r in run_jobs(jobs)]))
+
+
+# ---- Russian as the rules speak it (RULES.md section 7) ------------------------------------------
+
+GLOSSARY = ["сдача", "партия", "сдаёт", "нокер", "стуч", "джин", "подрезка", "ничья", "премия",
+            "свободный", "в трудном положении", "расчёт", "платит"]
+OLD_WORDS = [r"раздач", r"андеркат", r"\bпуст", r"\bбокс", r"\bигр(а|ы|у|е|ой|ам)?\b"]
+
+
+def test_russian_screens_speak_the_rules_words():
+    ru = " ".join(catalog.table("ru").values()).lower()
+    missing = [w for w in GLOSSARY if w not in ru]
+    assert missing == [], missing
+    old = [(w, k) for k, v in catalog.table("ru").items() for w in OLD_WORDS
+           if re.search(w, v.lower())]
+    assert old == [], old

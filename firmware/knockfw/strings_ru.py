@@ -9,85 +9,85 @@ method2|Один против двух
 method3|Все трое
 target|Цель
 deals|Сдаёт
-sits_out|Отдыхает
-in_box|В боксе
+sits_out|Свободный
+in_box|Один
 partners|Партнёры
-hand_n|Раздача %d
-boxes|Боксы
-knock|Стук
+hand_n|Сдача %d
+boxes|Сдачи
+knock|Нокер
 gin|Джин
 count|Очки
 confirm|Подтвердить
-edit_hand|Изменить раздачу
-hint_who|A/B/C: кто постучал · держать: джин · ▲: назад
+edit_hand|Изменить сдачу
+hint_who|A/B/C: кто стучал · держать: джин · ▲: назад
 hint_count|▲▼ очки · A/B/C игрок · снова: далее · держать: отмена
 hint_confirm|A: записать · B: назад · C: отмена
 x_knocks|%s стучит
 x_knocks_n|%s стучит %d
 x_gin|%s: джин
-x_undercuts|%s: андеркат
-void_hand|Пустая раздача
-void_result|Без очков; сдаёт тот же
-undo_last|Отменить последнюю раздачу
-undo_q|Отменить эту раздачу?
+x_undercuts|%s: подрезка
+void_hand|Ничья
+void_result|Ничья: без очков, сдаёт тот же
+undo_last|Отменить последнюю сдачу
+undo_q|Отменить эту сдачу?
 totals_change|Счёт после исправления:
-cannot_save|Эту раздачу не записать
-sits_out_x|%s отдыхает в этой раздаче
-who_knocked_n|Раздача %d: кто постучал?
-no_game|Игры ещё нет
-hint_empty|Любая кнопка: меню → Новая игра
-hint_score|A/B/C: стук · держать: джин · ▲▼: меню
-hint_over|A: следующая игра · ▲▼: меню
+cannot_save|Эту сдачу не записать
+sits_out_x|%s — свободный игрок в этой сдаче
+who_knocked_n|Сдача %d: кто стучал?
+no_game|Партии ещё нет
+hint_empty|Любая кнопка: меню → Новая партия
+hint_score|A/B/C: нокер · держать: джин · ▲▼: меню
+hint_over|A: следующая партия · ▲▼: меню
 menu|Меню
 back|Назад
 hint_menu|▲▼: выбор · A: да · B/C: назад
-hint_pick|▲▼ раздача · A: заново · B: пустая · C: назад
+hint_pick|▲▼ сдача · A: заново · B: ничья · C: назад
 hint_method|▲▼: способ · A: далее · B/C: назад
 players|Игроки
 hint_players|A/B/C место · ▲▼ имя · снова: далее · держать: назад
 hint_roles|A/B/C: выбрать · ▲▼: назад
-cut_lowest|Кто снял младшую карту? (отдыхает)
+cut_lowest|Кто снял младшую карту? (свободный)
 cut_next_lowest|Кто снял следующую? (сдаёт)
-cut_highest_box|Кто снял старшую? (в боксе)
+cut_highest_box|Кто старший? (в трудном положении)
 cut_second|Кто снял вторую? (капитан, сдаёт)
 cut_highest_deals|Кто снял старшую карту? (сдаёт)
-role_idle|Отдыхает
+role_idle|Свободный
 role_dealer|Сдаёт
-role_box|В боксе
+role_box|Один
 role_captain|Капитан
 set_preset|Правила
 set_target|Цель (1, 2)
 set_m3_target|Цель (все трое)
-set_m1_extra|Доплата (1)
-set_m3_formula|Очки раздачи (3)
+set_m1_extra|Премия (1)
+set_m3_formula|Очки за сдачу (3)
 set_m3_penalty_on|Штраф за ничью (3)
 set_lang|Язык
 set_sleep_s|Сон через
 n_min|%d мин
 opt_seed|seed
 opt_classic|classic
-opt_idle|платит отдыхавший
-opt_shutout|платит без взяток
+opt_idle|платит свободный
+opt_shutout|платит не взявший сдач
 opt_literal|сумма других − своё
 opt_pairwise|попарные разницы
 opt_tie|при ничьей
-opt_tie_or_undercut|ничья, андеркат
+opt_tie_or_undercut|ничья или подрезка
 hint_settings|▲▼: выбор · A/B: менять · C: готово
-erase_n|Игр на устройстве: %d
+erase_n|Партий на устройстве: %d
 hint_erase|держать A: стереть · C: оставить
 hold_a|Держите A, чтобы стереть
 erase_failed|Стереть не удалось: %s
-new_game|Новая игра
-next_game|Следующая игра
-game_over|Игра окончена
+new_game|Новая партия
+next_game|Следующая партия
+game_over|Партия окончена
 x_wins|Победа: %s
 x_win|Победа: %s
-x_pays_y|%s → %s: %d
+x_pays_y|%s платит %s %d
 net|Расчёт
 settings|Настройки
 lang_en|English
 lang_ru|Русский
-erase_all|Стереть все игры?
+erase_all|Стереть все партии?
 syncing|Синхронизация
 saved|Сохранено
 """
