@@ -264,3 +264,37 @@ def test_next_game_names_can_still_be_changed_after_a_reboot():
     with open(os.path.join(out, "players.json"), encoding="utf-8") as f:
         drawn = [b[4] for b in json.load(f)["boxes"]]
     assert "Dee" in drawn, drawn
+
+
+TORN = r"""
+import json, sys
+from knockfw import app as A
+from knockfw import board_sim
+from knockfw.journal import Journal
+from knockfw.store import Store
+b = board_sim.Board(sim_dir="", flash_path=sys.argv[1])
+b.mount()
+d = b.data_dir
+st = Store(Journal(d + "/journal.txt"), d + "/meta.json").load()
+g = st.new_game({"method": 3, "players": ["Ann", "Bob", "Cy"], "start": {"dealer": 0}})
+st.add_hand(g, {"void": True})
+st.journal.close()
+with open(d + "/journal.txt", "ab") as f:
+    f.write(b'4 {"t":"hand","g":1,"h":{"vo')     # the power went mid-write
+with open(d + "/settings.json", "w") as f:
+    f.write(json.dumps({"lang": "ru"}))
+a = A.App(b, 0)
+print(a.ui.note[0])
+print(len(a.game().hands))
+"""
+
+
+def test_a_repaired_journal_is_told_in_the_players_language(tmp_path):
+    import mp
+
+    script = tmp_path / "torn.py"
+    script.write_text(TORN)
+    p = mp.run_file(str(script), [str(tmp_path / "flash.img")], paths=[device.build()],
+                    heap="192k")
+    assert p.returncode == 0, p.stdout + p.stderr
+    assert p.stdout.splitlines() == ["недописанная последняя запись отброшена", "1"]

@@ -457,3 +457,78 @@ def test_russian_screens_speak_the_rules_words():
     old = [(w, k) for k, v in catalog.table("ru").items() for w in OLD_WORDS
            if re.search(w, v.lower())]
     assert old == [], old
+
+
+# ---- the rules core's messages and the journal's notes, in Russian -------------------------------
+
+def _core_templates():
+    import ast
+    import glob
+
+    out = {"hand %d: "}
+    for path in glob.glob(os.path.join(ROOT, "shared", "knockcore", "*.py")):
+        for n in ast.walk(ast.parse(open(path, encoding="utf-8").read())):
+            if isinstance(n, ast.Call) and getattr(n.func, "id", None) == "GameError" \
+                    and n.args and isinstance(n.args[0], ast.Constant):
+                out.add(n.args[0].value)
+    return out
+
+
+NOTE_TEMPLATES = {"dropped a half-written last record", "finished an interrupted erase",
+                  "journal damaged after record %d: kept %d records, rest in %s.bad",
+                  "skipped %d journal records (record %d: %s)", "not a game event",
+                  "game %d twice", "no game %d"}
+
+
+def test_every_core_message_and_journal_note_has_its_russian():
+    import importlib
+
+    ru = importlib.import_module("knockfw.messages_ru").TABLE.strip("\n").split("\n")
+    table = dict(line.split("|", 1) for line in ru)
+    assert len(table) == len(ru)                        # no key twice
+    want = _core_templates() | NOTE_TEMPLATES
+    assert len(want) > 45
+    assert sorted(want - set(table)) == []              # every message has its Russian
+    assert sorted(set(table) - want) == []              # and nothing else is in the table
+    for en, tr in table.items():
+        assert re.findall(r"%[sdr]", en) == re.findall(r"%[sdr]", tr), en
+        assert tr.strip() and not re.search("[a-z]{4,}", re.sub(r"%r|knock_limit|knock|gin|"
+                                                                r"void|null|true|seed|classic|"
+                                                                r"\.bad", "", tr)), tr
+    for path in (os.path.join(ROOT, "firmware", "knockfw", "journal.py"),
+                 os.path.join(ROOT, "firmware", "knockfw", "store.py")):
+        src = open(path, encoding="utf-8").read()
+        for tmpl in re.findall(r'\(\s*"([^"]+)",\s*\(', src):   # the notes made there
+            assert tmpl in NOTE_TEMPLATES or tmpl == "%s", tmpl   # ("%s": a message as it is)
+
+
+SAY = r"""
+from knockfw import strings
+from knockfw.journal import say_notes
+from knockcore.errors import GameError, say
+from knockcore.game import from_record
+try:
+    from_record({"method": 3, "players": ["Ann", "Bob", "Cy"], "start": {"dealer": 0},
+                 "hands": [{"void": True}, {"knock": 0, "counts": [11, 5, 6]}]})
+except GameError as e:
+    err = e
+note = [("skipped %d journal records (record %d: %s)", (2, 7, err)),
+        ("dropped a half-written last record", ())]
+print(say(err, strings.t))
+print(say_notes(note, strings.t))
+strings.set_lang("ru")
+print(say(err, strings.t))
+print(say_notes(note, strings.t))
+"""
+
+
+def test_core_messages_and_notes_in_the_players_language_under_micropython():
+    r = mp.run(SAY)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.splitlines() == [
+        "hand 2: knock: Ann's count 11 is above the knock limit 10",
+        "skipped 2 journal records (record 7: hand 2: knock: Ann's count 11 is above the knock "
+        "limit 10); dropped a half-written last record",
+        "сдача 2: стук: у Ann 11 очков, больше предела стука 10",
+        "пропущено записей журнала: 2 (запись 7: сдача 2: стук: у Ann 11 очков, больше предела "
+        "стука 10); недописанная последняя запись отброшена"]

@@ -8,11 +8,11 @@ import time
 
 from micropython import const
 
-from knockcore.errors import GameError
+from knockcore.errors import GameError, say
 from knockcore.rules import resolve
 from knockfw import screens, strings
 from knockfw.buttons import Buttons
-from knockfw.journal import Journal, load_json, save_json
+from knockfw.journal import Journal, load_json, save_json, say_notes
 from knockfw.store import Store
 from knockfw.ui import UI
 
@@ -88,8 +88,8 @@ class App:
         self.store = Store(Journal(d + "/journal.txt"), d + "/meta.json")
         self.store.load()
         del room
-        if self.store.note:
-            self.ui.say(self.store.note)
+        if self.store.notes:        # what boot repaired, in the player's language
+            self.ui.say(say_notes(self.store.notes, strings.t))
         self.display = board.display
         self.link = None    # made once the first screen is out (see _warm_up)
         self._warm = False
@@ -172,7 +172,9 @@ class App:
             elif op == "undo":
                 self.store.undo(gid)
             self.ui.say("saved")
-        except (GameError, ValueError, OSError) as err:
+        except GameError as err:        # the rules core refused it: say why, in the language
+            self.ui.say(say(err, strings.t))
+        except (ValueError, OSError) as err:
             self.ui.say(str(err.args[0] if err.args else err))
 
     def render(self):

@@ -11,7 +11,8 @@
 # A torn or damaged line can still appear (other filesystems, flash wear, a bug): open() keeps
 # every good record before the first bad line, drops the rest by rewriting the good prefix to a
 # temp file and renaming it over the journal (MicroPython files have no truncate()), and leaves a
-# human-readable explanation in .note for the UI. Damage before the last line is kept aside in
+# human-readable explanation in .notes for the UI (English templates and their arguments, which
+# the UI says in the player's language; .note is the English). Damage before the last line is kept aside in
 # <path>.bad rather than thrown away.
 import binascii
 import json
@@ -59,6 +60,26 @@ def _line(seq, obj):
     return b"%s %08x\n" % (body, binascii.crc32(body) & 0xFFFFFFFF)
 
 
+def say_notes(notes, lookup=None):
+    """Notes [(English template, args)] as one line, through lookup(template) -> template (e.g.
+    knockfw.strings.t, so that they speak the player's language; English without). An argument
+    may itself be a note (template, args) or a rules-core error (knockcore.errors.GameError)."""
+    out = []
+    for tmpl, args in notes:
+        out.append((lookup(tmpl) if lookup else tmpl) % tuple(_word(a, lookup) for a in args)
+                   if args else (lookup(tmpl) if lookup else tmpl))
+    return "; ".join(out)
+
+
+def _word(a, lookup):
+    if isinstance(a, tuple):
+        return say_notes([a], lookup)
+    if hasattr(a, "template"):      # a knockcore.errors.GameError
+        from knockcore.errors import say
+        return say(a, lookup)
+    return a
+
+
 def _table():
     global _crc
     if _crc is None:
@@ -91,7 +112,7 @@ def _copy_prefix(src, dst, size):
 class Journal:
     def __init__(self, path):
         self.path = path
-        self.note = ""       # what open() had to repair, for the UI ("" when all was well)
+        self.notes = []      # what open() had to repair: [(English template, args)], for the UI
         self.last_seq = 0    # seq of the last good record, 0 when empty
         self._size = 0       # bytes of good records
         self._marks = []     # (seq, offset of that record): every _MARK_EVERY-th record
@@ -104,7 +125,7 @@ class Journal:
         after its `"g":` (-1 if none) and whether it is `"t":"game"`, so a reader can index the
         records in the same single pass without parsing them (knockfw.store does)."""
         self.close()
-        self.note = ""
+        self.notes = []
         tmp = self.path + ".tmp"
         if not _exists(self.path) and _exists(tmp):
             # A rewrite was cut after the old file went and before the new one was renamed in.
@@ -160,10 +181,10 @@ class Journal:
         tmp = self.path + ".tmp"
         _copy_prefix(self.path, tmp, self._size)
         if only_last:
-            self.note = "dropped a half-written last record"
+            self.notes = [("dropped a half-written last record", ())]
         else:
-            self.note = "journal damaged after record %d: kept %d records, rest in %s.bad" % (
-                self.last_seq, self.last_seq, self.path)
+            self.notes = [("journal damaged after record %d: kept %d records, rest in %s.bad",
+                           (self.last_seq, self.last_seq, self.path))]
             _remove(self.path + ".bad")
             os.rename(self.path, self.path + ".bad")
         os.rename(tmp, self.path)
@@ -191,6 +212,11 @@ class Journal:
     def _mark_at(self, seq, off):
         if seq % _MARK_EVERY == 1:
             self._marks.append((seq, off))
+
+    @property
+    def note(self):
+        """What open() repaired, in English ("" if nothing)."""
+        return say_notes(self.notes)
 
     def records(self, after=0, raw=False):
         """Yield (seq, obj) for the good records with seq > after; with raw, (seq, its JSON as
@@ -243,7 +269,7 @@ class Journal:
                 f.write(_line(1, first))
         os.rename(tmp, self.path)
         _sync()
-        self.note = ""
+        self.notes = []
         self.last_seq, self._size, self._marks = 0, 0, []
         if first is not None:
             self._size = len(_line(1, first))

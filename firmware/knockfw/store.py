@@ -19,7 +19,7 @@ import binascii
 import os
 
 from knockcore import events
-from knockfw.journal import load_json, save_json
+from knockfw.journal import load_json, save_json, say_notes
 
 META = "/data/meta.json"
 KEEP = 2  # games kept in RAM: the one on the table and the one before it
@@ -41,7 +41,7 @@ class _Scan:
         self.known = set()
         self.kept = {}      # gid -> seq of its "game" record, for the newest `keep` games
         self.skipped = 0
-        self.first = None   # (seq, reason) of the first skipped record
+        self.first = None   # (seq, reason) of the first skipped record: a note or a GameError
 
     def skip(self, seq, why):
         self.skipped += 1
@@ -53,10 +53,10 @@ class _Scan:
             if seq == 1:
                 self.head = True
             else:
-                self.skip(seq, "not a game event")
+                self.skip(seq, ("not a game event", ()))
         elif game:
             if g in self.known:
-                self.skip(seq, "game %d twice" % g)
+                self.skip(seq, ("game %d twice", (g,)))
                 return
             self.gids.append(g)
             self.known.add(g)
@@ -64,7 +64,7 @@ class _Scan:
             if len(self.kept) > self.keep:
                 del self.kept[min(self.kept)]
         elif g not in self.known:
-            self.skip(seq, "no game %d" % g)
+            self.skip(seq, ("no game %d", (g,)))
 
 
 def _int(v, default):
@@ -78,7 +78,7 @@ class Store:
         self._meta_path = meta_path
         self.device_id = None
         self.epoch = 0
-        self.note = ""              # what boot repaired or skipped, for the UI ("" if nothing)
+        self.notes = []             # what boot repaired or skipped: [(template, args)] (journal)
         self._games = {}
         self._old = []              # gids of older games, kept on flash only (see _retire)
         self._next = 1
@@ -91,7 +91,7 @@ class Store:
         j = self.journal
         scan = _Scan(self.keep)
         j.open(scan.visit)
-        notes = [j.note] if j.note else []
+        notes = list(j.notes)
         head = None
         if scan.head:
             it = j.records(0)
@@ -122,15 +122,20 @@ class Store:
             j.reset(self._head())
         elif head is not None and _int(head.get("e"), 0) < self.epoch:
             j.reset(self._head())     # erase() was cut after meta.json, before the new journal
-            notes.append("finished an interrupted erase")
+            notes.append(("finished an interrupted erase", ()))
         else:
             bad = self._rebuild(scan)
             if bad:
                 notes.append(bad)
         if self._next != _int(meta.get("next_gid"), 1):
             self._save_meta()   # gids seen in the journal: never hand them out again
-        self.note = "; ".join(notes)
+        self.notes = notes
         return self
+
+    @property
+    def note(self):
+        """What boot repaired or skipped, in English ("" if nothing)."""
+        return say_notes(self.notes)
 
     def _rebuild(self, scan):
         for g in scan.gids:
@@ -150,14 +155,14 @@ class Store:
                     try:
                         self._games[g] = events.apply(self._games.get(g), ev)
                     except (ValueError, KeyError, TypeError, AttributeError) as e:
-                        scan.skip(seq, str(e))
+                        scan.skip(seq, e if hasattr(e, "template") else ("%s", (str(e),)))
             finally:
                 it.close()
         self._old.sort()
         if scan.skipped:
-            return "skipped %d journal records (record %d: %s)" % (
-                scan.skipped, scan.first[0], scan.first[1])
-        return ""
+            return ("skipped %d journal records (record %d: %s)",
+                    (scan.skipped, scan.first[0], scan.first[1]))
+        return None
 
     def _head(self):
         return {"t": "epoch", "e": self.epoch, "dev": self.device_id, "next": self._next}
@@ -225,7 +230,7 @@ class Store:
             self.load()
             raise
         self._games, self._old = {}, []
-        self.note = ""
+        self.notes = []
 
     def _retire(self):
         # Only the newest KEEP games stay in RAM as rules-core games: a season of games on a

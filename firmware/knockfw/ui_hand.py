@@ -11,6 +11,7 @@
 # Opened with arg = (what, seat, edit, active): what is "knock" or "gin" (seat: who), "void" or
 # "undo"; edit is the index of the hand being corrected (None: a new hand); active the seats
 # that played it (None: the seats in play now).
+from knockcore.errors import say
 from knockcore.hand import MAX_COUNT
 from knockfw import screens as S
 from knockfw import text
@@ -115,8 +116,8 @@ class Activity:
                 self.result = game.preview(hand)
                 points = self.result[2]
                 self.after = [self.before[i] + points[i] for i in range(3)]
-        except ValueError as e:
-            self.error = str(e)
+        except ValueError as e:         # the rules core refuses it: why, in the language
+            self.error = say(e, t) if hasattr(e, "template") else str(e)
         return None
 
     def _confirming(self, ui, name, how, game, settings):
