@@ -24,6 +24,15 @@ def default_lang():
     return "en"
 
 
+def add_lang_option(p):
+    p.add_argument("--lang", choices=("en", "ru"), default=None,
+                   help="language of the rules core's messages (default: from the locale)")
+
+
+def lang_of(args):
+    return getattr(args, "lang", None) or default_lang()
+
+
 def add_port_options(p):
     from knockbox import serialio
 
@@ -116,9 +125,12 @@ def winner_names(row):
     return ", ".join(row["players"][s] for s in row["winners"]) if row["winners"] else ""
 
 
-def status_text(row):
-    """A stored game's status for people: "over", "invalid: record 4: ...", "(replaced ...)"."""
-    s = row["status"] + (": " + row["error"] if row["error"] else "")
+def status_text(row, lang="en"):
+    """A stored game's status for people: "over", "invalid: record 4: ...", "(replaced ...)";
+    the rules core's message in lang."""
+    from knockbox import messages
+
+    s = row["status"] + (": " + messages.translate(row["error"], lang) if row["error"] else "")
     return s + (" (replaced on the device by another game)" if row["replaced"] else "")
 
 

@@ -1,6 +1,7 @@
 """`knockbox history`: the games synced from the device, one line each."""
-from knockbox.commands.common import (EVENINGS_HELP, add_db_option, open_history, status_text,
-                                      winner_names, write_json, write_table)
+from knockbox.commands.common import (EVENINGS_HELP, add_db_option, add_lang_option, lang_of,
+                                      open_history, status_text, winner_names, write_json,
+                                      write_table)
 
 HELP = "list the games synced from the device"
 DESCRIPTION = ("List the games in the history: id, when first synced, device, evening, method, "
@@ -10,6 +11,7 @@ DESCRIPTION = ("List the games in the history: id, when first synced, device, ev
 def arguments(p):
     add_db_option(p)
     p.add_argument("--json", action="store_true", help="print JSON instead of a table")
+    add_lang_option(p)
 
 
 def run(args, out, err):
@@ -32,6 +34,6 @@ def run(args, out, err):
         table.append((str(r["id"]), r["synced"][:16], "%s/%d" % (r["device_id"][:8], r["epoch"]),
                       "-" if r["evening"] is None else str(r["evening"]), str(r["method"]),
                       ", ".join(r["players"]), str(r["hands"]), winner_names(r),
-                      status_text(r)))
+                      status_text(r, lang_of(args))))
     write_table(out, table, right=(0, 3, 4, 6))
     return 0

@@ -32,7 +32,10 @@ def rules_spec(text):
     try:
         resolve(spec)
     except GameError as e:
-        raise UserError("--rules: %s" % e)
+        from knockbox import messages
+        from knockbox.commands.common import default_lang
+
+        raise UserError("--rules: %s" % messages.say(e, default_lang()))
     return spec
 
 

@@ -4,6 +4,8 @@ import json
 import os
 import subprocess
 
+from knockbox import messages
+from knockbox.commands.common import add_lang_option, lang_of
 from knockbox.errors import UserError
 
 HELP = "print the standings of a game record as JSON"
@@ -14,6 +16,7 @@ def arguments(p):
     p.add_argument("game", metavar="GAME.json", help="game record file, or - for standard input")
     p.add_argument("--engine", choices=("cpython", "micropython"), default="cpython",
                    help="run the rules core under CPython (default) or the MicroPython unix port")
+    add_lang_option(p)
 
 
 def load_record(path, stdin=None):
@@ -83,5 +86,9 @@ def run(args, out, err, stdin=None):
     import sys
 
     rec = load_record(args.game, stdin or sys.stdin)
-    out.write(format_standings(ENGINES[args.engine](rec)) + "\n")
+    try:
+        st = ENGINES[args.engine](rec)
+    except UserError as e:      # the rules core refused the record: say why in the language
+        raise UserError(messages.translate(str(e), lang_of(args))) from None
+    out.write(format_standings(st) + "\n")
     return 0

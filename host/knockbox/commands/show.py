@@ -1,7 +1,9 @@
 """`knockbox show GAME`: one game from the history, hand by hand, for people (or its standings
 JSON)."""
-from knockbox.commands.common import (add_db_option, game_id, open_history, standings,
-                                      status_text, write_json, write_table)
+from knockbox import messages
+from knockbox.commands.common import (add_db_option, add_lang_option, game_id, lang_of,
+                                      open_history, standings, status_text, write_json,
+                                      write_table)
 
 HELP = "standings of one game from the history"
 DESCRIPTION = "Show a game's hands and standings (id from `knockbox history`)."
@@ -12,6 +14,7 @@ def arguments(p):
     p.add_argument("game", metavar="GAME", help="game id")
     add_db_option(p)
     p.add_argument("--json", action="store_true", help="print the standings JSON")
+    add_lang_option(p)
 
 
 def run(args, out, err):
@@ -26,13 +29,14 @@ def run(args, out, err):
         return 0
     p = row["players"]
     out.write("game %d: method %s, %s; %s; %ssynced %s from device %s (epoch %d, %s)\n"
-              % (row["id"], row["method"], ", ".join(p), status_text(row),
+              % (row["id"], row["method"], ", ".join(p), status_text(row, lang_of(args)),
                  "" if row["evening"] is None else "evening %d; " % row["evening"],
                  row["synced"][:16],
                  row["device_id"], row["epoch"], "its game number since given to another game"
                  if row["replaced"] else "game %d" % row["gid"]))
     if row["error"]:
-        out.write("refused by the rules core at %s\n" % row["error"])
+        out.write("refused by the rules core at %s\n"
+                  % messages.translate(row["error"], lang_of(args)))
     rules = row["record"].get("rules") or {}
     out.write("rules: %s\n\n" % ", ".join("%s=%s" % (k, rules[k]) for k in sorted(rules)))
     table = [("hand", "dealer", "result") + tuple(p)]
