@@ -167,6 +167,7 @@ def db(tmp_path):
     path = str(tmp_path / "h.sqlite3")
     s = E.sync_into(path, E.journal(PLAN))
     assert s.results["new"] == 5
+    assert "no usable game number" not in s.err.getvalue()   # an evening is no game's record
     return path
 
 

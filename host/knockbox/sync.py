@@ -163,7 +163,7 @@ class Sync:
                     g = H.event_gid(ev)
                     if g is not None:
                         self.touched.add(g)
-                    elif ev.get("t") != "epoch":
+                    elif ev.get("t") not in ("epoch", "evening"):   # the device's own records
                         self.say("record %d (%s) has no usable game number: kept, not replayed"
                                  % (seq, ev.get("t")))
                 self.hist.add_events(dev, epoch, evs)
