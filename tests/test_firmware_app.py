@@ -298,3 +298,56 @@ def test_a_repaired_journal_is_told_in_the_players_language(tmp_path):
                     heap="192k")
     assert p.returncode == 0, p.stdout + p.stderr
     assert p.stdout.splitlines() == ["недописанная последняя запись отброшена", "1"]
+
+
+KEYFEED = r"""
+import gc, sys
+from knockfw import board_sim
+path = sys.argv[1]
+with open(path, "w") as f:
+    for i in range(3000):
+        f.write("press %s 60\n" % ("up", "down", "a")[i % 3])
+
+
+class Recorder:     # checks each edge as it comes: the name and level due next, the hold
+    def __init__(self):
+        self.n = 0
+        self.bad = 0
+        self.down = 0
+        self.holds = set()
+
+    def edge(self, name, level, t):
+        if (name, level) != (("up", "down", "a")[self.n // 2 % 3], 1 - self.n % 2):
+            self.bad += 1
+        if level:
+            self.down = t
+        else:
+            self.holds.add(t - self.down)
+        self.n += 1
+
+
+feed = board_sim.KeyFeed(path)
+feed.board = b = Recorder()
+most = 0
+t = 0
+while b.n < 6000 and t < 10000000:
+    feed.service(t)
+    if len(feed._todo) > most:
+        most = len(feed._todo)
+    t += 50
+print(b.n == 6000 and b.bad == 0, most, sorted(b.holds))
+"""
+
+
+def test_a_long_typed_ahead_script_is_read_a_little_at_a_time(tmp_path):
+    """The simulator's key lines (board_sim.KeyFeed): 3,000 presses written before the board
+    reads any are read a few lines ahead, carried out in order, each down for exactly its 60 ms
+    of the board's time (whatever the board's own pace, here 50 ms a turn)."""
+    import mp
+
+    script = tmp_path / "feed.py"
+    script.write_text(KEYFEED)
+    p = mp.run_file(str(script), [str(tmp_path / "keys")], paths=[device.build()], heap="192k")
+    assert p.returncode == 0, p.stdout + p.stderr
+    ok, most, gaps = p.stdout.split(None, 2)
+    assert ok == "True" and int(most) <= 64 and gaps.strip() == "[60]", p.stdout

@@ -31,6 +31,8 @@ from knockfw.buttons import NAMES as BUTTONS
 W = const(296)
 H = const(128)
 _GAP = const(100)
+_AHEAD = const(16)  # key lines read ahead of the one due
+_READ = const(512)  # bytes of the key file read at a time
 _woke = [None]  # the press that "powered the board up" after a simulated power-off
 _feed = [None]  # the KeyFeed of this process: it outlives a simulated power-off
 
@@ -71,7 +73,10 @@ class KeyFeed:
         self.board = None
 
     def _read(self, now):
-        data = self._f.read()
+        # A little at a time: a long script typed ahead must not land on the heap at once.
+        if len(self._todo) >= _AHEAD:
+            return
+        data = self._f.read(_READ)
         if not data:
             return
         lines = (self._part + data).split(b"\n")
