@@ -41,32 +41,9 @@ def _glyph(font_obj, index_obj, entries: int, c: int) -> int:
     return 0
 
 
-@micropython.viper
-def width(s_obj, n: int, font_obj, index_obj, entries: int) -> int:
-    """Width in pixels of the first n code points of str s in the font."""
-    s = ptr8(s_obj)
-    f = ptr8(font_obj)
-    i = 0
-    w = 0
-    k = 0
-    while k < n:
-        b = s[i]
-        if b < 0x80:
-            c = b
-            i += 1
-        elif b < 0xE0:
-            c = ((b & 0x1F) << 6) | (s[i + 1] & 0x3F)
-            i += 2
-        elif b < 0xF0:
-            c = ((b & 0x0F) << 12) | ((s[i + 1] & 0x3F) << 6) | (s[i + 2] & 0x3F)
-            i += 3
-        else:
-            c = 0x10000     # beyond the fonts' 16-bit index: the placeholder
-            i += 4
-        d = int(_glyph(font_obj, index_obj, entries, c))
-        w += f[d] | (f[d + 1] << 8)
-        k += 1
-    return w
+def width(s_obj, n, font_obj, index_obj, entries):
+    """Width in pixels of the first n code points of str s in the font (draw() without ink)."""
+    return draw(None, 0, 0, 1, s_obj, n, 0, 0, font_obj, index_obj, entries, 0, -1)
 
 
 @micropython.viper
@@ -83,8 +60,8 @@ def fill(panel_obj, words: int, value: int):
 def draw(panel_obj, pw: int, ph: int, vlsb: int, s_obj, n: int, x: int, y: int, font_obj,
          index_obj, entries: int, h: int, ink: int) -> int:
     """Draw the first n code points of str s with the cell's top-left corner at (x, y) on a
-    pw x ph panel; returns the x after the last glyph."""
-    p = ptr8(panel_obj)
+    pw x ph panel; returns the x after the last glyph. ink -1 draws nothing (width())."""
+    p = ptr8(panel_obj if ink >= 0 else font_obj)
     s = ptr8(s_obj)
     f = ptr8(font_obj)
     stride = (pw + 7) >> 3
@@ -109,7 +86,7 @@ def draw(panel_obj, pw: int, ph: int, vlsb: int, s_obj, n: int, x: int, y: int, 
         d = int(_glyph(font_obj, index_obj, entries, c))
         w = f[d] | (f[d + 1] << 8)
         g = d + 2
-        col = 0
+        col = 0 if ink >= 0 else w
         while col < w:
             px = x + col
             if px >= 0 and px < pw:
