@@ -13,39 +13,11 @@ import pytest
 from knockbox import cli, history, sync
 from knockcore.game import from_record
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-with open(os.path.join(HERE, "vectors", "games.json"), encoding="utf-8") as _f:
-    VECTORS = {v["name"]: v for v in json.load(_f)}
+from evenings import DEV, VECTORS, Link, journal  # noqa: E402 (the stand-in device, shared)
+
 NAMES = ["m1 worked example (RULES 5)", "m2 worked example (RULES 5)",
          "m3 worked example (RULES 5)", "m1 ends on an undercut, custom bonus",
          "m3 double ties", "cyrillic names"]
-DEV = "0123456789abcdef"
-
-
-def journal(names):
-    evs = [{"t": "epoch", "e": 0, "dev": DEV, "next": 1}]
-    for gid, name in enumerate(names, 1):
-        rec = VECTORS[name]["game"]
-        evs.append({"t": "game", "g": gid, "rec": {k: rec[k] for k in rec if k != "hands"}})
-        evs += [{"t": "hand", "g": gid, "h": h} for h in rec["hands"]]
-    return evs
-
-
-class Link:
-    """Stands in for serialio.Connection: serves a journal in pages."""
-
-    def __init__(self, evs, epoch=0, dev=DEV):
-        self.evs, self.epoch, self.dev = evs, epoch, dev
-
-    def hello(self):
-        return {"ok": True, "device": self.dev, "epoch": self.epoch, "last_seq": len(self.evs),
-                "format": "knockbox-game/1", "board": "test", "fw": "0"}
-
-    def request(self, op, timeout=None, **a):
-        assert op == "events"
-        page = [[i + 1, self.evs[i]] for i in range(a["after"], min(a["after"] + 7,
-                                                                     len(self.evs)))]
-        return {"ok": True, "epoch": self.epoch, "last_seq": len(self.evs), "ev": page}
 
 
 @pytest.fixture
