@@ -4,7 +4,6 @@ export, settle; and where the history lives. Expected numbers come from the vect
 import csv
 import io
 import json
-import os
 import sqlite3
 from decimal import Decimal
 
