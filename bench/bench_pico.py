@@ -145,8 +145,8 @@ def latch_per_boot(gpio):
 def deploy(emu, work):
     d = os.path.join(work, "deploy")
     dev = emu_device.Device(emu, d, None)
-    dev.start()
     try:
+        dev.start()
         t = time.time()
         p = subprocess.run([os.path.join(BIN, "knockbox"), "deploy", "--port", dev.tty,
                             "--board", "badger"], capture_output=True, text=True, timeout=900)
@@ -163,8 +163,9 @@ def deploy(emu, work):
 
 def measure_boot(emu, image, work, j300, repeats):
     """Latch and first refresh after resets, with an empty and a 300-hand journal."""
-    dev = emu_device.Device(emu, os.path.join(work, "boot"), image).start()
+    dev = emu_device.Device(emu, os.path.join(work, "boot"), image)
     try:
+        dev.start()
         dev.wait_refresh(0, 300)
         dev.wait_quiet(300)
         empty_boot = dev.boot()
@@ -195,9 +196,10 @@ def measure_boot(emu, image, work, j300, repeats):
 
 def measure_play(emu, image, work, j300, presses):
     """Up during count entry -> refresh command; save: A released -> refresh command."""
-    dev = emu_device.Device(emu, os.path.join(work, "play"), image).start()
+    dev = emu_device.Device(emu, os.path.join(work, "play"), image)
     ups, saves = [], []
     try:
+        dev.start()
         dev.wait_refresh(0, 300)
         dev.wait_quiet(300)
         put_journal(dev, j300)
@@ -233,8 +235,9 @@ def measure_play(emu, image, work, j300, presses):
 
 
 def measure_sync_and_drain(emu, image, work, j1000, lines):
-    dev = emu_device.Device(emu, os.path.join(work, "sync"), image).start()
+    dev = emu_device.Device(emu, os.path.join(work, "sync"), image)
     try:
+        dev.start()
         dev.wait_refresh(0, 300)
         dev.wait_quiet(300)
         put_journal(dev, j1000)
@@ -307,8 +310,9 @@ def last_words(dev):
 
 
 def measure_heap(emu, image, work, j300):
-    dev = emu_device.Device(emu, os.path.join(work, "heap"), image).start()
+    dev = emu_device.Device(emu, os.path.join(work, "heap"), image)
     try:
+        dev.start()
         dev.wait_refresh(0, 300)
         dev.wait_quiet(300)
         put_journal(dev, j300)

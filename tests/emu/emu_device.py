@@ -81,10 +81,10 @@ class Device:
             args += ["-i", i]
         if self.no_pace:
             args.append("--no-pace")
+        self.started = True  # from here stop() runs pico-stop (safe if nothing is running)
         p = self.pico.start(*args, check=False, capture_output=True, text=True)
         if p.returncode != 0:
             raise RuntimeError("pico-start failed:\n" + p.stdout + p.stderr)
-        self.started = True
         self._watch = _Watcher(self)
         self._watch.start()
         return self
@@ -94,10 +94,12 @@ class Device:
             self._watch.stop()
 
     def stop(self):
-        self.stop_watching()
-        if self.started:
-            self.pico.stop(check=False, capture_output=True)
-            self.started = False
+        try:
+            self.stop_watching()
+        finally:  # the instance is stopped whatever else went wrong
+            if self.started:
+                self.pico.stop(check=False, capture_output=True)
+                self.started = False
 
     @property
     def tty(self):
