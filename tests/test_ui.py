@@ -15,7 +15,7 @@ from knockfw.strings import LANGS
 
 NAMES3 = ["Ann", "Bob", "Cy"]
 SETTINGS = {"lang": "en", "rules": {"preset": "seed"}, "sleep_s": 300,
-            "roster": ["Ann", "Bob", "Cy", "Dee"]}
+            "roster": ["Ann", "Bob", "Cy", "Dee"], "stake": 0}
 
 
 class Table:
@@ -38,7 +38,7 @@ class Table:
                     self.game = Game(r["method"], r["players"], r["start"], r["rules"])
                 elif e[0] == "settings":
                     self.settings.update(e[1])
-                elif e[0] != "erase":   # hand, undo, edit: the store's changes
+                elif e[0] not in ("erase", "evening"):  # hand, undo, edit: the store's changes
                     {"hand": self.game.add, "undo": self.game.undo,
                      "edit": self.game.replace}[e[0]](*e[1:])
         return self
@@ -116,7 +116,7 @@ def test_what_boot_imports_what_comes_soon_after_and_what_is_kept():
 
 def test_rarely_used_activities_are_loaded_when_opened_and_forgotten_when_left():
     assert modules("lazy") == {"knockfw.ui_settings", "knockfw.ui_newgame", "knockfw.ui_erase",
-                               "knockfw.ui_fix"}
+                               "knockfw.ui_fix", "knockfw.ui_evening"}
     for m in modules("lazy"):
         sys.modules.pop(m, None)
     t = Table(game(3, {"knock": 0, "counts": [5, 20, 30]}))
@@ -140,7 +140,8 @@ def test_rarely_used_activities_are_loaded_when_opened_and_forgotten_when_left()
 def test_no_game_any_button_opens_the_menu_else_a_seat_knocks_or_goes_gin():
     for key in ("a", "B", "up"):
         t = Table().press(key)
-        assert t.mode == "menu" and t.act.items == ["new_game", "settings", "back"]
+        assert t.mode == "menu" and t.act.items == ["new_game", "settings", "evening",
+                                                    "new_evening", "back"]
     assert Table().press("up*").mode == "score"
     t = Table(game(3)).press("b")
     assert t.mode == "counts" and (t.act.ending, t.act.who) == ("knock", 1)
@@ -164,11 +165,12 @@ def test_a_seat_sitting_out_gets_a_note_and_the_scoreboard_stays(monkeypatch):
 def test_game_over_a_starts_the_next_game_and_up_opens_the_menu():
     g = game(3, {"gin": 0, "counts": [0, 98, 98]})
     assert g.over
-    t = Table(g).press("b")
-    assert t.mode == "score" and not t.effects
+    t = Table(g).press("c", "B")
+    assert t.mode == "score" and not t.effects   # (B opens the evening: tests/test_ui_evening.py)
     t.press("down")
     assert t.mode == "menu" and t.act.items == ["undo_last", "edit_hand", "next_game",
-                                                  "new_game", "settings", "back"]
+                                                  "new_game", "settings", "evening",
+                                                  "new_evening", "back"]
     t = Table(g).press("a")
     assert t.mode == "roles" and t.act.method == 3 and t.act.players == NAMES3
     t.press("c")
@@ -240,7 +242,8 @@ def test_confirm_a_saves_b_goes_back_c_cancels_and_a_held_seat_leaves_the_counts
 def test_void_hand_and_undo_from_the_menu():
     t = Table(game(3, {"knock": 0, "counts": [5, 20, 30]}))
     t.press("up")
-    assert t.act.items == ["void_hand", "undo_last", "edit_hand", "new_game", "settings", "back"]
+    assert t.act.items == ["void_hand", "undo_last", "edit_hand", "new_game", "settings",
+                           "evening", "new_evening", "back"]
     t.press("a")
     assert t.mode == "confirm" and t.act.hand == {"void": True} and t.act.result[0] == "void"
     t.press("b")
@@ -255,9 +258,9 @@ def test_void_hand_and_undo_from_the_menu():
 
 def test_menu_moves_around_and_b_or_c_go_back():
     t = Table(game(3)).press("up")
-    assert t.act.items == ["void_hand", "new_game", "settings", "back"]
+    assert t.act.items == ["void_hand", "new_game", "settings", "evening", "new_evening", "back"]
     t.press("up")
-    assert t.act.sel == 3
+    assert t.act.sel == 5
     t.press("down", "down*", "A")       # held: nothing
     assert t.act.sel == 1 and t.mode == "menu"
     t.press("b")
@@ -380,7 +383,7 @@ def test_settings_offer_the_rules_choices_and_the_apps_own_and_save_each_change(
 
     values = dict(ui_settings.ITEMS)
     assert list(values) == ["preset", "target", "m3_target", "m1_extra", "m3_formula",
-                            "m3_penalty_on", "lang", "sleep_s"]
+                            "m3_penalty_on", "lang", "sleep_s", "stake"]
     assert values["preset"] is PRESETS and values["lang"] is LANGS
     assert all(values[k] is CHOICES[k] for k in CHOICES)
     t = Table().press("a", "down", "a")
@@ -393,10 +396,15 @@ def test_settings_offer_the_rules_choices_and_the_apps_own_and_save_each_change(
     assert t.effects[-1] == ("settings", {"lang": "ru"})
     t.press("down", "b")
     assert t.effects[-1] == ("settings", {"sleep_s": 60})
+    t.press("down", "a")                 # the stake: off, 0.01, 0.10, 1.00 a point
+    assert t.effects[-1] == ("settings", {"stake": 1})
+    t.press("b", "b")
+    assert t.effects[-1] == ("settings", {"stake": 100})
     t.press("down")                      # round to the top
     assert t.act.sel == 0
     t.press("c")
-    assert t.mode == "score" and t.settings["lang"] == "ru" and len(t.effects) == 4
+    assert t.mode == "score" and t.settings["lang"] == "ru" and len(t.effects) == 7
+    assert t.settings["stake"] == 100
 
 
 def test_erase_takes_a_long_press_of_a():

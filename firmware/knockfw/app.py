@@ -21,7 +21,7 @@ _POLL_MS = const(10)
 _ERASE_MS = const(30000)
 _ROOM = const(8192)     # heap kept in one piece through the journal's replay
 DEFAULTS: dict = {"lang": "en", "rules": {"preset": "seed"}, "sleep_s": 300,
-            "roster": ["Ann", "Bob", "Cy", "Dee", "Eve", "Fay"]}
+            "roster": ["Ann", "Bob", "Cy", "Dee", "Eve", "Fay"], "stake": 0}
 
 
 def check_settings(d):
@@ -38,6 +38,9 @@ def check_settings(d):
         elif k == "sleep_s":
             if type(v) is not int or v < 30 or v > 86400:
                 raise ValueError("settings: sleep_s must be 30..86400 seconds")
+        elif k == "stake":     # money per point on the Evening screen, in hundredths (0: off)
+            if type(v) is not int or v < 0 or v > 100000:
+                raise ValueError("settings: stake must be 0..100000 hundredths")
         elif k == "roster":
             if not isinstance(v, list) or len(v) < 3 or len(v) > 16:
                 raise ValueError("settings: roster must list 3 to 16 names")
@@ -88,6 +91,7 @@ class App:
         self.store = Store(Journal(d + "/journal.txt"), d + "/meta.json")
         self.store.load()
         del room
+        self.ui.store = self.store
         if self.store.notes:        # what boot repaired, in the player's language
             self.ui.say(say_notes(self.store.notes, strings.t))
         self.display = board.display
@@ -161,6 +165,10 @@ class App:
             if op == "new":
                 self.store.new_game(e[1])
                 self.ui.say("saved")
+                return
+            if op == "evening":
+                self.store.new_evening()
+                self.ui.say("new_evening")
                 return
             gid = self.store.current()
             if gid is None:

@@ -2,9 +2,12 @@
 #
 # Events (the JSON objects of the journal's records): the game events of knockcore.events
 # (game, hand, undo, edit, end; applied with events.apply, exactly as the laptop replays them),
-# and record 1 of every journal:
-#   {"t":"epoch","e":E,"dev":ID,"next":G}   epoch E of device ID; gids of this epoch start at G
-#                                           (>= every older gid)
+# and two of the store's own, which belong to no game (no "g"):
+#   {"t":"epoch","e":E,"dev":ID,"next":G}   record 1 of every journal: epoch E of device ID; gids
+#                                           of this epoch start at G (>= every older gid)
+#   {"t":"evening","next":G}                the player started a new evening: its games are
+#                                           those from gid G on (the laptop reads it the same
+#                                           way); the games before the first one are one evening
 #
 # Every change is applied to the in-memory game first (the rules core validates it); only a valid
 # change is journaled, so refused input never reaches flash. When the journal write itself fails
@@ -23,6 +26,7 @@ from knockfw.journal import load_json, save_json, say_notes
 
 META = "/data/meta.json"
 KEEP = 2  # games kept in RAM: the one on the table and the one before it
+EVENING = "evening"
 
 
 class StoreError(ValueError):
@@ -32,8 +36,9 @@ class StoreError(ValueError):
 class _Scan:
     # What boot needs from one pass over the journal, without parsing every record: the gid of
     # every game, and where the newest `keep` games start (only those are rebuilt with the rules
-    # core, from their first record on; older ones stay on flash for the host). Records that
-    # belong to no game are counted as skipped, with the first one's reason.
+    # core, from their first record on; older ones stay on flash for the host). Records of no
+    # game known are counted as skipped, with the first one's reason; those without a game at
+    # all (an evening's start, or junk) are listed, to be read afterwards (Store._find_evening).
     def __init__(self, keep):
         self.keep = keep
         self.head = False   # record 1 is no game's (the epoch record)
@@ -42,6 +47,7 @@ class _Scan:
         self.kept = {}      # gid -> seq of its "game" record, for the newest `keep` games
         self.skipped = 0
         self.first = None   # (seq, reason) of the first skipped record: a note or a GameError
+        self.loose = []     # seqs of the other records without a game: read after the scan
 
     def skip(self, seq, why):
         self.skipped += 1
@@ -53,7 +59,7 @@ class _Scan:
             if seq == 1:
                 self.head = True
             else:
-                self.skip(seq, ("not a game event", ()))
+                self.loose.append(seq)  # an evening's start (rare), or not an event at all
         elif game:
             if g in self.known:
                 self.skip(seq, ("game %d twice", (g,)))
@@ -82,6 +88,8 @@ class Store:
         self._games = {}
         self._old = []              # gids of older games, kept on flash only (see _retire)
         self._next = 1
+        self.evening_gid = 0        # the current evening's first gid (0: every game so far)
+        self.evening_seq = 0        # the seq of its "evening" record (0: none yet)
 
     # --- boot
 
@@ -118,12 +126,14 @@ class Store:
                 meta.get("next_gid") != self._next:
             self._save_meta()
         self._games, self._old = {}, []
+        self.evening_gid = self.evening_seq = 0
         if j.last_seq == 0:
             j.reset(self._head())
         elif head is not None and _int(head.get("e"), 0) < self.epoch:
             j.reset(self._head())     # erase() was cut after meta.json, before the new journal
             notes.append(("finished an interrupted erase", ()))
         else:
+            self._find_evening(scan)
             bad = self._rebuild(scan)
             if bad:
                 notes.append(bad)
@@ -163,6 +173,28 @@ class Store:
             return ("skipped %d journal records (record %d: %s)",
                     (scan.skipped, scan.first[0], scan.first[1]))
         return None
+
+    def _find_evening(self, scan):
+        # The current evening starts at the newest "evening" record. The records without a game
+        # are read newest first, down to that one; any other is skipped. Those older than it are
+        # past evenings' starts and are not read (nothing in them could change a game).
+        loose = scan.loose
+        i = len(loose)
+        while i:
+            i -= 1
+            seq = loose[i]
+            ev = None
+            it = self.journal.records(seq - 1)
+            try:
+                for _seq, ev in it:
+                    break
+            finally:
+                it.close()
+            g = ev.get("next") if isinstance(ev, dict) and ev.get("t") == EVENING else None
+            if type(g) is int and g >= 0:
+                self.evening_gid, self.evening_seq = g, seq
+                return
+            scan.skip(seq, ("not a game event", ()))
 
     def _head(self):
         return {"t": "epoch", "e": self.epoch, "dev": self.device_id, "next": self._next}
@@ -214,6 +246,16 @@ class Store:
         """Close a game without finishing it (abandoned); it takes no more input."""
         self._change(gid, {"t": events.END, "g": gid})
 
+    def new_evening(self):
+        """Start a new evening: the games from the next new one on. Nothing is erased. Returns
+        False (and writes nothing) when the evening showing has no game yet."""
+        g = self._next
+        if self.evening_seq and self.evening_gid == g:
+            return False
+        self._commit({"t": EVENING, "next": g})
+        self.evening_gid, self.evening_seq = g, self.journal.last_seq
+        return True
+
     def _change(self, gid, ev):
         # The rules core checks the event first (a refused one raises and changes nothing);
         # only then is it journaled.
@@ -230,6 +272,7 @@ class Store:
             self.load()
             raise
         self._games, self._old = {}, []
+        self.evening_gid = self.evening_seq = 0
         self.notes = []
 
     def _retire(self):

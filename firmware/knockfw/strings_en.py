@@ -90,4 +90,21 @@ lang_ru|Русский
 erase_all|Erase all games?
 syncing|Syncing
 saved|Saved
+
+evening|Evening
+new_evening|New evening
+ev_title|Evening · games: %d
+ev_none|No finished games yet
+ev_gw|games %d · wins %d
+ev_pts|%d points
+ev_settle|Settlement
+ev_pays|%s pays %s
+ev_square|All square: nobody pays
+ev_so_far|The game on the table, so far
+ev_hint|▲▼: page · A/B/C: back
+ev_new_q|Start a new evening?
+ev_new_1|The next games are settled apart
+ev_new_2|Nothing is erased
+set_stake|Stake per point
+ev_off|off
 """

@@ -15,7 +15,7 @@
 # start and handle return effects (or None); an activity moves on with ui.open(name, game,
 # settings, arg) or ui.home() and returns what they return.
 # Effects are tuples: ("hand", hand), ("undo",), ("edit", i, hand), ("new", game record without
-# hands), ("settings", partial settings), ("erase", yes).
+# hands), ("settings", partial settings), ("erase", yes), ("evening",) (start a new evening).
 #
 # When an activity's module is imported (ACTIVITIES): "boot" with the UI, which the app makes
 # before it loads the journal (what the first screen needs); "kept" once the first screen is out
@@ -38,6 +38,7 @@ ACTIVITIES = {
     "fix": ("ui_fix", "lazy"),          # correcting an earlier hand: pick it, who knocked
     "newgame": ("ui_newgame", "lazy"),  # starting a game: method, players, roles
     "settings": ("ui_settings", "lazy"),
+    "evening": ("ui_evening", "lazy"),  # the evening's ledger; "New evening?"
     "erase": ("ui_erase", "lazy"),      # asked by the laptop over the serial link
 }
 
@@ -46,6 +47,7 @@ class UI:
     def __init__(self):
         self.preload("boot")
         self.note = None    # (string key, argument): shown until the next button press
+        self.store: object = None   # the app's store, for the screens that read the journal
         self._lazy = None   # the module of the activity showing, if it is forgotten when left
         self.home()         # self.act: the activity showing
 
@@ -59,7 +61,7 @@ class UI:
     @property
     def mode(self):
         """The screen showing: "score", "counts", "confirm", "menu", "pick", "who", "method",
-        "players", "roles", "settings" or "erase"."""
+        "players", "roles", "settings", "erase", "evening" or "new_evening"."""
         return self.act.mode
 
     def handle(self, ev, game, settings):

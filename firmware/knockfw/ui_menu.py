@@ -19,6 +19,8 @@ ENTRIES = (
     ("next_game", _OVER, "newgame", "next"),
     ("new_game", _ALWAYS, "newgame", "new"),
     ("settings", _ALWAYS, "settings", None),
+    ("evening", _ALWAYS, "evening", None),
+    ("new_evening", _ALWAYS, "evening", "new"),
     ("back", _ALWAYS, "score", None),
 )
 

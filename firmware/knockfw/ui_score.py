@@ -2,7 +2,7 @@
 # who pays whom, or "No game yet".
 #   A/B/C          that player knocked: enter the counts (held: went gin)
 #   Up/Down        the menu
-#   game over: A   the next game
+#   game over: A   the next game; B   the evening (knockfw.ui_evening)
 from knockfw import screens as S
 from knockfw import text
 from knockfw.fonts import large, medium, small
@@ -23,6 +23,8 @@ class Activity:
         if game.over:
             if name == "a" and how == "press":
                 return ui.open("newgame", game, settings, "next")
+            if name == "b" and how == "press":
+                return ui.open("evening", game, settings)
             if name in STEPS:
                 return ui.open("menu", game, settings)
             return None
@@ -114,4 +116,4 @@ def _over(fb, game):
             lines.append(line)
     for i in range(len(lines)):
         text.draw(fb, text.fit(lines[i], small, S.W - 4), 2, 84 + 13 * i, small)
-    return t("hint_over") if len(lines) <= 2 else None
+    return t("hint_over") + " · B: " + t("evening") if len(lines) <= 2 else None

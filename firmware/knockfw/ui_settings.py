@@ -19,8 +19,9 @@ ITEMS = (
     ("m3_penalty_on", CHOICES["m3_penalty_on"]),
     ("lang", LANGS),
     ("sleep_s", (300, 600, 1800, 120, 60)),
+    ("stake", (0, 1, 10, 100)),     # money per point on the Evening screen, in hundredths
 )
-_APP = ("lang", "sleep_s")  # the keys that are settings of their own, not game options
+_APP = ("lang", "sleep_s", "stake")  # the keys that are settings of their own, not game options
 
 
 def value(settings, key):
@@ -65,6 +66,8 @@ def _row(settings, i):
     v = value(settings, key)
     if key == "sleep_s":
         v = t("n_min") % (v // 60)
+    elif key == "stake":
+        v = "%d.%02d" % (v // 100, v % 100) if v else t("ev_off")
     elif key == "lang":
         v = t("lang_" + v)
     elif isinstance(v, str):

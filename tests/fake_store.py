@@ -1,0 +1,53 @@
+"""A stand-in for the reading side of the device's store (knockfw.store.Store) on CPython, over a
+list of journal events: what the Evening screen (knockfw.ui_evening) reads. Like the store it
+keeps only the newest `keep` games in RAM (game(gid) is None for older ones, which the screen
+must replay from the journal), and its evening is the newest {"t":"evening"} record's."""
+from knockcore import events
+
+
+class FakeStore:
+    def __init__(self, evs, keep=2):
+        self.evs = list(evs)    # the journal: record 1 first
+        self.journal = self
+        self.keep = keep
+        self.reads = 0          # records read through records()
+        self.refresh()
+
+    def refresh(self):
+        games = {}
+        self.evening_gid = self.evening_seq = 0
+        for seq, ev in enumerate(self.evs, 1):
+            g = events.game_of(ev)
+            if g is not None:
+                games[g] = events.apply(games.get(g), ev)
+            elif ev.get("t") == "evening":
+                self.evening_gid, self.evening_seq = ev["next"], seq
+        self._gids = sorted(games)
+        self._games = {g: games[g] for g in self._gids[-self.keep:]}
+
+    def append(self, ev):
+        self.evs.append(ev)
+        self.refresh()
+
+    # the store's reading side
+    def gids(self):
+        return list(self._gids)
+
+    def game(self, gid):
+        return self._games.get(gid)
+
+    def current(self):
+        if not self._games:
+            return None
+        g = max(self._games)
+        return None if self._games[g].closed else g
+
+    def new_evening(self):
+        nxt = (max(self._gids) + 1) if self._gids else 1
+        self.append({"t": "evening", "next": nxt})
+
+    # the journal's
+    def records(self, after=0):
+        for i in range(after, len(self.evs)):
+            self.reads += 1
+            yield i + 1, self.evs[i]
