@@ -35,6 +35,7 @@ class Planner:
             self.settings.update(copy.deepcopy(settings))
         self.ui = U.UI()
         self.games = []  # knockcore games, in the order they were started
+        self.evenings = []  # a new evening was started when this many games had been started
         self.presses = []
 
     # ---- one button event, as the app handles it
@@ -56,6 +57,8 @@ class Planner:
                 self.game.replace(e[1], e[2])
             elif op == "settings":
                 self.settings.update(e[1])
+            elif op == "evening":
+                self.evenings.append(len(self.games))
             else:
                 raise PlanError("effect %r not planned for" % (e,))
 
