@@ -483,10 +483,13 @@ NOTE_TEMPLATES = {"dropped a half-written last record", "finished an interrupted
 def test_every_core_message_and_journal_note_has_its_russian():
     import importlib
 
-    ru = importlib.import_module("knockfw.messages_ru").TABLE.strip("\n").split("\n")
+    from knockbox import messages
+
+    ru = (importlib.import_module("knockfw.messages_ru").TABLE + messages.RU).strip("\n")
+    ru = [line for line in ru.split("\n") if line]
     table = dict(line.split("|", 1) for line in ru)
-    assert len(table) == len(ru)                        # no key twice
-    want = _core_templates() | NOTE_TEMPLATES
+    assert len(table) == len(ru)                        # no key twice (device and laptop)
+    want = _core_templates() | NOTE_TEMPLATES | {"record %d: "}
     assert len(want) > 45
     assert sorted(want - set(table)) == []              # every message has its Russian
     assert sorted(set(table) - want) == []              # and nothing else is in the table
@@ -495,6 +498,15 @@ def test_every_core_message_and_journal_note_has_its_russian():
         assert tr.strip() and not re.search("[a-z]{4,}", re.sub(r"%r|knock_limit|knock|gin|"
                                                                 r"void|null|true|seed|classic|"
                                                                 r"\.bad", "", tr)), tr
+    # the device has the Russian of every message it can show: a hand refused (by a correction),
+    # the game's state, what boot repaired or skipped
+    device = importlib.import_module("knockfw.messages_ru").TABLE.strip("\n").split("\n")
+    device = set(line.split("|", 1)[0] for line in device)
+    hand_py = os.path.join(ROOT, "shared", "knockcore", "hand.py")
+    shown = set(re.findall(r'GameError\("([^"]+)"', open(hand_py, encoding="utf-8").read()))
+    shown |= NOTE_TEMPLATES | {"hand %d: ", "the game is over", "nothing to undo",
+                               "the game is closed", "no hand %r to edit"}
+    assert sorted(shown - device) == []
     for path in (os.path.join(ROOT, "firmware", "knockfw", "journal.py"),
                  os.path.join(ROOT, "firmware", "knockfw", "store.py")):
         src = open(path, encoding="utf-8").read()

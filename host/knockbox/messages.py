@@ -12,8 +12,37 @@ import re
 
 from knockcore.errors import say as _say
 
-# The laptop's own framing of a core message (history.replay_events) and its Russian.
-_HOST = {"record %d: ": "запись %d: "}
+# The core's messages only the laptop shows (a malformed game record, rules, a start: the device
+# makes none of these from its buttons), and the laptop's own framing of a core message
+# (history.replay_events), in Russian; the rest are the device's lines (knockfw/messages_ru.py).
+RU = """
+record %d: |запись %d: 
+game: a new game has a start record and no hands|партия: у новой партии есть начало и нет сдач
+game record: must be an object|запись партии: должна быть объектом
+game record: unknown field %r|запись партии: лишнее поле %r
+game record: format must be %r|запись партии: формат должен быть %r
+game record: missing %r|запись партии: нет поля %r
+game record: hands must be a list|запись партии: сдачи должны быть списком
+players: need exactly three|игроки: нужно ровно трое
+players: each name must be a non-empty string|игроки: у каждого должно быть имя
+players: names must differ|игроки: имена должны различаться
+unknown method %r (use 1, 2 or 3)|неизвестный способ %r (1, 2 или 3)
+start: must be an object|начало: должно быть объектом
+start: %s must be a seat 0, 1 or 2|начало: %s — место 0, 1 или 2
+start: the idle player cannot deal|начало: свободный игрок не сдаёт
+start: method 1 takes idle and dealer|начало: первому способу нужны свободный и сдающий
+start: the box player cannot be captain|начало: играющий в трудном положении не может быть капитаном
+start: method 2 takes box and captain|начало: второму способу нужны играющий один и капитан
+start: method 3 takes dealer only|начало: третьему способу нужен только сдающий
+rules: must be an object|правила: должны быть объектом
+rules: unknown preset %r (use seed or classic)|правила: неизвестный набор %r (seed или classic)
+rules: %s must be one of %s|правила: %s — одно из: %s
+rules: %s must be a whole number 0..100000|правила: %s — целое число 0..100000
+rules: %s must be above 0|правила: %s — больше 0
+rules: knock_limit must be 0..98|правила: knock_limit (предел стука) — 0..98
+rules: unknown option %r|правила: неизвестная настройка %r
+"""
+_HOST = {"record %d: "}
 _tables = {}
 
 
@@ -23,11 +52,10 @@ def table(lang):
         t = {}
         if lang != "en":
             mod = importlib.import_module("knockfw.messages_" + lang)
-            for line in mod.TABLE.strip("\n").split("\n"):
-                en, _, tr = line.partition("|")
-                t[en] = tr
-            if lang == "ru":
-                t.update(_HOST)
+            for text in (mod.TABLE, RU if lang == "ru" else ""):
+                for line in text.strip("\n").split("\n"):
+                    en, _, tr = line.partition("|")
+                    t[en] = tr
         _tables[lang] = t
     return _tables[lang]
 
