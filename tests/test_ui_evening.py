@@ -82,7 +82,7 @@ def test_the_pages_show_players_settlement_and_the_game_so_far(settled, monkeypa
         t.press("down")
     assert pages[0] == draw(t, monkeypatch)             # round to the first page
     assert [p[0] for p in pages] == ["Evening · games: 3", "Evening · games: 3", "Settlement",
-                                     "The game on the table, so far"]
+                                     "The game so far"]
     assert [p[1] for p in pages] == ["1/4", "2/4", "3/4", "4/4"]
     rows = plain["players"]
     assert pages[0][2:] == [x for p in rows[:3] for x in (

@@ -178,11 +178,7 @@ class Store:
         # The current evening starts at the newest "evening" record. The records without a game
         # are read newest first, down to that one; any other is skipped. Those older than it are
         # past evenings' starts and are not read (nothing in them could change a game).
-        loose = scan.loose
-        i = len(loose)
-        while i:
-            i -= 1
-            seq = loose[i]
+        for seq in reversed(scan.loose):
             ev = None
             it = self.journal.records(seq - 1)
             try:

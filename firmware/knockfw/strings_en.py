@@ -100,7 +100,7 @@ ev_pts|%d points
 ev_settle|Settlement
 ev_pays|%s pays %s
 ev_square|All square: nobody pays
-ev_so_far|The game on the table, so far
+ev_so_far|The game so far
 ev_hint|▲▼: page · A/B/C: back
 ev_new_q|Start a new evening?
 ev_new_1|The next games are settled apart

@@ -30,20 +30,22 @@ _ROWS = const(3)    # 32-pixel rows on a page
 def tally(store):
     """The store's current evening: (ledger, finished games, the game on the table if it is the
     evening's and not over, else None)."""
-    first = store.evening_gid
     led: dict = {}
-    old = [g for g in store.gids() if g >= first and store.game(g) is None]
-    n = _replay(store, old, led) if old else 0
-    cur = store.current()
+    old = []
+    n = 0
     run = None
     for g in store.gids():
         game = store.game(g)
-        if g < first or game is None:
+        if g < store.evening_gid:
             continue
-        if game.over:
+        if game is None:
+            old.append(g)
+        elif game.over:
             n += _fold(game, led)
-        elif g == cur:
+        elif g == store.current():
             run = game
+    if old:
+        n += _replay(store, old, led)
     return led, n, run
 
 

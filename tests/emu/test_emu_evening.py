@@ -157,7 +157,7 @@ def test_an_evening_on_the_device_settle_and_the_report_agree(device, tmp_path):
         x for a, b, v in pays for x in (money(v, False), "%s pays %s" % (a, b), "%d points" % v)]
     assert texts(out, "evening2_p1")[:3] == ["Evening · games: 0", "1/2", "No finished games yet"]
     so_far = texts(out, "evening2_p2")
-    assert so_far[0] == "The game on the table, so far"
+    assert so_far[0] == "The game so far"
     assert so_far[2:8] == [x for s in range(3) for x in (str(p.game.totals[s]),
                                                           p.game.players[s])]
 
