@@ -6,7 +6,7 @@
 #       every .py under base_path/name, compiled to /name/**/*.mpy (packages go to the device's
 #       root, not /lib: sys.path on rp2 is ['', '.frozen', '/lib'] and the working folder is /,
 #       so an import finds them with its first lookup)
-#   module(path, base_path=".", opt=3, only=None, march=None)
+#   module(path, base_path=".", opt=3, only=None, march=None, board=None)
 #       one file, compiled to /<path>.mpy; naming a file a package already lists gives it
 #       its own options (the later entry wins)
 #   root(path, base_path=".", only=None)
@@ -17,6 +17,9 @@
 #   march="armv6m"  native code (@micropython.viper / .native): compiled with -march=armv6m for
 #                   the Pico (RP2040) and for the unix port's own architecture (x64 on a PC) in
 #                   the simulator's build; march={"device": ..., "sim": ...} names both.
+#   board="badger2040" a file only that board needs (its pins and its panel's driver): deploy
+#                   copies a board only its own (`knockbox deploy --board`), the size budget
+#                   counts each board's build; the simulator and the tests get every file.
 #   opt=N           mpy-cross -O level (3 everywhere: no asserts, no line numbers).
 
 package("knockcore", base_path="../shared")
@@ -25,6 +28,12 @@ package("knockfw")
 # the unix port's board and its file-backed littlefs: the simulator and the tests, never a Pico
 module("knockfw/board_sim.py", only="sim")
 module("knockfw/flash.py", only="sim")
+
+# each board's own files: its pins and its panel's controller
+module("knockfw/board_badger.py", board="badger2040")
+module("knockfw/uc8151.py", board="badger2040")
+module("knockfw/board_pico_epd.py", board="pico-epd")
+module("knockfw/ssd1680.py", board="pico-epd")
 
 # the e-ink drivers' framebuffer conversions: @micropython.viper, native code for the RP2040
 module("knockfw/epdconv.py", march="armv6m")

@@ -68,12 +68,13 @@ def board(tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def build(tmp_path_factory):
-    """What deploy should put on the board: the device build of firmware/manifest.py, written
-    to a folder by the test helper (the core and the firmware without the simulator's board as
-    packages at the root, and main.py); this board is the unix port, so native modules are
-    compiled for this machine ("host") instead of the Pico's armv6m."""
+    """What deploy should put on a Badger: the device build of firmware/manifest.py for that
+    board, written to a folder by the test helper (the core and the firmware without the
+    simulator's board nor the other board's pins and driver, as packages at the root, and
+    main.py); this board is the unix port, so native modules are compiled for this machine
+    ("host") instead of the Pico's armv6m."""
     out = str(tmp_path_factory.mktemp("build"))
-    mp.build(out, "device", native_march="host")
+    mp.build(out, "device", native_march="host", board="badger2040")
     files = {}
     for dirpath, _dirs, names in os.walk(out):
         for n in names:
@@ -81,6 +82,7 @@ def build(tmp_path_factory):
             files[rel] = open(os.path.join(dirpath, n), "rb").read()
     assert "knockfw/app.mpy" in files and "knockcore/game.mpy" in files
     assert "knockfw/board_sim.mpy" not in files and "knockfw/flash.mpy" not in files
+    assert "knockfw/uc8151.mpy" in files and "knockfw/ssd1680.mpy" not in files
     assert not any(p.startswith("lib/") for p in files)
     assert files["main.py"] == open(os.path.join(ROOT, "firmware", "main.py"), "rb").read()
     return files
@@ -168,8 +170,11 @@ def test_deploy_copies_only_what_changed_and_removes_stale(board, build, capsys)
     rc, out, err = run_deploy(capsys, "--port", board.port, "--board", "pico-epd")
     assert rc == 0, err
     copied = sorted(line.split("] ")[1].split(" (")[0] for line in out.splitlines() if "] " in line)
-    assert copied == ["data/board.json", "knockfw/ui.mpy"]
+    # the other board's pins and driver come, the Badger's go
+    assert copied == ["data/board.json", "knockfw/board_pico_epd.mpy", "knockfw/ssd1680.mpy",
+                      "knockfw/ui.mpy"]
     assert "removed knockfw/old.py" in out
+    assert "removed knockfw/uc8151.mpy" in out and "removed knockfw/board_badger.mpy" in out
     files = board.files()
     assert "knockfw/old.py" not in files and "knockfw/gone/x.mpy" not in files
     assert not os.path.exists(os.path.join(root, "knockfw/gone"))
@@ -341,7 +346,11 @@ def test_deploy_moves_an_older_deploy_out_of_lib_and_keeps_the_rest(tmp_path, bu
         assert {p: (sha_file(root / "data" / p), os.stat(root / "data" / p).st_mtime_ns)
                 for p in os.listdir(root / "data")} == data_before
         for rel, data in build.items():
+            if rel in ("knockfw/uc8151.mpy", "knockfw/board_badger.mpy"):
+                assert rel not in files     # this board is the Waveshare build (board.json)
+                continue
             assert sha_file(files[rel]) == hashlib.sha256(data).hexdigest(), rel
+        assert "knockfw/ssd1680.mpy" in files and "knockfw/board_pico_epd.mpy" in files
         code = ("import sys\nfor k in [k for k in sys.modules if k.startswith('knock')]:\n"
                 " del sys.modules[k]\n"
                 "import knockcore.game as g, knockfw.app as a, mylib.x\n"

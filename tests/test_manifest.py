@@ -86,6 +86,34 @@ def test_targets_only_and_march_from_a_manifest(tree):
     assert dev["main.py"] == b"import pkg.a\n"        # root files go as source
 
 
+def test_a_board_gets_only_its_own_files(tree):
+    (tree / "src" / "pkg" / "pins_x.py").write_text("P = 1\n")
+    (tree / "src" / "pkg" / "pins_y.py").write_text("P = 2\n")
+    (tree / "src" / "manifest.py").write_text(
+        'package("pkg")\n'
+        'module("pkg/pins_x.py", board="x")\n'
+        'module("pkg/pins_y.py", board=["y", "z"])\n')
+    m = parse(str(tree / "src" / "manifest.py"))
+    every = [e.dest for e in m.entries("device")]
+    assert "pkg/pins_x.mpy" in every and "pkg/pins_y.mpy" in every   # no board: all of them
+    x = [e.dest for e in m.entries("device", "x")]
+    assert "pkg/pins_x.mpy" in x and "pkg/pins_y.mpy" not in x and "pkg/a.mpy" in x
+    assert [e.dest for e in m.entries("sim", "z") if "pins" in e.dest] == ["pkg/pins_y.mpy"]
+    assert m.boards() == ["x", "y", "z"]
+    (tree / "src" / "manifest.py").write_text('module("pkg/a.py", board=[])\n')
+    with pytest.raises(ManifestError, match="board="):
+        parse(str(tree / "src" / "manifest.py"))
+
+
+def test_the_firmware_s_boards_get_their_own_pins_and_driver():
+    m = load()
+    assert m.boards() == ["badger2040", "pico-epd"]
+    badger = {e.dest for e in m.entries("device", "badger2040")}
+    waveshare = {e.dest for e in m.entries("device", "pico-epd")}
+    assert badger - waveshare == {"knockfw/board_badger.mpy", "knockfw/uc8151.mpy"}
+    assert waveshare - badger == {"knockfw/board_pico_epd.mpy", "knockfw/ssd1680.mpy"}
+
+
 def test_a_native_module_runs_on_the_unix_port_from_the_sim_build(tree):
     m = parse(str(tree / "src" / "manifest.py"))
     sizes = mpy.build_into(str(tree / "out"), "sim", manifest=m)

