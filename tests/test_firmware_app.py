@@ -174,7 +174,8 @@ b = board_sim.Board(sim_dir="", flash_path=sys.argv[1])
 b.serial_in, b.serial_out = sys.stdin.buffer, sys.stdout.buffer  # a USB port, as on the Pico
 a = A.App(b, 0)
 a.step(10)
-a.step(20)          # the link is made once the first screen is out
+a.step(20)          # the first screen is out: the port is watched
+a.step(30)          # the laptop speaks (here: the port hung up): the link is made
 assert a.link is not None
 print(len(a.game().hands), a.game().totals)
 """

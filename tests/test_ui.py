@@ -107,16 +107,19 @@ def test_what_boot_imports_what_comes_soon_after_and_what_is_kept():
     assert modules("boot") == {"knockfw.ui_score"}       # the first screen's
     t = Table(game(3))
     assert all(m not in sys.modules for m in later)
-    t.press("a")                                         # opened before preload(): imported
+    t.press("a")                                         # opened: imported
     assert t.mode == "counts" and "knockfw.ui_hand" in sys.modules
     t.ui.preload()                                       # (the app, after the first screen)
-    assert modules("kept") == {"knockfw.ui_hand", "knockfw.ui_menu"}
-    assert sorted(m for m in later if m in sys.modules) == sorted(modules("kept"))
+    assert modules("kept") == set()     # nothing stays loaded but the scoreboard (the heap)
+    assert sorted(m for m in later if m in sys.modules) == ["knockfw.ui_hand"]  # while open
+    t.press("C")                                         # cancelled: back to the scoreboard
+    assert t.mode == "score" and "knockfw.ui_hand" not in sys.modules
 
 
 def test_rarely_used_activities_are_loaded_when_opened_and_forgotten_when_left():
     assert modules("lazy") == {"knockfw.ui_settings", "knockfw.ui_newgame", "knockfw.ui_erase",
-                               "knockfw.ui_fix", "knockfw.ui_evening"}
+                               "knockfw.ui_fix", "knockfw.ui_evening", "knockfw.ui_menu",
+                               "knockfw.ui_hand"}
     for m in modules("lazy"):
         sys.modules.pop(m, None)
     t = Table(game(3, {"knock": 0, "counts": [5, 20, 30]}))

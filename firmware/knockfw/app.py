@@ -95,7 +95,8 @@ class App:
         if self.store.notes:        # what boot repaired, in the player's language
             self.ui.say(say_notes(self.store.notes, strings.t))
         self.display = board.display
-        self.link = None    # made once the first screen is out (see _warm_up)
+        self.link = None    # made when the laptop first speaks (see _serial_waiting)
+        self._waiting = None    # the poll object that watches the serial port until then
         self._warm = False
         self._service = getattr(board, "service", None)
         self.last_input = time.ticks_ms() if now_ms is None else now_ms
@@ -109,16 +110,30 @@ class App:
     def _warm_up(self):
         # What the first screen does not need is imported once it has gone out: the scoreboard
         # comes up sooner after a reset, and the panel's refresh (seconds) hides the imports:
-        # the serial link, then the activities the player uses all the time (knockfw.ui).
+        # the activities the player uses all the time (knockfw.ui). The serial link waits for
+        # the laptop: a device on a battery never needs it (~6 KB of heap).
         # (gc first: bytecode needs a few KB in one piece.)
         import gc
         gc.collect()
         self._warm = True
         if getattr(self.board, "serial_in", None) is not None:
-            from knockfw.link import Link
-            self.link = Link(self, self.board.serial_in, self.board.serial_out)
+            import select
+            self._waiting = select.poll()
+            self._waiting.register(self.board.serial_in, select.POLLIN)
         self.ui.preload()
         gc.collect()    # the imports' garbage now, not at the first press
+
+    def _serial_waiting(self):
+        # The laptop has sent something (or the port hung up): time for the link, which then
+        # reads it. One cheap poll a loop turn until then.
+        if self._waiting is None or not self._waiting.poll(0):
+            return False
+        import gc
+        gc.collect()
+        from knockfw.link import Link
+        self._waiting = None
+        self.link = Link(self, self.board.serial_in, self.board.serial_out)
+        return True
 
     # ---- the game on the table
 
@@ -137,7 +152,7 @@ class App:
         for ev in self.buttons.poll(now):
             self.last_input = now
             self.on_event(ev)
-        if self.link is not None:
+        if self.link is not None or self._serial_waiting():
             more = self.link.poll(now)
         elif self.refreshes and not self._warm:
             self._warm_up()
