@@ -277,6 +277,7 @@ def measure_sync_and_drain(emu, image, work, j1000, lines):
 HEAP = r"""
 import gc, time
 gc.collect()
+print("BASE", gc.mem_alloc())   # the REPL's own heap (mpremote's exec), before the app
 from knockfw import app as A, board as B
 a = A.App(B.load())
 for i in range(30):  # the loop of app.run(): boot, the first screen, what comes after it
@@ -319,9 +320,12 @@ def measure_heap(emu, image, work, j300):
         out = mpremote(dev, "exec", HEAP, timeout=300)
         line = [x for x in out.splitlines() if x.startswith("HEAP")]
         alloc, free = (int(v) for v in line[-1].split()[1:]) if line else (None, None)
+        base = [int(x.split()[1]) for x in out.splitlines() if x.startswith("BASE")]
         say("live heap, app + 300-hand journal", alloc / 1024 if alloc else None,
             BUDGETS["heap"] / 1024, unit="KB",
-            extra="free %.1f KB of %.1f KB" % ((free or 0) / 1024, ((alloc or 0) + (free or 0)) / 1024))
+            extra="free %.1f KB of %.1f KB; the app's own %.1f KB above the REPL's %.1f KB"
+            % ((free or 0) / 1024, ((alloc or 0) + (free or 0)) / 1024,
+               ((alloc or 0) - (base[0] if base else 0)) / 1024, (base[0] if base else 0) / 1024))
 
         # the app with 100 KB of ballast: boot with 300 hands, a hand entered, a full sync
         main = os.path.join(work, "main_ballast.py")
