@@ -161,7 +161,7 @@ def test_an_evening_in_russian_with_a_stake():
                                                                     money(net)))] + [
         "▲▼: страницы · A/B/C: назад"]
     assert texts(got["p3"])[2:-1] == [x for a, b, v in pays for x in (
-        money(v, False), "%s платит %s" % (a, b), "очки: %d" % v)]
+        money(v, False), "%s → %s" % (a, b), "очки: %d" % v)]
     assert texts(got["p3"])[0] == "Расчёт"
     assert texts(got["new_q"])[0] == "Начать новый вечер?"
     assert "Партия идёт" in texts(got["new2"])

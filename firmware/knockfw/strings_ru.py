@@ -82,7 +82,7 @@ next_game|Следующая партия
 game_over|Партия окончена
 x_wins|Победа: %s
 x_win|Победа: %s
-x_pays_y|%s платит %s %d
+x_pays_y|%s → %s: %d
 net|Расчёт
 settings|Настройки
 lang_en|English
@@ -98,7 +98,7 @@ ev_none|Оконченных партий нет
 ev_gw|партий %d · побед %d
 ev_pts|очки: %d
 ev_settle|Расчёт
-ev_pays|%s платит %s
+ev_pays|%s → %s
 ev_square|Никто никому не платит
 ev_so_far|Партия идёт
 ev_hint|▲▼: страницы · A/B/C: назад
