@@ -36,7 +36,10 @@ def apply(game, ev):
         raise GameError("event: must be an object")
     t = ev.get("t")
     try:
-        if t == GAME:
+        if t == "hand" and game is not None and not game.closed:    # nearly every event
+            game.add(ev["h"])
+            return game
+        if t == "game":
             if game is not None:
                 raise GameError("the game starts twice")
             rec = ev["rec"]
@@ -45,16 +48,14 @@ def apply(game, ev):
             return from_record(rec)
         if game is None:
             raise GameError("%s before the game started", t)
-        if t not in (HAND, UNDO, EDIT, END):
+        if t != "hand" and t != "undo" and t != "edit" and t != "end":
             raise GameError("unknown event %r", t)
         if game.closed:
             raise GameError("the game is closed")
-        if t == HAND:
-            game.add(ev["h"])
-        elif t == UNDO:
+        if t == "undo":
             if game.undo() is None:
                 raise GameError("nothing to undo")
-        elif t == EDIT:
+        elif t == "edit":
             game.replace(ev["i"], ev["h"])
         else:
             game.closed = True

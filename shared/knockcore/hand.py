@@ -30,11 +30,8 @@ def seat(v):
 
 
 def counts(v):
-    out = []
-    for i in range(3):
-        c = (v >> (4 + 7 * i)) & 127
-        out.append(None if c == _NONE else c)
-    return out
+    a, b, c = (v >> 4) & 127, (v >> 11) & 127, (v >> 18) & 127
+    return [None if a == _NONE else a, None if b == _NONE else b, None if c == _NONE else c]
 
 
 def to_dict(v):
@@ -51,10 +48,15 @@ def parse(h, n, active, players, knock_limit):
     for key in h:
         if key not in _HAND_KEYS:
             raise GameError("unknown field %r", key, hand=n)
-    found = [k for k in NAMES if k in h]
-    if len(found) != 1:
+    name = None
+    for k in NAMES:
+        if k in h:
+            if name is not None:
+                name = ""
+                break
+            name = k
+    if not name:
         raise GameError("needs exactly one of knock, gin, void", hand=n)
-    name = found[0]
     if name == "void":
         if h["void"] is not True:
             raise GameError("void must be true", hand=n)

@@ -36,11 +36,11 @@ def score(v, rules):
         winners = [o1 if c[o1] == low else o2]
     if len(winners) == 1:
         w = winners[0]
-        others = [c[i] for i in range(3) if i != w]
+        others = c[0] + c[1] + c[2] - c[w]      # the other two counts together
         if rules["m3_formula"] == "literal":
-            points[w] = others[0] + others[1] - c[w]
+            points[w] = others - c[w]
         else:
-            points[w] = others[0] + others[1] - 2 * c[w]
+            points[w] = others - 2 * c[w]
     if winners[0] == k:
         return "knock", winners, points
     if low == c[k] or rules["m3_penalty_on"] == "tie_or_undercut":
