@@ -70,6 +70,27 @@ print(time.ticks_diff(t1, t0), time.ticks_diff(t2, t1), time.ticks_diff(t3, t2),
 """
 
 
+def percentile(values, q):
+    """The q-th percentile (0-100) of values, nearest rank (a value that occurred)."""
+    v = sorted(values)
+    return v[max(0, min(len(v) - 1, -(-q * len(v) // 100) - 1))]
+
+
+def print_per_method(stats):
+    """stats: [method, presses, button ms] per recorded hand: median and 90th percentile per
+    method of the presses a hand takes and of the time the board is awake for it."""
+    print("  per method (median / 90th percentile):")
+    for m in (1, 2, 3):
+        rows = [s for s in stats if s[0] == m]
+        if not rows:
+            continue
+        p = [s[1] for s in rows]
+        t = [s[2] / 1000 for s in rows]
+        print("    method %d (%3d hands): presses %d / %d; awake %.1f s / %.1f s"
+              % (m, len(rows), percentile(p, 50), percentile(p, 90), percentile(t, 50),
+                 percentile(t, 90)))
+
+
 def cold_boot(flash):
     """A fresh process from the first import to the scoreboard drawn: (import, app, render) us."""
     import mp
@@ -113,6 +134,7 @@ def main():
         hm, hf = r["hand_ms"], r["hand_frames"]
         print("  awake time per hand at the buttons: %.1f s average (press 80 ms, gap 120 ms, holds"
               " as needed); panel refreshes per hand: %.1f" % (hm[1] / hm[0] / 1000, hf[1] / hf[0]))
+        print_per_method([e["hand_stat"] for e in r["events"] if "hand_stat" in e])
         print("  (a Pico runs MicroPython ~20-40x slower than this x86-64 core; flash writes add ~50 ms)")
         if not quick:
             lo, hi = 96, 192
@@ -126,7 +148,7 @@ def main():
             print("  smallest heap that plays the whole session: %d KB (the peak need)" % lo)
     finally:
         shutil.rmtree(out, ignore_errors=True)
-    return 0 if dev_total <= BUDGET else 1
+    return 0 if max(dev_total.values()) <= BUDGET else 1
 
 
 if __name__ == "__main__":

@@ -128,6 +128,14 @@ def test_300_hand_session_fits_the_192k_heap():
     r = device.run_script(acts, os.path.join(OUT, "session300"), timeout=900)
     assert total == 300 and r["hand_presses"][0] == 300
     assert r["gids"] > 20 and len(r["boot_us"]) == 2
+    # One line per hand for the bench's per-method median and p90, the method of its game.
+    stats = [e["hand_stat"] for e in r["events"] if "hand_stat" in e]
+    methods = [a[1] for a in acts if a[0] == "new"]
+    assert len(stats) == 300 and set(s[0] for s in stats) == set(methods) == {1, 2, 3}
+    assert sum(s[1] for s in stats) == r["hand_presses"][1]
+    assert bench_firmware.percentile([s[1] for s in stats], 100) == r["hand_presses"][2]
+    assert bench_firmware.percentile([5, 1, 4, 2, 3], 50) == 3
+    assert bench_firmware.percentile(list(range(1, 11)), 90) == 9
     # The games kept in RAM after the reboot are the newest, and equal the CPython replay.
     for g in r["games"]:
         assert from_record(g["record"]).standings()["totals"] == g["totals"]

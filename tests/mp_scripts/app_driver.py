@@ -91,6 +91,7 @@ def tally(t, v):
     if v > t[2]:
         t[2] = v
 presses = 0
+method = 0  # the method of the game being played (for the per-hand lines)
 busy_us = 0
 steps = 0
 max_step_us = 0
@@ -257,7 +258,7 @@ def play():
 
 
 def perform(act):
-    global dev
+    global dev, method
     op = act[0]
     if op == "press":
         hold(act[1], 80)
@@ -273,6 +274,7 @@ def perform(act):
             run_for(10)
         save(act[1])
     elif op == "new":
+        method = act[1]
         new_game(act[1], act[2], act[3])
     elif op == "next":
         hold("a", 80)
@@ -286,6 +288,8 @@ def perform(act):
         tally(hand_presses, presses - p0)
         tally(hand_ms, clock[0] - c0)
         tally(hand_frames, dev.display.frames - f0)
+        # One line per hand (kept by the host, not on this heap): the bench's median and p90.
+        print(json.dumps({"hand_stat": [method, presses - p0, clock[0] - c0]}))
     elif op == "undo":
         undo()
     elif op == "edit":
