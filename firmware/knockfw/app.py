@@ -152,8 +152,11 @@ class App:
         for ev in self.buttons.poll(now):
             self.last_input = now
             self.on_event(ev)
-        if self.link is not None or self._serial_waiting():
-            more = self.link.poll(now)
+        link = self.link
+        if link is None and self._serial_waiting():
+            link = self.link
+        if link is not None:
+            more = link.poll(now)
         elif self.refreshes and not self._warm:
             self._warm_up()
         if self._erase_done is not None and time.ticks_diff(now, self._erase_at) > _ERASE_MS:
