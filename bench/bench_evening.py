@@ -15,11 +15,9 @@ makes; the module is imported each time, as it is forgotten when left), and, at 
 parts: the store's sums (knockfw.ui_evening.tally) and the drawing; then the same with 100 KB of
 the heap held from the start.
 """
-import json
 import os
 import random
 import shutil
-import subprocess
 import sys
 import tempfile
 import time
@@ -29,31 +27,11 @@ sys.path[:0] = [os.path.join(ROOT, "bench"), os.path.join(ROOT, "tests", "emu"),
                 os.path.join(ROOT, "tests"), os.path.join(ROOT, "tests", "stubs")]
 import bench_pico as P  # noqa: E402
 import emu_device  # noqa: E402
-import mp  # noqa: E402
 from gamegen import random_start  # noqa: E402
 from knockcore.game import Game  # noqa: E402
 
 BUDGET_MS = 1000    # "well under a second"
 NAMES = ["Ann", "Bob", "Cy", "Dee", "Eve"]
-
-GEN = r"""
-import json, sys
-from knockfw.journal import Journal
-from knockfw.store import Store
-d = sys.argv[1]
-st = Store(Journal(d + "/journal.txt"), meta_path=d + "/meta.json").load()
-with open(d + "/ops.jsonl") as f:
-    for line in f:
-        op = json.loads(line)
-        if op[0] == "new":
-            st.new_game(op[1])
-        elif op[0] == "evening":
-            st.new_evening()
-        else:
-            st.add_hand(st.current(), op[1])
-st.journal.close()
-print(json.dumps({"last_seq": st.last_seq, "evening": [st.evening_gid, st.evening_seq]}))
-"""
 
 PARTS = r"""
 import gc, time
@@ -114,17 +92,7 @@ def make_journal(d, before, games, seed=11):
             hands += k >= before
         if last and g.over:
             raise SystemExit("the running game ended: another seed")
-    os.makedirs(d, exist_ok=True)
-    with open(os.path.join(d, "ops.jsonl"), "w") as f:
-        for op in ops:
-            f.write(json.dumps(op) + "\n")
-    script = os.path.join(d, "gen.py")
-    with open(script, "w") as f:
-        f.write(GEN)
-    r = mp.run_file(script, [d], heap="8M", timeout=600)
-    if r.returncode != 0:
-        raise SystemExit("journal generation failed:\n" + r.stdout[-2000:] + r.stderr[-2000:])
-    info = json.loads(r.stdout.strip().splitlines()[-1])
+    info = P.write_journal(d, ops)
     info["hands"] = hands
     return info
 
@@ -186,12 +154,7 @@ def main():
     if not emu_device.HAVE_EMU:
         print("bench_evening: " + emu_device.MISSING)
         return 0
-    sys.dont_write_bytecode = True
-    sys.path.insert(0, emu_device.EMU)
-    import emupico
-    sys.dont_write_bytecode = False
-    subprocess.run([os.path.join(emu_device.EMU, "setup.sh")], check=True,
-                   stdout=subprocess.DEVNULL)
+    emupico = emu_device.load_emupico()
     work = tempfile.mkdtemp(prefix="knockbox-bench-evening-")
     try:
         t = time.time()

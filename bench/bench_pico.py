@@ -61,10 +61,13 @@ with open(d + "/ops.jsonl") as f:
         op = json.loads(line)
         if op[0] == "new":
             st.new_game(op[1])
+        elif op[0] == "evening":
+            st.new_evening()
         else:
             st.add_hand(st.current(), op[1])
 st.journal.close()
-print(json.dumps({"last_seq": st.last_seq, "device": st.device_id}))
+print(json.dumps({"last_seq": st.last_seq, "device": st.device_id,
+                  "evening": [st.evening_gid, st.evening_seq]}))
 """
 
 
@@ -86,21 +89,23 @@ def make_journal(d, hands, seed=1):
             g.add(h)
             ops.append(["hand", h])
             left -= 1
+    return write_journal(d, ops)
+
+
+def write_journal(d, ops):
+    """The device's own Store (unix port) writes the journal of ops into folder d: ["new", game],
+    ["hand", hand] or ["evening"]. Returns its last_seq, device id and evening mark."""
     os.makedirs(d, exist_ok=True)
     with open(os.path.join(d, "ops.jsonl"), "w") as f:
         for op in ops:
             f.write(json.dumps(op) + "\n")
-    r = mp.run_file(_gen_script(d), [d], heap="8M", timeout=600)
+    script = os.path.join(d, "gen.py")
+    with open(script, "w") as f:
+        f.write(GEN)
+    r = mp.run_file(script, [d], heap="8M", timeout=600)
     if r.returncode != 0:
         raise SystemExit("journal generation failed:\n" + r.stdout[-2000:] + r.stderr[-2000:])
     return json.loads(r.stdout.strip().splitlines()[-1])
-
-
-def _gen_script(d):
-    p = os.path.join(d, "gen.py")
-    with open(p, "w") as f:
-        f.write(GEN)
-    return p
 
 
 def mpremote(dev, *args, timeout=120):
@@ -161,13 +166,18 @@ def deploy(emu, work):
     return dev.flash
 
 
+def start_settled(dev):
+    """Boot the device and wait until its first screen is drawn and the panel is quiet."""
+    dev.start()
+    dev.wait_refresh(0, 300)
+    dev.wait_quiet(300)
+
+
 def measure_boot(emu, image, work, j300, repeats):
     """Latch and first refresh after resets, with an empty and a 300-hand journal."""
     dev = emu_device.Device(emu, os.path.join(work, "boot"), image)
     try:
-        dev.start()
-        dev.wait_refresh(0, 300)
-        dev.wait_quiet(300)
+        start_settled(dev)
         empty_boot = dev.boot()
         for _ in range(repeats):
             dev.reset_and_wait()
@@ -199,9 +209,7 @@ def measure_play(emu, image, work, j300, presses):
     dev = emu_device.Device(emu, os.path.join(work, "play"), image)
     ups, saves = [], []
     try:
-        dev.start()
-        dev.wait_refresh(0, 300)
-        dev.wait_quiet(300)
+        start_settled(dev)
         put_journal(dev, j300)
         hands = max(3, presses // 6)
         for _h in range(hands):
@@ -237,9 +245,7 @@ def measure_play(emu, image, work, j300, presses):
 def measure_sync_and_drain(emu, image, work, j1000, lines):
     dev = emu_device.Device(emu, os.path.join(work, "sync"), image)
     try:
-        dev.start()
-        dev.wait_refresh(0, 300)
-        dev.wait_quiet(300)
+        start_settled(dev)
         put_journal(dev, j1000)
         t0, w0 = dev.emu_ms(), time.time()
         dev.sync()
@@ -313,9 +319,7 @@ def last_words(dev):
 def measure_heap(emu, image, work, j300):
     dev = emu_device.Device(emu, os.path.join(work, "heap"), image)
     try:
-        dev.start()
-        dev.wait_refresh(0, 300)
-        dev.wait_quiet(300)
+        start_settled(dev)
         put_journal(dev, j300)
         out = mpremote(dev, "exec", HEAP, timeout=300)
         line = [x for x in out.splitlines() if x.startswith("HEAP")]
@@ -367,12 +371,7 @@ def main():
     if not emu_device.HAVE_EMU:
         print("bench_pico: " + emu_device.MISSING)
         return 0
-    sys.dont_write_bytecode = True
-    sys.path.insert(0, emu_device.EMU)
-    import emupico
-    sys.dont_write_bytecode = False
-    subprocess.run([os.path.join(emu_device.EMU, "setup.sh")], check=True,
-                   stdout=subprocess.DEVNULL)
+    emupico = emu_device.load_emupico()
     work = tempfile.mkdtemp(prefix="knockbox-bench-pico-")
     try:
         t = time.time()

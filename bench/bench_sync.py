@@ -37,7 +37,8 @@ sys.path.insert(0, os.path.join(ROOT, "tests", "emu"))
 import knockbox  # noqa: E402,F401  (the micropython.const stand-in, before the core)
 
 import mp  # noqa: E402
-from emu_device import EMU, HAVE_EMU  # noqa: E402
+import emu_device  # noqa: E402
+from emu_device import HAVE_EMU, load_emupico  # noqa: E402
 from gamegen import random_hand  # noqa: E402
 from test_sync_e2e import FLASH_SCRIPT, KNOCKBOX, SimDevice, ops_for  # noqa: E402
 
@@ -202,12 +203,7 @@ def drain(pico, port):
 
 
 def main_emu(hands):
-    sys.dont_write_bytecode = True   # nothing may be written into the emulator's folder
-    sys.path.insert(0, EMU)
-    import emupico
-    sys.dont_write_bytecode = False
-
-    subprocess.run([os.path.join(EMU, "setup.sh")], check=True, capture_output=True)
+    emupico = load_emupico()
     tmp = tempfile.mkdtemp(prefix="knockbox-bench-sync-")
     pico = emupico.Pico(os.path.join(tmp, "pico"))
     try:
@@ -305,7 +301,7 @@ def main():
     hands = int(args[0]) if args else 1000
     if "--sim" in sys.argv or not HAVE_EMU:
         if not HAVE_EMU:
-            print("no emulated Pico (%s): the simulator instead" % EMU)
+            print("no emulated Pico (%s): the simulator instead" % emu_device.EMU)
         main_sim(hands)
     else:
         main_emu(hands)

@@ -59,3 +59,16 @@ def ink(pbm):
     start = data.index(b"\n", data.index(b"\n") + 1) + 1
     raw = data[start:]
     return [[(raw[y * 37 + x // 8] >> (7 - x % 8)) & 1 for x in range(296)] for y in range(128)]
+
+
+def check_layout(name, boxes):
+    """Every string drawn (boxes: [x, y, w, h, s] from the driver's screenshot .json) is on the
+    296x128 panel and no two overlap."""
+    assert boxes, name
+    for x, y, w, h, s in boxes:
+        assert 0 <= x and x + w <= 296 and 0 <= y and y + h <= 128, (name, s, x, y, w, h)
+    for i, a in enumerate(boxes):
+        for b in boxes[i + 1:]:
+            overlap_x = min(a[0] + a[2], b[0] + b[2]) - max(a[0], b[0])
+            overlap_y = min(a[1] + a[3], b[1] + b[3]) - max(a[1], b[1])
+            assert overlap_x <= 0 or overlap_y <= 0, (name, a[4], b[4])

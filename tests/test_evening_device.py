@@ -93,24 +93,12 @@ def signed(v):
     return ("+%d" % v) if v >= 0 else ("−%d" % -v)
 
 
-def check_layout(name, shot):
-    boxes = shot["boxes"]
-    assert boxes, name
-    for x, y, w, h, s in boxes:
-        assert 0 <= x and x + w <= 296 and 0 <= y and y + h <= 128, (name, s, x, y, w, h)
-    for i, a in enumerate(boxes):
-        for b in boxes[i + 1:]:
-            overlap_x = min(a[0] + a[2], b[0] + b[2]) - max(a[0], b[0])
-            overlap_y = min(a[1] + a[3], b[1] + b[3]) - max(a[1], b[1])
-            assert overlap_x <= 0 or overlap_y <= 0, (name, a[4], b[4])
-
-
 def test_an_evening_through_the_buttons_in_english():
     out = os.path.join(OUT, "evening_en")
     r = device.run_script(play({"lang": "en"}), out)
     got = shots(out)
     for name, shot in got.items():
-        check_layout(name, shot)
+        device.check_layout(name, shot["boxes"])
     rows, pays = the_ledger(GAMES)
     assert len(rows) == 4 and len(pays) >= 2
     assert [got[p]["mode"] for p in ("p1", "p2", "p3", "p4")] == ["evening"] * 4
@@ -148,7 +136,7 @@ def test_an_evening_in_russian_with_a_stake():
     device.run_script(play({"lang": "ru", "stake": 10}), out)
     got = shots(out)
     for name, shot in got.items():
-        check_layout(name, shot)
+        device.check_layout(name, shot["boxes"])
     rows, pays = the_ledger(GAMES)
 
     def money(v, sign=True):

@@ -29,13 +29,10 @@ import threading
 import pytest
 
 import emu_device
-from emu_device import EMU, HAVE_EMU, MISSING
+from emu_device import HAVE_EMU, MISSING
 
 if HAVE_EMU:
-    sys.dont_write_bytecode = True  # nothing may be written into the emulator's folder
-    sys.path.insert(0, EMU)
-    import emupico  # noqa: E402
-    sys.dont_write_bytecode = False
+    emupico = emu_device.load_emupico(setup=False)  # setup.sh runs in the emu fixture
 else:
     emupico = None
     # one test says why (test_emu_setup.py); the others are not even collected
@@ -51,11 +48,7 @@ def emu():
     if not HAVE_EMU:
         pytest.skip(MISSING)
     if "ok" not in _READY:
-        p = subprocess.run([os.path.join(EMU, "setup.sh")], capture_output=True, text=True,
-                           timeout=600)
-        if p.returncode != 0:
-            raise RuntimeError("rp2040-emu setup.sh failed (scripts/setup prepares it):\n"
-                               + p.stdout + p.stderr)
+        emu_device.load_emupico()  # runs setup.sh (scripts/setup prepares the emulator)
         _READY["ok"] = True
     return emupico
 
@@ -181,7 +174,8 @@ def _template(d):
 
 def _badger(tmp_path_factory):
     if "ok" not in _READY:
-        subprocess.run([os.path.join(EMU, "setup.sh")], capture_output=True, timeout=600)
+        emu_device.load_emupico()
+        _READY["ok"] = True
     return _once(tmp_path_factory, "badger", lambda d: _deploy_into(emupico, d, "badger", None))
 
 

@@ -30,6 +30,26 @@ EMU = os.path.abspath(os.environ.get("RP2040_EMU")
 HAVE_EMU = os.path.isfile(os.path.join(EMU, "emupico.py"))
 MISSING = "no emulated Pico: %s not found (set RP2040_EMU to its folder)" % EMU
 
+
+
+def load_emupico(setup=True):
+    """The emulator's Python module (emupico from EMU, imported without writing bytecode into the
+    emulator's folder); with setup, its setup.sh has run first (it prepares the emulator once)."""
+    sys.dont_write_bytecode = True
+    if EMU not in sys.path:
+        sys.path.insert(0, EMU)
+    try:
+        import emupico
+    finally:
+        sys.dont_write_bytecode = False
+    if setup:
+        p = subprocess.run([os.path.join(EMU, "setup.sh")], capture_output=True, text=True,
+                           timeout=900)
+        if p.returncode != 0:
+            raise RuntimeError("rp2040-emu setup.sh failed:\n" + p.stdout[-2000:] + p.stderr[-2000:])
+    return emupico
+
+
 # Buttons per build: GPIO and the level a pressed button reads.
 BUTTONS = {
     "badger": ({"a": 12, "b": 13, "c": 14, "up": 15, "down": 11}, 1),
@@ -177,6 +197,17 @@ class Device:
             if not ok:
                 missed.append(i)
         return missed
+
+    def act_in_steps(self, presses, ends):
+        """act() on presses in steps (ends: where each step stops), letting the panel settle
+        after each: (the refresh count after each step, the indexes of unanswered presses)."""
+        marks, missed, last = [], [], 0
+        for end in ends:
+            missed += [last + i for i in self.act(presses[last:end])]
+            self.wait_quiet(300)
+            marks.append(self.refreshes())
+            last = end
+        return marks, missed
 
     # ---------------------------------------------------------------- the panel
     def refreshes(self):

@@ -166,12 +166,7 @@ def test_an_evening_on_the_device_settle_and_the_report_agree(device, tmp_path):
     device.wait_quiet(300)
     device.push("--rules", json.dumps(RULES))
     device.wait_quiet(300)
-    marks, missed, last = [], [], 0
-    for _name, end in shots + [("end", len(p.presses))]:
-        missed += [last + i for i in device.act(p.presses[last:end])]
-        device.wait_quiet(300)
-        marks.append(device.refreshes())
-        last = end
+    marks, missed = device.act_in_steps(p.presses, [end for _n, end in shots] + [len(p.presses)])
     assert missed == [], "presses the panel never answered: %r" % [p.presses[i] for i in missed]
     r = device.frames()
     assert r.errors == [], r.errors[:5]

@@ -49,14 +49,7 @@ def test_three_methods_played_synced_and_drawn(device, tmp_path):
     device.wait_quiet(300)
     device.push("--rules", json.dumps(RULES))
     device.wait_quiet(300)
-    marks = []
-    last = 0
-    missed = []
-    for end in ends:
-        missed += [last + i for i in device.act(p.presses[last:end])]
-        device.wait_quiet(300)
-        marks.append(device.refreshes())
-        last = end
+    marks, missed = device.act_in_steps(p.presses, ends)
     assert missed == [], "presses the panel never answered: %r" % [p.presses[i] for i in missed]
 
     # what the panel showed after each game = the unix port's screen after the same presses

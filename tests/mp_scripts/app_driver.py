@@ -249,7 +249,6 @@ def edit(i, h):
 
 
 def play():
-    global dev
     for line in script:
         act = json.loads(line)
         if act[0] == "hand" and CUT_AT:
