@@ -190,21 +190,35 @@ def start_sim(args, env=None):
 
 
 def read_until(proc, pred, timeout=60):
-    """stdout lines until pred(line) is true; returns them all."""
+    """stdout lines until pred(line) is true; returns them all.
+
+    Reads the pipe's fd itself (os.read), keeping what follows the matching line for the next
+    call: a buffered readline() can take two lines from the pipe at once, and a select() on the
+    fd then waits for the second one in vain."""
     lines = []
     end = time.monotonic() + timeout
     fd = proc.stdout.fileno()
-    while time.monotonic() < end:
-        r, _, _ = select.select([fd], [], [], 0.2)
-        if r:
-            line = proc.stdout.readline()
-            if not line:
-                break
-            lines.append(line.rstrip("\n"))
+    pending = _PENDING.pop(proc, b"")
+    while True:
+        while b"\n" in pending:
+            line, pending = pending.split(b"\n", 1)
+            lines.append(line.decode("utf-8", "replace"))
             if pred(lines[-1]):
+                _PENDING[proc] = pending
                 return lines
+        left = end - time.monotonic()
+        if left <= 0:
+            break
+        if select.select([fd], [], [], min(left, 0.2))[0]:
+            data = os.read(fd, 65536)
+            if not data:
+                break
+            pending += data
     raise AssertionError("timed out; got %r; stderr %r" % (lines, proc.stderr.read()
                                                           if proc.poll() is not None else ""))
+
+
+_PENDING = {}  # proc -> bytes read past the last line read_until returned
 
 
 def test_headless_frames_keys_screenshots_serial_and_persistence(tmp_path, fake):
