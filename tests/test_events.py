@@ -61,3 +61,51 @@ def test_game_of():
     assert events.game_of({"t": "epoch", "e": 1}) is None
     assert events.game_of({"t": "hand", "g": "4"}) is None
     assert events.game_of([1]) is None
+
+
+def test_a_snapshot_restores_the_same_game_at_every_hand():
+    """knockcore.game.snapshot/restore (the device's boot checkpoint): through JSON, at every
+    point of random games of each method (finished or not, custom rules, closed), the restored
+    game equals the one played, and goes on the same (add, undo, edit, preview)."""
+    import json
+    import random
+
+    import gamegen
+    from knockcore.game import restore
+
+    rnd = random.Random(11)
+    for n in range(24):
+        rules = {"preset": "seed"} if n % 3 else {"preset": "seed", "target": 150,
+                                                  "m3_formula": "pairwise"}
+        full = gamegen.random_game(rnd, method=n % 3 + 1, rules=rules, until_over=True)
+        g = events.apply(None, {"t": "game", "g": 1, "rec": {
+            k: v for k, v in full.record().items() if k != "hands"}})
+        for i in range(len(full.hands) + 1):
+            g.closed = (n == 5 and i == len(full.hands))
+            r = restore(json.loads(json.dumps(g.snapshot())))
+            assert r.standings() == g.standings() and r.record() == g.record()
+            assert (r.closed, r.hands, r.over) == (g.closed, g.hands, g.over)
+            if i < len(full.hands):
+                h = full.hand(i)
+                if i:
+                    assert r.preview(h) == g.preview(h)
+                    a, b = r.copy(), g.copy()
+                    a.undo()
+                    b.undo()
+                    assert a.standings() == b.standings()
+                g.add(h)
+                r.add(h)
+                assert r.standings() == g.standings()
+
+
+@pytest.mark.parametrize("snap", [
+    None, [], [3, ["A", "B", "C"], {"dealer": 0}, None, [], False, []],
+    [3, ["A", "B", "C"], {"dealer": 0}, None, ["x"], False, [[0, 0, 0]] * 10],
+    [3, ["A", "B", "C"], {"dealer": 0}, None, [], "no", [0] * 10],
+    [3, ["A", "A", "C"], {"dealer": 0}, None, [], False, [[0, 0, 0]] * 10],
+])
+def test_a_snapshot_that_is_not_one_is_refused(snap):
+    from knockcore.game import restore
+
+    with pytest.raises((GameError, TypeError, ValueError)):
+        restore(snap)

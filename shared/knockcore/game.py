@@ -11,8 +11,12 @@ _METHODS = (method1, method2, method3)
 _RECORD_KEYS = ("format", "method", "players", "start", "rules", "hands", "meta")
 
 
+_FIELDS = ("totals", "boxes", "dealer", "active", "idle", "last_idle", "box", "captain", "over",
+           "winners")
+
+
 class _State:
-    # The fold's accumulator: everything derived from the start and the hands so far.
+    # The fold's accumulator: everything derived from the start and the hands so far (_FIELDS).
     def __init__(self):
         self.totals = [0, 0, 0]
         self.boxes = [0, 0, 0]
@@ -148,6 +152,13 @@ class Game:
         self.hands = packed
         self._st = st
 
+    def snapshot(self):
+        """The game as JSON values, the fold's state included: restore() rebuilds it without
+        playing its hands again (the device's boot checkpoint, knockfw.store)."""
+        st = self._st
+        return [self.method, self.players, self.start, _rules.overrides(self.rules), self.hands,
+                self.closed, [getattr(st, k) for k in _FIELDS]]
+
     def copy(self):
         """An independent game with the same hands (to try an edit without making it)."""
         g = Game(self.method, self.players, self.start, self.rules)
@@ -200,6 +211,27 @@ class Game:
         else:
             out["next"] = {"dealer": st.dealer, "active": st.active[:], "idle": st.idle}
         return out
+
+
+def restore(snap):
+    """The game a snapshot() was taken of. The start is checked as a new game's is and the
+    shapes of the rest, not the hands' play: a snapshot is only taken of a game that played them.
+    Raises GameError, ValueError or TypeError for one that does not fit."""
+    method, players, start, rules, hands, closed, state = snap
+    g = Game(method, players, start, rules)
+    for v in hands:
+        if type(v) is not int:
+            raise GameError("snapshot: a hand is not a packed hand")
+    if len(state) != len(_FIELDS) or not (closed is True or closed is False):
+        raise GameError("snapshot: not a game's state")
+    st = g._st
+    for i in range(len(_FIELDS)):
+        setattr(st, _FIELDS[i], state[i])
+    if len(st.totals) != 3 or len(st.boxes) != 3 or not isinstance(st.active, list):
+        raise GameError("snapshot: not a game's state")
+    g.hands = list(hands)
+    g.closed = closed
+    return g
 
 
 def from_record(rec):
