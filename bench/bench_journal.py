@@ -24,6 +24,7 @@ sys.path[:0] = [os.path.join(ROOT, "tests"), os.path.join(ROOT, "tests", "stubs"
 import gamegen  # noqa: E402
 import mp  # noqa: E402
 
+MP_SCRIPTS = os.path.join(ROOT, "tests", "mp_scripts")
 BLOCKS = 24     # 96 KB: room for the journal while the image still fits a 192 KB heap
 
 COMMON = r"""
@@ -109,7 +110,8 @@ if sys.argv[2] == "repair":
     t4 = time.ticks_us()
     j = Journal("/data/journal").open()              # drops it: copy + rename
     t5 = time.ticks_us()
-    repair = {"us": time.ticks_diff(t5, t4), "note": j.note, "writes": dev.writes - w0,
+    from storekit import note
+    repair = {"us": time.ticks_diff(t5, t4), "note": note(j), "writes": dev.writes - w0,
               "erases": dev.erases - e0}
     print(json.dumps(repair))
     sys.exit(0)
@@ -123,11 +125,12 @@ peak = micropython.mem_peak() - base
 gc.collect()
 held = gc.mem_alloc() - base
 g = st.game(st.current())
+from storekit import events_of, note   # tests/mp_scripts: what only tests ask of a Store
 t2 = time.ticks_us()
-page = st.events(st.last_seq - 100, 100)
+page = events_of(st, st.last_seq - 100, 100)
 t3 = time.ticks_us()
 print(json.dumps({"boot_us": time.ticks_diff(t1, t0), "peak": peak, "held": held,
-                  "hands": len(g.hands), "events": st.last_seq, "note": st.note,
+                  "hands": len(g.hands), "events": st.last_seq, "note": note(st),
                   "events_page_us": time.ticks_diff(t3, t2)}))
 """
 
@@ -157,16 +160,16 @@ def main():
                                                          "knockfw.journal", "knockfw.jscan",
                                                          "knockfw.store"])
         boot_py = os.path.join(d, "boot.py")
-        r = mp.run_file(boot_py, [image, "ram"], paths=[lib], heap="192k")
+        r = mp.run_file(boot_py, [image, "ram"], paths=[lib, MP_SCRIPTS], heap="192k")
         if r.returncode:
             sys.exit(r.stdout + r.stderr)
         boot = json.loads(r.stdout)
-        r = mp.run_file(boot_py, [image, "repair"], paths=[lib], heap="1M")
+        r = mp.run_file(boot_py, [image, "repair"], paths=[lib, MP_SCRIPTS], heap="1M")
         if r.returncode:
             sys.exit(r.stdout + r.stderr)
         boot["repair"] = json.loads(r.stdout)
-        need = min_heap(boot_py, [image, "file"], [lib])
-        need0 = min_heap(boot_py, [image, "mount-only"], [lib])
+        need = min_heap(boot_py, [image, "file"], [lib, MP_SCRIPTS])
+        need0 = min_heap(boot_py, [image, "mount-only"], [lib, MP_SCRIPTS])
     n = len(rec["hands"])
     print("journal on littlefs (RAM device, %d x 4096-byte blocks, progsize 256), %d hands"
           % (BLOCKS, n))

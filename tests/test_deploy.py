@@ -324,6 +324,7 @@ def test_deploy_moves_an_older_deploy_out_of_lib_and_keeps_the_rest(tmp_path, bu
     (root / "data" / "board.json").write_text('{"board": "pico-epd"}')
     data_before = {p: (sha_file(root / "data" / p), os.stat(root / "data" / p).st_mtime_ns)
                    for p in os.listdir(root / "data")}
+    (root / "data" / "snap.json").write_text("[1]")   # the boot checkpoint: goes with the code
     b = UnixBoard(root)
     try:
         r = b.mpremote("exec", "import knockcore.game as g\nprint(g.__file__)")
@@ -344,7 +345,7 @@ def test_deploy_moves_an_older_deploy_out_of_lib_and_keeps_the_rest(tmp_path, bu
         assert "lib/knockbox.manifest.json" not in files and "knockbox.manifest.json" in files
         assert (root / "lib" / "mylib" / "x.py").read_text() == "Y = 1\n"
         assert {p: (sha_file(root / "data" / p), os.stat(root / "data" / p).st_mtime_ns)
-                for p in os.listdir(root / "data")} == data_before
+                for p in os.listdir(root / "data")} == data_before    # snap.json went
         for rel, data in build.items():
             if rel in ("knockfw/uc8151.mpy", "knockfw/board_badger.mpy"):
                 assert rel not in files     # this board is the Waveshare build (board.json)

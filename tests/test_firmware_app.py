@@ -116,6 +116,22 @@ def test_a_reboot_comes_back_to_the_same_game():
     assert before[:110] == after[:110] and sum(map(sum, after[:110])) > 1000
 
 
+def test_a_reboot_starts_from_the_checkpoint_and_the_hands_after_it():
+    """Left alone for a moment, the app writes its boot checkpoint (knockfw.store); a reboot
+    restores the game from it and replays only the hands journaled after it, to the same game."""
+    start, hands = WORKED[3]
+    acts = [["new", 3, NAMES, start]] + [["hand", h] for h in hands[:3]]
+    acts += [["wait", 2500], ["reboot"], ["hand", hands[3]], ["undo"], ["hand", hands[3]],
+             ["reboot"], ["wait", 2500], ["reboot"]]
+    r = device.run_script(acts, os.path.join(OUT, "checkpoint"))
+    booted = [e["booted"] for e in r["events"] if "booted" in e]
+    first, stale, fresh = booted
+    assert first[0] == first[1] > 1                 # written after the wait: nothing to replay
+    assert 0 < stale[0] == first[0] < stale[1]      # the hand, undo and hand after it replayed
+    assert fresh[0] == fresh[1] == stale[1]
+    check_same(r["games"][0], 3, start, hands[:4])
+
+
 def test_300_hand_session_fits_the_192k_heap():
     """DESIGN.md section 7: the firmware plays a 300-hand evening on the 192 KB heap, through the
     buttons, and boots again from that journal (bench/bench_firmware.py prints the numbers)."""

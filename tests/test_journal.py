@@ -12,6 +12,7 @@ SCRIPT = os.path.join(HERE, "mp_scripts", "journal_cases.py")
 CASES = mp.cases(SCRIPT)
 SHARED = os.path.join(mp.ROOT, "shared")
 FIRMWARE = os.path.join(mp.ROOT, "firmware")
+MP_SCRIPTS = os.path.join(HERE, "mp_scripts")
 
 
 @pytest.fixture(scope="module")
@@ -44,6 +45,7 @@ def test_store_keeps_only_the_newest_games_in_ram(tmp_path):
 import os, gc
 from knockfw.journal import Journal
 from knockfw.store import Store
+from storekit import events_of, note
 P = %r
 def open_store():
     return Store(Journal(P + "/j.txt"), P + "/meta.json").load()
@@ -56,9 +58,9 @@ kept = [g for g in st.gids() if st.game(g) is not None]
 st2 = open_store()
 kept2 = [g for g in st2.gids() if st2.game(g) is not None]
 print(st.gids() == list(range(1, 13)), kept, st2.gids() == st.gids(), kept2,
-      st2.game(12).totals, len(list(st2.events(0, 1000))))
+      st2.game(12).totals, len(list(events_of(st2, 0, 1000))))
 """ % str(tmp_path)
-    p = mp.run(script)
+    p = mp.run(script, paths=mp.SOURCE_PATHS + [MP_SCRIPTS])
     assert p.returncode == 0, p.stderr
     assert p.stdout.split() == ["True", "[11,", "12]", "True", "[11,", "12]", "[69,", "0,", "0]", "25"]
 
@@ -71,6 +73,7 @@ def test_a_game_number_is_never_reused_after_the_journal_loses_its_tail(tmp_path
     script = r"""
 from knockfw.journal import Journal
 from knockfw.store import Store
+from storekit import events_of, note
 P = %r
 def open_store():
     return Store(Journal(P + "/j.txt"), P + "/meta.json").load()
@@ -83,8 +86,8 @@ lines = open(P + "/j.txt").read().split("\n")
 lines[3] = lines[3].replace("game", "gxme")   # game 2's record is damaged: it and what follows go
 open(P + "/j.txt", "w").write("\n".join(lines))
 st = open_store()
-print(st.gids(), st.new_game(rec), bool(st.note))
+print(st.gids(), st.new_game(rec), bool(note(st)))
 """ % str(tmp_path)
-    p = mp.run(script)
+    p = mp.run(script, paths=mp.SOURCE_PATHS + [MP_SCRIPTS])
     assert p.returncode == 0, p.stderr
     assert p.stdout.split() == ["[1]", "3", "True"]

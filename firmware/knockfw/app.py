@@ -20,6 +20,7 @@ VERSION = "0.1.0"
 _POLL_MS = const(10)
 _ERASE_MS = const(30000)
 _ROOM = const(8192)     # heap kept in one piece through the journal's replay
+_SNAP_MS = const(2000)  # the boot checkpoint is written once the buttons are left this long
 DEFAULTS: dict = {"lang": "en", "rules": {"preset": "seed"}, "sleep_s": 300,
             "roster": ["Ann", "Bob", "Cy", "Dee", "Eve", "Fay"], "stake": 0}
 
@@ -88,7 +89,8 @@ class App:
             room = bytearray(_ROOM)
         except MemoryError:
             room = None
-        self.store = Store(Journal(d + "/journal.txt"), d + "/meta.json")
+        self.store = Store(Journal(d + "/journal.txt"), d + "/meta.json",
+                           snap_path=d + "/snap.json")
         self.store.load()
         del room
         self.ui.store = self.store
@@ -163,6 +165,9 @@ class App:
             self._finish_erase(False)
         if self.dirty and not self.display.busy():
             self.render()
+        elif (not more and self.store.snap_seq != self.store.last_seq and not self.syncing
+              and time.ticks_diff(now, self.last_input) > _SNAP_MS):
+            self.store.checkpoint()     # the next boot need not play this game's hands again
         return more
 
     def on_event(self, ev):

@@ -12,8 +12,8 @@
 # every good record before the first bad line, drops the rest by rewriting the good prefix to a
 # temp file and renaming it over the journal (MicroPython files have no truncate()), and leaves a
 # human-readable explanation in .notes for the UI (English templates and their arguments, which
-# the UI says in the player's language; .note is the English). Damage before the last line is kept aside in
-# <path>.bad rather than thrown away.
+# the UI says in the player's language with say_notes). Damage before the last line is kept aside
+# in <path>.bad rather than thrown away.
 import binascii
 import json
 import os
@@ -114,7 +114,7 @@ class Journal:
         self.path = path
         self.notes = []      # what open() had to repair: [(English template, args)], for the UI
         self.last_seq = 0    # seq of the last good record, 0 when empty
-        self._size = 0       # bytes of good records
+        self.size = 0        # bytes of good records: where the next one goes
         self._marks = []     # (seq, offset of that record): every _MARK_EVERY-th record
         self._f = None       # append handle, kept open between appends
 
@@ -131,7 +131,7 @@ class Journal:
             # A rewrite was cut after the old file went and before the new one was renamed in.
             os.rename(tmp, self.path)
         _remove(tmp)
-        self.last_seq, self._size, self._marks = 0, 0, []
+        self.last_seq, self.size, self._marks = 0, 0, []
         try:
             f = open(self.path, "rb")
         except OSError:
@@ -163,7 +163,7 @@ class Journal:
                 self.last_seq += 1
                 self._mark_at(self.last_seq, off)
                 used = out[i] + out[i + 1]
-                self._size = base + used
+                self.size = base + used
                 if visit is not None:
                     visit(self.last_seq, off, out[i + 2], out[i + 3] == 1)
             if r < 0 or (good < _BATCH and (eof or used == 0 and have == _SCAN)):
@@ -179,7 +179,7 @@ class Journal:
     def _cut(self, only_last):
         """Rewrite the journal as its good prefix."""
         tmp = self.path + ".tmp"
-        _copy_prefix(self.path, tmp, self._size)
+        _copy_prefix(self.path, tmp, self.size)
         if only_last:
             self.notes = [("dropped a half-written last record", ())]
         else:
@@ -205,18 +205,27 @@ class Journal:
             self.close()
             raise
         self.last_seq = seq
-        self._mark_at(seq, self._size)
-        self._size += len(line)
+        self._mark_at(seq, self.size)
+        self.size += len(line)
         return seq
+
+    def crc_before(self, end):
+        """The CRC (its 8 hex digits) of the record that ends at byte `end` of the journal, None
+        if none ends there. With the record's seq, it names the record for good (the boot
+        checkpoint, knockfw.store)."""
+        try:
+            with open(self.path, "rb") as f:
+                f.seek(end - 10)
+                b = f.read(10)
+            if b[0] == 32 and b[9] == 10 and end <= self.size:
+                return b[1:9].decode()
+        except (OSError, IndexError, ValueError):
+            pass
+        return None
 
     def _mark_at(self, seq, off):
         if seq % _MARK_EVERY == 1:
             self._marks.append((seq, off))
-
-    @property
-    def note(self):
-        """What open() repaired, in English ("" if nothing)."""
-        return say_notes(self.notes)
 
     def records(self, after=0, raw=False):
         """Yield (seq, obj) for the good records with seq > after; with raw, (seq, its JSON as
@@ -236,7 +245,7 @@ class Journal:
         crc = _table()
         with f:
             f.seek(off)
-            left = self._size - off     # bytes of good records still to read
+            left = self.size - off     # bytes of good records still to read
             have = 0
             while True:
                 if left > 0 and have < _READ:
@@ -270,9 +279,9 @@ class Journal:
         os.rename(tmp, self.path)
         _sync()
         self.notes = []
-        self.last_seq, self._size, self._marks = 0, 0, []
+        self.last_seq, self.size, self._marks = 0, 0, []
         if first is not None:
-            self._size = len(_line(1, first))
+            self.size = len(_line(1, first))
             self.last_seq = 1
             self._marks.append((1, 0))
 

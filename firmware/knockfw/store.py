@@ -13,6 +13,16 @@
 # change is journaled, so refused input never reaches flash. When the journal write itself fails
 # (flash full, I/O error) the store reloads from the journal, so RAM never disagrees with flash.
 #
+# The boot checkpoint, /data/snap.json (only a speed-up: the journal stays the truth):
+#   [1, E, ID, S, END, CRC, [[gid, SNAPSHOT], ...]]      (1: this format)
+# the games in RAM as they were after record S (which ends at byte END of the journal and has
+# CRC as its crc), as knockcore.game snapshots. Boot restores them and applies only the records
+# after S, instead of playing every hand of the game on the table again (~1.5 ms a hand on an
+# RP2040). It is used only if record S is still that record in this epoch of this device;
+# anything else (an erase, a journal cut short, a torn or foreign file) means a full replay.
+# The app writes it when the player has left the buttons alone for a moment (App.step);
+# `knockbox deploy` removes it with the code it replaces.
+#
 # /data/meta.json = {"device_id": hex, "epoch": E, "next_gid": G}, written temp-then-rename.
 # device_id is made once from os.urandom; erase() increments the epoch and starts a new journal
 # whose record 1 repeats the meta. An erase counts once meta.json is written: if power is cut
@@ -22,7 +32,8 @@ import binascii
 import os
 
 from knockcore import events
-from knockfw.journal import load_json, save_json, say_notes
+from knockcore.game import restore
+from knockfw.journal import load_json, save_json
 
 META = "/data/meta.json"
 KEEP = 2  # games kept in RAM: the one on the table and the one before it
@@ -39,8 +50,10 @@ class _Scan:
     # core, from their first record on; older ones stay on flash for the host). Records of no
     # game known are counted as skipped, with the first one's reason; those without a game at
     # all (an evening's start, or junk) are listed, to be read afterwards (Store._find_evening).
-    def __init__(self, keep):
+    def __init__(self, keep, at):
         self.keep = keep
+        self.after = at + 1  # the record after the checkpoint's: where that one ends
+        self.end = None
         self.head = False   # record 1 is no game's (the epoch record)
         self.gids = []
         self.known = set()
@@ -55,6 +68,8 @@ class _Scan:
             self.first = (seq, why)
 
     def visit(self, seq, off, g, game):
+        if seq == self.after:
+            self.end = off
         if g < 0:
             if seq == 1:
                 self.head = True
@@ -78,10 +93,12 @@ def _int(v, default):
 
 
 class Store:
-    def __init__(self, journal, meta_path=META, keep=KEEP):
+    def __init__(self, journal, meta_path=META, keep=KEEP, snap_path=None):
         self.journal = journal
         self.keep = keep
         self._meta_path = meta_path
+        self._snap_path = snap_path     # None: no boot checkpoint
+        self.snap_seq = 0               # the record the checkpoint on flash is of (0: none)
         self.device_id = None
         self.epoch = 0
         self.notes = []             # what boot repaired or skipped: [(template, args)] (journal)
@@ -97,7 +114,12 @@ class Store:
         """Open the journal and rebuild the games from it, in one pass over the journal plus a
         read of the newest games' records."""
         j = self.journal
-        scan = _Scan(self.keep)
+        try:
+            snap = load_json(self._snap_path)
+            at = snap[3] if snap[0] == 1 else -2
+        except Exception:   # none, or not one (only a speed-up: never in the way of a boot)
+            snap, at = None, -2
+        scan = _Scan(self.keep, at)
         j.open(scan.visit)
         notes = list(j.notes)
         head = None
@@ -127,14 +149,17 @@ class Store:
             self._save_meta()
         self._games, self._old = {}, []
         self.evening_gid = self.evening_seq = 0
+        self.snap_seq = 0
         if j.last_seq == 0:
             j.reset(self._head())
+            self._drop_snap()
         elif head is not None and _int(head.get("e"), 0) < self.epoch:
             j.reset(self._head())     # erase() was cut after meta.json, before the new journal
+            self._drop_snap()
             notes.append(("finished an interrupted erase", ()))
         else:
             self._find_evening(scan)
-            bad = self._rebuild(scan)
+            bad = self._rebuild(scan, snap)
             if bad:
                 notes.append(bad)
         if self._next != _int(meta.get("next_gid"), 1):
@@ -142,24 +167,34 @@ class Store:
         self.notes = notes
         return self
 
-    @property
-    def note(self):
-        """What boot repaired or skipped, in English ("" if nothing)."""
-        return say_notes(self.notes)
-
-    def _rebuild(self, scan):
+    def _rebuild(self, scan, snap):
         for g in scan.gids:
             if g >= self._next:
                 self._next = g + 1
             if g not in scan.kept:
                 self._old.append(g)
-        if scan.kept:
-            first = min(scan.kept[g] for g in scan.kept)
+        j = self.journal
+        try:    # the checkpoint's games, if it is of a record this journal still has
+            v, e, dev, s, end, crc, games = snap
+            if (v == 1 and e == self.epoch and dev == self.device_id and s <= j.last_seq and crc ==
+                    j.crc_before(end) and end == (j.size if s == j.last_seq else scan.end)):
+                for g, gs in games:
+                    if scan.kept.get(g, s + 1) <= s:
+                        self._games[g] = restore(gs)
+                self.snap_seq = s
+        except Exception:
+            self._games = {}
+        s = self.snap_seq
+        start = {}  # gid -> the first record of it to apply
+        for g in scan.kept:
+            start[g] = s + 1 if g in self._games else scan.kept[g]
+        if start:
+            first = min(start[g] for g in start)
             it = self.journal.records(first - 1)
             try:
                 for seq, ev in it:
                     g = events.game_of(ev)
-                    if g not in scan.kept or seq < scan.kept[g] or (
+                    if g not in start or seq < start[g] or (
                             seq > scan.kept[g] and ev.get("t") == events.GAME):
                         continue    # another game's, or a "game twice" (counted by the scan)
                     try:
@@ -191,6 +226,27 @@ class Store:
                 self.evening_gid, self.evening_seq = g, seq
                 return
             scan.skip(seq, ("not a game event", ()))
+
+    def checkpoint(self):
+        """Write the boot checkpoint of the games in RAM (see the header), unless the one on
+        flash is of the last record already."""
+        j = self.journal
+        if self._snap_path and self.snap_seq != j.last_seq:
+            crc = j.crc_before(j.size)
+            if crc:
+                save_json(self._snap_path, [1, self.epoch, self.device_id, j.last_seq, j.size,
+                                            crc, [[g, self._games[g].snapshot()]
+                                                  for g in self._games]])
+                self.snap_seq = j.last_seq
+
+    def _drop_snap(self):
+        # A checkpoint of games no longer there: the next one is written afresh.
+        self.snap_seq = 0
+        if self._snap_path:
+            try:
+                os.remove(self._snap_path)
+            except OSError:
+                pass
 
     def _head(self):
         return {"t": "epoch", "e": self.epoch, "dev": self.device_id, "next": self._next}
@@ -238,10 +294,6 @@ class Store:
     def edit(self, gid, i, hand):
         self._change(gid, {"t": events.EDIT, "g": gid, "i": i, "h": hand})
 
-    def end(self, gid):
-        """Close a game without finishing it (abandoned); it takes no more input."""
-        self._change(gid, {"t": events.END, "g": gid})
-
     def new_evening(self):
         """Start a new evening: the games from the next new one on. Nothing is erased. Returns
         False (and writes nothing) when the evening showing has no game yet."""
@@ -268,6 +320,7 @@ class Store:
             self.load()
             raise
         self._games, self._old = {}, []
+        self._drop_snap()
         self.evening_gid = self.evening_seq = 0
         self.notes = []
 
@@ -293,10 +346,6 @@ class Store:
     def game(self, gid):
         return self._games.get(gid)
 
-    def ended(self, gid):
-        g = self._games.get(gid)
-        return g is not None and g.closed
-
     def gids(self):
         return self._old + sorted(self._games)
 
@@ -310,18 +359,3 @@ class Store:
     @property
     def last_seq(self):
         return self.journal.last_seq
-
-    def events(self, after_seq=0, limit=100):
-        """Up to `limit` journal events with seq > after_seq, as a list of (seq, event)."""
-        out: list = []
-        if limit < 1:
-            return out
-        it = self.journal.records(after_seq)
-        try:
-            for r in it:
-                out.append(r)
-                if len(out) >= limit:
-                    break
-        finally:
-            it.close()      # closes the file now (MicroPython does not finalise generators)
-        return out

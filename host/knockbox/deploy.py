@@ -9,7 +9,8 @@ What changed is decided by hashing the files on the board (hashlib.sha256 there)
 it fall back to that record. Files under the build's package folders (/knockfw, ...) that are
 not part of this build are removed (a stale .py would shadow its .mpy), and so is what an older
 deploy put in /lib (/lib/knockcore, /lib/knockfw, /lib/knockbox.manifest.json); nothing else
-there, and nothing in /data (the user's games), is touched.
+there, and nothing in /data (the user's games) is touched but the boot checkpoint
+/data/snap.json, which a change of code removes (the new code rebuilds it from the journal).
 
 The board is talked to through knockbox.rawrepl.Board. The unix port works as a board too
 (tests: `micropython` REPL behind a pty, see ptyrelay): its files are relative to its working
@@ -30,6 +31,7 @@ HASHES_FILE = "knockbox.manifest.json"  # what the last deploy copied, with sha2
 OLD_LIB = "lib"  # where deploys before the packages moved to the root put them
 OLD_HASHES_FILE = OLD_LIB + "/" + HASHES_FILE
 BOARD_FILE = "data/board.json"
+SNAP_FILE = "data/snap.json"
 NOT_OURS = ("data", OLD_LIB)  # never a package folder of the build: the user's games, /lib
 BOARDS = {"badger": "badger2040", "pico-epd": "pico-epd"}
 ARCHS = ("none", "x86", "x64", "armv6", "armv6m", "armv7m", "armv7em", "armv7emsp", "armv7emdp",
@@ -277,6 +279,9 @@ def _deploy(board, args, mpy_release, mpy_ver, out):
                 "/" + p for p in old if p.count("/") == 2 and p.endswith("/")
                 or p == OLD_HASHES_FILE))
     if copy or stale:
+        # The boot checkpoint holds games as the replaced code played them: the new code
+        # rebuilds it from the journal (knockfw/store.py).
+        board.remove([SNAP_FILE])
         record = {"format": "knockbox-deploy/1",
                   "files": {p: sha(d) for p, d in sorted(files.items())}}
         board.write(HASHES_FILE, json.dumps(record, indent=0, sort_keys=True).encode())

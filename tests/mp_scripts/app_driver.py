@@ -326,6 +326,8 @@ def perform(act):
     elif op == "reboot":
         dev = None
         dev = boot()
+        # what the boot started from: the checkpoint's record (0: none) and the journal's last
+        print(json.dumps({"booted": [dev.store.snap_seq, dev.store.last_seq]}))
         run_for(100)
 
 

@@ -9,6 +9,7 @@ from knockfw.flash import RAMBlockDevice, mount
 from knockfw.journal import Journal
 from knockfw.store import Store
 from knockfw.ui_evening import tally
+from storekit import events_of, note
 
 PATH = "/data/journal"
 META = "/data/meta.json"
@@ -58,12 +59,12 @@ def case_new_evening_is_journaled_and_found_at_boot():
     game(st)
     check(st.new_evening(), True)
     seq = st.last_seq
-    check(st.events(seq - 1), [(seq, {"t": "evening", "next": 3})])
+    check(events_of(st, seq - 1), [(seq, {"t": "evening", "next": 3})])
     check((st.evening_gid, st.evening_seq), (3, seq))
     check(st.new_evening(), False)      # no game in it yet: nothing written
     check(st.last_seq, seq)
     st2 = store()
-    check((st2.evening_gid, st2.evening_seq, st2.note), (3, seq, ""))
+    check((st2.evening_gid, st2.evening_seq, note(st2)), (3, seq, ""))
     g = game(st2)
     check(g, 3)
     check(st2.new_evening(), True)
@@ -84,12 +85,12 @@ def case_junk_without_a_game_is_still_skipped():
     j.append({"t": "evening", "next": "x"})
     st2 = store()
     check((st2.evening_gid, st2.evening_seq), (2, seq))
-    check(st2.note, "skipped 2 journal records (record %d: not a game event)" % (seq + 1))
+    check(note(st2), "skipped 2 journal records (record %d: not a game event)" % (seq + 1))
     j = st2.journal
     j.append({"t": "evening"})
     st3 = store()
     check((st3.evening_gid, st3.evening_seq), (2, seq))
-    check(st3.note, "skipped 3 journal records (record %d: not a game event)" % (seq + 1))
+    check(note(st3), "skipped 3 journal records (record %d: not a game event)" % (seq + 1))
 
 
 def case_erase_ends_the_evening():

@@ -12,6 +12,7 @@ from knockfw import journal as jmod
 from knockfw.flash import RAMBlockDevice, mount
 from knockfw.journal import Journal, load_json, save_json
 from knockfw.store import Store, StoreError
+from storekit import events_of, end_game, ended, note
 
 MODE = "lfs"
 DIR = None
@@ -111,7 +112,7 @@ def case_reopen_and_append():
     fresh()
     filled(10)
     j = Journal(PATH).open()
-    check((j.last_seq, j.note), (10, ""))
+    check((j.last_seq, note(j)), (10, ""))
     check(j.append({"x": 1}), 11)
     j2 = Journal(PATH).open()
     check(j2.last_seq, 11)
@@ -136,10 +137,10 @@ def case_torn_last_line():
         write(PATH, good + extra[:cut])
         j = Journal(PATH).open()
         check(j.last_seq, 20)
-        check(j.note, "dropped a half-written last record")
+        check(note(j), "dropped a half-written last record")
         check(read(PATH), good)
         check(j.append({"again": cut}), 21)
-        check(Journal(PATH).open().note, "")
+        check(note(Journal(PATH).open()), "")
         check(list(Journal(PATH).open().records(20)), [(21, {"again": cut})])
         write(PATH, good)
         check(exists(PATH + ".tmp") or exists(PATH + ".bad"), False)
@@ -153,7 +154,7 @@ def case_bad_crc_last_line():
     line[3] = ord("9")      # flips the JSON after the crc was computed
     write(PATH, good + line)
     j = Journal(PATH).open()
-    check((j.last_seq, j.note), (5, "dropped a half-written last record"))
+    check((j.last_seq, note(j)), (5, "dropped a half-written last record"))
 
 
 def case_damage_in_the_middle():
@@ -167,13 +168,13 @@ def case_damage_in_the_middle():
     write(PATH, bad)
     j = Journal(PATH).open()
     check(j.last_seq, 9)
-    if "after record 9" not in j.note:
-        raise AssertionError(j.note)
+    if "after record 9" not in note(j):
+        raise AssertionError(note(j))
     check(read(PATH + ".bad"), bytes(bad))              # nothing thrown away
     check(read(PATH), b"\n".join(lines[:9]) + b"\n")
     check(j.append({"new": 1}), 10)
     j2 = Journal(PATH).open()
-    check((j2.last_seq, j2.note), (10, ""))
+    check((j2.last_seq, note(j2)), (10, ""))
 
 
 def case_wrong_seq_and_garbage():
@@ -194,7 +195,7 @@ def case_wrong_seq_and_garbage():
 def case_missing_and_empty():
     fresh()
     j = Journal(PATH).open()
-    check((j.last_seq, list(j.records()), j.note), (0, [], ""))
+    check((j.last_seq, list(j.records()), note(j)), (0, [], ""))
     check(j.append("first"), 1)
 
 
@@ -273,8 +274,8 @@ def case_store_new_device():
     st = store()
     check(len(st.device_id), 16)
     int(st.device_id, 16)
-    check((st.epoch, st.current(), st.gids(), st.last_seq, st.note), (0, None, [], 1, ""))
-    check(st.events(), [(1, {"t": "epoch", "e": 0, "dev": st.device_id, "next": 1})])
+    check((st.epoch, st.current(), st.gids(), st.last_seq, note(st)), (0, None, [], 1, ""))
+    check(events_of(st), [(1, {"t": "epoch", "e": 0, "dev": st.device_id, "next": 1})])
     check(load_json(META), {"device_id": st.device_id, "epoch": 0, "next_gid": 1})
     check(store().device_id, st.device_id)
 
@@ -294,7 +295,7 @@ def case_store_game_survives_reboot():
     st2 = store()
     check((st2.gids(), st2.current(), hands_of(st2, gid)), ([gid], gid, want))
     check(st2.game(gid).totals, g.totals)
-    check([e["t"] for _, e in st2.events()],
+    check([e["t"] for _, e in events_of(st2)],
           ["epoch", "game", "hand", "hand", "hand", "hand", "hand", "hand", "undo", "edit"])
 
 
@@ -322,13 +323,13 @@ def case_store_end_and_current():
     fresh()
     st = store()
     a = st.new_game(REC)
-    st.end(a)
-    check((st.current(), st.ended(a)), (None, True))
+    end_game(st, a)
+    check((st.current(), ended(st, a)), (None, True))
     expect_raise(StoreError, st.add_hand, a, {"void": True})
     b = st.new_game(REC)
     check((st.current(), st.gids()), (b, [a, b]))
     st2 = store()
-    check((st2.current(), st2.ended(a), st2.ended(b)), (b, True, False))
+    check((st2.current(), ended(st2, a), ended(st2, b)), (b, True, False))
 
 
 def case_store_erase_keeps_id_and_gids():
@@ -345,7 +346,7 @@ def case_store_erase_keeps_id_and_gids():
     st2.erase()
     st3 = store()
     check((st3.epoch, st3.new_game(REC)), (2, 5))
-    check(st3.events(0, 1), [(1, {"t": "epoch", "e": 2, "dev": dev, "next": 5})])
+    check(events_of(st3, 0, 1), [(1, {"t": "epoch", "e": 2, "dev": dev, "next": 5})])
 
 
 def case_store_interrupted_erase_finishes():
@@ -355,7 +356,7 @@ def case_store_interrupted_erase_finishes():
     # cut after meta.json was written, before the new journal replaced the old one
     save_json(META, {"device_id": st.device_id, "epoch": 1, "next_gid": 2})
     st2 = store()
-    check((st2.gids(), st2.epoch, st2.note), ([], 1, "finished an interrupted erase"))
+    check((st2.gids(), st2.epoch, note(st2)), ([], 1, "finished an interrupted erase"))
     check(st2.new_game(REC), 2)
 
 
@@ -378,7 +379,7 @@ def case_store_odd_meta():
     for bad in ('{"device_id": 5, "epoch": "x", "next_gid": null}', '[1, 2]', '"str"', '{}'):
         write(META, bad.encode())
         st2 = store()
-        check((st2.device_id, st2.epoch, st2.note), (dev, 0, ""))
+        check((st2.device_id, st2.epoch, note(st2)), (dev, 0, ""))
         check(load_json(META), {"device_id": dev, "epoch": 0, "next_gid": 1})
 
 
@@ -388,18 +389,18 @@ def case_store_events_paging():
     gid = st.new_game(REC)
     for _ in range(70):
         st.add_hand(gid, {"void": True})
-    allev = st.events(0, 1000)
+    allev = events_of(st, 0, 1000)
     check(len(allev), 72)
     got, after = [], 0
     while True:
-        page = st.events(after, 25)
+        page = events_of(st, after, 25)
         if not page:
             break
         got += page
         after = page[-1][0]
     check(got, allev)
-    check(st.events(72, 10), [])
-    check(st.events(0, 0), [])
+    check(events_of(st, 72, 10), [])
+    check(events_of(st, 0, 0), [])
 
 
 def case_store_skips_bad_events():
@@ -415,8 +416,8 @@ def case_store_skips_bad_events():
     j.append({"t": "undo", "g": gid})
     st2 = store()
     check(hands_of(st2, gid), [])
-    if not st2.note.startswith("skipped 4 journal records (record 4: "):
-        raise AssertionError(st2.note)
+    if not note(st2).startswith("skipped 4 journal records (record 4: "):
+        raise AssertionError(note(st2))
 
 
 def case_store_flash_full():
@@ -450,3 +451,127 @@ def case_store_flash_full():
     check(len(hands_of(st, gid)), n)
     check(len(hands_of(store(), gid)), n)
 
+
+
+# ---- the boot checkpoint (knockfw.store: /data/snap.json)
+
+RECS = [{"method": 1, "players": ["Ann", "Bob", "Cy"], "start": {"idle": 2, "dealer": 0}},
+        {"method": 2, "players": ["Ann", "Bob", "Cy"], "start": {"box": 0, "captain": 1}},
+        REC]
+
+
+def snap_path():
+    return META[:-len("meta.json")] + "snap.json"
+
+
+def snap_store():
+    return Store(Journal(PATH), META, snap_path=snap_path()).load()
+
+
+def state(st):
+    """Everything a boot rebuilds, and what an undo of the game on the table would leave."""
+    out = [st.gids(), st.current(), st.last_seq, st.evening_gid, st.evening_seq]
+    for gid in st.gids():
+        g = st.game(gid)
+        if g is not None:
+            c = g.copy()
+            c.undo()
+            out.append((gid, g.record(), g.standings(hands=False), g.closed, g.hands,
+                        c.standings(hands=False)))
+    return out
+
+
+def case_checkpoint_boot_equals_the_full_replay():
+    # A random evening (three methods, undo, edits, new evenings); a checkpoint now and then;
+    # every few changes, a boot from the checkpoint and a boot replaying the whole journal agree.
+    fresh(128)
+    st = snap_store()
+    x = 7
+    used = 0
+    for step in range(150):
+        x = (x * 1103515245 + 12345) & 0x7FFFFFFF
+        r = x % 100
+        gid = st.current()
+        g = st.game(gid) if gid is not None else None
+        try:
+            if g is None or g.over or r < 3:
+                st.new_game(RECS[(x >> 8) % 3])
+            elif r < 9 and g.hands:
+                st.undo(gid)
+            elif r < 13 and g.hands:
+                k = g.active[(x >> 9) % len(g.active)]
+                st.edit(gid, (x >> 4) % len(g.hands), knock(g, k, 1, 9))
+            elif r < 15:
+                st.new_evening()
+            else:
+                act = g.active
+                k = act[(x >> 9) % len(act)]
+                if r < 25:
+                    h = knock(g, k, 0, 15)
+                    h = {"gin": k, "counts": h["counts"]}
+                elif r < 30:
+                    h = {"void": True}
+                else:
+                    h = knock(g, k, (x >> 12) % 10, 10 + (x >> 16) % 20)
+                st.add_hand(gid, h)
+        except (ValueError, StoreError):
+            pass    # the rules refused it (an edit that breaks a later hand): nothing written
+        if r % 4 == 0:
+            st.checkpoint()
+            check(st.snap_seq, st.last_seq)
+        if step % 6 == 5:
+            a, b = snap_store(), store()
+            check(state(a), state(b))
+            if a.snap_seq:
+                used += 1
+            a.journal.close()
+            b.journal.close()
+    if used < 10:
+        raise AssertionError("the checkpoint was used only %d times" % used)
+
+
+def case_a_checkpoint_of_other_records_is_not_used():
+    fresh()
+    st = snap_store()
+    gid = st.new_game(REC)
+    g = st.game(gid)
+    for i in range(6):
+        st.add_hand(gid, knock(g, i % 3, 3, 20))
+    st.checkpoint()
+    good = read(snap_path())
+    check(snap_store().snap_seq, st.last_seq)
+    # the last record rewritten with other counts of the same length: same seq, same end
+    want = snap_store().game(gid).totals
+    st.journal.close()
+    body = read(PATH)
+    cut = body.rindex(b"\n", 0, len(body) - 1) + 1
+    seq, obj = st.last_seq, {"t": "hand", "g": gid, "h": knock(g, 0, 4, 21)}
+    write(PATH, body[:cut] + jmod._line(seq, obj))
+    check(len(read(PATH)), len(body))
+    b = snap_store()
+    check((b.snap_seq, state(b)), (0, state(store())))
+    if b.game(gid).totals == want:
+        raise AssertionError("the changed hand was not replayed")
+    write(PATH, body)
+    check(snap_store().snap_seq, st.last_seq)
+    # not a checkpoint, or another device's or epoch's: a full replay, and the boot goes on
+    other = json.loads(good)
+    other[2] = "0123456789abcdef"
+    older = json.loads(good)
+    older[1] = 5
+    for junk in (b"", b"[1, 2", b"{}", b"[2]", b'[1, 0, "x", 3, 4, "y", []]', b"null",
+                 json.dumps(other).encode(), json.dumps(older).encode(),
+                 good.replace(b"[", b"[[", 1)):
+        write(snap_path(), junk)
+        b = snap_store()
+        check((b.snap_seq, state(b)), (0, state(store())))
+    # a journal that lost its tail (the checkpoint's record is gone): not used
+    write(snap_path(), good)
+    write(PATH, body[:cut])
+    b = snap_store()
+    check((b.snap_seq, b.last_seq, state(b)), (0, seq - 1, state(store())))
+    # an erase takes the checkpoint with the games
+    b.checkpoint()
+    check(exists(snap_path()), True)
+    b.erase()
+    check((exists(snap_path()), snap_store().snap_seq), (False, 0))

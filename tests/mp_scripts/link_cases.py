@@ -19,6 +19,7 @@ from knockfw import link as L
 from knockfw.flash import RAMBlockDevice, mount
 from knockfw.journal import Journal
 from knockfw.store import Store
+from storekit import events_of, end_game
 
 _POLL = const(3)    # MP_STREAM_POLL
 _FILENO = const(10)  # MP_STREAM_GET_FILENO
@@ -196,7 +197,7 @@ def case_events_pages_cover_the_journal():
     gid = play(st, 5)
     st.undo(gid)
     st.edit(gid, 0, {"gin": 2, "counts": [10, 20, 0]})
-    want = st.events(0, 1000)
+    want = events_of(st, 0, 1000)
     got, after, pages = [], 0, 0
     while True:
         r = ask(link, inp, out, {"id": 10 + pages, "op": "events", "after": after, "limit": 500})
@@ -224,9 +225,9 @@ def case_events_page_is_the_journal_text():
     gid = st.new_game({"method": 3, "players": ['A"n\\n', "Борис", "Zoë"], "start": {"dealer": 1},
                        "rules": {"preset": "classic"}})
     st.add_hand(gid, {"knock": 1, "counts": [20, 3, 30]})
-    st.end(gid)
+    end_game(st, gid)
     r = ask(link, inp, out, {"id": 1, "op": "events"})
-    check([list(e) for e in st.events(0, 10)], r["ev"])
+    check([list(e) for e in events_of(st, 0, 10)], r["ev"])
     check(r["ev"][1][1]["rec"]["players"], ['A"n\\n', "Борис", "Zoë"])
 
 
@@ -440,7 +441,7 @@ def case_hand_saved_while_a_page_streams_is_in_it():
         link.poll(1 + i)
     r = out.lines()[0]
     check((r["ok"], r["last_seq"]), (True, st.last_seq))
-    check(r["ev"], [list(e) for e in st.events(0, 100)])
+    check(r["ev"], [list(e) for e in events_of(st, 0, 100)])
     check(link._page, None)
 
 
@@ -546,7 +547,7 @@ def case_fuzz_random_bytes_lose_nothing():
     app, link, inp, out = fresh()
     st = app.store
     play(st, 20)
-    before = (st.last_seq, st.epoch, st.gids(), st.events(0, 100))
+    before = (st.last_seq, st.epoch, st.gids(), events_of(st, 0, 100))
     random.seed(7)
     chunks = []
     for k in range(48):
@@ -587,7 +588,7 @@ def case_fuzz_random_bytes_lose_nothing():
     r = out.lines()
     check(r[-1]["id"], 777)
     check(r[-1]["last_seq"], before[0])
-    check((st.last_seq, st.epoch, st.gids(), st.events(0, 100)), before)
+    check((st.last_seq, st.epoch, st.gids(), events_of(st, 0, 100)), before)
 
 
 class _Broken(Exception):

@@ -15,6 +15,7 @@ import sys
 from knockfw import flash
 from knockfw.journal import Journal
 from knockfw.store import Store
+from storekit import end_game
 
 bdev = None
 try:
@@ -40,7 +41,7 @@ with open(sys.argv[2]) as f:
         elif k == "edit":
             st.edit(st.current(), op[1], op[2])
         elif k == "end":
-            st.end(st.current())
+            end_game(st, st.current())
         else:
             raise ValueError(k)
 st.journal.close()

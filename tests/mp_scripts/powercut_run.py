@@ -24,6 +24,7 @@ from knockfw import flash
 from knockfw.flash import RAMBlockDevice
 from knockfw.journal import Journal
 from knockfw.store import Store
+from storekit import end_game, ended, note
 
 BLOCKS = 64
 JPATH = "/data/journal"
@@ -105,7 +106,7 @@ def boot():
 def state(st):
     games = []
     for gid in st.gids():
-        games.append((gid, st.game(gid).record()["hands"], st.ended(gid)))
+        games.append((gid, st.game(gid).record()["hands"], ended(st, gid)))
     return (st.epoch, st.current(), games)
 
 
@@ -168,7 +169,7 @@ def game_script(s):
     for k in range(3):
         st.add_hand(g2, knock(st.game(g2), k, 9, 10))
         s.done()
-    st.end(g2)
+    end_game(st, g2)
     s.done()
     st.erase()
     s.done()
@@ -233,8 +234,8 @@ def reboot_check(img, k, s, notes, fails):
     except Exception as e:
         fails.append("cut %d: boot failed: %r" % (k, e))
         return
-    if st.note:
-        notes[st.note] = notes.get(st.note, 0) + 1
+    if note(st):
+        notes[note(st)] = notes.get(note(st), 0) + 1
     got = state(st)
     if got not in allowed:
         fails.append("cut %d (%d confirmed): %r not in %r" % (k, conf, got, allowed))
@@ -251,8 +252,8 @@ def reboot_check(img, k, s, notes, fails):
         st.journal.close()
         mount(RAMBlockDevice(BLOCKS, data=work))
         st2 = boot()
-        if state(st2) != want or st2.note:
-            fails.append("cut %d: after one more change: %r, note %r" % (k, state(st2), st2.note))
+        if state(st2) != want or note(st2):
+            fails.append("cut %d: after one more change: %r, note %r" % (k, state(st2), note(st2)))
     except Exception as e:
         fails.append("cut %d: store unusable after reboot: %r" % (k, e))
 

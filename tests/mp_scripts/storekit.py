@@ -1,0 +1,35 @@
+# What the tests ask of a knockfw Store that the device itself never does (so it is not on the
+# device): its events as a list, ending a game, whether a game is ended, notes in English.
+from knockcore import events as ev
+from knockfw.journal import say_notes
+
+
+def events_of(st, after_seq=0, limit=100):
+    """Up to `limit` journal events with seq > after_seq, as a list of (seq, event)."""
+    out = []
+    if limit < 1:
+        return out
+    it = st.journal.records(after_seq)
+    try:
+        for r in it:
+            out.append(r)
+            if len(out) >= limit:
+                break
+    finally:
+        it.close()
+    return out
+
+
+def end_game(st, gid):
+    """Close a game without finishing it (the "end" event the laptop knows)."""
+    st._change(gid, {"t": ev.END, "g": gid})
+
+
+def ended(st, gid):
+    g = st.game(gid)
+    return g is not None and g.closed
+
+
+def note(x):
+    """A Journal's or Store's notes in English ("" if none)."""
+    return say_notes(x.notes)
