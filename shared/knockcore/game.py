@@ -216,19 +216,20 @@ class Game:
 def restore(snap):
     """The game a snapshot() was taken of. The start is checked as a new game's is and the
     shapes of the rest, not the hands' play: a snapshot is only taken of a game that played them.
-    Raises GameError, ValueError or TypeError for one that does not fit."""
+    Raises GameError (the start), ValueError or TypeError for one that does not fit; these are
+    not the player's messages (the store falls back to replaying the journal)."""
     method, players, start, rules, hands, closed, state = snap
     g = Game(method, players, start, rules)
     for v in hands:
         if type(v) is not int:
-            raise GameError("snapshot: a hand is not a packed hand")
+            raise ValueError("snapshot: hands")
     if len(state) != len(_FIELDS) or not (closed is True or closed is False):
-        raise GameError("snapshot: not a game's state")
+        raise ValueError("snapshot: state")
     st = g._st
     for i in range(len(_FIELDS)):
         setattr(st, _FIELDS[i], state[i])
     if len(st.totals) != 3 or len(st.boxes) != 3 or not isinstance(st.active, list):
-        raise GameError("snapshot: not a game's state")
+        raise ValueError("snapshot: state")
     g.hands = list(hands)
     g.closed = closed
     return g
