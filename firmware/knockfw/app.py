@@ -124,6 +124,7 @@ class App:
             self._waiting.register(self.board.serial_in, select.POLLIN)
         self.ui.preload()
         gc.collect()    # the imports' garbage now, not at the first press
+        self.store.checkpoint()     # if this boot replayed hands: the next one need not
 
     def _serial_waiting(self):
         # The laptop has sent something (or the port hung up): time for the link, which then

@@ -325,6 +325,7 @@ def perform(act):
         run_for(20)
     elif op == "reboot":
         dev = None
+        board.display._until = None     # a power cycle ends the panel's refresh too
         dev = boot()
         # what the boot started from: the checkpoint's record (0: none) and the journal's last
         print(json.dumps({"booted": [dev.store.snap_seq, dev.store.last_seq]}))
