@@ -4,7 +4,7 @@ from knockcore import FORMAT
 from knockcore import hand
 from knockcore import rules as _rules
 from knockcore import method1, method2, method3
-from knockcore import two
+from knockcore import pairs
 from knockcore.errors import GameError
 
 _METHODS = (method1, method2, method3)
@@ -205,7 +205,7 @@ class Game:
             final, owe = self._m.finish(st, self.rules)
             out["winners"] = st.winners[:]
             out["final"] = final
-            out["net"], out["payments"] = two.settle(owe)
+            out["net"], out["payments"] = pairs.settle(owe)
             if self.method == 2:
                 out["next_game"] = method2.next_game(st)
         else:

@@ -1,11 +1,11 @@
 # Method 1, "Cutthroat": two play, the loser sits out; the idle player comes in and deals.
-from knockcore import two
+from knockcore import pairs
 from knockcore.errors import GameError
 
 
 def begin(st, start):
-    idle = two.start_seat(start, "idle")
-    dealer = two.start_seat(start, "dealer")
+    idle = pairs.start_seat(start, "idle")
+    dealer = pairs.start_seat(start, "dealer")
     if idle == dealer:
         raise GameError("start: the idle player cannot deal")
     if len(start) != 2:
@@ -16,7 +16,7 @@ def begin(st, start):
 
 
 def play(st, v, rules):
-    kind, w, loser, pts = two.score(v, st.active, rules)
+    kind, w, loser, pts = pairs.score(v, st.active, rules)
     points = [0, 0, 0]
     points[w] = pts
     st.totals[w] += pts
@@ -36,7 +36,7 @@ def finish(st, rules):
     w = st.winners[0]
     final = [st.totals[i] + rules["box_bonus"] * st.boxes[i] for i in range(3)]
     final[w] += rules["game_bonus"]
-    owe = two.ledger(final)
+    owe = pairs.ledger(final)
     extra = rules["shutout_extra"]
     for i in range(3):
         if i == w:

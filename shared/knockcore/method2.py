@@ -1,13 +1,13 @@
 # Method 2, "Chouette": one player in the box plays every hand against a partnership whose
 # captain plays first; a partner who loses gives his place to the other.
 # Both partners show the partnership's score and boxes.
-from knockcore import two
+from knockcore import pairs
 from knockcore.errors import GameError
 
 
 def begin(st, start):
-    box = two.start_seat(start, "box")
-    cap = two.start_seat(start, "captain")
+    box = pairs.start_seat(start, "box")
+    cap = pairs.start_seat(start, "captain")
     if box == cap:
         raise GameError("start: the box player cannot be captain")
     if len(start) != 2:
@@ -24,7 +24,7 @@ def partners(st):
 
 
 def play(st, v, rules):
-    kind, w, loser, pts = two.score(v, st.active, rules)
+    kind, w, loser, pts = pairs.score(v, st.active, rules)
     side = [st.box] if w == st.box else partners(st)
     points = [0, 0, 0]
     for s in side:

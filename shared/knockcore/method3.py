@@ -1,11 +1,11 @@
 # Method 3: all three play; the deal passes to the left (the next seat clockwise).
 from knockcore import hand
-from knockcore import two
+from knockcore import pairs
 from knockcore.errors import GameError
 
 
 def begin(st, start):
-    d = two.start_seat(start, "dealer")
+    d = pairs.start_seat(start, "dealer")
     if len(start) != 1:
         raise GameError("start: method 3 takes dealer only")
     st.dealer = d
@@ -67,7 +67,7 @@ def finish(st, rules):
     w = st.winners[0]
     final = [st.totals[i] + rules["box_bonus"] * st.boxes[i] for i in range(3)]
     final[w] += rules["game_bonus"]
-    owe = two.ledger(final)
+    owe = pairs.ledger(final)
     for i in range(3):
         if i != w and st.boxes[i] == 0:
             owe[i][w] += rules["shutout_extra"]

@@ -1,4 +1,6 @@
-# Two-player gin scoring (RULES.md section 1): the base of methods 1 and 2.
+# What happens between a pair of players: a hand of two-player gin scored (RULES.md section 1:
+# the base of methods 1 and 2), and a finished game settled pair by pair (every method: each pair
+# of players settles the difference of their final totals, the methods' extras on top).
 from knockcore import hand
 from knockcore.errors import GameError
 
