@@ -45,11 +45,12 @@ class StoreError(ValueError):
 
 
 class _Scan:
-    # What boot needs from one pass over the journal, without parsing every record: the gid of
-    # every game, and where the newest `keep` games start (only those are rebuilt with the rules
-    # core, from their first record on; older ones stay on flash for the host). Records of no
-    # game known are counted as skipped, with the first one's reason; those without a game at
-    # all (an evening's start, or junk) are listed, to be read afterwards (Store._find_evening).
+    # What boot does. First one pass over the journal (visit), without parsing every record: the
+    # gid of every game, and where the newest `keep` games start (only those are rebuilt with the
+    # rules core, from their first record on or from the checkpoint; older ones stay on flash for
+    # the host). Records of no game known are counted as skipped, with the first one's reason;
+    # those without a game at all (an evening's start, or junk) are listed, to be read afterwards
+    # (find_evening). Then rebuild() puts the kept games into the store.
     def __init__(self, keep, at):
         self.keep = keep
         self.after = at + 1  # the record after the checkpoint's: where that one ends
@@ -86,6 +87,68 @@ class _Scan:
                 del self.kept[min(self.kept)]
         elif g not in self.known:
             self.skip(seq, ("no game %d", (g,)))
+
+    def rebuild(self, st, snap):
+        # The kept games into the store: each from the checkpoint and the records after it, if
+        # the checkpoint is of a record this journal still has, else from its first record.
+        for g in self.gids:
+            if g >= st._next:
+                st._next = g + 1
+            if g not in self.kept:
+                st._old.append(g)
+        j = st.journal
+        try:    # the checkpoint's games, if it is of a record this journal still has
+            v, e, dev, s, end, crc, games = snap
+            if (v == 1 and e == st.epoch and dev == st.device_id and s <= j.last_seq and crc ==
+                    j.crc_before(end) and end == (j.size if s == j.last_seq else self.end)):
+                for g, gs in games:
+                    if self.kept.get(g, s + 1) <= s:
+                        st._games[g] = restore(gs)
+                st.snap_seq = s
+        except Exception:
+            st._games = {}
+        s = st.snap_seq
+        start = {}  # gid -> the first record of it to apply
+        for g in self.kept:
+            start[g] = s + 1 if g in st._games else self.kept[g]
+        if start:
+            first = min(start[g] for g in start)
+            it = st.journal.records(first - 1)
+            try:
+                for seq, ev in it:
+                    g = events.game_of(ev)
+                    if g not in start or seq < start[g] or (
+                            seq > self.kept[g] and ev.get("t") == events.GAME):
+                        continue    # another game's, or a "game twice" (counted by the scan)
+                    try:
+                        st._games[g] = events.apply(st._games.get(g), ev)
+                    except (ValueError, KeyError, TypeError, AttributeError) as e:
+                        self.skip(seq, e if hasattr(e, "template") else ("%s", (str(e),)))
+            finally:
+                it.close()
+        st._old.sort()
+        f = self.first
+        if f is not None:   # (as soon as one was skipped)
+            return ("skipped %d journal records (record %d: %s)", (self.skipped, f[0], f[1]))
+        return None
+
+    def find_evening(self, st):
+        # The current evening starts at the newest "evening" record. The records without a game
+        # are read newest first, down to that one; any other is skipped. Those older than it are
+        # past evenings' starts and are not read (nothing in them could change a game).
+        for seq in reversed(self.loose):
+            ev = None
+            it = st.journal.records(seq - 1)
+            try:
+                for _seq, ev in it:
+                    break
+            finally:
+                it.close()
+            g = ev.get("next") if isinstance(ev, dict) and ev.get("t") == EVENING else None
+            if type(g) is int and g >= 0:
+                st.evening_gid, st.evening_seq = g, seq
+                return
+            self.skip(seq, ("not a game event", ()))
 
 
 def _int(v, default):
@@ -158,74 +221,14 @@ class Store:
             self._drop_snap()
             notes.append(("finished an interrupted erase", ()))
         else:
-            self._find_evening(scan)
-            bad = self._rebuild(scan, snap)
+            scan.find_evening(self)
+            bad = scan.rebuild(self, snap)
             if bad:
                 notes.append(bad)
         if self._next != _int(meta.get("next_gid"), 1):
             self._save_meta()   # gids seen in the journal: never hand them out again
         self.notes = notes
         return self
-
-    def _rebuild(self, scan, snap):
-        for g in scan.gids:
-            if g >= self._next:
-                self._next = g + 1
-            if g not in scan.kept:
-                self._old.append(g)
-        j = self.journal
-        try:    # the checkpoint's games, if it is of a record this journal still has
-            v, e, dev, s, end, crc, games = snap
-            if (v == 1 and e == self.epoch and dev == self.device_id and s <= j.last_seq and crc ==
-                    j.crc_before(end) and end == (j.size if s == j.last_seq else scan.end)):
-                for g, gs in games:
-                    if scan.kept.get(g, s + 1) <= s:
-                        self._games[g] = restore(gs)
-                self.snap_seq = s
-        except Exception:
-            self._games = {}
-        s = self.snap_seq
-        start = {}  # gid -> the first record of it to apply
-        for g in scan.kept:
-            start[g] = s + 1 if g in self._games else scan.kept[g]
-        if start:
-            first = min(start[g] for g in start)
-            it = self.journal.records(first - 1)
-            try:
-                for seq, ev in it:
-                    g = events.game_of(ev)
-                    if g not in start or seq < start[g] or (
-                            seq > scan.kept[g] and ev.get("t") == events.GAME):
-                        continue    # another game's, or a "game twice" (counted by the scan)
-                    try:
-                        self._games[g] = events.apply(self._games.get(g), ev)
-                    except (ValueError, KeyError, TypeError, AttributeError) as e:
-                        scan.skip(seq, e if hasattr(e, "template") else ("%s", (str(e),)))
-            finally:
-                it.close()
-        self._old.sort()
-        if scan.skipped:
-            return ("skipped %d journal records (record %d: %s)",
-                    (scan.skipped, scan.first[0], scan.first[1]))
-        return None
-
-    def _find_evening(self, scan):
-        # The current evening starts at the newest "evening" record. The records without a game
-        # are read newest first, down to that one; any other is skipped. Those older than it are
-        # past evenings' starts and are not read (nothing in them could change a game).
-        for seq in reversed(scan.loose):
-            ev = None
-            it = self.journal.records(seq - 1)
-            try:
-                for _seq, ev in it:
-                    break
-            finally:
-                it.close()
-            g = ev.get("next") if isinstance(ev, dict) and ev.get("t") == EVENING else None
-            if type(g) is int and g >= 0:
-                self.evening_gid, self.evening_seq = g, seq
-                return
-            scan.skip(seq, ("not a game event", ()))
 
     def checkpoint(self):
         """Write the boot checkpoint of the games in RAM (see the header), unless the one on
