@@ -1,6 +1,7 @@
 """Journal and Store on the MicroPython unix port: littlefs on a RAM block device (the Pico's
 filesystem, 4096-byte blocks) from source and from .mpy (mpy-cross -O3), and plain files.
-The cases are in tests/mp_scripts/journal_cases.py: each is its own test here (-k picks one)."""
+The cases are in tests/mp_scripts/journal_cases.py and store_cases.py: each is its own test here
+(-k picks one)."""
 import os
 
 import pytest
@@ -8,8 +9,8 @@ import pytest
 import mp
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-SCRIPT = os.path.join(HERE, "mp_scripts", "journal_cases.py")
-CASES = mp.cases(SCRIPT)
+SCRIPTS = [os.path.join(HERE, "mp_scripts", n) for n in ("journal_cases.py", "store_cases.py")]
+CASES = [pytest.param(s, c, id=c) for s in SCRIPTS for c in mp.cases(s)]
 SHARED = os.path.join(mp.ROOT, "shared")
 FIRMWARE = os.path.join(mp.ROOT, "firmware")
 MP_SCRIPTS = os.path.join(HERE, "mp_scripts")
@@ -22,19 +23,19 @@ def journal_mpy(tmp_path_factory):
                              "knockcore"])
 
 
-@pytest.mark.parametrize("case", CASES)
-def test_littlefs_source(case):
-    mp.run_case(SCRIPT, case, ["lfs"], paths=[FIRMWARE, SHARED], heap="1M")
+@pytest.mark.parametrize("script, case", CASES)
+def test_littlefs_source(script, case):
+    mp.run_case(script, case, ["lfs"], paths=[FIRMWARE, SHARED], heap="1M")
 
 
-@pytest.mark.parametrize("case", CASES)
-def test_littlefs_mpy(case, journal_mpy):
-    mp.run_case(SCRIPT, case, ["lfs"], paths=[journal_mpy], heap="1M")
+@pytest.mark.parametrize("script, case", CASES)
+def test_littlefs_mpy(script, case, journal_mpy):
+    mp.run_case(script, case, ["lfs"], paths=[journal_mpy], heap="1M")
 
 
-@pytest.mark.parametrize("case", [c for c in CASES if c != "case_store_flash_full"])
-def test_plain_files(case, tmp_path):
-    mp.run_case(SCRIPT, case, ["posix", str(tmp_path)], paths=[FIRMWARE, SHARED])
+@pytest.mark.parametrize("script, case", [c for c in CASES if c.id != "case_store_flash_full"])
+def test_plain_files(script, case, tmp_path):
+    mp.run_case(script, case, ["posix", str(tmp_path)], paths=[FIRMWARE, SHARED])
 
 
 def test_store_keeps_only_the_newest_games_in_ram(tmp_path):

@@ -1,0 +1,354 @@
+# Store cases (knockfw.store: games kept as events in the journal, rebuilt at boot, the boot
+# checkpoint), run one at a time under the MicroPython unix port by tests/test_journal.py, with the
+# setup arguments of journal_cases.py (lfs, or posix DIR: tests/mp_scripts/lfs_kit.py).
+import json
+import os
+
+import lfs_kit as kit
+from knockfw import journal as jmod
+from knockfw.journal import Journal, load_json, save_json
+from knockfw.store import Store, StoreError
+from lfs_kit import check, exists, expect_raise, read, write
+from storekit import end_game, ended, events_of, note
+
+MODE = "lfs"
+DIR = None
+PATH = "/data/journal"
+META = "/data/meta.json"
+_n = 0
+
+
+def setup(args):
+    kit.setup(globals(), args)
+
+
+def fresh(blocks=64):
+    return kit.fresh(globals(), blocks)
+
+
+REC = {"method": 3, "players": ["Ann", "Bob", "Cy"], "start": {"dealer": 2},
+       "rules": {"preset": "seed"}}
+
+
+def knock(g, k, lo=3, hi=20):
+    c = [None, None, None]
+    for s in g.active:
+        c[s] = hi
+    c[k] = lo
+    return {"knock": k, "counts": c}
+
+
+def store():
+    return Store(Journal(PATH), META).load()
+
+
+def hands_of(st, gid):
+    return st.game(gid).record()["hands"]
+
+
+def case_store_new_device():
+    fresh()
+    st = store()
+    check(len(st.device_id), 16)
+    int(st.device_id, 16)
+    check((st.epoch, st.current(), st.gids(), st.last_seq, note(st)), (0, None, [], 1, ""))
+    check(events_of(st), [(1, {"t": "epoch", "e": 0, "dev": st.device_id, "next": 1})])
+    check(load_json(META), {"device_id": st.device_id, "epoch": 0, "next_gid": 1})
+    check(store().device_id, st.device_id)
+
+
+def case_store_game_survives_reboot():
+    fresh()
+    st = store()
+    gid = st.new_game(REC)
+    g = st.game(gid)
+    for i in range(5):
+        st.add_hand(gid, knock(g, i % 3))
+    st.add_hand(gid, {"void": True})
+    st.undo(gid)
+    st.edit(gid, 1, knock(g, 0, 2, 25))
+    want = hands_of(st, gid)
+    check(len(want), 5)
+    st2 = store()
+    check((st2.gids(), st2.current(), hands_of(st2, gid)), ([gid], gid, want))
+    check(st2.game(gid).totals, g.totals)
+    check([e["t"] for _, e in events_of(st2)],
+          ["epoch", "game", "hand", "hand", "hand", "hand", "hand", "hand", "undo", "edit"])
+
+
+def case_store_refusals_leave_flash_alone():
+    fresh()
+    st = store()
+    expect_raise(ValueError, st.new_game, {"method": 9, "players": ["a", "b", "c"],
+                                           "start": {}})
+    expect_raise(StoreError, st.new_game, dict(REC, hands=[{"void": True}]))
+    gid = st.new_game(REC)
+    before = read(PATH)
+    seq = st.last_seq
+    expect_raise(ValueError, st.undo, gid)                 # nothing to undo (GameError)
+    expect_raise(ValueError, st.add_hand, gid, {"knock": 0, "counts": [50, 1, 2]})
+    expect_raise(ValueError, st.add_hand, gid, {"bogus": 1})
+    expect_raise(ValueError, st.edit, gid, 0, {"void": True})   # no hand 0 yet
+    expect_raise(StoreError, st.add_hand, gid + 1, {"void": True})
+    check((read(PATH), st.last_seq, hands_of(st, gid)), (before, seq, []))
+    st.add_hand(gid, {"void": True})
+    expect_raise(ValueError, st.edit, gid, 0, {"knock": 1, "counts": [1, 99, 1]})
+    check(hands_of(store(), gid), [{"void": True}])
+
+
+def case_store_end_and_current():
+    fresh()
+    st = store()
+    a = st.new_game(REC)
+    end_game(st, a)
+    check((st.current(), ended(st, a)), (None, True))
+    expect_raise(StoreError, st.add_hand, a, {"void": True})
+    b = st.new_game(REC)
+    check((st.current(), st.gids()), (b, [a, b]))
+    st2 = store()
+    check((st2.current(), ended(st2, a), ended(st2, b)), (b, True, False))
+
+
+def case_store_erase_keeps_id_and_gids():
+    fresh()
+    st = store()
+    dev = st.device_id
+    for _ in range(3):
+        st.add_hand(st.new_game(REC), {"void": True})
+    st.erase()
+    check((st.gids(), st.current(), st.epoch, st.device_id, st.last_seq), ([], None, 1, dev, 1))
+    st2 = store()
+    check((st2.gids(), st2.epoch, st2.device_id), ([], 1, dev))
+    check(st2.new_game(REC), 4)
+    st2.erase()
+    st3 = store()
+    check((st3.epoch, st3.new_game(REC)), (2, 5))
+    check(events_of(st3, 0, 1), [(1, {"t": "epoch", "e": 2, "dev": dev, "next": 5})])
+
+
+def case_store_interrupted_erase_finishes():
+    fresh()
+    st = store()
+    st.add_hand(st.new_game(REC), {"void": True})
+    # cut after meta.json was written, before the new journal replaced the old one
+    save_json(META, {"device_id": st.device_id, "epoch": 1, "next_gid": 2})
+    st2 = store()
+    check((st2.gids(), st2.epoch, note(st2)), ([], 1, "finished an interrupted erase"))
+    check(st2.new_game(REC), 2)
+
+
+def case_store_lost_meta_rebuilt():
+    fresh()
+    st = store()
+    st.new_game(REC)
+    st.erase()
+    gid = st.new_game(REC)
+    os.remove(META)
+    st2 = store()
+    check((st2.device_id, st2.epoch, st2.gids()), (st.device_id, 1, [gid]))
+    check(load_json(META)["device_id"], st.device_id)
+
+
+def case_store_odd_meta():
+    fresh()
+    st = store()
+    dev = st.device_id
+    for bad in ('{"device_id": 5, "epoch": "x", "next_gid": null}', '[1, 2]', '"str"', '{}'):
+        write(META, bad.encode())
+        st2 = store()
+        check((st2.device_id, st2.epoch, note(st2)), (dev, 0, ""))
+        check(load_json(META), {"device_id": dev, "epoch": 0, "next_gid": 1})
+
+
+def case_store_events_paging():
+    fresh()
+    st = store()
+    gid = st.new_game(REC)
+    for _ in range(70):
+        st.add_hand(gid, {"void": True})
+    allev = events_of(st, 0, 1000)
+    check(len(allev), 72)
+    got, after = [], 0
+    while True:
+        page = events_of(st, after, 25)
+        if not page:
+            break
+        got += page
+        after = page[-1][0]
+    check(got, allev)
+    check(events_of(st, 72, 10), [])
+    check(events_of(st, 0, 0), [])
+
+
+def case_store_skips_bad_events():
+    fresh()
+    st = store()
+    gid = st.new_game(REC)
+    st.add_hand(gid, {"void": True})
+    j = st.journal
+    j.append({"t": "hand", "g": gid, "h": {"knock": 0, "counts": [99, 0, 0]}})
+    j.append({"t": "hand", "g": 77, "h": {"void": True}})
+    j.append({"t": "what"})
+    j.append([1, 2])
+    j.append({"t": "undo", "g": gid})
+    st2 = store()
+    check(hands_of(st2, gid), [])
+    if not note(st2).startswith("skipped 4 journal records (record 4: "):
+        raise AssertionError(note(st2))
+
+
+def case_store_flash_full():
+    # a full filesystem refuses the append: RAM must still match flash, and boot still works
+    dev = fresh(16)
+    st = store()
+    gid = st.new_game(REC)
+    k = 0
+    for size in (4096, 512, 64):
+        try:
+            k += 1
+            with open(META[:-9] + "filler%d" % k, "wb") as f:
+                while True:
+                    f.write(b"x" * size)
+                    f.flush()
+        except OSError:
+            pass
+    os.remove(META[:-9] + "filler3")    # room for some hands, not for many
+    os.remove(META[:-9] + "filler2")
+    n = 0
+    err = None
+    while n < 400:
+        try:
+            st.add_hand(gid, {"void": True})
+        except OSError as e:
+            err = e
+            break
+        n += 1
+    if err is None or n < 5:
+        raise AssertionError("filled after %d hands (%r)" % (n, dev))
+    check(len(hands_of(st, gid)), n)
+    check(len(hands_of(store(), gid)), n)
+
+
+
+# ---- the boot checkpoint (knockfw.store: /data/snap.json)
+
+RECS = [{"method": 1, "players": ["Ann", "Bob", "Cy"], "start": {"idle": 2, "dealer": 0}},
+        {"method": 2, "players": ["Ann", "Bob", "Cy"], "start": {"box": 0, "captain": 1}},
+        REC]
+
+
+def snap_path():
+    return META[:-len("meta.json")] + "snap.json"
+
+
+def snap_store():
+    return Store(Journal(PATH), META, snap_path=snap_path()).load()
+
+
+def state(st):
+    """Everything a boot rebuilds, and what an undo of the game on the table would leave."""
+    out = [st.gids(), st.current(), st.last_seq, st.evening_gid, st.evening_seq]
+    for gid in st.gids():
+        g = st.game(gid)
+        if g is not None:
+            c = g.copy()
+            c.undo()
+            out.append((gid, g.record(), g.standings(hands=False), g.closed, g.hands,
+                        c.standings(hands=False)))
+    return out
+
+
+def case_checkpoint_boot_equals_the_full_replay():
+    # A random evening (three methods, undo, edits, new evenings); a checkpoint now and then;
+    # every few changes, a boot from the checkpoint and a boot replaying the whole journal agree.
+    fresh(128)
+    st = snap_store()
+    x = 7
+    used = 0
+    for step in range(150):
+        x = (x * 1103515245 + 12345) & 0x7FFFFFFF
+        r = x % 100
+        gid = st.current()
+        g = st.game(gid) if gid is not None else None
+        try:
+            if g is None or g.over or r < 3:
+                st.new_game(RECS[(x >> 8) % 3])
+            elif r < 9 and g.hands:
+                st.undo(gid)
+            elif r < 13 and g.hands:
+                k = g.active[(x >> 9) % len(g.active)]
+                st.edit(gid, (x >> 4) % len(g.hands), knock(g, k, 1, 9))
+            elif r < 15:
+                st.new_evening()
+            else:
+                act = g.active
+                k = act[(x >> 9) % len(act)]
+                if r < 25:
+                    h = knock(g, k, 0, 15)
+                    h = {"gin": k, "counts": h["counts"]}
+                elif r < 30:
+                    h = {"void": True}
+                else:
+                    h = knock(g, k, (x >> 12) % 10, 10 + (x >> 16) % 20)
+                st.add_hand(gid, h)
+        except (ValueError, StoreError):
+            pass    # the rules refused it (an edit that breaks a later hand): nothing written
+        if r % 4 == 0:
+            st.checkpoint()
+            check(st.snap_seq, st.last_seq)
+        if step % 6 == 5:
+            a, b = snap_store(), store()
+            check(state(a), state(b))
+            if a.snap_seq:
+                used += 1
+            a.journal.close()
+            b.journal.close()
+    if used < 10:
+        raise AssertionError("the checkpoint was used only %d times" % used)
+
+
+def case_a_checkpoint_of_other_records_is_not_used():
+    fresh()
+    st = snap_store()
+    gid = st.new_game(REC)
+    g = st.game(gid)
+    for i in range(6):
+        st.add_hand(gid, knock(g, i % 3, 3, 20))
+    st.checkpoint()
+    good = read(snap_path())
+    check(snap_store().snap_seq, st.last_seq)
+    # the last record rewritten with other counts of the same length: same seq, same end
+    want = snap_store().game(gid).totals
+    st.journal.close()
+    body = read(PATH)
+    cut = body.rindex(b"\n", 0, len(body) - 1) + 1
+    seq, obj = st.last_seq, {"t": "hand", "g": gid, "h": knock(g, 0, 4, 21)}
+    write(PATH, body[:cut] + jmod._line(seq, obj))
+    check(len(read(PATH)), len(body))
+    b = snap_store()
+    check((b.snap_seq, state(b)), (0, state(store())))
+    if b.game(gid).totals == want:
+        raise AssertionError("the changed hand was not replayed")
+    write(PATH, body)
+    check(snap_store().snap_seq, st.last_seq)
+    # not a checkpoint, or another device's or epoch's: a full replay, and the boot goes on
+    other = json.loads(good)
+    other[2] = "0123456789abcdef"
+    older = json.loads(good)
+    older[1] = 5
+    for junk in (b"", b"[1, 2", b"{}", b"[2]", b'[1, 0, "x", 3, 4, "y", []]', b"null",
+                 json.dumps(other).encode(), json.dumps(older).encode(),
+                 good.replace(b"[", b"[[", 1)):
+        write(snap_path(), junk)
+        b = snap_store()
+        check((b.snap_seq, state(b)), (0, state(store())))
+    # a journal that lost its tail (the checkpoint's record is gone): not used
+    write(snap_path(), good)
+    write(PATH, body[:cut])
+    b = snap_store()
+    check((b.snap_seq, b.last_seq, state(b)), (0, seq - 1, state(store())))
+    # an erase takes the checkpoint with the games
+    b.checkpoint()
+    check(exists(snap_path()), True)
+    b.erase()
+    check((exists(snap_path()), snap_store().snap_seq), (False, 0))
