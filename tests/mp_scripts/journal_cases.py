@@ -14,19 +14,7 @@ from knockfw.journal import Journal, load_json, save_json
 from lfs_kit import check, exists, read, write
 from storekit import note
 
-MODE = "lfs"
-DIR = None
-PATH = "/data/journal"
-META = "/data/meta.json"
-_n = 0
-
-
-def setup(args):
-    kit.setup(globals(), args)
-
-
-def fresh(blocks=64):
-    return kit.fresh(globals(), blocks)
+kit.install(globals())     # MODE, DIR, PATH, META (where the case's files go), setup, fresh
 
 
 def filled(n):

@@ -8,6 +8,15 @@ import os
 from knockfw.flash import RAMBlockDevice, mount
 
 
+def install(ns):
+    """Give a cases module (its globals() as ns) what its cases use: MODE, DIR, PATH, META and
+    setup(args) (run_case.py calls it first), fresh(blocks=64) (each case calls it)."""
+    ns.update({"MODE": "lfs", "DIR": None, "PATH": "/data/journal", "META": "/data/meta.json",
+               "_n": 0})
+    ns["setup"] = lambda args: setup(ns, args)
+    ns["fresh"] = lambda blocks=64: fresh(ns, blocks)
+
+
 def setup(ns, args):
     """The setup arguments: "lfs" or "posix DIR" (see journal_cases.py)."""
     ns["MODE"] = args[0] if args else "lfs"

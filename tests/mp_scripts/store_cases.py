@@ -11,19 +11,7 @@ from knockfw.store import Store, StoreError
 from lfs_kit import check, exists, expect_raise, read, write
 from storekit import end_game, ended, events_of, note
 
-MODE = "lfs"
-DIR = None
-PATH = "/data/journal"
-META = "/data/meta.json"
-_n = 0
-
-
-def setup(args):
-    kit.setup(globals(), args)
-
-
-def fresh(blocks=64):
-    return kit.fresh(globals(), blocks)
+kit.install(globals())     # MODE, DIR, PATH, META (where the case's files go), setup, fresh
 
 
 REC = {"method": 3, "players": ["Ann", "Bob", "Cy"], "start": {"dealer": 2},
