@@ -1,0 +1,219 @@
+"""`knockbox sync` facing a device that misbehaves: a stand-in device on a pseudo-terminal (a
+thread here) answers nothing, garbage, the REPL, malformed replies, another protocol, or breaks
+off mid-sync. The command must say what is wrong (`knockbox: ...`, exit 1, no traceback) and
+leave the history as it was (or holding only whole, checked pages). Also: finding the port."""
+import json
+import os
+import random
+import sqlite3
+from types import SimpleNamespace
+
+import pytest
+
+from knockbox import serialio
+from knockbox.errors import UserError
+from ptydevice import HELLO, FakeDevice, failed, good_device, journal, reply, run
+from ptydevice import db  # noqa: F401 (the fixture: a history file in tmp_path)
+
+
+def test_silent_device(db):
+    d = FakeDevice(lambda req, line: b"")
+    try:
+        p = failed(run("sync", "--port", d.path, "--db", db, "--timeout", "0.5"), "no answer")
+    finally:
+        d.close()
+    assert not os.path.exists(db)
+
+
+@pytest.mark.parametrize("junk", [
+    b">>> \r\nTraceback (most recent call last):\r\nSyntaxError: invalid syntax\r\n>>> ",
+    bytes(random.Random(1).getrandbits(8) for _ in range(3000)),
+    b'{"id": 12345, "ok": true}\n[1, 2]\n"hello"\n\x00\x01\x02\n',
+])
+def test_device_answering_garbage(db, junk):
+    d = FakeDevice(lambda req, line: junk)
+    try:
+        p = failed(run("sync", "--port", d.path, "--db", db, "--timeout", "0.5"),
+                   "did not answer hello")
+    finally:
+        d.close()
+    assert not os.path.exists(db)
+
+
+def test_malformed_hello_and_other_format(db):
+    d = FakeDevice(lambda req, line: reply(req, ok=True, device=7))
+    try:
+        failed(run("sync", "--port", d.path, "--db", db, "--timeout", "0.5"), "not a Knockbox")
+    finally:
+        d.close()
+    d = FakeDevice(lambda req, line: reply(req, **dict(HELLO, format="knockbox-game/9")))
+    try:
+        failed(run("sync", "--port", d.path, "--db", db, "--timeout", "0.5"), "knockbox-game/9")
+    finally:
+        d.close()
+    assert not os.path.exists(db)
+
+
+def test_no_such_port(db):
+    failed(run("sync", "--port", "/dev/nonexistent-knockbox", "--db", db), "cannot open")
+
+
+def test_garbage_page_mid_sync_keeps_only_whole_pages(db):
+    evs, g = journal(120)
+
+    def hook(req, page):
+        if req["after"] >= 50:
+            return b'{"id": %d, "ok": true, "epoch": 0, "last_seq": 122, "ev": [[51, "x"]]}\n' \
+                % req["id"]
+        return None
+    d = FakeDevice(good_device(evs, hook))
+    try:
+        p = failed(run("sync", "--port", d.path, "--db", db, "--timeout", "0.5"),
+                   "malformed", "50 new records saved")
+    finally:
+        d.close()
+    c = sqlite3.connect(db)
+    assert c.execute("SELECT COUNT(*), MAX(seq) FROM events").fetchone() == (50, 50)
+    rec = json.loads(c.execute("SELECT record FROM games").fetchone()[0])
+    assert rec["hands"] == g.record()["hands"][:48]
+    # and a good device then completes it
+    d = FakeDevice(good_device(evs))
+    try:
+        p = run("sync", "--port", d.path, "--db", db)
+    finally:
+        d.close()
+    assert p.returncode == 0, p.stderr
+    assert "72 new records: 0 new games, 1 updated" in p.stdout
+    rec = json.loads(c.execute("SELECT record FROM games").fetchone()[0])
+    assert rec == g.record()
+
+
+def test_device_silent_mid_sync(db):
+    evs, g = journal(200)
+
+    def hook(req, page):
+        return b"" if req["after"] >= 100 else None
+    d = FakeDevice(good_device(evs, hook))
+    try:
+        failed(run("sync", "--port", d.path, "--db", db, "--timeout", "0.5"),
+               "no answer to events", "100 new records saved", "resumes")
+    finally:
+        d.close()
+    c = sqlite3.connect(db)
+    assert c.execute("SELECT COUNT(*) FROM events").fetchone() == (100,)
+
+
+def _port(dev, vid, pid, manufacturer=None):
+    return SimpleNamespace(device=dev, vid=vid, pid=pid, manufacturer=manufacturer)
+
+
+def test_find_port_by_usb_id():
+    assert serialio.find_port([_port("/dev/ttyS0", None, None),
+                               _port("/dev/ttyACM0", 0x2E8A, 0x0005)]) == "/dev/ttyACM0"
+    with pytest.raises(UserError, match="no Knockbox found on USB .*2e8a:0005"):
+        serialio.find_port([_port("/dev/ttyUSB0", 0x0403, 0x6001)])
+    with pytest.raises(UserError, match="several .*ttyACM0, /dev/ttyACM1.*--port"):
+        serialio.find_port([_port("/dev/ttyACM1", 0x2E8A, 0x0005),
+                            _port("/dev/ttyACM0", 0xF055, 0x9800)])
+
+
+@pytest.mark.parametrize("port", [_port("/dev/ttyACM3", 0xF055, 0x9802),
+                                  _port("/dev/ttyACM3", 0x1234, 0x5678, "MicroPython")])
+def test_sync_finds_every_board_deploy_finds(port, monkeypatch):
+    """One list of USB ids: a board `knockbox deploy` finds, `knockbox sync` finds too."""
+    from serial.tools import list_ports
+
+    from knockbox import deploy
+    monkeypatch.setattr(list_ports, "comports", lambda: [_port("/dev/ttyS0", None, None), port])
+    assert [d for d, _ in deploy.find_boards()] == ["/dev/ttyACM3"]
+    assert serialio.find_port() == "/dev/ttyACM3"
+
+
+@pytest.mark.parametrize("proto, words", [
+    (2, ["serial protocol 2, newer", "update knockbox"]),
+    (0, ["serial protocol 0, older", "knockbox deploy"]),
+    ("1", ["no protocol version", "not a Knockbox"]),
+    (None, ["no protocol version", "not a Knockbox"]),
+])
+def test_device_speaking_another_protocol_is_refused(db, proto, words):
+    hello = dict(HELLO, proto=proto)
+    if proto is None:
+        del hello["proto"]
+    evs, g = journal(3)
+    d = FakeDevice(good_device(evs, hello=hello))
+    try:
+        failed(run("sync", "--port", d.path, "--db", db, "--timeout", "0.5"), *words)
+        failed(run("push", "--port", d.path, "--lang", "ru", "--timeout", "0.5"), *words)
+    finally:
+        d.close()
+    assert not os.path.exists(db)
+    assert [r["op"] for r in d.seen if r] == ["hello", "bye", "hello", "bye"]   # nothing else
+
+
+def test_pages_of_the_protocols_size(db):
+    from knockcore.proto import EVENTS_MAX
+
+    evs, g = journal(2 * EVENTS_MAX)
+    d = FakeDevice(good_device(evs, cap=EVENTS_MAX))
+    try:
+        p = run("sync", "--port", d.path, "--db", db)
+    finally:
+        d.close()
+    assert p.returncode == 0, p.stderr
+    asked = [r for r in d.seen if r and r["op"] == "events"]
+    assert [(r["after"], r["limit"]) for r in asked] == [
+        (0, EVENTS_MAX), (EVENTS_MAX, EVENTS_MAX), (2 * EVENTS_MAX, EVENTS_MAX)]
+
+
+def test_a_page_that_streams_longer_than_the_timeout_is_waited_for(db):
+    # the device sends a long page in pieces (a busy Pico): --timeout is silence, not the page
+    evs, g = journal(60)
+
+    def hook(req, page):     # the device's own key order: "id" first, "ok" last
+        b = json.dumps({"id": req["id"], "epoch": 0, "ev": page, "last_seq": len(evs),
+                        "ok": True}, separators=(",", ":")).encode() + b"\n"
+        k = len(b) // 5
+        return [(0.3, b[i:i + k]) for i in range(0, len(b), k)]
+    d = FakeDevice(good_device(evs, hook))
+    try:
+        p = run("sync", "--port", d.path, "--db", db, "--timeout", "0.5")
+    finally:
+        d.close()
+    assert p.returncode == 0, p.stderr
+    assert "62 new records" in p.stdout
+    # and a device that falls silent half way through a page is still given up on
+    d = FakeDevice(good_device(evs, lambda req, page: [(0, b'{"id":%d,"epoch":0,"ev":['
+                                                             % req["id"])]))
+    try:
+        failed(run("sync", "--port", d.path, "--db", db + "2", "--timeout", "0.5"),
+               "stopped part way through its reply to events", "then nothing for 0.5 s")
+    finally:
+        d.close()
+
+
+def test_page_the_device_ends_with_an_error_is_not_stored(db):
+    # the device streams a page and cannot finish it (erased meanwhile, a flash error): the reply
+    # carries the events sent so far and "error"; only the whole pages before it are kept
+    evs, g = journal(120)
+
+    def hook(req, page):
+        if req["after"] >= 50:
+            return reply(req, epoch=0, ev=page[:7], error="the journal was erased during the sync")
+        return None
+    d = FakeDevice(good_device(evs, hook))
+    try:
+        failed(run("sync", "--port", d.path, "--db", db, "--timeout", "0.5"),
+               "erased during the sync", "50 new records saved")
+    finally:
+        d.close()
+    c = sqlite3.connect(db)
+    assert c.execute("SELECT COUNT(*), MAX(seq) FROM events").fetchone() == (50, 50)
+
+
+def test_a_deeply_nested_reply_is_garbage_not_a_crash(db):
+    d = FakeDevice(lambda req, line: b"[" * 200000 + b"\n")
+    try:
+        failed(run("sync", "--port", d.path, "--db", db, "--timeout", "0.5"),
+               "did not answer hello")
+    finally:
+        d.close()

@@ -1,0 +1,263 @@
+"""`knockbox sync` and what the history keeps of the device's records: a game the rules refuse
+or whose record is malformed is kept as invalid, a journal repaired on the device is read again
+without losing a synced game, numbers out of range are refused, and an interrupt or an SQLite
+failure mid-sync leaves a history that is whole (the stand-in device: tests/ptydevice.py)."""
+import json
+import random
+import sqlite3
+
+import pytest
+
+from knockbox import serialio
+from knockbox.errors import UserError
+from knockcore.game import Game
+from ptydevice import DEV, HELLO, FakeDevice, failed, good_device, journal, reply, run
+from ptydevice import db  # noqa: F401 (the fixture: a history file in tmp_path)
+
+
+def test_a_game_the_rules_refuse_is_kept_as_invalid(db):
+    evs, g = journal(10)
+    evs.append({"t": "hand", "g": 1, "h": {"knock": 0, "counts": [50, 1, 2]}})   # > limit
+    d = FakeDevice(good_device(evs))
+    try:
+        p = failed(run("sync", "--port", d.path, "--db", db), "failed the rules check",
+                   "record 13")
+    finally:
+        d.close()
+    c = sqlite3.connect(db)
+    status, rec = c.execute("SELECT status, record FROM games").fetchone()
+    assert status == "invalid" and json.loads(rec) == g.record()
+    h = run("history", "--db", db)
+    assert h.returncode == 0 and "invalid: record 13" in h.stdout
+
+
+def test_journal_that_changed_under_the_history_is_read_again(db):
+    evs, g = journal(30)
+    d = FakeDevice(good_device(evs))
+    try:
+        assert run("sync", "--port", d.path, "--db", db).returncode == 0
+    finally:
+        d.close()
+    evs2, g2 = journal(10)      # same device and epoch, different journal (repaired on device)
+    evs2.append({"t": "undo", "g": 1})
+    g2.undo()
+    d = FakeDevice(good_device(evs2))
+    try:
+        p = run("sync", "--port", d.path, "--db", db)
+    finally:
+        d.close()
+    assert p.returncode == 0, p.stderr
+    assert "no longer matches" in p.stderr
+    c = sqlite3.connect(db)
+    assert c.execute("SELECT COUNT(*) FROM events").fetchone() == (len(evs2),)
+    assert json.loads(c.execute("SELECT record FROM games").fetchone()[0]) == g2.record()
+
+
+# ---- review fixes: a device whose journal, numbers or records are not what the history expects
+
+def device(state):
+    """A stand-in device whose journal, id and epoch tests change between syncs:
+    state = {"dev", "epoch", "evs"} (seq = index + 1); erase answers state["erase_reply"]."""
+    def answer(req, line):
+        if req is None:
+            return b'{"id":null,"error":"not JSON"}\n'
+        evs = state["evs"]
+        if req["op"] == "hello":
+            return reply(req, **dict(HELLO, device=state["dev"], epoch=state["epoch"],
+                                     last_seq=len(evs)))
+        if req["op"] == "events":
+            a, n = req["after"], min(req["limit"], 50)
+            page = [[i + 1, evs[i]] for i in range(a, min(a + n, len(evs)))]
+            return reply(req, ok=True, epoch=state["epoch"], last_seq=len(evs), ev=page)
+        if req["op"] == "bye":
+            return reply(req, ok=True)
+        if req["op"] == "erase":
+            return reply(req, **state["erase_reply"])
+        return reply(req, error="unknown op")
+    return answer
+
+
+def sync_with(state, db, *extra):
+    d = FakeDevice(device(state))
+    try:
+        return run("sync", "--port", d.path, "--db", db, "--timeout", "1", *extra)
+    finally:
+        d.close()
+
+
+def game_events(g, gid):
+    rec = g.record()
+    hands = rec.pop("hands")
+    rec.pop("format", None)
+    return [{"t": "game", "g": gid, "rec": rec}] + [{"t": "hand", "g": gid, "h": h}
+                                                    for h in hands]
+
+
+def new_game(players, dealer=0):
+    return Game(3, players, {"dealer": dealer}, {"preset": "seed", "m3_target": 100000})
+
+
+def play(g, rnd, n):
+    from gamegen import random_hand
+    for _ in range(n):
+        g.add(random_hand(g, rnd))
+    return g
+
+
+def rows(db):
+    c = sqlite3.connect(db)
+    try:
+        return [(gid, json.loads(rec)) for gid, rec in
+                c.execute("SELECT gid, record FROM games ORDER BY id")]
+    finally:
+        c.close()
+
+
+def test_a_synced_game_is_never_replaced_by_another_one(db):
+    rnd = random.Random(6)
+    head = {"t": "epoch", "e": 0, "dev": DEV, "next": 1}
+    g1, g2 = play(new_game(["Ann", "Bob", "Cy"]), rnd, 3), play(new_game(["Ann", "Bob", "Cy"]), rnd, 2)
+    st = {"dev": DEV, "epoch": 0, "evs": [head] + game_events(g1, 1) + game_events(g2, 2)}
+    assert sync_with(st, db).returncode == 0
+    # an undo and an edit of game 2 on the device update it (same game)
+    g2.undo()
+    g2.replace(0, g1.hand(0))
+    st["evs"] += [{"t": "undo", "g": 2}, {"t": "edit", "g": 2, "i": 0, "h": g1.hand(0)}]
+    p = sync_with(st, db)
+    assert p.returncode == 0 and "2 new records: 0 new games, 1 updated" in p.stdout, p.stdout
+    assert rows(db) == [(1, g1.record()), (2, g2.record())]
+    # the journal is repaired on the device and game number 2 is given to another game
+    g3 = play(new_game(["Dan", "Eve", "Fay"]), rnd, 4)
+    st["evs"] = [head] + game_events(g1, 1) + game_events(g3, 2)
+    p = sync_with(st, db)
+    assert p.returncode == 0, p.stderr
+    assert "no longer matches" in p.stderr
+    assert "journal read again (%d records; the history held %d): 1 new games, 0 updated" \
+        % (len(st["evs"]), 1 + 4 + 3 + 2) in p.stdout, p.stdout
+    got = rows(db)
+    assert got[0] == (1, g1.record())
+    assert got[1][1] == g2.record() and got[1][0] < 0      # kept, off the device's key
+    assert got[2] == (2, g3.record())
+    h = run("history", "--db", db)
+    assert h.returncode == 0 and h.stdout.count("replaced on the device") == 1, h.stdout
+    j = json.loads(run("history", "--json", "--db", db).stdout)
+    assert [(x["gid"], x["replaced"], x["hands"]) for x in j] == \
+        [(1, False, 3), (None, True, 1), (2, False, 4)]
+    # a device that comes back (reflashed) at an epoch the history already has
+    g4 = play(new_game(["Gus", "Hal", "Ivy"], 1), rnd, 2)
+    st["evs"] = [head] + game_events(g4, 1)
+    p = sync_with(st, db)
+    assert p.returncode == 0 and "no longer matches" in p.stderr, p.stderr
+    got = rows(db)
+    assert [r for _, r in got] == [g1.record(), g2.record(), g3.record(), g4.record()]
+    assert [gid for gid, _ in got][3] == 1 and got[0][0] < 0 and got[2][0] == 2
+    assert run("show", str(3), "--db", db).returncode == 0
+
+
+def test_an_interrupt_after_storing_events_still_builds_the_game(db, monkeypatch):
+    import io
+
+    from knockbox import history as H
+    from knockbox import sync as S
+    evs, g = journal(30)
+    d = FakeDevice(good_device(evs))
+    orig = H.History.add_events
+
+    def add_then_ctrl_c(self, *a):
+        orig(self, *a)
+        raise KeyboardInterrupt     # lands between storing the page and noting its games
+    monkeypatch.setattr(H.History, "add_events", add_then_ctrl_c)
+    conn = serialio.open_device(d.path, 1.0)
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            S.Sync(conn, H.History(db), io.StringIO()).run()
+        conn.bye()
+    finally:
+        conn.close()
+        d.close()
+    assert rows(db) == [(1, g.record())]
+    # a history left by an older knockbox with events but no game row is mended by a sync
+    c = sqlite3.connect(db)
+    c.execute("DELETE FROM games")
+    c.commit()
+    c.close()
+    monkeypatch.setattr(H.History, "add_events", orig)
+    d = FakeDevice(good_device(evs))
+    try:
+        p = run("sync", "--port", d.path, "--db", db)
+    finally:
+        d.close()
+    assert p.returncode == 0 and "nothing new; 1 new games" in p.stdout, p.stdout + p.stderr
+    assert rows(db) == [(1, g.record())]
+
+
+@pytest.mark.parametrize("rec", [
+    {"method": 3, "players": ["A", "B", "C"], "start": {"dealer": 0},
+     "rules": {"preset": "seed"}, "hands": 5},
+    {"method": 3, "players": [1, 2, 3], "start": {"dealer": 0}, "rules": {"preset": "seed"}},
+    {"method": [3], "players": "ABC", "start": 7, "rules": {"preset": "seed"}},
+])
+def test_a_malformed_game_record_is_kept_invalid_and_clean(db, rec):
+    st = {"dev": DEV, "epoch": 0, "evs": [{"t": "epoch", "e": 0, "dev": DEV, "next": 1},
+                                          {"t": "game", "g": 1, "rec": rec}]}
+    failed(sync_with(st, db), "failed the rules check", "record 2")
+    c = sqlite3.connect(db)
+    status, players, hands, method = c.execute(
+        "SELECT status, players, hands, method FROM games").fetchone()
+    assert status == "invalid" and hands == 0
+    assert json.loads(players) == (rec["players"] if rec["players"] == ["A", "B", "C"] else [])
+    assert method == (3 if rec["method"] == 3 else None)
+    for args in (["history"], ["history", "--json"], ["stats"], ["export", "--csv"],
+                 ["export", "--json"]):
+        p = run(*args, "--db", db)
+        assert p.returncode == 0 and "Traceback" not in p.stderr, (args, p.stderr)
+    p = run("show", "1", "--db", db)     # shows what it can, or says why not
+    if p.returncode:
+        failed(p, "game 1")
+
+
+def test_numbers_too_big_for_the_history_are_refused_cleanly(db):
+    head = {"t": "epoch", "e": 0, "dev": DEV, "next": 1}
+    g = play(new_game(["Ann", "Bob", "Cy"]), random.Random(1), 2)
+    st = {"dev": DEV, "epoch": 0,
+          "evs": [head, {"t": "hand", "g": 2 ** 64, "h": {}}] + game_events(g, 1)}
+    p = sync_with(st, db)
+    assert p.returncode == 0, p.stderr
+    assert "record 2 (hand) has no usable game number" in p.stderr
+    assert rows(db) == [(1, g.record())]
+    for k, v in (("epoch", 2 ** 63), ("epoch", -1)):
+        st2 = dict(st, dev="f00dfeed00000002", **{k: v})
+        failed(sync_with(st2, db), "hello has epoch %d, out of range" % v)
+    # an erase reply without the new epoch: said, not a traceback, and the history is intact
+    st["erase_reply"] = {"ok": True, "erased": True, "last_seq": 1}
+    failed(sync_with(st, db, "--erase"), "sent no valid new epoch")
+    assert rows(db) == [(1, g.record())]
+
+
+def test_an_sqlite_failure_during_sync_rolls_back_and_is_reported(db, monkeypatch):
+    import io
+
+    from knockbox import history as H
+    from knockbox import sync as S
+    evs, g = journal(80)
+    d = FakeDevice(good_device(evs))
+    calls = []
+
+    def full_disk(self, *a):
+        calls.append(1)
+        if len(calls) == 2:
+            raise sqlite3.OperationalError("database or disk is full")
+        return orig(self, *a)
+    orig = H.History.add_events
+    monkeypatch.setattr(H.History, "add_events", full_disk)
+    conn = serialio.open_device(d.path, 1.0)
+    try:
+        with pytest.raises(UserError, match="disk is full: nothing was saved"):
+            S.Sync(conn, H.History(db), io.StringIO()).run()
+        conn.bye()
+    finally:
+        conn.close()
+        d.close()
+    c = sqlite3.connect(db)
+    assert c.execute("SELECT COUNT(*) FROM events").fetchone() == (0,)
+    assert c.execute("SELECT COUNT(*) FROM games").fetchone() == (0,)
