@@ -30,7 +30,7 @@ HINT = ("small", 292)    # the hint line, 2 px margins
 FULL = ("medium", 296)   # keys not listed: one medium line across the screen
 
 # {key: (font module name, pixels)}: the room the UI gives a string. Templates are checked
-# with long sample arguments (tests/test_text.py).
+# with long sample arguments (tests/test_text_strings.py).
 BUDGETS = {
     "deals": COL, "sits_out": COL, "in_box": COL, "partners": COL,
     "boxes": COL, "knock": COL, "gin": COL,

@@ -5,8 +5,9 @@
 # here when the string tables do not know it, and only while the device speaks Russian (this
 # module is loaded then, on the first such message). The laptop says them with the same lines
 # (knockbox.messages, which adds the core's messages about malformed records and rules, which
-# only the laptop shows). Words as the rules say them (RULES.md section 7). tests/test_text.py
-# checks that every message of the core has its Russian here or on the laptop.
+# only the laptop shows). Words as the rules say them (RULES.md section 7).
+# tests/test_text_strings.py checks that every message of the core has its Russian here or on the
+# laptop.
 TABLE = """
 hand %d: |сдача %d: 
 must be an object|должна быть объектом

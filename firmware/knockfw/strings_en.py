@@ -1,6 +1,6 @@
 # The device's strings in English, one line per key: `key|text`, where %s and %d are filled in
 # by the screens (word order is free). Every key is in both knockfw/strings_en.py and
-# strings_ru.py, and the firmware asks for every key (tests/test_text.py checks those, the
+# strings_ru.py, and the firmware asks for every key (tests/test_text_strings.py checks those, the
 # placeholders, the glyphs and the widths).
 # knockfw.strings loads only the language in use: the other one takes no RAM.
 TABLE = """
