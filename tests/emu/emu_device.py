@@ -21,8 +21,8 @@ import threading
 import time
 
 import emu_frames
+from emu_laptop import Laptop
 
-BIN = os.path.dirname(sys.executable)  # .venv/bin: knockbox, mpremote
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 # The emulator: ../shared/rp2040-emu beside the repository, or $RP2040_EMU.
 EMU = os.path.abspath(os.environ.get("RP2040_EMU")
@@ -61,7 +61,73 @@ LATCH = 10  # Badger 2040: 3V3 enable (power latch)
 VBUS = 24   # VBUS sense: 1 on USB power
 
 
-class Device:
+class _Panel:
+    # What the panel showed: the refresh commands counted live from the SPI log (the _Watcher)
+    # and the frames decoded from it with the controller models (emu_frames). Needs _watch,
+    # spi_log, gpio_log, board, _cuts and emu_ms() (Device).
+    def refreshes(self):
+        """Refresh commands sent so far (all boots), counted live from the SPI log."""
+        return self._watch.count
+
+    def refresh_times(self):
+        """[(boot_index, t_us)] of the refresh commands seen so far."""
+        return list(self._watch.times)
+
+    def wait_refresh(self, after, timeout=120.0, emu_ms=None):
+        """Wait until more than `after` refreshes were sent; True if so. Gives up after
+        `timeout` wall seconds, or after `emu_ms` of emulated time if given."""
+        end = time.time() + timeout
+        t0 = self.emu_ms() if emu_ms is not None else None
+        k = 0
+        while time.time() < end:
+            if self._watch.count > after:
+                return True
+            time.sleep(0.01)
+            k += 1
+            if t0 is not None and k % 10 == 0 and self.emu_ms() - t0 > emu_ms:
+                return self._watch.count > after
+        return False
+
+    def wait_quiet(self, ms=300, timeout=30.0):
+        """Wait until no refresh was sent for `ms` of emulated time."""
+        end = time.time() + timeout
+        n = self._watch.count
+        t0 = self.emu_ms()
+        while time.time() < end:
+            time.sleep(0.02)
+            if self._watch.count != n:
+                n = self._watch.count
+                t0 = self.emu_ms()
+            elif self.emu_ms() - t0 >= ms:
+                return True
+        return False
+
+    def _logs_settled(self):
+        # the emulator appends asynchronously: wait until both files stop growing
+        last = None
+        for _ in range(100):
+            cur = tuple(os.path.getsize(p) if os.path.exists(p) else 0
+                        for p in (self.spi_log, self.gpio_log))
+            if cur == last:
+                return
+            last = cur
+            time.sleep(0.03)
+
+    def frames(self):
+        """Every refresh so far, decoded with the controller model (emu_frames.PanelReader)."""
+        self._logs_settled()
+        return emu_frames.decode(self.spi_log, self.gpio_log, self.board, cuts=self._cuts)
+
+    def last_frame(self):
+        fr = self.frames().frames
+        return fr[-1] if fr else None
+
+    def gpio_records(self):
+        self._logs_settled()
+        return emu_frames.read_jsonl(self.gpio_log)
+
+
+class Device(_Panel, Laptop):
     def __init__(self, emupico, state, image, board="badger", no_pace=False, busy_ms=None,
                  home=None, inputs=()):
         """state: a new state directory; image: the flash image to boot (copied); busy_ms: if
@@ -209,68 +275,6 @@ class Device:
             last = end
         return marks, missed
 
-    # ---------------------------------------------------------------- the panel
-    def refreshes(self):
-        """Refresh commands sent so far (all boots), counted live from the SPI log."""
-        return self._watch.count
-
-    def refresh_times(self):
-        """[(boot_index, t_us)] of the refresh commands seen so far."""
-        return list(self._watch.times)
-
-    def wait_refresh(self, after, timeout=120.0, emu_ms=None):
-        """Wait until more than `after` refreshes were sent; True if so. Gives up after
-        `timeout` wall seconds, or after `emu_ms` of emulated time if given."""
-        end = time.time() + timeout
-        t0 = self.emu_ms() if emu_ms is not None else None
-        k = 0
-        while time.time() < end:
-            if self._watch.count > after:
-                return True
-            time.sleep(0.01)
-            k += 1
-            if t0 is not None and k % 10 == 0 and self.emu_ms() - t0 > emu_ms:
-                return self._watch.count > after
-        return False
-
-    def wait_quiet(self, ms=300, timeout=30.0):
-        """Wait until no refresh was sent for `ms` of emulated time."""
-        end = time.time() + timeout
-        n = self._watch.count
-        t0 = self.emu_ms()
-        while time.time() < end:
-            time.sleep(0.02)
-            if self._watch.count != n:
-                n = self._watch.count
-                t0 = self.emu_ms()
-            elif self.emu_ms() - t0 >= ms:
-                return True
-        return False
-
-    def _logs_settled(self):
-        # the emulator appends asynchronously: wait until both files stop growing
-        last = None
-        for _ in range(100):
-            cur = tuple(os.path.getsize(p) if os.path.exists(p) else 0
-                        for p in (self.spi_log, self.gpio_log))
-            if cur == last:
-                return
-            last = cur
-            time.sleep(0.03)
-
-    def frames(self):
-        """Every refresh so far, decoded with the controller model (emu_frames.PanelReader)."""
-        self._logs_settled()
-        return emu_frames.decode(self.spi_log, self.gpio_log, self.board, cuts=self._cuts)
-
-    def last_frame(self):
-        fr = self.frames().frames
-        return fr[-1] if fr else None
-
-    def gpio_records(self):
-        self._logs_settled()
-        return emu_frames.read_jsonl(self.gpio_log)
-
     # ---------------------------------------------------------------- power
     def reset(self, wait_usb=True, timeout=60):
         """Pull RUN: the chip restarts from flash (a power cut for the firmware)."""
@@ -314,77 +318,6 @@ class Device:
 
     def on_battery(self, yes=True):
         self.pico.drive(VBUS, 0 if yes else 1)
-
-    # ---------------------------------------------------------------- the laptop side
-    def knockbox(self, *args, timeout=120, check=True, input=None):
-        """Run the laptop tool (KNOCKBOX_HOME: this device's own history)."""
-        env = dict(os.environ, KNOCKBOX_HOME=self.home)
-        p = subprocess.run([os.path.join(BIN, "knockbox")] + [str(a) for a in args],
-                           capture_output=True, text=True, timeout=timeout, env=env, input=input)
-        if check and p.returncode != 0:
-            raise AssertionError("knockbox %s failed (%d):\n%s%s" % (
-                " ".join(map(str, args)), p.returncode, p.stdout, p.stderr))
-        return p
-
-    def sync(self, *args, **kw):
-        return self.knockbox("sync", "--port", self.tty, *args, **kw)
-
-    def push(self, *args, **kw):
-        return self.knockbox("push", "--port", self.tty, *args, **kw)
-
-    def history(self):
-        return json.loads(self.knockbox("history", "--json").stdout)
-
-    def show(self, gid):
-        return json.loads(self.knockbox("show", "--json", gid).stdout)
-
-    def serial(self, timeout=1.0):
-        """The USB serial port, opened (pyserial). Close it before running knockbox."""
-        import serial
-
-        return serial.Serial(self.tty, 115200, timeout=timeout)
-
-    def journal(self, timeout=20.0):
-        """Every journal record on the device, read over the serial protocol (hello, events
-        pages, bye): [(seq, event)]."""
-        rid = int(time.time() * 1000) % (1 << 29)
-        out = []
-        with self.serial() as port:
-            h = self.request(port, "hello", rid, timeout)
-            if not h or not h.get("ok"):
-                raise AssertionError("no hello from the device: %r" % (h,))
-            after = 0
-            while after < h["last_seq"]:
-                rid += 1
-                r = self.request(port, "events", rid, timeout, after=after)
-                if not r or not r.get("ok"):
-                    raise AssertionError("events after %d: %r" % (after, r))
-                if not r["ev"]:
-                    break
-                out += [tuple(e) for e in r["ev"]]
-                after = r["ev"][-1][0]
-                h["last_seq"] = r["last_seq"]
-            self.request(port, "bye", rid + 1, timeout)
-        return out
-
-    def request(self, port, op, rid, timeout=10.0, **args):
-        """Send one protocol request on an open port and return its reply (skipping any other
-        line, as the host does), or None after `timeout` wall seconds."""
-        msg = dict(args, id=rid, op=op)
-        port.write(b"\n" + json.dumps(msg).encode() + b"\n")
-        end = time.time() + timeout
-        buf = b""
-        while time.time() < end:
-            buf += port.read(port.in_waiting or 1)
-            while b"\n" in buf:
-                line, buf = buf.split(b"\n", 1)
-                try:
-                    r = json.loads(line.decode("utf-8", "replace"))
-                except ValueError:
-                    continue
-                if isinstance(r, dict) and r.get("id") == rid:
-                    return r
-        return None
 
 
 def _release_us(r):
