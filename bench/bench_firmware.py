@@ -1,10 +1,15 @@
 """Firmware benchmark (DESIGN.md section 7, issue 6): .mpy size (budget 64 KB), a 300-hand session
 played through the buttons on the 192 KB heap of the unix port (peak heap found by bisection), CPU
 per recorded hand (commit + persist + render), boot time with the 300-hand journal, and presses per
-hand. Run: .venv/bin/python bench/bench_firmware.py [--quick]"""
+hand. Run: .venv/bin/python bench/bench_firmware.py [--quick] [--against REV]
+
+--against REV: the same benchmark first on revision REV of this repository (its own
+bench_firmware.py, in a copy of that tree, with this checkout's .venv), its figures printed as
+"before", this tree's as "now": e.g. --against d7e6c2f, the tree before issue 10's redesign."""
 import os
 import random
 import shutil
+import subprocess
 import sys
 import tempfile
 
@@ -104,8 +109,33 @@ def cold_boot(flash):
     return [int(x) for x in p.stdout.split()[:3]]
 
 
+def against(rev, quick):
+    """The summary lines (not the per-file sizes) of this benchmark run on revision rev."""
+    d = tempfile.mkdtemp(prefix="kb-bench-rev-")
+    try:
+        tree = subprocess.run(["git", "-C", ROOT, "archive", rev], capture_output=True)
+        if tree.returncode != 0:
+            raise SystemExit("bench_firmware: no revision %r: %s" % (rev, tree.stderr.decode()))
+        subprocess.run(["tar", "-x", "-C", d], input=tree.stdout, check=True)
+        os.symlink(os.path.join(ROOT, ".venv"), os.path.join(d, ".venv"))
+        p = subprocess.run([sys.executable, os.path.join(d, "bench", "bench_firmware.py")] +
+                           (["--quick"] if quick else []), capture_output=True, text=True, cwd=d,
+                           timeout=7200)
+        if p.returncode not in (0, 1):     # 1: over its size budget, still figures
+            raise SystemExit("bench_firmware at %s failed:\n%s" % (rev, p.stderr[-2000:]))
+        return [ln for ln in p.stdout.splitlines() if not ln.startswith("  knockfw/")]
+    finally:
+        shutil.rmtree(d, ignore_errors=True)
+
+
 def main():
     quick = "--quick" in sys.argv
+    if "--against" in sys.argv:
+        rev = sys.argv[sys.argv.index("--against") + 1]
+        print("before: revision %s" % rev)
+        for line in against(rev, quick):
+            print("  " + line)
+        print("now: this tree")
     rows, dev_total, all_total = sizes()
     print("firmware (knockfw) compiled with mpy-cross -O3:")
     for rel, size in rows:
