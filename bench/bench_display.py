@@ -5,11 +5,11 @@
 
 1. Unix port (CPU of the drivers' Python and native code on x86-64, an SPI that only counts).
 2. Emulated Pico (../shared/rp2040-emu, or $RP2040_EMU: stock MicroPython v1.28 RPI_PICO on
-   rp2040js): the drivers as `knockbox deploy` compiles them (epdconv with -march=armv6m), on
+   rp2040js): the drivers as `knockbox deploy` compiles them (epdconv and epdinvert native), on
    the real machine.SPI and pins of each build, timed in emulated RP2040 time (ticks_us): one
    refresh's conversion + transfer (driver refresh() up to the refresh command: waveform,
    commands, the frame converted and clocked out on the wire at the emulated SPI rate), and
-   the conversion alone (UC8151: epdconv.columns for the whole frame; SSD1680: epdconv.invert
+   the conversion alone (UC8151: epdconv.columns for the whole frame; SSD1680: epdinvert.invert
    twice). Flash timing is not modelled; SPI wire time is.
 """
 import json
@@ -59,7 +59,7 @@ print(json.dumps(out))
 PICO_SCRIPT = r"""
 import gc, time, json, machine
 from machine import Pin, SPI
-from knockfw import epdconv
+from knockfw import epdconv, epdinvert
 from knockfw.uc8151 import UC8151
 from knockfw.ssd1680 import SSD1680
 P = Pin
@@ -92,8 +92,8 @@ for name, args in (("UC8151", (UC8151, 0, 12_000_000, 18, 19, 17, 20, 21, 26)),
             for x in range(0, 296, 74):
                 epdconv.columns(d._chunk, d.buf, d._rev, x, 74)
         else:
-            epdconv.invert(d.buf, 1184)
-            epdconv.invert(d.buf, 1184)
+            epdinvert.invert(d.buf, 1184)
+            epdinvert.invert(d.buf, 1184)
     r["convert"] = time.ticks_diff(time.ticks_us(), t0) / %(n)d / 1000
     res[name] = r
     del d
@@ -134,7 +134,7 @@ def emulated():
 
     subprocess.run([os.path.join(emu, "setup.sh")], check=True, capture_output=True)
     files = mpy.build("device", modules=["knockfw.epd", "knockfw.uc8151", "knockfw.ssd1680",
-                                         "knockfw.epdconv"])
+                                         "knockfw.epdconv", "knockfw.epdinvert"])
     mpremote = os.path.join(os.path.dirname(sys.executable), "mpremote")
     with tempfile.TemporaryDirectory(prefix="knockbox-bench-display-") as tmp:
         for dest, data in files.items():

@@ -35,8 +35,10 @@ module("knockfw/uc8151.py", board="badger2040")
 module("knockfw/board_pico_epd.py", board="pico-epd")
 module("knockfw/ssd1680.py", board="pico-epd")
 
-# the e-ink drivers' framebuffer conversions: @micropython.viper, native code for the RP2040
-module("knockfw/epdconv.py", march="armv6m")
+# the e-ink drivers' framebuffer conversions: @micropython.viper, native code for the RP2040,
+# each board's own
+module("knockfw/epdconv.py", march="armv6m", board="badger2040")
+module("knockfw/epdinvert.py", march="armv6m", board="pico-epd")
 
 # text: the glyph loops of knockfw.text in @micropython.viper, native code for the RP2040
 module("knockfw/glyphs.py", march="armv6m")

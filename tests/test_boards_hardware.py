@@ -327,8 +327,8 @@ def test_boot_py(tmp_path, content):
     assert "boot.py:" not in r.stdout
     res = json.loads(r.stdout.strip().splitlines()[-1])
     heavy = [m for m in res["loaded"] if m.split(".")[-1] in (
-        "app", "uc8151", "ssd1680", "epd", "epdconv", "framebuf", "store", "journal", "ui",
-        "screens", "link", "board")]
+        "app", "uc8151", "ssd1680", "epd", "epdconv", "epdinvert", "framebuf", "store", "journal",
+        "ui", "screens", "link", "board")]
     assert heavy == []  # nothing of the app, not even the display driver or the chooser
     # ... but the buttons: every press from here on is latched by an IRQ (here Up, made while
     # the app would still be importing, comes out of the app's first poll)

@@ -171,10 +171,11 @@ def test_deploy_copies_only_what_changed_and_removes_stale(board, build, capsys)
     assert rc == 0, err
     copied = sorted(line.split("] ")[1].split(" (")[0] for line in out.splitlines() if "] " in line)
     # the other board's pins and driver come, the Badger's go
-    assert copied == ["data/board.json", "knockfw/board_pico_epd.mpy", "knockfw/ssd1680.mpy",
-                      "knockfw/ui.mpy"]
+    assert copied == ["data/board.json", "knockfw/board_pico_epd.mpy", "knockfw/epdinvert.mpy",
+                      "knockfw/ssd1680.mpy", "knockfw/ui.mpy"]
     assert "removed knockfw/old.py" in out
     assert "removed knockfw/uc8151.mpy" in out and "removed knockfw/board_badger.mpy" in out
+    assert "removed knockfw/epdconv.mpy" in out
     files = board.files()
     assert "knockfw/old.py" not in files and "knockfw/gone/x.mpy" not in files
     assert not os.path.exists(os.path.join(root, "knockfw/gone"))
@@ -347,11 +348,12 @@ def test_deploy_moves_an_older_deploy_out_of_lib_and_keeps_the_rest(tmp_path, bu
         assert {p: (sha_file(root / "data" / p), os.stat(root / "data" / p).st_mtime_ns)
                 for p in os.listdir(root / "data")} == data_before    # snap.json went
         for rel, data in build.items():
-            if rel in ("knockfw/uc8151.mpy", "knockfw/board_badger.mpy"):
+            if rel in ("knockfw/uc8151.mpy", "knockfw/board_badger.mpy", "knockfw/epdconv.mpy"):
                 assert rel not in files     # this board is the Waveshare build (board.json)
                 continue
             assert sha_file(files[rel]) == hashlib.sha256(data).hexdigest(), rel
         assert "knockfw/ssd1680.mpy" in files and "knockfw/board_pico_epd.mpy" in files
+        assert "knockfw/epdinvert.mpy" in files
         code = ("import sys\nfor k in [k for k in sys.modules if k.startswith('knock')]:\n"
                 " del sys.modules[k]\n"
                 "import knockcore.game as g, knockfw.app as a, mylib.x\n"

@@ -294,7 +294,7 @@ print(json.dumps({"u1": m.update1, "unchanged": before == after,
 
 def test_epdconv_against_a_reference():
     res = run_mp("""
-from knockfw import epdconv
+from knockfw import epdconv, epdinvert
 import os
 src = bytearray(os.urandom(4736))
 rev = epdconv.reversal()
@@ -308,7 +308,7 @@ for x0 in (0, 74, 148, 222):
             if dst[i * 16 + j] != rev[src[j * 296 + x0 + i]]:
                 bad += 1
 inv = bytearray(src)
-epdconv.invert(inv, 1184)
+epdinvert.invert(inv, 1184)
 ok_inv = all(inv[i] == 255 - src[i] for i in range(4736))
 print(json.dumps({"rev": ok_rev, "bad": bad, "inv": ok_inv}))
 """)

@@ -193,7 +193,7 @@ print(json.dumps({"asleep": asleep, "last": last, "awake": awake, "resets": m.re
 
 
 def test_drivers_compile_with_mpy_cross():
-    names = ("epd", "uc8151", "ssd1680", "epdconv", "board_badger", "board_pico_epd",
+    names = ("epd", "uc8151", "ssd1680", "epdconv", "epdinvert", "board_badger", "board_pico_epd",
              "rp2board", "board")
     sizes = mp.sizes("device", modules=["knockfw." + n for n in names])
     total = sum(sizes["knockfw/%s.mpy" % n] for n in names)

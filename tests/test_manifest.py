@@ -110,8 +110,10 @@ def test_the_firmware_s_boards_get_their_own_pins_and_driver():
     assert m.boards() == ["badger2040", "pico-epd"]
     badger = {e.dest for e in m.entries("device", "badger2040")}
     waveshare = {e.dest for e in m.entries("device", "pico-epd")}
-    assert badger - waveshare == {"knockfw/board_badger.mpy", "knockfw/uc8151.mpy"}
-    assert waveshare - badger == {"knockfw/board_pico_epd.mpy", "knockfw/ssd1680.mpy"}
+    assert badger - waveshare == {"knockfw/board_badger.mpy", "knockfw/uc8151.mpy",
+                                  "knockfw/epdconv.mpy"}
+    assert waveshare - badger == {"knockfw/board_pico_epd.mpy", "knockfw/ssd1680.mpy",
+                                  "knockfw/epdinvert.mpy"}
 
 
 def test_a_native_module_runs_on_the_unix_port_from_the_sim_build(tree):

@@ -4,7 +4,7 @@
 # Its memory is framebuf.MONO_VLSB: byte (p * 296 + x) holds the pixels (x, 8p) .. (x, 8p + 7),
 # bit 0 on top. Both panels are 128 sources x 296 gates, mounted landscape: a landscape column x
 # is one gate line, a row y one source. Each driver converts this layout into the one its
-# vendor's own code sends (epdconv.py, native code: a few ms a frame on an RP2040):
+# vendor's own code sends (epdconv.py, epdinvert.py: native code, a few ms a frame on an RP2040):
 #   - UC8151 (Pimoroni): full-frame writes, 16 bytes per gate line, most significant bit on top:
 #     a transposition plus a bit reversal per byte;
 #   - SSD1680 (Waveshare's landscape class): the pages as they are, last page first, RAM bit

@@ -1,8 +1,9 @@
-# Framebuffer -> controller RAM conversions for the e-ink drivers, as @micropython.viper code: a
-# per-byte loop in bytecode costs ~50 ms a frame on an RP2040, these ~2 ms (uc8151) and ~0.5 ms
-# (ssd1680), measured on the emulated Pico (bench/bench_display.py). Native code: on the Pico
-# this module is compiled with mpy-cross -march=armv6m (firmware/manifest.py); the unix port
-# compiles it for its own architecture.
+# Framebuffer -> UC8151 RAM (the Badger's panel): the layout conversion, as @micropython.viper
+# code: a per-byte loop in bytecode costs ~50 ms a frame on an RP2040, this ~2 ms, measured on
+# the emulated Pico (bench/bench_display.py). (The SSD1680's conversion, a plain inversion, is
+# knockfw/epdinvert.py: each board's build carries only its own.) Native code: on the Pico this
+# module is compiled with mpy-cross -march=armv6m (firmware/manifest.py); the unix port compiles
+# it for its own architecture.
 #
 # The framebuffer (see epd.py) is MONO_VLSB, 296 x 128: byte p * 296 + x holds the pixels
 # (x, 8p) .. (x, 8p + 7), bit 0 on top.
@@ -35,16 +36,6 @@ def columns(dst_buf, src_buf, rev_buf, x0: int, n: int):
             s += 1184
             k += 1
         x += 1
-
-
-@micropython.viper
-def invert(buf_obj, words: int):
-    """Flip every bit of the first `words` 32-bit words of buf, in place."""
-    buf = ptr32(buf_obj)
-    i = 0
-    while i < words:
-        buf[i] = buf[i] ^ -1
-        i += 1
 
 
 def reversal():

@@ -14,7 +14,7 @@
 # (display(): for j in 15..0, for i in 0..295: image[i + j * 296]), so RAM X = 127 - y,
 # RAM Y = x: our framebuffer has the same layout. Polarity: Display Update Control 1 (0x21) =
 # 0x00 0x80 as both vendors send it (RAM as is; sources S8..S167): a RAM bit 1 is white, so the
-# bytes are inverted in place while they are sent (epdconv.invert, ~0.5 ms on an RP2040) and
+# bytes are inverted in place while they are sent (epdinvert.invert, ~0.5 ms on an RP2040) and
 # inverted back.
 #
 # Full refresh: both RAMs (0x26 "previous", 0x24 "current") get the image, then 0x22 = 0xF7
@@ -28,7 +28,7 @@
 # ~0.3-0.5 s. show(quick=True) is the same partial: it is already the quickest this panel has.
 from micropython import const
 from knockfw.epd import EPD, PAGES, WIDTH
-from knockfw import epdconv
+from knockfw import epdinvert
 
 _DRIVER_OUTPUT = const(0x01)
 _DEEP_SLEEP = const(0x10)
@@ -104,14 +104,14 @@ class SSD1680(EPD):
                 self._lut_loaded = True
             self.cmd(_BORDER, b"\x80")
             self._ram(_RAM_RED, self._prev)
-        epdconv.invert(buf, len(buf) >> 2)  # to RAM polarity (1 = white) while it is sent
+        epdinvert.invert(buf, len(buf) >> 2)  # to RAM polarity (1 = white) while it is sent
         try:
             if full:
                 self._ram(_RAM_RED, buf)
             self._ram(_RAM_BW, buf)
             self._prev[:] = buf
         finally:
-            epdconv.invert(buf, len(buf) >> 2)
+            epdinvert.invert(buf, len(buf) >> 2)
         self.cmd(_UPDATE_2, b"\xf7" if full else b"\xcf")
         self.cmd(_ACTIVATE)
         if full:
