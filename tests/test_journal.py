@@ -33,7 +33,7 @@ def test_littlefs_mpy(script, case, journal_mpy):
     mp.run_case(script, case, ["lfs"], paths=[journal_mpy], heap="1M")
 
 
-@pytest.mark.parametrize("script, case", [c for c in CASES if c.id != "case_store_flash_full"])
+@pytest.mark.parametrize("script, case", [c for c in CASES if "flash_full" not in c.id])
 def test_plain_files(script, case, tmp_path):
     mp.run_case(script, case, ["posix", str(tmp_path)], paths=[FIRMWARE, SHARED])
 

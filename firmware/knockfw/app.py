@@ -166,9 +166,9 @@ class App:
             self._finish_erase(False)
         if self.dirty and not self.display.busy():
             self.render()
-        elif (not more and self.store.snap_seq != self.store.last_seq and not self.syncing
-              and time.ticks_diff(now, self.last_input) > _SNAP_MS):
-            self.store.checkpoint()     # the next boot need not play this game's hands again
+        elif not self.syncing and time.ticks_diff(now, self.last_input) > _SNAP_MS:
+            self.store.checkpoint()     # (if a change came since the last one) the next boot
+                                        # need not play this game's hands again
         return more
 
     def on_event(self, ev):

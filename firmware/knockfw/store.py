@@ -14,14 +14,16 @@
 # (flash full, I/O error) the store reloads from the journal, so RAM never disagrees with flash.
 #
 # The boot checkpoint, /data/snap.json (only a speed-up: the journal stays the truth):
-#   [1, E, ID, S, END, CRC, [[gid, SNAPSHOT], ...]]      (1: this format)
-# the games in RAM as they were after record S (which ends at byte END of the journal and has
-# CRC as its crc), as knockcore.game snapshots. Boot restores them and applies only the records
-# after S, instead of playing every hand of the game on the table again (~1.5 ms a hand on an
-# RP2040). It is used only if record S is still that record in this epoch of this device;
-# anything else (an erase, a journal cut short, a torn or foreign file) means a full replay.
-# The app writes it when the player has left the buttons alone for a moment (App.step);
-# `knockbox deploy` removes it with the code it replaces.
+#   <crc> [1, E, ID, S, END, CRC, [[gid, SNAPSHOT], ...]]      (1: this format)
+# <crc> is the CRC-32 of the JSON after it (8 hex digits: littlefs checks no file's data); the
+# JSON holds the games in RAM as they were after record S (which ends at byte END of the journal
+# and has CRC as its crc), as knockcore.game snapshots. Boot restores them and applies only the
+# records after S, instead of playing every hand of the game on the table again (~1.5 ms a hand
+# on an RP2040). It is used only if it is whole and record S is still that record in this epoch
+# of this device; anything else (an erase, a journal cut short, a torn or foreign file) means a
+# full replay, and it is removed. The app writes it when the player has left the buttons alone
+# for a moment and after a boot's first screen (App.step, App._warm_up); a write that fails
+# (flash full) is skipped. `knockbox deploy` removes it with the code it replaces.
 #
 # /data/meta.json = {"device_id": hex, "epoch": E, "next_gid": G}, written temp-then-rename.
 # device_id is made once from os.urandom; erase() increments the epoch and starts a new journal
@@ -29,6 +31,7 @@
 # before the new journal is in place, load() finishes the erase. A lost meta.json is rebuilt
 # from the journal's first record.
 import binascii
+import json
 import os
 
 from knockcore import events
@@ -51,10 +54,11 @@ class _Scan:
     # the host). Records of no game known are counted as skipped, with the first one's reason;
     # those without a game at all (an evening's start, or junk) are listed, to be read afterwards
     # (find_evening). Then rebuild() puts the kept games into the store.
-    def __init__(self, keep, at):
+    def __init__(self, keep, snap):
         self.keep = keep
-        self.after = at + 1  # the record after the checkpoint's: where that one ends
-        self.end = None
+        self.snap = snap    # the checkpoint read (_read_snap), until rebuild() is done with it
+        self.after = snap[3] + 1 if snap else -1   # the record after the checkpoint's, which
+        self.end = None                             # starts where that one ends
         self.head = False   # record 1 is no game's (the epoch record)
         self.gids = []
         self.known = set()
@@ -88,7 +92,7 @@ class _Scan:
         elif g not in self.known:
             self.skip(seq, ("no game %d", (g,)))
 
-    def rebuild(self, st, snap):
+    def rebuild(self, st):
         # The kept games into the store: each from the checkpoint and the records after it, if
         # the checkpoint is of a record this journal still has, else from its first record.
         for g in self.gids:
@@ -97,9 +101,10 @@ class _Scan:
             if g not in self.kept:
                 st._old.append(g)
         j = st.journal
+        snap, self.snap = self.snap, None
         try:    # the checkpoint's games, if it is of a record this journal still has
-            v, e, dev, s, end, crc, games = snap
-            if (v == 1 and e == st.epoch and dev == st.device_id and s <= j.last_seq and crc ==
+            _v, e, dev, s, end, crc, games = snap
+            if (e == st.epoch and dev == st.device_id and s <= j.last_seq and crc ==
                     j.crc_before(end) and end == (j.size if s == j.last_seq else self.end)):
                 for g, gs in games:
                     if self.kept.get(g, s + 1) <= s:
@@ -107,6 +112,9 @@ class _Scan:
                 st.snap_seq = s
         except Exception:
             st._games = {}
+        if not st.snap_seq:
+            st._drop_snap()     # none, torn, or of other records: never to be taken for them
+        snap = games = None
         s = st.snap_seq
         start = {}  # gid -> the first record of it to apply
         for g in self.kept:
@@ -151,6 +159,20 @@ class _Scan:
             self.skip(seq, ("not a game event", ()))
 
 
+def _read_snap(path):
+    # The checkpoint on flash if there is a whole one, its own CRC right, of this format: else
+    # None (only a speed-up: never in the way of a boot).
+    try:
+        with open(path, "rb") as f:
+            t = f.read()
+        snap = json.loads(t[9:])
+        if t[:8] == b"%08x" % binascii.crc32(t[9:]) and snap[0] == 1 and type(snap[3]) is int:
+            return snap
+    except Exception:
+        pass
+    return None
+
+
 def _int(v, default):
     return v if type(v) is int and v >= 0 else default
 
@@ -161,7 +183,7 @@ class Store:
         self.keep = keep
         self._meta_path = meta_path
         self._snap_path = snap_path     # None: no boot checkpoint
-        self.snap_seq = 0               # the record the checkpoint on flash is of (0: none)
+        self.snap_seq = 0               # the record the last checkpoint is of (0: none)
         self.device_id = None
         self.epoch = 0
         self.notes = []             # what boot repaired or skipped: [(template, args)] (journal)
@@ -177,12 +199,7 @@ class Store:
         """Open the journal and rebuild the games from it, in one pass over the journal plus a
         read of the newest games' records."""
         j = self.journal
-        try:
-            snap = load_json(self._snap_path)
-            at = snap[3] if snap[0] == 1 else -2
-        except Exception:   # none, or not one (only a speed-up: never in the way of a boot)
-            snap, at = None, -2
-        scan = _Scan(self.keep, at)
+        scan = _Scan(self.keep, _read_snap(self._snap_path))
         j.open(scan.visit)
         notes = list(j.notes)
         head = None
@@ -222,7 +239,7 @@ class Store:
             notes.append(("finished an interrupted erase", ()))
         else:
             scan.find_evening(self)
-            bad = scan.rebuild(self, snap)
+            bad = scan.rebuild(self)
             if bad:
                 notes.append(bad)
         if self._next != _int(meta.get("next_gid"), 1):
@@ -231,16 +248,23 @@ class Store:
         return self
 
     def checkpoint(self):
-        """Write the boot checkpoint of the games in RAM (see the header), unless the one on
-        flash is of the last record already."""
+        """Write the boot checkpoint of the games in RAM (see the header), unless it was
+        written (or tried: flash full, heap short) for the last record already. Never raises:
+        without a new one the next boot only replays more."""
         j = self.journal
-        if self._snap_path and self.snap_seq != j.last_seq:
-            crc = j.crc_before(j.size)
-            if crc:
-                save_json(self._snap_path, [1, self.epoch, self.device_id, j.last_seq, j.size,
-                                            crc, [[g, self._games[g].snapshot()]
-                                                  for g in self._games]])
-                self.snap_seq = j.last_seq
+        p = self._snap_path
+        if p and self.snap_seq != j.last_seq:
+            try:
+                crc = j.crc_before(j.size)
+                if crc:
+                    body = json.dumps([1, self.epoch, self.device_id, j.last_seq, j.size, crc,
+                                       [[g, self._games[g].snapshot()] for g in self._games]])
+                    with open(p + ".tmp", "w") as f:
+                        f.write("%08x %s" % (binascii.crc32(body), body))
+                    os.rename(p + ".tmp", p)
+            except (OSError, MemoryError):
+                pass
+            self.snap_seq = j.last_seq
 
     def _drop_snap(self):
         # A checkpoint of games no longer there: the next one is written afresh.

@@ -1,6 +1,7 @@
 # Store cases (knockfw.store: games kept as events in the journal, rebuilt at boot, the boot
 # checkpoint), run one at a time under the MicroPython unix port by tests/test_journal.py, with the
 # setup arguments of journal_cases.py (lfs, or posix DIR: tests/mp_scripts/lfs_kit.py).
+import binascii
 import json
 import os
 
@@ -229,6 +230,17 @@ def snap_path():
     return META[:-len("meta.json")] + "snap.json"
 
 
+def snap_file(obj):
+    """A checkpoint file of obj, with its CRC right (as Store.checkpoint writes one)."""
+    body = json.dumps(obj).encode()
+    return b"%08x " % (binascii.crc32(body) & 0xFFFFFFFF) + body
+
+
+def snap_of(data):
+    """The JSON of a checkpoint file, and whether its CRC is right."""
+    return json.loads(data[9:]), int(data[:8].decode(), 16) == binascii.crc32(data[9:])
+
+
 def snap_store():
     return Store(Journal(PATH), META, snap_path=snap_path()).load()
 
@@ -317,19 +329,31 @@ def case_a_checkpoint_of_other_records_is_not_used():
     check((b.snap_seq, state(b)), (0, state(store())))
     if b.game(gid).totals == want:
         raise AssertionError("the changed hand was not replayed")
+    check(exists(snap_path()), False)       # taken for other records: removed
     write(PATH, body)
+    write(snap_path(), good)
     check(snap_store().snap_seq, st.last_seq)
-    # not a checkpoint, or another device's or epoch's: a full replay, and the boot goes on
-    other = json.loads(good)
+    # not a checkpoint, or another device's or epoch's, or one flipped bit: a full replay, the
+    # boot goes on, and the file is gone
+    obj, whole = snap_of(good)
+    check(whole, True)
+    other = json.loads(json.dumps(obj))
     other[2] = "0123456789abcdef"
-    older = json.loads(good)
+    older = json.loads(json.dumps(obj))
     older[1] = 5
-    for junk in (b"", b"[1, 2", b"{}", b"[2]", b'[1, 0, "x", 3, 4, "y", []]', b"null",
-                 json.dumps(other).encode(), json.dumps(older).encode(),
-                 good.replace(b"[", b"[[", 1)):
+    flip = bytearray(good)
+    i = max(good.rfind(bytes((c,))) for c in b"0123456789")
+    flip[i] ^= 1    # a digit still (0 <-> 1, 2 <-> 3...): the JSON parses, its CRC is wrong
+    for junk in (b"", b"[1, 2", b"{}", b"[2]", b"null", good[:8] + good[9:], bytes(flip),
+                 good[:len(good) // 2], snap_file([1, 0, "x", 3, 4, "y", []]),
+                 snap_file([1, 0, "x", None, 0, "y", []]), snap_file([1, 0, "x", "3", 4, "y", []]),
+                 snap_file([2] + obj[1:]), snap_file(other), snap_file(older),
+                 snap_file(obj).replace(b"[", b"[[", 1)):
         write(snap_path(), junk)
         b = snap_store()
-        check((b.snap_seq, state(b)), (0, state(store())))
+        check((b.snap_seq, state(b), exists(snap_path())), (0, state(store()), False))
+    write(snap_path(), snap_file(obj))
+    check(snap_store().snap_seq, st.last_seq)       # (the same, written again: used)
     # a journal that lost its tail (the checkpoint's record is gone): not used
     write(snap_path(), good)
     write(PATH, body[:cut])
@@ -340,3 +364,33 @@ def case_a_checkpoint_of_other_records_is_not_used():
     check(exists(snap_path()), True)
     b.erase()
     check((exists(snap_path()), snap_store().snap_seq), (False, 0))
+
+
+def case_store_checkpoint_flash_full():
+    # a checkpoint that finds no room is skipped, once, quietly; boot takes the older one
+    fresh(16)
+    st = snap_store()
+    gid = st.new_game(dict(REC, rules={"preset": "seed", "m3_target": 100000}))
+    g = st.game(gid)
+    for i in range(4):
+        st.add_hand(gid, knock(g, i % 3))
+    st.checkpoint()
+    old = st.snap_seq
+    for i in range(80):             # a checkpoint too big to sit in littlefs's metadata
+        st.add_hand(gid, knock(g, i % 3))
+    k = 0
+    for size in (4096, 512, 64, 8, 1):
+        try:
+            k += 1
+            with open(META[:-9] + "filler%d" % k, "wb") as f:
+                while True:
+                    f.write(b"x" * size)
+                    f.flush()
+        except OSError:
+            pass
+    last = st.last_seq
+    st.checkpoint()                 # no room: not written, no exception, not tried again
+    check(st.snap_seq, last)
+    check(snap_of(read(snap_path()))[0][3], old)
+    b = snap_store()
+    check((b.snap_seq, state(b)), (old, state(store())))
