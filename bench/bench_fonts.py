@@ -24,12 +24,11 @@ import mp  # noqa: E402
 from knockbox import mpy  # noqa: E402
 
 FW = os.path.join(ROOT, "firmware", "knockfw")
-MODULES = ("knockfw.fonts.large", "knockfw.fonts.medium", "knockfw.fonts.small",
-           "knockfw.text", "knockfw.strings")
+MODULES = ("knockfw.fonts", "knockfw.glyphs", "knockfw.text", "knockfw.strings")
 
 HEAP = """
 import gc
-import knockfw, knockfw.fonts
+import knockfw
 gc.collect()
 a = gc.mem_alloc()
 import %s
@@ -41,16 +40,24 @@ DRAW = """
 import gc, time, framebuf
 from knockfw import text
 from knockfw.fonts import large, medium
-fb = framebuf.FrameBuffer(bytearray(296 * 128 // 8), 296, 128, framebuf.MONO_VLSB)  # as knockfw.epd
+class FB(framebuf.FrameBuffer):    # the panel's layout, as knockfw.epd.EPD (text.draw wants buf)
+    def __init__(self):
+        self.buf = bytearray(296 * 128 // 8)
+        self.width, self.height = 296, 128
+        super().__init__(self.buf, 296, 128, framebuf.MONO_VLSB)
+fb = FB()
 NAMES = ("Александра", "Bob", "Ёжик Иван")     # 22 medium characters
 LABELS = ("Сдаёт", "Отдыхает", "Hand 12")       # 20 medium characters
 SCORES = ("-196", "612", "1024")                # 11 large characters
+def box(s, x, y, w, font):     # fitted and centred, as the scoreboard's columns are
+    s = text.fit(s, font, w)
+    text.draw(fb, s, x + (w - text.width(s, font)) // 2, y, font)
 def board():
     fb.fill(0)
     for i in range(3):
         x = i * 99
-        text.draw_in_box(fb, NAMES[i], x, 0, 96, 18, medium, "center")
-        text.draw_in_box(fb, SCORES[i], x, 20, 96, 34, large, "center")
+        box(NAMES[i], x, 0, 96, medium)
+        box(SCORES[i], x, 20, 96, large)
         text.draw(fb, LABELS[i], x, 60, medium)
 board()
 N = 50
@@ -82,7 +89,7 @@ def main():
         src = os.path.join(tmp, "src")
         shutil.copytree(FW, os.path.join(src, "knockfw"),
                         ignore=shutil.ignore_patterns("__pycache__"))
-        gen_fonts.generate(os.path.join(src, "knockfw", "fonts"))
+        gen_fonts.generate(os.path.join(src, "knockfw"))
         # the manifest's sim build of the fonts, text and strings, from the regenerated copy
         sizes = mpy.build_into(os.path.join(tmp, "mpy"), "sim", modules=MODULES,
                                sources={"knockfw": src})
@@ -90,7 +97,7 @@ def main():
         print("fonts: committed files %s" % ("STALE: " + " ".join(stale) if stale else "match the generator"))
         sys.path.insert(0, src)
         for name in ("large", "medium", "small"):
-            f = __import__("knockfw.fonts." + name, None, None, ["x"])
+            f = getattr(__import__("knockfw.fonts", None, None, ["x"]), name)
             n = len(f._sparse) // 4
             print("font %-7s cell %2d px, baseline %2d, max width %2d, %3d glyphs, digit '0' %d px"
                   % (name, f.height(), f.baseline(), f.max_width(), n, f.get_ch("0")[2]))
@@ -100,15 +107,15 @@ def main():
             size = sizes[mod.replace(".", "/") + ".mpy"]
             r = mp.run(HEAP % mod, paths=[lib])
             if r.returncode:
-                raise SystemExit(r.stderr)
+                raise SystemExit(r.stdout + r.stderr)
             heap = int(r.stdout.split()[-1])
             print("%-22s %8d %10d" % (mod, size, heap))
-            if ".fonts." in mod:
+            if mod == "knockfw.fonts":
                 total += size
         print("%-22s %8d" % ("fonts total", total))
         r = mp.run(DRAW, paths=[lib])
         if r.returncode:
-            raise SystemExit(r.stderr)
+            raise SystemExit(r.stdout + r.stderr)
         board_us, raw_us, alloc = (int(v) for v in r.stdout.split())
         print("scoreboard text (42 medium + 11 large glyphs, fit+align+draw): %d us, allocates %d B"
               % (board_us, alloc))

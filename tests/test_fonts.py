@@ -1,6 +1,6 @@
-"""The generated fonts (firmware/knockfw/fonts/) and their generator (tools/fonts/).
+"""The generated fonts (firmware/knockfw/fonts.py) and their generator (tools/fonts/).
 
-- The committed modules are exactly what tools/fonts/gen_fonts.py makes now (regenerated into a
+- The committed module is exactly what tools/fonts/gen_fonts.py makes now (regenerated into a
   temporary folder and compared byte for byte), so they cannot drift from fonts.json.
 - Each face holds exactly its configured characters, each one DejaVu's own glyph as Pillow's
   FreeType draws it, with the configured cell height.
@@ -22,7 +22,7 @@ from knockfw.fonts import large, medium, small  # noqa: E402
 
 MODULES = {"large": large, "medium": medium, "small": small}
 CONFIG = gen_fonts.load_config()
-FONTS_DIR = os.path.join(ROOT, "firmware", "knockfw", "fonts")
+FONTS_PY = os.path.join(ROOT, "firmware", "knockfw", "fonts.py")
 MPY_BUDGET = 25 * 1024  # all fonts together, bytes of .mpy (firmware total: 64 KB)
 HEAP_BUDGET = 32 * 1024  # heap the three fonts hold once imported (64-bit unix port)
 
@@ -48,8 +48,12 @@ def is_placeholder(font, ch):
 
 
 def header(name):
-    with open(os.path.join(FONTS_DIR, name + ".py"), encoding="utf-8") as f:
-        return f.readline()
+    """The comment line above face `name` in fonts.py."""
+    with open(FONTS_PY, encoding="utf-8") as f:
+        for line in f:
+            if line.startswith("# %s: " % name):
+                return line
+    raise AssertionError("no face %r in fonts.py" % name)
 
 
 def test_committed_fonts_are_exactly_what_the_generator_makes():
@@ -57,13 +61,15 @@ def test_committed_fonts_are_exactly_what_the_generator_makes():
 
 
 def test_stale_check_notices_a_changed_or_missing_file(tmp_path):
-    out = tmp_path / "fonts"
-    shutil.copytree(FONTS_DIR, out, ignore=shutil.ignore_patterns("__pycache__"))
+    out = tmp_path / "knockfw"
+    out.mkdir()
+    p = out / "fonts.py"
+    shutil.copy(FONTS_PY, p)
     assert gen_fonts.stale(str(out)) == []
-    p = out / "medium.py"
     p.write_text(p.read_text(encoding="utf-8").replace("\\x00", "\\x01", 1), encoding="utf-8")
-    (out / "small.py").unlink()
-    assert sorted(gen_fonts.stale(str(out))) == ["medium.py", "small.py"]
+    assert gen_fonts.stale(str(out)) == ["fonts.py"]
+    p.unlink()
+    assert gen_fonts.stale(str(out)) == ["fonts.py"]
 
 
 def test_each_face_has_exactly_its_characters_and_height():
@@ -72,7 +78,7 @@ def test_each_face_has_exactly_its_characters_and_height():
         chars = set(gen_fonts.charset(CONFIG, face)) | {face["errchar"]}
         assert font.height() == face["height"], face["module"]
         assert 0 < font.baseline() < font.height()
-        assert not hasattr(font, "hmap")    # trimmed (gen_fonts.UNUSED): vertical maps only
+        assert not hasattr(font, "hmap")    # the part of font_to_py's interface the firmware uses
         # the sparse index: 4 bytes per glyph, one per configured character, sorted
         codes = [font._sparse[i] | (font._sparse[i + 1] << 8) for i in range(0, len(font._sparse), 4)]
         assert codes == sorted(ord(c) for c in chars), face["module"]
@@ -116,7 +122,7 @@ def test_glyphs_are_dejavu_as_pillow_draws_them():
 
 FONT_HEAP = """
 import gc
-import knockfw.fonts
+import knockfw
 gc.collect()
 a = gc.mem_alloc()
 from knockfw.fonts import large, medium, small
@@ -131,8 +137,7 @@ print(b - a, w, large.height(), medium.height(), small.height())
 
 def test_fonts_fit_the_mpy_budget_and_load_from_mpy(tmp_path):
     lib = mp.build(str(tmp_path), modules=["knockfw.fonts"])
-    mpy = tmp_path / "knockfw" / "fonts"
-    total = sum((mpy / (name + ".mpy")).stat().st_size for name in MODULES)
+    total = (tmp_path / "knockfw" / "fonts.mpy").stat().st_size
     assert total <= MPY_BUDGET, total
     r = mp.run(FONT_HEAP, paths=[lib])
     assert r.returncode == 0, r.stdout + r.stderr

@@ -31,7 +31,7 @@ def test_the_real_manifest_puts_the_core_and_firmware_on_the_device_and_the_sim_
     sim = {e.dest for e in m.entries("sim")}
     # the packages at the device's root (the first sys.path entry on rp2), nothing in /lib
     assert {"main.py", "knockcore/game.mpy", "knockfw/app.mpy",
-            "knockfw/__init__.mpy", "knockfw/fonts/medium.mpy"} <= device
+            "knockfw/__init__.mpy", "knockfw/fonts.mpy"} <= device
     assert not any(d.startswith("lib/") for d in device | sim)
     assert m.packages("device") == m.packages("sim") == ["knockcore", "knockfw"]
     assert sim - device == {"knockfw/board_sim.mpy", "knockfw/flash.mpy", "sim_main.py"}
@@ -45,7 +45,7 @@ def test_the_real_manifest_puts_the_core_and_firmware_on_the_device_and_the_sim_
                     assert rel[:-3].replace(os.sep, "/") + ".mpy" in sim, rel
     assert m.entry("knockfw/app.mpy").module == "knockfw.app"
     assert m.entry("knockfw/__init__.mpy").module == "knockfw"
-    assert m.entry("knockfw/fonts/medium.mpy").package == "knockfw"
+    assert m.entry("knockfw/fonts.mpy").package == "knockfw"
     assert m.entry("main.py").module is None and m.entry("main.py").package is None
 
 
@@ -135,6 +135,9 @@ def test_build_into_rewrites_only_changes_and_removes_stale_files(tree):
     a = tree / "out" / "pkg" / "a.mpy"
     before = a.stat().st_mtime_ns
     (tree / "out" / "pkg" / "gone.mpy").write_bytes(b"M")
+    # a sub-package the build no longer has (a module of its name would be shadowed by it)
+    (tree / "out" / "pkg" / "sub").mkdir()
+    (tree / "out" / "pkg" / "sub" / "__init__.mpy").write_bytes(b"M")
     # an older build's layout (packages in lib/) goes; what is not the build's stays
     (tree / "out" / "lib" / "pkg").mkdir(parents=True)
     (tree / "out" / "lib" / "pkg" / "b.py").write_text("X = 'old'\n")
@@ -144,6 +147,7 @@ def test_build_into_rewrites_only_changes_and_removes_stale_files(tree):
     mpy.build_into(out, "sim", manifest=parse(str(tree / "src" / "manifest.py")))
     assert a.stat().st_mtime_ns == before
     assert not (tree / "out" / "pkg" / "gone.mpy").exists()
+    assert not (tree / "out" / "pkg" / "sub").exists()
     assert not (tree / "out" / "lib").exists()
     assert (tree / "out" / "other" / "keep.py").exists()
     r = mp.run("from pkg import b\nprint(b.X, b.__file__)", paths=[mpy.lib(out)],

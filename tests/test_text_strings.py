@@ -31,7 +31,7 @@ def check(f, codes):
         ch = chr(c)
         buf, h, w = f.get_ch(ch)
         d = glyphs._glyph(f._font, f._sparse, len(f._sparse) >> 2, c)
-        mine = bytes(f._mvfont[d + 2:d + 2 + ((h + 7) >> 3) * w])
+        mine = bytes(f._font[d + 2:d + 2 + ((h + 7) >> 3) * w])
         if text.width(ch, f) != w or mine != bytes(buf):
             bad += 1
     return bad

@@ -5,7 +5,7 @@
 # glyph is a few microseconds. Native code: on the Pico this module is compiled with
 # mpy-cross -march=armv6m (firmware/manifest.py); the unix port compiles it for its own CPU.
 #
-# Fonts are font_to_py's sparse, vertically mapped modules (knockfw/fonts, made by
+# Fonts are font_to_py's sparse, vertically mapped faces (knockfw/fonts.py, made by
 # tools/fonts/gen_fonts.py): `_font` holds each glyph as a 16-bit little-endian width followed by
 # `width` columns of (height + 7) // 8 bytes, top to bottom, least significant bit on top (so a
 # byte goes into the MONO_VLSB panel whole, shifted across two pages); `_sparse` is the

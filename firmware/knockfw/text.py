@@ -1,8 +1,8 @@
 # Text for the e-ink screens: draw strings in the fonts of knockfw.fonts (font_to_py modules)
 # into any framebuf.FrameBuffer (1-bit, 1 = black).
 #
-# A font is a generated module (knockfw/fonts/large.py, medium.py, small.py): font.get_ch(ch)
-# returns (bitmap, height, width) where bitmap is a memoryview into the module's `bytes`
+# A font is a generated face (knockfw/fonts.py: large, medium, small): font.get_ch(ch)
+# returns (bitmap, height, width) where bitmap is a memoryview into the face's `bytes`
 # constant, one glyph cell of `height` rows by `width` (the advance) columns, mapped vertically
 # (column by column, least significant bit on top). Cells already include the side bearings, so
 # a string is just its cells side by side: no kerning, and every pixel lies inside the box

@@ -148,7 +148,8 @@ def _write_if_changed(path, data):
 def build_into(folder, target="device", **options):
     """build() written into folder as on the device; returns {device path: size}. In the
     build's package folders, .py/.mpy files it does not hold are removed (a stale .py would
-    shadow its .mpy), and so is an older build's folder/lib/<package>."""
+    shadow its .mpy), and the folders that leaves empty (MicroPython takes a folder for a
+    package before a module of the same name), and so is an older build's folder/lib/<package>."""
     import shutil
 
     files = build(target, **options)
@@ -164,6 +165,9 @@ def build_into(folder, target="device", **options):
                 full = os.path.join(dirpath, n)
                 if full not in want and n.endswith((".mpy", ".py")):
                     os.remove(full)
+        for dirpath, _dirs, _names in os.walk(os.path.join(folder, pkg), topdown=False):
+            if dirpath != os.path.join(folder, pkg) and not os.listdir(dirpath):
+                os.rmdir(dirpath)
         shutil.rmtree(os.path.join(folder, "lib", pkg), ignore_errors=True)
     try:
         os.rmdir(os.path.join(folder, "lib"))  # only if the old layout left it empty

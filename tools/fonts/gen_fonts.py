@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Generate the firmware's bitmap fonts (firmware/knockfw/fonts/*.py) from DejaVu Sans.
+"""Generate the firmware's bitmap fonts (firmware/knockfw/fonts.py) from DejaVu Sans.
 
     .venv/bin/python tools/fonts/gen_fonts.py [--out DIR] [--font-dir DIR] [--check]
 
@@ -8,7 +8,9 @@ conversion is font_to_py's own (PyPI `font-to-py`, Peter Hinch; FreeType via fre
 vertical mapping (column by column, each column's bytes top to bottom, least significant bit on
 top: the e-ink framebuffer's own MONO_VLSB layout, so knockfw.glyphs ORs whole bytes into it),
 variable pitch, glyph bitmaps in `bytes`
-literals so they live in the .mpy's constant area. The output is deterministic: the header
+literals so they live in the .mpy's constant area. The faces go into one module, each a
+`Face` holding its data (one module, not one a face: each import costs a Pico ~10 ms of
+littlefs lookups at boot, and the accessor is written once). The output is deterministic: the header
 names the source font and its version, never a path or a date, so a test can regenerate
 into a temporary folder and demand byte-identical files (--check does the same here).
 
@@ -20,13 +22,13 @@ import contextlib
 import io
 import json
 import os
-import re
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 CONFIG = os.path.join(HERE, "fonts.json")
-OUT = os.path.join(ROOT, "firmware", "knockfw", "fonts")
+OUT = os.path.join(ROOT, "firmware", "knockfw")
+MODULE = "fonts.py"
 FONT_DIRS = (
     "/usr/share/fonts/truetype/dejavu",  # Debian, Ubuntu: fonts-dejavu-core
     "/usr/share/fonts/dejavu",  # Fedora
@@ -34,18 +36,57 @@ FONT_DIRS = (
     "/usr/local/share/fonts/dejavu",  # FreeBSD
 )
 
-INIT = '''"""Bitmap fonts for the e-ink screens: generated, do not edit (tools/fonts/gen_fonts.py).
+HEAD = '''"""Bitmap fonts for the e-ink screens: generated, do not edit (tools/fonts/gen_fonts.py).
 
-Import a face as a module: `from knockfw.fonts import medium`. Each module has the part of
-font_to_py's interface the firmware uses: height(), baseline(), max_width(),
-get_ch(ch) -> (bitmap, height, width), and the data (_font, _sparse). knockfw.text draws them.
+`from knockfw.fonts import medium`: each face is a Face with the part of font_to_py's interface
+the firmware uses: height(), baseline(), max_width(), get_ch(ch) -> (bitmap, height, width), and
+its data (_font, _sparse) for knockfw.text, which draws them.
 """
+%s
+
+
+class Face:
+    # font_to_py's vertical, sparse layout. _font: each glyph as its width (16-bit little-endian)
+    # then its columns, each (height + 7) // 8 bytes top to bottom, bit 0 on top, at offsets
+    # that are multiples of 8; _sparse: 4 bytes a glyph (code point, offset // 8, 16-bit
+    # little-endian), sorted by code point; a code point not there gets the glyph at 0, the
+    # placeholder. get_ch() is font_to_py's own lookup.
+    def __init__(self, height, baseline, max_width, font, sparse):
+        self._height = height
+        self._baseline = baseline
+        self._max_width = max_width
+        self._font = font
+        self._sparse = sparse
+
+    def height(self):
+        return self._height
+
+    def baseline(self):
+        return self._baseline
+
+    def max_width(self):
+        return self._max_width
+
+    def get_ch(self, ch):
+        lst = memoryview(self._sparse)
+        val = ord(ch)
+        doff = 0
+        while True:     # binary search of the index
+            m = (len(lst) & ~7) >> 1
+            v = lst[m] | (lst[m + 1] << 8)
+            if v == val:
+                doff = (lst[m + 2] | (lst[m + 3] << 8)) << 3
+                break
+            if not m:
+                break
+            lst = lst[m:] if v < val else lst[:m]
+        f = memoryview(self._font)
+        width = f[doff] | (f[doff + 1] << 8)
+        end = doff + 2 + ((self._height - 1) // 8 + 1) * width
+        return f[doff + 2:end], self._height, width
 '''
-# What font_to_py writes and the firmware never calls (every face is vertically mapped,
-# proportional, from code point 32): ~115 bytes of .mpy a face, left out.
-UNUSED = ("hmap", "reverse", "monospaced", "min_ch", "max_ch")
-
-
+# What font_to_py writes and the firmware does not use: only its data and metrics are kept.
+BYTES_A_LINE = 16
 class FontError(Exception):
     pass
 
@@ -87,7 +128,7 @@ def font_version(path):
 
 
 def render_face(config, face, font_dir=None):
-    """Return the Python source of one generated font module (a str)."""
+    """One face as `NAME = Face(...)` source with its comment line (a str)."""
     from font_to_py import font_to_py as ftp
     path = find_font(face["file"], font_dir)
     version = font_version(path)
@@ -100,36 +141,40 @@ def render_face(config, face, font_dir=None):
     missing = [c for c in chars if not _has_glyph(path, c)]
     if missing:
         raise FontError("%s lacks %r" % (face["file"], "".join(missing)))
-    cmd = "font_to_py -e %d -c <charset> %s %d %s.py" % (
-        errchar, face["file"], face["height"], face["module"])
     quiet = io.StringIO()
-    saved = sys.argv
-    sys.argv = cmd.split()  # font_to_py writes sys.argv into its header: keep it path-free
-    try:
-        with contextlib.redirect_stdout(quiet):
-            # Font(path, height, minchar, maxchar, monospaced, defchar, charset, bitmapped)
-            fnt = ftp.Font(path, face["height"], 32, 126, False, errchar, chars, False)
-            out = io.StringIO()
-            ftp.write_data(out, fnt, path, False, False, False, chars)  # hmap=False
-    finally:
-        sys.argv = saved
-    head = ("# Knockbox font %r: DejaVu Sans %s (%s), %d px cell, %d ppem, %d glyphs.\n"
-            "# Generated by tools/fonts/gen_fonts.py from tools/fonts/fonts.json: do not edit.\n"
+    with contextlib.redirect_stdout(quiet):
+        # Font(path, height, minchar, maxchar, monospaced, defchar, charset, bitmapped)
+        fnt = ftp.Font(path, face["height"], 32, 126, False, errchar, chars, False)
+        out = io.StringIO()
+        ftp.write_data(out, fnt, path, False, False, False, chars)  # hmap=False
+    mod = {}
+    exec(out.getvalue(), mod)   # font_to_py's module: its data and metrics
+    if mod["hmap"]() or mod["monospaced"]() or mod["reverse"]():
+        raise FontError("font_to_py made a horizontal, monospaced or reversed face")
+    head = ("# %s: DejaVu Sans %s (%s), %d px cell, %d ppem, %d glyphs, placeholder %r\n"
+            "# (font_to_py -e %d -c <charset> %s %d)\n"
             % (face["module"], version, face["file"], fnt.height, fnt._face.size.y_ppem,
-               len(fnt)))
-    return head + _trim(out.getvalue())
+               len(fnt), face["errchar"], errchar, face["file"], face["height"]))
+    return (head + "%s = Face(%d, %d, %d,\n%s,\n%s)\n"
+            % (face["module"], mod["height"](), mod["baseline"](), mod["max_width"](),
+               _literal(mod["_font"]), _literal(mod["_sparse"])))
 
 
-def _trim(src):
-    """font_to_py's module without the functions in UNUSED and its version string."""
-    for fn in UNUSED:
-        src, n = re.subn(r"\ndef %s\(\):\n    return [^\n]*\n" % fn, "\n", src)
-        if n != 1:
-            raise FontError("font_to_py's output has changed: no one-line %s()" % fn)
-    src, n = re.subn(r"^version = '[^'\n]*'\n", "", src, flags=re.M)
-    if n != 1:
-        raise FontError("font_to_py's output has changed: no version line")
-    return re.sub(r"\n{3,}", "\n\n", src)
+def _literal(data):
+    """bytes as adjacent literals, BYTES_A_LINE a line (one constant in the .mpy)."""
+    lines = []
+    for i in range(0, len(data), BYTES_A_LINE):
+        lines.append("    b'" + "".join("\\x%02x" % c for c in data[i:i + BYTES_A_LINE]) + "'")
+    return "\n".join(lines)
+
+
+def render(config, font_dir=None):
+    """The whole generated module (a str)."""
+    faces = [render_face(config, face, font_dir) for face in config["faces"]]
+    from importlib.metadata import version
+    made = "# The faces (at the end) are font_to_py %s's conversion of tools/fonts/fonts.json's." % (
+        version("font_to_py"),)
+    return HEAD % made + "\n\n" + "\n".join(faces)
 
 
 def _check_tools(config):
@@ -153,15 +198,10 @@ def _has_glyph(path, ch, _faces={}):
 
 
 def generate(out_dir=OUT, font_dir=None, config_path=CONFIG):
-    """Write every face and __init__.py into out_dir; return the list of files written."""
+    """Write fonts.py into out_dir; return the list of files written."""
     config = load_config(config_path)
     os.makedirs(out_dir, exist_ok=True)
-    written = []
-    for face in config["faces"]:
-        src = render_face(config, face, font_dir)
-        written.append(_write(os.path.join(out_dir, face["module"] + ".py"), src))
-    written.append(_write(os.path.join(out_dir, "__init__.py"), INIT))
-    return written
+    return [_write(os.path.join(out_dir, MODULE), render(config, font_dir))]
 
 
 def _write(path, text):
@@ -191,7 +231,7 @@ def stale(out_dir=OUT, font_dir=None):
 
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--out", default=OUT, help="output folder (default: the firmware's fonts/)")
+    ap.add_argument("--out", default=OUT, help="output folder (default: the firmware's knockfw/)")
     ap.add_argument("--font-dir", help="folder holding DejaVuSans.ttf and DejaVuSans-Bold.ttf")
     ap.add_argument("--check", action="store_true",
                     help="write nothing; exit 1 if the files in --out are not what we generate")
