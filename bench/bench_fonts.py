@@ -18,6 +18,7 @@ import tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "tests"))
+sys.path.insert(0, os.path.join(ROOT, "tests", "stubs"))   # micropython.const/viper on CPython
 sys.path.insert(0, os.path.join(ROOT, "tools", "fonts"))
 import gen_fonts  # noqa: E402
 import mp  # noqa: E402

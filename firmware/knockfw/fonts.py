@@ -1,52 +1,12 @@
 """Bitmap fonts for the e-ink screens: generated, do not edit (tools/fonts/gen_fonts.py).
 
-`from knockfw.fonts import medium`: each face is a Face with the part of font_to_py's interface
-the firmware uses: height(), baseline(), max_width(), get_ch(ch) -> (bitmap, height, width), and
-its data (_font, _sparse) for knockfw.text, which draws them.
+`from knockfw.fonts import medium`: each face is a knockfw.text.Face (height(), baseline(),
+max_width(), get_ch(ch) -> (bitmap, height, width), and the data _font, _sparse) of font_to_py's
+conversion of a DejaVu Sans face; knockfw.text draws them.
 """
-# The faces (at the end) are font_to_py 0.44.2's conversion of tools/fonts/fonts.json's.
+from knockfw.text import Face
 
-
-class Face:
-    # font_to_py's vertical, sparse layout. _font: each glyph as its width (16-bit little-endian)
-    # then its columns, each (height + 7) // 8 bytes top to bottom, bit 0 on top, at offsets
-    # that are multiples of 8; _sparse: 4 bytes a glyph (code point, offset // 8, 16-bit
-    # little-endian), sorted by code point; a code point not there gets the glyph at 0, the
-    # placeholder. get_ch() is font_to_py's own lookup.
-    def __init__(self, height, baseline, max_width, font, sparse):
-        self._height = height
-        self._baseline = baseline
-        self._max_width = max_width
-        self._font = font
-        self._sparse = sparse
-
-    def height(self):
-        return self._height
-
-    def baseline(self):
-        return self._baseline
-
-    def max_width(self):
-        return self._max_width
-
-    def get_ch(self, ch):
-        lst = memoryview(self._sparse)
-        val = ord(ch)
-        doff = 0
-        while True:     # binary search of the index
-            m = (len(lst) & ~7) >> 1
-            v = lst[m] | (lst[m + 1] << 8)
-            if v == val:
-                doff = (lst[m + 2] | (lst[m + 3] << 8)) << 3
-                break
-            if not m:
-                break
-            lst = lst[m:] if v < val else lst[:m]
-        f = memoryview(self._font)
-        width = f[doff] | (f[doff + 1] << 8)
-        end = doff + 2 + ((self._height - 1) // 8 + 1) * width
-        return f[doff + 2:end], self._height, width
-
+# font_to_py 0.44.2, the faces of tools/fonts/fonts.json:
 
 # large: DejaVu Sans Version 2.37 (DejaVuSans-Bold.ttf), 32 px cell, 38 ppem, 21 glyphs, placeholder '?'
 # (font_to_py -e 63 -c <charset> DejaVuSans-Bold.ttf 32)

@@ -1,8 +1,8 @@
-# Text for the e-ink screens: draw strings in the fonts of knockfw.fonts (font_to_py modules)
-# into any framebuf.FrameBuffer (1-bit, 1 = black).
+# Text for the e-ink screens: draw strings in the fonts of knockfw.fonts (font_to_py's
+# conversion of DejaVu Sans) into any framebuf.FrameBuffer (1-bit, 1 = black).
 #
-# A font is a generated face (knockfw/fonts.py: large, medium, small): font.get_ch(ch)
-# returns (bitmap, height, width) where bitmap is a memoryview into the face's `bytes`
+# A font is a Face (below; the faces large, medium, small are generated in knockfw/fonts.py):
+# font.get_ch(ch) returns (bitmap, height, width) where bitmap is a memoryview into the face's `bytes`
 # constant, one glyph cell of `height` rows by `width` (the advance) columns, mapped vertically
 # (column by column, least significant bit on top). Cells already include the side bearings, so
 # a string is just its cells side by side: no kerning, and every pixel lies inside the box
@@ -18,6 +18,47 @@ from knockfw import glyphs
 
 _ELLIPSIS = "\u2026"  # "…"; faces without it get "." instead
 _NONE = "\x00"  # never in a face: get_ch gives the placeholder for it
+
+
+class Face:
+    # One face of knockfw/fonts.py, in font_to_py's vertical, sparse layout. _font: each glyph as
+    # its width (16-bit little-endian) then its columns, each (height + 7) // 8 bytes top to
+    # bottom, bit 0 on top, at offsets that are multiples of 8; _sparse: 4 bytes a glyph (code
+    # point, offset // 8, 16-bit little-endian), sorted by code point; a code point not there
+    # gets the glyph at 0, the placeholder. get_ch() is font_to_py's own lookup.
+    def __init__(self, height, baseline, max_width, font, sparse):
+        self._height = height
+        self._baseline = baseline
+        self._max_width = max_width
+        self._font = font
+        self._sparse = sparse
+
+    def height(self):
+        return self._height
+
+    def baseline(self):
+        return self._baseline
+
+    def max_width(self):
+        return self._max_width
+
+    def get_ch(self, ch):
+        lst = memoryview(self._sparse)
+        val = ord(ch)
+        doff = 0
+        while True:     # binary search of the index
+            m = (len(lst) & ~7) >> 1
+            v = lst[m] | (lst[m + 1] << 8)
+            if v == val:
+                doff = (lst[m + 2] | (lst[m + 3] << 8)) << 3
+                break
+            if not m:
+                break
+            lst = lst[m:] if v < val else lst[:m]
+        f = memoryview(self._font)
+        width = f[doff] | (f[doff + 1] << 8)
+        end = doff + 2 + ((self._height - 1) // 8 + 1) * width
+        return f[doff + 2:end], self._height, width
 
 
 def height(font):

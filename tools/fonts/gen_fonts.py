@@ -7,12 +7,12 @@ The faces, sizes and character sets are in tools/fonts/fonts.json beside this sc
 conversion is font_to_py's own (PyPI `font-to-py`, Peter Hinch; FreeType via freetype-py):
 vertical mapping (column by column, each column's bytes top to bottom, least significant bit on
 top: the e-ink framebuffer's own MONO_VLSB layout, so knockfw.glyphs ORs whole bytes into it),
-variable pitch, glyph bitmaps in `bytes`
-literals so they live in the .mpy's constant area. The faces go into one module, each a
-`Face` holding its data (one module, not one a face: each import costs a Pico ~10 ms of
-littlefs lookups at boot, and the accessor is written once). The output is deterministic: the header
-names the source font and its version, never a path or a date, so a test can regenerate
-into a temporary folder and demand byte-identical files (--check does the same here).
+variable pitch, glyph bitmaps in `bytes` literals so they live in the .mpy's constant area. The
+faces go into one module, each a knockfw.text.Face holding its data (one module, not one a
+face: each import costs a Pico ~10 ms of littlefs lookups at boot; the accessor is written
+once, by hand, in knockfw/text.py). The output is deterministic: the header names the source
+font and its version, never a path or a date, so a test can regenerate into a temporary folder
+and demand byte-identical files (--check does the same here).
 
 The TTF files come from Debian's fonts-dejavu-core (scripts/setup installs it when missing);
 --font-dir or $KNOCKBOX_FONT_DIR points elsewhere (matplotlib's mpl-data/fonts/ttf works too).
@@ -38,52 +38,13 @@ FONT_DIRS = (
 
 HEAD = '''"""Bitmap fonts for the e-ink screens: generated, do not edit (tools/fonts/gen_fonts.py).
 
-`from knockfw.fonts import medium`: each face is a Face with the part of font_to_py's interface
-the firmware uses: height(), baseline(), max_width(), get_ch(ch) -> (bitmap, height, width), and
-its data (_font, _sparse) for knockfw.text, which draws them.
+`from knockfw.fonts import medium`: each face is a knockfw.text.Face (height(), baseline(),
+max_width(), get_ch(ch) -> (bitmap, height, width), and the data _font, _sparse) of font_to_py's
+conversion of a DejaVu Sans face; knockfw.text draws them.
 """
+from knockfw.text import Face
+
 %s
-
-
-class Face:
-    # font_to_py's vertical, sparse layout. _font: each glyph as its width (16-bit little-endian)
-    # then its columns, each (height + 7) // 8 bytes top to bottom, bit 0 on top, at offsets
-    # that are multiples of 8; _sparse: 4 bytes a glyph (code point, offset // 8, 16-bit
-    # little-endian), sorted by code point; a code point not there gets the glyph at 0, the
-    # placeholder. get_ch() is font_to_py's own lookup.
-    def __init__(self, height, baseline, max_width, font, sparse):
-        self._height = height
-        self._baseline = baseline
-        self._max_width = max_width
-        self._font = font
-        self._sparse = sparse
-
-    def height(self):
-        return self._height
-
-    def baseline(self):
-        return self._baseline
-
-    def max_width(self):
-        return self._max_width
-
-    def get_ch(self, ch):
-        lst = memoryview(self._sparse)
-        val = ord(ch)
-        doff = 0
-        while True:     # binary search of the index
-            m = (len(lst) & ~7) >> 1
-            v = lst[m] | (lst[m + 1] << 8)
-            if v == val:
-                doff = (lst[m + 2] | (lst[m + 3] << 8)) << 3
-                break
-            if not m:
-                break
-            lst = lst[m:] if v < val else lst[:m]
-        f = memoryview(self._font)
-        width = f[doff] | (f[doff + 1] << 8)
-        end = doff + 2 + ((self._height - 1) // 8 + 1) * width
-        return f[doff + 2:end], self._height, width
 '''
 # What font_to_py writes and the firmware does not use: only its data and metrics are kept.
 BYTES_A_LINE = 16
@@ -172,9 +133,8 @@ def render(config, font_dir=None):
     """The whole generated module (a str)."""
     faces = [render_face(config, face, font_dir) for face in config["faces"]]
     from importlib.metadata import version
-    made = "# The faces (at the end) are font_to_py %s's conversion of tools/fonts/fonts.json's." % (
-        version("font_to_py"),)
-    return HEAD % made + "\n\n" + "\n".join(faces)
+    made = "# font_to_py %s, the faces of tools/fonts/fonts.json:" % (version("font_to_py"),)
+    return HEAD % made + "\n" + "\n".join(faces)
 
 
 def _check_tools(config):
