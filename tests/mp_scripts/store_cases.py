@@ -186,21 +186,25 @@ def case_store_skips_bad_events():
         raise AssertionError(note(st2))
 
 
+def fill(sizes):
+    """Fill the filesystem: files filler1, filler2... beside META, each written in pieces of
+    its size until the flash refuses."""
+    for k in range(len(sizes)):
+        try:
+            with open(META[:-9] + "filler%d" % (k + 1), "wb") as f:
+                while True:
+                    f.write(b"x" * sizes[k])
+                    f.flush()
+        except OSError:
+            pass
+
+
 def case_store_flash_full():
     # a full filesystem refuses the append: RAM must still match flash, and boot still works
     dev = fresh(16)
     st = store()
     gid = st.new_game(REC)
-    k = 0
-    for size in (4096, 512, 64):
-        try:
-            k += 1
-            with open(META[:-9] + "filler%d" % k, "wb") as f:
-                while True:
-                    f.write(b"x" * size)
-                    f.flush()
-        except OSError:
-            pass
+    fill((4096, 512, 64))
     os.remove(META[:-9] + "filler3")    # room for some hands, not for many
     os.remove(META[:-9] + "filler2")
     n = 0
@@ -378,16 +382,7 @@ def case_store_checkpoint_flash_full():
     old = st.snap_seq
     for i in range(80):             # a checkpoint too big to sit in littlefs's metadata
         st.add_hand(gid, knock(g, i % 3))
-    k = 0
-    for size in (4096, 512, 64, 8, 1):
-        try:
-            k += 1
-            with open(META[:-9] + "filler%d" % k, "wb") as f:
-                while True:
-                    f.write(b"x" * size)
-                    f.flush()
-        except OSError:
-            pass
+    fill((4096, 512, 64, 8, 1))
     last = st.last_seq
     st.checkpoint()                 # no room: not written, no exception, not tried again
     check(st.snap_seq, last)
