@@ -47,7 +47,10 @@ def test_finished_game_settles_to_zero_and_totals_add_up(args):
     # Boxes are the hands won.
     for seat in range(3):
         assert sum(seat in h["winners"] for h in s["hands"]) == s["boxes"][seat]
-    assert s["winners"] and all(s["final"][w] == max(s["final"]) for w in s["winners"])
+    # The winners took the game to its target: theirs is the top running total. (Not always the
+    # top final: box bonuses can lift a loser's final above the winner's, and RULES.md settles
+    # on the finals as they are; hypothesis found such a game: seed 5, method 1, target 153.)
+    assert s["winners"] and all(s["totals"][w] == max(s["totals"]) for w in s["winners"])
 
 
 @FAST
