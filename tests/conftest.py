@@ -4,3 +4,12 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "stubs"))
 sys.path.insert(0, HERE)
+
+# Property tests (hypothesis): the suite runs the same examples every time, so that CI passes or
+# fails on the code, not on the draw; HYPOTHESIS_PROFILE=explore draws new ones (run it now and
+# then: that is how a counterexample of test_properties was found).
+from hypothesis import settings  # noqa: E402
+
+settings.register_profile("suite", derandomize=True, database=None)
+settings.register_profile("explore", derandomize=False)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "suite"))
