@@ -274,10 +274,13 @@ def test_resume_after_the_link_drops(device, tmp_path):
 def test_settings_push(device, tmp_path):
     device.start()
     p = ok(knockbox("push", "--port", device.port, "--roster", "Аня", "Bob", "Cy", "Dee",
-                    "--preset", "classic", "--lang", "ru", "--sleep", "600"))
+                    "--preset", "classic", "--lang", "ru", "--sleep", "600", "--stake", "0.05"))
     s = json.loads(p.stdout)
     assert s["roster"] == ["Аня", "Bob", "Cy", "Dee"] and s["lang"] == "ru"
-    assert s["rules"] == {"preset": "classic"} and s["sleep_s"] == 600
+    assert s["rules"] == {"preset": "classic"} and s["sleep_s"] == 600 and s["stake"] == 5
+    for bad_stake in ("0.001", "-1", "lots", "1001", "nan"):     # refused here, nothing sent
+        bad = failed(knockbox("push", "--port", device.port, "--stake", bad_stake))
+        assert "--stake" in bad.stderr
     bad = failed(knockbox("push", "--port", device.port, "--roster", "Ann", "Ann", "Cy"))
     assert "names must differ" in bad.stderr
     bad = failed(knockbox("push", "--port", device.port, "--rules", '{"knock_limit": 99}'))
