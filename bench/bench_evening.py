@@ -19,7 +19,6 @@ import os
 import random
 import shutil
 import sys
-import tempfile
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -148,14 +147,13 @@ def measure(emu, image, work, jdir, opens):
 
 def main():
     args = sys.argv[1:]
-    image = args[args.index("--image") + 1] if "--image" in args else None
-    games = int(args[args.index("--games") + 1]) if "--games" in args else 10
-    opens = int(args[args.index("--opens") + 1]) if "--opens" in args else 4
-    if not emu_device.HAVE_EMU:
-        print("bench_evening: " + emu_device.MISSING)
+    image = P.option(args, "--image")
+    games = int(P.option(args, "--games", 10))
+    opens = int(P.option(args, "--opens", 4))
+    started = P.start("bench_evening")
+    if started is None:
         return 0
-    emupico = emu_device.load_emupico()
-    work = tempfile.mkdtemp(prefix="knockbox-bench-evening-")
+    emupico, work = started
     try:
         t = time.time()
         jdir = os.path.join(work, "j")

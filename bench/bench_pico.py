@@ -370,17 +370,29 @@ def measure_heap(emu, image, work, j300):
         dev.stop()
 
 
+def option(args, name, default=None):
+    """The value after `name` in args (a str), or default."""
+    return args[args.index(name) + 1] if name in args else default
+
+
+def start(bench):
+    """(the emupico module, a scratch folder) for a bench on the emulated Pico, or None after
+    saying why there is none."""
+    if not emu_device.HAVE_EMU:
+        print(bench + ": " + emu_device.MISSING)
+        return None
+    return emu_device.load_emupico(), tempfile.mkdtemp(prefix="knockbox-%s-" % bench)
+
+
 def main():
     args = sys.argv[1:]
     quick = "--quick" in args
-    image = args[args.index("--image") + 1] if "--image" in args else None
-    only = args[args.index("--only") + 1].split(",") if "--only" in args else \
-        ["boot", "play", "sync", "heap"]
-    if not emu_device.HAVE_EMU:
-        print("bench_pico: " + emu_device.MISSING)
+    image = option(args, "--image")
+    only = option(args, "--only", "boot,play,sync,heap").split(",")
+    started = start("bench_pico")
+    if started is None:
         return 0
-    emupico = emu_device.load_emupico()
-    work = tempfile.mkdtemp(prefix="knockbox-bench-pico-")
+    emupico, work = started
     try:
         t = time.time()
         j300 = os.path.join(work, "j300")
