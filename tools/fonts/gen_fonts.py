@@ -47,7 +47,7 @@ from knockfw.text import Face
 %s
 '''
 # What font_to_py writes and the firmware does not use: only its data and metrics are kept.
-BYTES_A_LINE = 16
+BYTES_A_LINE = 32     # (a wide data line keeps the generated module under ~400 lines)
 class FontError(Exception):
     pass
 
