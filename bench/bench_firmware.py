@@ -63,7 +63,7 @@ import time
 t0 = time.ticks_us()
 import sys
 from knockfw import app as A
-from knockfw import board_sim
+import simboard as board_sim
 t1 = time.ticks_us()
 b = board_sim.Board(sim_dir="", flash_path=sys.argv[1])
 b.serial_in, b.serial_out = sys.stdin.buffer, sys.stdout.buffer

@@ -23,13 +23,14 @@ sys.path[:0] = [os.path.join(ROOT, "tests"), os.path.join(ROOT, "tests", "stubs"
 
 import gamegen  # noqa: E402
 import mp  # noqa: E402
+from knockbox import mpy  # noqa: E402
 
 MP_SCRIPTS = os.path.join(ROOT, "tests", "mp_scripts")
 BLOCKS = 24     # 96 KB: room for the journal while the image still fits a 192 KB heap
 
 COMMON = r"""
 import gc, json, sys, time, vfs, micropython
-from knockfw.flash import RAMBlockDevice, mount
+from simflash import RAMBlockDevice, mount
 from knockfw.journal import Journal
 from knockfw.store import Store
 BLOCKS = %d
@@ -92,7 +93,7 @@ print(json.dumps(out))
 """
 
 BOOT = COMMON + r"""
-from knockfw.flash import FileBlockDevice
+from simflash import FileBlockDevice
 if sys.argv[2] == "ram":
     dev = RAMBlockDevice(BLOCKS, data=bytearray(BLOCKS * 4096))
     with open(sys.argv[1], "rb") as f:
@@ -150,26 +151,30 @@ def main():
         for name, text in (("build.py", BUILD), ("boot.py", BOOT)):
             with open(os.path.join(d, name), "w") as f:
                 f.write(text)
-        src = [os.path.join(ROOT, "firmware"), os.path.join(ROOT, "shared")]
+        src = mp.SOURCE_PATHS
         image = os.path.join(d, "flash.img")
         r = mp.run_file(os.path.join(d, "build.py"), [hands, image], paths=src, heap="4M")
         if r.returncode:
             sys.exit(r.stdout + r.stderr)
         build = json.loads(r.stdout)
-        lib = mp.build(os.path.join(d, "mpy"), modules=["knockcore", "knockfw.flash",
+        lib = mp.build(os.path.join(d, "mpy"), modules=["knockcore", "simflash",
                                                          "knockfw.journal", "knockfw.jscan",
                                                          "knockfw.store"])
+        # the tests' Store helpers (storekit) compiled too: from source their compilation
+        # would take heap the device's own code does not
+        mpy.compile_file(os.path.join(MP_SCRIPTS, "storekit.py"),
+                         out=os.path.join(lib, "storekit.mpy"))
         boot_py = os.path.join(d, "boot.py")
-        r = mp.run_file(boot_py, [image, "ram"], paths=[lib, MP_SCRIPTS], heap="192k")
+        r = mp.run_file(boot_py, [image, "ram"], paths=[lib], heap="192k")
         if r.returncode:
             sys.exit(r.stdout + r.stderr)
         boot = json.loads(r.stdout)
-        r = mp.run_file(boot_py, [image, "repair"], paths=[lib, MP_SCRIPTS], heap="1M")
+        r = mp.run_file(boot_py, [image, "repair"], paths=[lib], heap="1M")
         if r.returncode:
             sys.exit(r.stdout + r.stderr)
         boot["repair"] = json.loads(r.stdout)
-        need = min_heap(boot_py, [image, "file"], [lib, MP_SCRIPTS])
-        need0 = min_heap(boot_py, [image, "mount-only"], [lib, MP_SCRIPTS])
+        need = min_heap(boot_py, [image, "file"], [lib])
+        need0 = min_heap(boot_py, [image, "mount-only"], [lib])
     n = len(rec["hands"])
     print("journal on littlefs (RAM device, %d x 4096-byte blocks, progsize 256), %d hands"
           % (BLOCKS, n))

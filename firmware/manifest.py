@@ -25,9 +25,11 @@
 package("knockcore", base_path="../shared")
 package("knockfw")
 
-# the unix port's board and its file-backed littlefs: the simulator and the tests, never a Pico
-module("knockfw/board_sim.py", only="sim")
-module("knockfw/flash.py", only="sim")
+# the simulator's device side (the unix port's board, its file-backed littlefs and its entry
+# point) is not firmware: it lives with the simulator, in host/knockbox/simulate/device/
+SIM = "../host/knockbox/simulate/device"
+module("simboard.py", base_path=SIM, only="sim")
+module("simflash.py", base_path=SIM, only="sim")
 
 # each board's own files: its pins and its panel's controller
 module("knockfw/board_badger.py", board="badger2040")
@@ -48,4 +50,4 @@ module("knockfw/jscan.py", march="armv6m")
 
 root("boot.py", only="device")  # the Badger's power latch, before the app is imported
 root("main.py", only="device")
-root("sim_main.py", only="sim")
+root("sim_main.py", base_path=SIM, only="sim")

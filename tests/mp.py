@@ -6,7 +6,8 @@ import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BIN = os.path.dirname(sys.executable)
-SOURCE_PATHS = [os.path.join(ROOT, "shared"), os.path.join(ROOT, "firmware")]
+SIM = os.path.join(ROOT, "host", "knockbox", "simulate", "device")  # the simulator's device side
+SOURCE_PATHS = [os.path.join(ROOT, "shared"), os.path.join(ROOT, "firmware"), SIM]
 HEAP = "192k"
 
 

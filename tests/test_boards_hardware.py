@@ -100,8 +100,7 @@ def _imports_machine(path):
 
 
 def test_only_board_files_and_power_import_machine():
-    allowed = {"board_badger.py", "board_pico_epd.py", "board_sim.py", "power.py",
-               "rp2board.py"}
+    allowed = {"board_badger.py", "board_pico_epd.py", "power.py", "rp2board.py"}
     files = glob.glob(os.path.join(FW, "knockfw", "**", "*.py"), recursive=True)
     files.append(os.path.join(FW, "main.py"))
     offenders = [os.path.relpath(p, FW) for p in files

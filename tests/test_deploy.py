@@ -81,7 +81,7 @@ def build(tmp_path_factory):
             rel = os.path.relpath(os.path.join(dirpath, n), out).replace(os.sep, "/")
             files[rel] = open(os.path.join(dirpath, n), "rb").read()
     assert "knockfw/app.mpy" in files and "knockcore/game.mpy" in files
-    assert "knockfw/board_sim.mpy" not in files and "knockfw/flash.mpy" not in files
+    assert "simboard.mpy" not in files and "simflash.mpy" not in files
     assert "knockfw/uc8151.mpy" in files and "knockfw/ssd1680.mpy" not in files
     assert not any(p.startswith("lib/") for p in files)
     assert files["main.py"] == open(os.path.join(ROOT, "firmware", "main.py"), "rb").read()
@@ -112,7 +112,7 @@ def test_deploy_copies_compiled_files_that_import_and_run(board, build, capsys):
     # progress lines, one per file; nothing but our files on the board
     assert out.count(".mpy (") == len([p for p in build if p.endswith(".mpy")])
     assert not any(p.endswith(".tmp") for p in on_disk)
-    assert not any("board_sim" in p or p.endswith("/flash.mpy") for p in on_disk)
+    assert not any(p.startswith("sim") for p in on_disk)
     assert json.load(open(on_disk["data/board.json"])) == {"board": "badger2040"}
     assert not any(p.startswith("lib/") for p in on_disk)
     manifest = json.load(open(on_disk["knockbox.manifest.json"]))
@@ -137,8 +137,8 @@ def test_deploy_copies_compiled_files_that_import_and_run(board, build, capsys):
 
 
 def test_every_deployed_module_imports_on_the_board(board, build, capsys):
-    """No module on the board needs one that deploy leaves out (the simulator's board_sim and
-    flash): each one imports from the copied .mpy files."""
+    """No module on the board needs one that deploy leaves out (the simulator's simboard and
+    simflash): each one imports from the copied .mpy files."""
     rc, _out, err = run_deploy(capsys, "--port", board.port)
     assert rc == 0, err
     mods = sorted(p[:-4].replace("/", ".").replace(".__init__", "")

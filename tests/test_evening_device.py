@@ -42,8 +42,7 @@ NEXT = (3, ["Ann", "Cy", "Dee"], {"dealer": 0}, [{"knock": 0, "counts": [5, 20, 
 
 @pytest.mark.parametrize("case", mp.cases(SCRIPT))
 def test_store_and_sums(case):
-    mp.run_case(SCRIPT, case, paths=[os.path.join(ROOT, "firmware"), os.path.join(ROOT, "shared")],
-                heap="1M")
+    mp.run_case(SCRIPT, case, paths=mp.SOURCE_PATHS, heap="1M")
 
 
 def the_ledger(games):

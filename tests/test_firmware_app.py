@@ -177,7 +177,7 @@ def test_idle_power_off_and_the_waking_press_counts():
 
 BUILD = r"""
 import json, sys
-from knockfw import board_sim
+import simboard as board_sim
 from knockfw.journal import Journal
 from knockfw.store import Store
 b = board_sim.Board(sim_dir="", flash_path=sys.argv[1])
@@ -194,7 +194,7 @@ for line in open(sys.argv[2]):
 BOOT = r"""
 import sys
 from knockfw import app as A
-from knockfw import board_sim
+import simboard as board_sim
 b = board_sim.Board(sim_dir="", flash_path=sys.argv[1])
 b.serial_in, b.serial_out = sys.stdin.buffer, sys.stdout.buffer  # a USB port, as on the Pico
 a = A.App(b, 0)
@@ -295,7 +295,7 @@ def test_next_game_names_can_still_be_changed_after_a_reboot():
 TORN = r"""
 import json, sys
 from knockfw import app as A
-from knockfw import board_sim
+import simboard as board_sim
 from knockfw.journal import Journal
 from knockfw.store import Store
 b = board_sim.Board(sim_dir="", flash_path=sys.argv[1])
@@ -328,7 +328,7 @@ def test_a_repaired_journal_is_told_in_the_players_language(tmp_path):
 
 KEYFEED = r"""
 import gc, sys
-from knockfw import board_sim
+import simboard as board_sim
 path = sys.argv[1]
 with open(path, "w") as f:
     for i in range(3000):

@@ -11,21 +11,19 @@ import mp
 HERE = os.path.dirname(os.path.abspath(__file__))
 SCRIPTS = [os.path.join(HERE, "mp_scripts", n) for n in ("journal_cases.py", "store_cases.py")]
 CASES = [pytest.param(s, c, id=c) for s in SCRIPTS for c in mp.cases(s)]
-SHARED = os.path.join(mp.ROOT, "shared")
-FIRMWARE = os.path.join(mp.ROOT, "firmware")
 MP_SCRIPTS = os.path.join(HERE, "mp_scripts")
 
 
 @pytest.fixture(scope="module")
 def journal_mpy(tmp_path_factory):
     return mp.build(str(tmp_path_factory.mktemp("mpy")),
-                    modules=["knockfw.journal", "knockfw.jscan", "knockfw.store", "knockfw.flash",
+                    modules=["knockfw.journal", "knockfw.jscan", "knockfw.store", "simflash",
                              "knockcore"])
 
 
 @pytest.mark.parametrize("script, case", CASES)
 def test_littlefs_source(script, case):
-    mp.run_case(script, case, ["lfs"], paths=[FIRMWARE, SHARED], heap="1M")
+    mp.run_case(script, case, ["lfs"], paths=mp.SOURCE_PATHS, heap="1M")
 
 
 @pytest.mark.parametrize("script, case", CASES)
@@ -35,7 +33,7 @@ def test_littlefs_mpy(script, case, journal_mpy):
 
 @pytest.mark.parametrize("script, case", [c for c in CASES if "flash_full" not in c.id])
 def test_plain_files(script, case, tmp_path):
-    mp.run_case(script, case, ["posix", str(tmp_path)], paths=[FIRMWARE, SHARED])
+    mp.run_case(script, case, ["posix", str(tmp_path)], paths=mp.SOURCE_PATHS)
 
 
 def test_store_keeps_only_the_newest_games_in_ram(tmp_path):

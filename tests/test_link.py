@@ -15,8 +15,6 @@ SCRIPTS = [os.path.join(HERE, "mp_scripts", name)
            for name in ("link_pages_cases.py", "link_requests_cases.py")]
 CASES = [(script, case) for script in SCRIPTS for case in mp.cases(script)]
 IDS = ["%s-%s" % (os.path.basename(script)[:-len("_cases.py")], case) for script, case in CASES]
-SHARED = os.path.join(mp.ROOT, "shared")
-FIRMWARE = os.path.join(mp.ROOT, "firmware")
 LINK_MPY_BUDGET = 4096
 
 
@@ -24,13 +22,13 @@ LINK_MPY_BUDGET = 4096
 def link_mpy(tmp_path_factory):
     return mp.build(str(tmp_path_factory.mktemp("mpy")),
                     modules=["knockfw.link", "knockfw.journal", "knockfw.jscan", "knockfw.store",
-                             "knockfw.flash",
+                             "simflash",
                              "knockcore"])
 
 
 @pytest.mark.parametrize("script, case", CASES, ids=IDS)
 def test_link_source(script, case):
-    mp.run_case(script, case, paths=[FIRMWARE, SHARED], heap="2M")
+    mp.run_case(script, case, paths=mp.SOURCE_PATHS, heap="2M")
 
 
 @pytest.mark.parametrize("script, case", CASES, ids=IDS)

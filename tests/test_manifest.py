@@ -34,7 +34,7 @@ def test_the_real_manifest_puts_the_core_and_firmware_on_the_device_and_the_sim_
             "knockfw/__init__.mpy", "knockfw/fonts.mpy"} <= device
     assert not any(d.startswith("lib/") for d in device | sim)
     assert m.packages("device") == m.packages("sim") == ["knockcore", "knockfw"]
-    assert sim - device == {"knockfw/board_sim.mpy", "knockfw/flash.mpy", "sim_main.py"}
+    assert sim - device == {"simboard.mpy", "simflash.mpy", "sim_main.py"}
     assert "main.py" in device - sim <= {"main.py", "boot.py"}  # root files of the Pico
     # every firmware and core source is in one of the builds
     for pkg, base in (("knockfw", "firmware"), ("knockcore", "shared")):

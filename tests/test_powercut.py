@@ -12,7 +12,7 @@ import mp
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 SCRIPT = os.path.join(HERE, "mp_scripts", "powercut_run.py")
-PATHS = [os.path.join(mp.ROOT, "firmware"), os.path.join(mp.ROOT, "shared")]
+PATHS = mp.SOURCE_PATHS
 
 
 @pytest.mark.parametrize("scenario", ["game", "long"])

@@ -1,4 +1,4 @@
-"""knockbox simulate with the real firmware (firmware/sim_main.py under the MicroPython unix port):
+"""knockbox simulate with the real firmware (sim_main.py under the MicroPython unix port):
 keys typed into the front end play a game on the device, every refresh arrives as a frame and a
 PNG, and the game is still there after quitting and starting again (the flash image persists)."""
 import json
@@ -32,7 +32,8 @@ RECORD = {"format": "knockbox-game/1", "method": 3, "players": ["Ann", "Bob", "C
 # Reads the games back out of the flash image with the firmware's own store.
 READ_FLASH = """
 import json, sys
-from knockfw import app as A, board_sim
+import simboard as board_sim
+from knockfw import app as A
 b = board_sim.Board(sim_dir="", flash_path=sys.argv[1])
 dev = A.App(b, 0)
 print(json.dumps([dev.store.game(g).record() for g in dev.store.gids()]))

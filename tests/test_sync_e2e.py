@@ -1,4 +1,4 @@
-"""`knockbox sync` end to end: the real firmware (firmware/sim_main.py under the MicroPython unix
+"""`knockbox sync` end to end: the real firmware (sim_main.py under the MicroPython unix
 port, 192 KB heap) on a pseudo-terminal, relayed to a second pty (knockbox.ptyrelay) that the
 installed `knockbox` command opens with pyserial, as it would a Pico's USB serial port.
 
@@ -26,7 +26,7 @@ from knockcore.game import Game, from_record
 HERE = os.path.dirname(os.path.abspath(__file__))
 KNOCKBOX = os.path.join(os.path.dirname(sys.executable), "knockbox")
 FLASH_SCRIPT = os.path.join(HERE, "mp_scripts", "link_flash.py")
-SIM_MAIN = os.path.join(mp.ROOT, "firmware", "sim_main.py")
+SIM_MAIN = os.path.join(mp.SIM, "sim_main.py")
 
 
 class SimDevice:
@@ -66,7 +66,7 @@ class SimDevice:
         self.log = open(os.path.join(self.dir, "stderr.log"), "ab+")
         open(os.path.join(self.dir, "keys"), "w").close()   # the board reads it from the start
         # (run from a copy: micropython puts the script's folder first on the path, and next
-        # to firmware/sim_main.py that would be the knockfw sources)
+        # to sim_main.py that would be the simulator's sources)
         main = os.path.join(self.dir, "sim_main.py")
         with open(SIM_MAIN, encoding="utf-8") as f:
             src = f.read()
@@ -98,7 +98,7 @@ class SimDevice:
 
     def press(self, name, hold=0.12):
         """Press a button for `hold` seconds of the firmware's time (the key protocol of
-        firmware/knockfw/board_sim.py); returns once it has been carried out."""
+        host/knockbox/simulate/device/simboard.py); returns once it has been carried out."""
         with open(os.path.join(self.dir, "keys"), "a") as f:
             f.write("press %s %d\n" % (name, hold * 1000))
         time.sleep(hold + 0.1)

@@ -46,7 +46,7 @@ for job in json.loads(sys.stdin.read()):
         print(json.dumps([r, text.width(r, f)]))
         continue
     buf = bytearray(W * H // 8)
-    # the e-ink drivers' layout (knockfw.epd) or the simulator's rows (knockfw.board_sim)
+    # the e-ink drivers' layout (knockfw.epd) or the simulator's rows (simboard)
     fb = Panel(buf, op == "vlsb")
     s, x, y, color = job[1], job[3], job[4], job[5]
     if not color:

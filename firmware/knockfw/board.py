@@ -34,6 +34,7 @@ def module(name):
 def load():
     if RP2:
         return module(chosen()).Board()
-    from knockfw.board_sim import Board
+    # the simulator's board (host/knockbox/simulate/device/, in the unix port's build only)
+    from simboard import Board  # type: ignore[import-not-found]
 
     return Board()

@@ -15,7 +15,7 @@ import sys
 import time
 
 from knockfw import app as A
-from knockfw import board_sim
+import simboard as board_sim
 
 from knockfw import screens, text
 

@@ -5,7 +5,7 @@ import gc
 
 from knockcore import evening as ledger
 from knockcore.game import from_record
-from knockfw.flash import RAMBlockDevice, mount
+from simflash import RAMBlockDevice, mount
 from knockfw.journal import Journal
 from knockfw.store import Store
 from knockfw.ui_evening import tally

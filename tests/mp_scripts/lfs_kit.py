@@ -5,7 +5,7 @@
 import gc
 import os
 
-from knockfw.flash import RAMBlockDevice, mount
+from simflash import RAMBlockDevice, mount
 
 
 def install(ns):

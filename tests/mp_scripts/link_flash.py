@@ -1,5 +1,5 @@
 # Prepares a simulator's flash image the way the device would have written it: runs the real
-# Store on the same file-backed littlefs that knockfw.board_sim mounts (128 blocks), applying
+# Store on the same file-backed littlefs that simboard mounts (128 blocks), applying
 # operations from a JSON file (one per line):
 #   ["new", REC]         start a game (REC = game record without hands)
 #   ["hand", HAND]       record a hand in the current game
@@ -12,7 +12,7 @@ import json
 import os
 import sys
 
-from knockfw import flash
+import simflash as flash
 from knockfw.journal import Journal
 from knockfw.store import Store
 from storekit import end_game

@@ -14,7 +14,7 @@ import select
 from micropython import const
 
 from knockfw import link as L
-from knockfw.flash import RAMBlockDevice, mount
+from simflash import RAMBlockDevice, mount
 from knockfw.journal import Journal
 from knockfw.store import Store
 

@@ -20,8 +20,8 @@ import sys
 import vfs
 
 import knockfw.store as store_mod
-from knockfw import flash
-from knockfw.flash import RAMBlockDevice
+import simflash as flash
+from simflash import RAMBlockDevice
 from knockfw.journal import Journal
 from knockfw.store import Store
 from storekit import end_game, ended, note

@@ -1,7 +1,7 @@
 # Runs one case of a MicroPython cases module (tests/mp.py run_case; the pytest tests name it):
 #     micropython run_case.py MODULE CASE [ARG ...]
 # A cases module (tests/mp_scripts/*_cases.py) defines independent case_*() functions that raise
-# on failure (each sets up what it needs, e.g. a fresh littlefs with knockfw.flash.mount(dev,
+# on failure (each sets up what it needs, e.g. a fresh littlefs with simflash.mount(dev,
 # fresh=True)) and, if its cases take arguments, setup(args), called first with ARG ... It runs
 # nothing when imported. Prints "ok CASE" when the case passed.
 import sys

@@ -4,7 +4,7 @@
 import os
 
 import knockfw.app
-from knockfw import board_sim
+import simboard as board_sim
 
 while True:
     try:

@@ -1,5 +1,8 @@
-# The simulated board: the real firmware under the MicroPython unix port, on the laptop.
-# Only the unix port imports this module (knockfw.board picks it when sys.platform != "rp2").
+# The simulated board: the real firmware under the MicroPython unix port, on the laptop. This
+# folder is the simulator's device side (never on a Pico): simboard.py, simflash.py (its
+# littlefs block devices) and sim_main.py (the entry point), built into the "sim" build by
+# firmware/manifest.py. Only the unix port imports it (knockfw.board picks it when
+# sys.platform != "rp2").
 #
 # Interactive (`knockbox simulate`, docs/ARCHITECTURE.md "The simulator channel"): with
 # KNOCKBOX_SIM_DIR set, the flash is DIR/flash.img (littlefs on a file-backed block device, so
@@ -25,7 +28,7 @@ import time
 import framebuf
 from micropython import const
 
-from knockfw import flash
+import simflash as flash
 from knockfw.buttons import NAMES as BUTTONS
 
 W = const(296)
