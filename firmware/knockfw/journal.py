@@ -294,31 +294,42 @@ class Journal:
             self._f = None
 
 
-def save_json(path, obj):
-    """Replace the JSON file at path safely: write path.tmp, then rename it over path."""
+def save_json(path, obj, crc=False):
+    """Replace the JSON file at path safely: write path.tmp, then rename it over path. With crc,
+    the JSON comes after its CRC-32 (8 hex digits and a space; littlefs checks no file's data),
+    and load_json(crc=True) refuses the file if a byte of it changed."""
+    text = json.dumps(obj)
+    if crc:
+        text = "%08x %s" % (binascii.crc32(text.encode()) & 0xFFFFFFFF, text)
     tmp = path + ".tmp"
     with open(tmp, "w") as f:
-        f.write(json.dumps(obj))
+        f.write(text)
     os.rename(tmp, path)
     _sync()
 
 
-def _read_json(path):
+def _read_json(path, crc):
     try:
-        with open(path) as f:
-            return json.loads(f.read())
+        with open(path, "rb") as f:
+            t = f.read()
+        if crc:
+            if t[:9] != b"%08x " % (binascii.crc32(t[9:]) & 0xFFFFFFFF):
+                return None
+            t = t[9:]
+        return json.loads(t)
     except (OSError, ValueError):
         return None
 
 
-def load_json(path, default=None):
-    """The object saved at path; after a cut save, the complete version (old or new); else default.
+def load_json(path, default=None, crc=False):
+    """The object saved at path (by save_json with the same crc); after a cut save, the complete
+    version (old or new); else default.
 
     Objects saved should be dicts or lists: a torn one never parses."""
     tmp = path + ".tmp"
-    obj = _read_json(path)
+    obj = _read_json(path, crc)
     if obj is None:
-        obj = _read_json(tmp)
+        obj = _read_json(tmp, crc)
         if obj is not None:
             os.rename(tmp, path)   # the save finished writing but not renaming: finish it
             return obj

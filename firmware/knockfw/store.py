@@ -31,7 +31,6 @@
 # before the new journal is in place, load() finishes the erase. A lost meta.json is rebuilt
 # from the journal's first record.
 import binascii
-import json
 import os
 
 from knockcore import events
@@ -160,16 +159,10 @@ class _Scan:
 
 
 def _read_snap(path):
-    # The checkpoint on flash if there is a whole one, its own CRC right, of this format: else
-    # None (only a speed-up: never in the way of a boot).
-    try:
-        with open(path, "rb") as f:
-            t = f.read()
-        snap = json.loads(t[9:])
-        if t[:8] == b"%08x" % binascii.crc32(t[9:]) and snap[0] == 1 and type(snap[3]) is int:
-            return snap
-    except Exception:
-        pass
+    # The checkpoint on flash if there is a whole one (its CRC right) of this format, else None.
+    snap = load_json(path, None, crc=True) if path else None
+    if isinstance(snap, list) and len(snap) == 7 and snap[0] == 1 and type(snap[3]) is int:
+        return snap
     return None
 
 
@@ -257,11 +250,8 @@ class Store:
             try:
                 crc = j.crc_before(j.size)
                 if crc:
-                    body = json.dumps([1, self.epoch, self.device_id, j.last_seq, j.size, crc,
-                                       [[g, self._games[g].snapshot()] for g in self._games]])
-                    with open(p + ".tmp", "w") as f:
-                        f.write("%08x %s" % (binascii.crc32(body), body))
-                    os.rename(p + ".tmp", p)
+                    save_json(p, [1, self.epoch, self.device_id, j.last_seq, j.size, crc,
+                                  [[g, self._games[g].snapshot()] for g in self._games]], True)
             except (OSError, MemoryError):
                 pass
             self.snap_seq = j.last_seq

@@ -189,3 +189,20 @@ def case_save_load_json():
     check(load_json(p, "dflt"), "dflt")
     write(p, b"\xff\xfe")
     check(load_json(p, "dflt"), "dflt")
+
+
+def case_save_load_json_with_its_crc():
+    # crc=True: the JSON after its CRC-32; a changed byte (a digit that still parses) is refused
+    fresh()
+    p = META[:-9] + "c.json"
+    obj = [1, {"n": "Аня", "t": [12, 345]}]
+    save_json(p, obj, True)
+    data = read(p)
+    check((data[8:9], load_json(p, None, crc=True)), (b" ", obj))
+    bad = bytearray(data)
+    bad[data.index(b"345")] ^= 1                # "245": still JSON
+    write(p, bytes(bad))
+    check(load_json(p, "none", crc=True), "none")
+    # a cut before the rename: the complete temp file, its CRC right, wins
+    write(p + ".tmp", data)
+    check((load_json(p, None, crc=True), exists(p + ".tmp")), (obj, False))
