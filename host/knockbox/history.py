@@ -283,6 +283,17 @@ def _game_row(d):
     return d
 
 
+def standings(row):
+    """The standings of a stored game (a History.games() row); UserError if the rules core
+    refuses it."""
+    from knockcore.game import from_record
+
+    try:
+        return from_record(row["record"]).standings()
+    except GameError as e:
+        raise UserError("game %d: %s" % (row["id"], e)) from None
+
+
 def replay_events(evs):
     """(record, status, winners, error) of one game from its events [(seq, event)], each applied
     by knockcore.events.apply as on the device; a game the rules core refuses keeps the hands up

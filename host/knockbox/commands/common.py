@@ -1,5 +1,5 @@
 """What the commands share: options (--db, --port/--timeout), reading typed values (game ids,
-dates), opening the history, a stored game's standings, and plain-text tables. A mistake the user
+dates), opening the history, and plain-text tables. A mistake the user
 can fix is a knockbox.errors.UserError: `knockbox: message` and exit code 1 (knockbox.cli)."""
 import datetime
 import json
@@ -108,17 +108,6 @@ def date_arg(s):
         return datetime.date.fromisoformat(s).isoformat()
     except ValueError:
         raise UserError("%r is not a date like 2025-01-31" % (s,)) from None
-
-
-def standings(row):
-    """The standings of a stored game (a History.games() row), replayed now by the rules core."""
-    from knockcore.errors import GameError
-    from knockcore.game import from_record
-
-    try:
-        return from_record(row["record"]).standings()
-    except GameError as e:
-        raise UserError("game %d: %s" % (row["id"], e)) from None
 
 
 def winner_names(row):

@@ -7,8 +7,9 @@ import csv
 import io
 import json
 
-from knockbox.commands.common import add_db_option, date_arg, game_id, open_history, standings
+from knockbox.commands.common import add_db_option, date_arg, game_id, open_history
 from knockbox.errors import UserError
+from knockbox.history import standings
 
 HELP = "write the history as CSV or JSON"
 DESCRIPTION = __doc__.split("\n", 1)[1]

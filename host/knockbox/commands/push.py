@@ -18,8 +18,10 @@ def arguments(p):
                                                   '"knock_limit": 7}\'')
     p.add_argument("--lang", choices=("en", "ru"), help="language of the device's screens")
     p.add_argument("--sleep", type=int, metavar="S", help="idle seconds before power-off")
-    p.add_argument("--stake", metavar="MONEY", help="money per point on the Evening screen, "
-                                                   "e.g. 0.1 or 0.01; 0: off")
+    from knockbox.settle import STAKE_HELP
+
+    p.add_argument("--stake", metavar="MONEY", help="the Evening screen's " + STAKE_HELP
+                   + "; 0: off")
 
 
 def rules_spec(text):
@@ -41,21 +43,6 @@ def rules_spec(text):
     return spec
 
 
-def stake_hundredths(text):
-    """--stake MONEY as the device keeps it: hundredths of the money unit (0: off), or UserError."""
-    from decimal import Decimal, InvalidOperation
-
-    try:
-        d = Decimal(text.strip())
-    except InvalidOperation:
-        raise UserError("--stake: %r is not an amount (e.g. 0.1)" % text)
-    h = d * 100
-    if not d.is_finite() or d < 0 or h > 100000 or h != h.to_integral_value():
-        raise UserError("--stake: money per point from 0 (off) to 1000, in hundredths at the "
-                        "finest (e.g. 1, 0.1, 0.05), not %s" % text)
-    return int(h)
-
-
 def settings(args):
     """The settings to send: {"roster", "rules", "lang", "sleep_s", "stake"} as given."""
     new = {}
@@ -71,7 +58,9 @@ def settings(args):
     if args.sleep is not None:
         new["sleep_s"] = args.sleep
     if args.stake is not None:
-        new["stake"] = stake_hundredths(args.stake)
+        from knockbox.settle import parse_stake
+
+        new["stake"] = parse_stake(args.stake, "--stake")
     return new
 
 

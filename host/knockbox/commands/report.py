@@ -28,16 +28,16 @@ def arguments(p):
                    help="where to write the page")
     p.add_argument("--lang", choices=("en", "ru"),
                    help="language of the page (default: from the locale, else en)")
-    p.add_argument("--per-point", metavar="AMOUNT",
-                   help="show money too: AMOUNT per point, in hundredths (e.g. 0.05)")
+    from knockbox.settle import STAKE_HELP
+
+    p.add_argument("--per-point", metavar="AMOUNT", help="show money too: " + STAKE_HELP)
     p.add_argument("--open", action="store_true", help="open the page in the web browser")
 
 
 def run(args, out, err):
-    from knockbox import report
-    from knockbox.commands.settle import stake_arg
+    from knockbox import report, settle
 
-    stake = stake_arg(args.per_point) if args.per_point is not None else None
+    stake = settle.parse_stake(args.per_point) if args.per_point is not None else None
     h = open_history(args)
     rows, number = select(h, args, lambda h: h.evening()[::-1])
     html = report.page(rows, lang=args.lang or default_lang(), evening=number,

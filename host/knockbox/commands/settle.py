@@ -10,24 +10,22 @@ rules' settlement points, by name across games) is summed, and the debts are pai
 fewest payments: players whose balances fall into groups that each add up to zero settle
 within their group. This is the rules core's ledger (knockcore.evening), the one the device's
 Evening screen uses. With --per-point AMOUNT (in whole hundredths: 0.05, 0.1, 1) the points are
-also shown as money: each payment and each player's net, to the cent, as the device shows them.
+also shown as money: each payment and each player's net, to the cent, as the device shows them
+(at most %d a point). The settlement itself is knockbox.settle's, as in `knockbox report`.
 """
-import decimal
-
+from knockbox import settle as S
 from knockbox.commands.common import (add_db_option, add_selection, open_history, select,
-                                      standings, write_json, write_table)
+                                      write_json, write_table)
 from knockbox.errors import UserError
-from knockcore import evening as ledger
 
 HELP = "who pays whom over the games of one evening"
-DESCRIPTION = __doc__.split("\n", 1)[1]
+DESCRIPTION = __doc__.split("\n", 1)[1] % S.MAX_STAKE
 RAW_DESCRIPTION = True
-MAX_RATE = 1000000      # money per point at most
 
 
 def arguments(p):
     add_selection(p, "the last day's")
-    p.add_argument("--per-point", metavar="AMOUNT", help="money per point, e.g. 0.05")
+    p.add_argument("--per-point", metavar="AMOUNT", help=S.STAKE_HELP)
     p.add_argument("--json", action="store_true", help="print JSON")
     add_db_option(p)
 
@@ -41,58 +39,13 @@ def latest_day(h):
     return [r for r in rows if r["synced"][:10] == day], None
 
 
-def tally(rows):
-    """The evening's ledger over the finished games: {"games": [ids], "skipped": [[id,
-    status]], "net": {name: points}, "players": [{player, net, games, wins}] (biggest winner
-    first), "payments": [[payer, payee, points]] (the fewest, biggest first)}."""
-    led, used, skipped = {}, [], []
-    for r in rows:
-        if r["status"] != "over":
-            skipped.append([r["id"], r["status"]])
-            continue
-        ledger.add(led, standings(r))
-        used.append(r["id"])
-    return {"games": used, "skipped": skipped, "net": {n: led[n][0] for n in led},
-            "players": [{"player": n, "net": v, "games": g, "wins": w}
-                        for n, v, g, w in ledger.rows(led)],
-            "payments": ledger.payments(led)}
-
-
-def stake_arg(text):
-    """A --per-point AMOUNT as a stake in hundredths per point (int), or UserError."""
-    try:
-        v = decimal.Decimal(text)
-    except decimal.InvalidOperation:
-        v = None
-    if v is None or not v.is_finite() or v < 0:
-        raise UserError("--per-point: %r is not an amount like 0.05" % (text,))
-    if v > MAX_RATE:
-        raise UserError("--per-point: %s is more than %d per point" % (text, MAX_RATE))
-    if v * 100 != int(v * 100):
-        raise UserError("--per-point: %s is not a whole number of hundredths (0.01, 0.05, 1: "
-                        "the device and the laptop count money in hundredths)" % (text,))
-    return int(v * 100)
-
-
-def add_money(res, stake):
-    """Money (text, to the cent) for each payment, appended to it, and for each player; the
-    same integer arithmetic as the device's, so every sum adds up exactly."""
-    for p in res["payments"]:
-        p.append(ledger.money(p[2] * stake))
-    for p in res["players"]:
-        p["money"] = ledger.money(p["net"] * stake)
-    res["stake"] = stake
-    res["per_point"] = ledger.money(stake)
-    res["money"] = {n: ledger.money(v * stake) for n, v in res["net"].items()}
-
-
 def run(args, out, err):
-    stake = stake_arg(args.per_point) if args.per_point is not None else None
+    stake = S.parse_stake(args.per_point) if args.per_point is not None else None
     rows, number = select(open_history(args), args, latest_day)
-    res = tally(rows)
+    res = S.tally(rows)
     res["evening"] = number
     if stake is not None:
-        add_money(res, stake)
+        S.add_money(res, stake)
     if args.json:
         write_json(out, res, sort_keys=True)
         return 0

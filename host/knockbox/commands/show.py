@@ -2,8 +2,8 @@
 JSON)."""
 from knockbox import messages
 from knockbox.commands.common import (add_db_option, add_lang_option, game_id, lang_of,
-                                      open_history, standings, status_text, write_json,
-                                      write_table)
+                                      open_history, status_text, write_json, write_table)
+from knockbox.history import standings
 
 HELP = "standings of one game from the history"
 DESCRIPTION = "Show a game's hands and standings (id from `knockbox history`)."

@@ -13,9 +13,9 @@ import os
 
 import jinja2
 
-from knockbox.commands import settle, stats
-from knockbox.commands.common import standings
+from knockbox import settle, stats
 from knockbox.errors import UserError
+from knockbox.history import standings
 from knockbox.report import charts
 from knockbox.report.words import LANGS
 from knockcore import evening as ledger

@@ -1,0 +1,65 @@
+"""Settling up: the one home of the settlement the `settle`, `report` and `book` commands show,
+and of money per point (`settle --per-point`, `report --per-point`, `push --stake`).
+
+tally(rows) adds the finished games of History.games() rows into the rules core's ledger
+(knockcore.evening, the same code as the device's Evening screen): each player's net, games and
+wins, and the fewest payments. add_money(res, stake) adds money to it. parse_stake(text, option)
+reads money per point as the device keeps it: whole hundredths of the currency unit, from 0 to
+MAX_STAKE (1,000 a point).
+"""
+import decimal
+
+from knockbox.errors import UserError
+from knockbox.history import standings
+from knockcore import evening as ledger
+
+MAX_STAKE = 1000        # money per point at most (100,000 hundredths)
+STAKE_HELP = ("money per point, in whole hundredths from 0.01 to %d (e.g. 0.05, 0.1, 1)"
+              % MAX_STAKE)
+
+
+def parse_stake(text, option="--per-point"):
+    """Money per point typed by the user (e.g. "0.05") as hundredths (int), or UserError naming
+    the option."""
+    try:
+        v = decimal.Decimal(text.strip())
+    except (decimal.InvalidOperation, AttributeError):
+        v = None
+    if v is None or not v.is_finite() or v < 0:
+        raise UserError("%s: %r is not an amount like 0.05" % (option, text))
+    if v > MAX_STAKE:
+        raise UserError("%s: %s is more than %d per point" % (option, text, MAX_STAKE))
+    h = v * 100
+    if h != h.to_integral_value():
+        raise UserError("%s: %s is not a whole number of hundredths (0.01, 0.05, 1: the device "
+                        "and the laptop count money in hundredths)" % (option, text))
+    return int(h)
+
+
+def tally(rows):
+    """The ledger over the finished games: {"games": [ids], "skipped": [[id, status]], "net":
+    {name: points}, "players": [{player, net, games, wins}] (biggest winner first), "payments":
+    [[payer, payee, points]] (the fewest, biggest first)}."""
+    led, used, skipped = {}, [], []
+    for r in rows:
+        if r["status"] != "over":
+            skipped.append([r["id"], r["status"]])
+            continue
+        ledger.add(led, standings(r))
+        used.append(r["id"])
+    return {"games": used, "skipped": skipped, "net": {n: led[n][0] for n in led},
+            "players": [{"player": n, "net": v, "games": g, "wins": w}
+                        for n, v, g, w in ledger.rows(led)],
+            "payments": ledger.payments(led)}
+
+
+def add_money(res, stake):
+    """Money (text, to the cent) for each payment, appended to it, and for each player; the
+    same integer arithmetic as the device's, so every sum adds up exactly."""
+    for p in res["payments"]:
+        p.append(ledger.money(p[2] * stake))
+    for p in res["players"]:
+        p["money"] = ledger.money(p["net"] * stake)
+    res["stake"] = stake
+    res["per_point"] = ledger.money(stake)
+    res["money"] = {n: ledger.money(v * stake) for n, v in res["net"].items()}
