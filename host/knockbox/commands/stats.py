@@ -15,6 +15,10 @@ Counted per player:
   avg_points points scored per hand played (hands sat out count neither points nor hands)
   net        settlement points won (+) or lost (-) over finished games
   net_by_day running net after each day (by the date the game was first synced)
+  rating     skill rating over all the player's finished games, whatever the selection:
+             openskill's conservative estimate (mu - 3 sigma), 0 before any game, higher
+             is stronger (docs/RATINGS.md)
+  rated      the number of games the rating is made from
 """
 from knockbox import stats as S
 from knockbox.commands.common import (add_db_option, add_selection, open_history, select,
@@ -23,6 +27,7 @@ from knockbox.commands.common import (add_db_option, add_selection, open_history
 HELP = "per-player statistics over the history"
 DESCRIPTION = __doc__.split("\n", 1)[1]
 RAW_DESCRIPTION = True
+COLUMNS = S.COLUMNS + ("rating", "rated")
 
 
 def arguments(p):
@@ -32,17 +37,21 @@ def arguments(p):
 
 
 def run(args, out, err):
-    stats = S.compute(select(open_history(args), args, lambda h: (h.games(), None))[0])
+    from knockbox import ratings
+
+    h = open_history(args)
+    stats = S.compute(select(h, args, lambda h: (h.games(), None))[0])
+    ratings.attach(h, stats)
     if args.json:
         write_json(out, stats)
         return 0
     if not stats:
         out.write("no games yet\n")
         return 0
-    table = [tuple(c.replace("_", " ") for c in S.COLUMNS)]
+    table = [tuple(c.replace("_", " ") for c in COLUMNS)]
     for p in stats:
-        table.append(tuple(str(p[c]) for c in S.COLUMNS))
-    write_table(out, table, right=range(1, len(S.COLUMNS)))
+        table.append(tuple("%.2f" % p[c] if c == "rating" else str(p[c]) for c in COLUMNS))
+    write_table(out, table, right=range(1, len(COLUMNS)))
     days = sorted({d for p in stats for d, _ in p["net_by_day"]})
     if days:
         out.write("\nnet over time (running total after each day)\n")

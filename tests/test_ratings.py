@@ -1,0 +1,210 @@
+"""The players' skill ratings (knockbox.ratings, docs/RATINGS.md) through `knockbox stats` as a
+user runs it: a player who wins everything ends on top, method 2 rates the partnership as one
+team (the partner who sat out included), the same history always gives the same ratings whether
+it was rated at once, a sync at a time, or with games synced into the past."""
+import io
+import json
+import os
+import random
+import shutil
+import sqlite3
+import sys
+
+import pytest
+
+import evenings as E
+from gamegen import random_game
+from knockbox import cli, history, ratings
+from knockcore.game import Game
+
+
+def knockbox(*args):
+    out, err = io.StringIO(), io.StringIO()
+    so, se = sys.stdout, sys.stderr
+    sys.stdout, sys.stderr = out, err
+    try:
+        code = cli.main(list(args))
+    finally:
+        sys.stdout, sys.stderr = so, se
+    return code, out.getvalue(), err.getvalue()
+
+
+def stats(db, *args):
+    code, out, err = knockbox("stats", "--db", db, "--json", *args)
+    assert code == 0, err
+    return {p["player"]: p for p in json.loads(out)}
+
+
+def won_by(method, players, seat, start):
+    """A finished game record where seat goes gin in every hand it plays; in method 2 with seat
+    a partner, the partnership's player in play goes gin."""
+    g = Game(method, players, start, {"preset": "seed"})
+    box = start.get("box")
+    while not g.over:
+        if seat in g.active:
+            s = seat
+        elif method == 2 and seat != box:
+            s = [a for a in g.active if a != box][0]
+        else:
+            raise ValueError("the winner must start in play")
+        counts = [None if a not in g.active else (0 if a == s else 30) for a in range(3)]
+        g.add({"gin": s, "counts": counts})
+    return g.record()
+
+
+def clocked(start_minute=0, day="2025-01-31"):
+    it = iter(range(start_minute, 100000))
+
+    def now():
+        m = next(it)
+        return "%s %02d:%02d:00" % (day, 10 + m // 60, m % 60)
+    return now
+
+
+@pytest.fixture
+def fixed_clock(monkeypatch):
+    monkeypatch.setattr(history, "now", clocked())
+
+
+def test_who_wins_everything_ends_on_top(tmp_path, fixed_clock):
+    """Six players, random games of every method, and Ann wins each game she plays."""
+    rnd = random.Random(5)
+    names = ["Ann", "Bob", "Cy", "Dee", "Eve", "Fay"]
+    plan = []
+    for i in range(40):
+        method = (1, 3)[i % 2]
+        players = ["Ann"] + rnd.sample(names[1:], 2) if i % 3 else rnd.sample(names[1:], 3)
+        rnd.shuffle(players)
+        if "Ann" in players:
+            seat = players.index("Ann")
+            start = {"dealer": (seat + 1) % 3}
+            if method == 1:
+                start["idle"] = (seat + 2) % 3
+            plan.append(won_by(method, players, seat, start))
+        else:
+            g = random_game(rnd, method, until_over=True)
+            rec = g.record()
+            rec["players"] = players
+            plan.append(rec)
+        if i % 5 == 4:
+            plan.append(E.EVENING)
+    db = str(tmp_path / "h.sqlite3")
+    E.sync_into(db, E.journal(plan))
+    got = stats(db)
+    assert got["Ann"]["wins"] == got["Ann"]["games"] > 20
+    order = sorted(got, key=lambda n: -got[n]["rating"])
+    assert order[0] == "Ann", [(n, got[n]["rating"]) for n in order]
+    assert got["Ann"]["rating"] > max(got[n]["rating"] for n in names[1:]) + 5
+    for n in names:
+        assert got[n]["rated"] == got[n]["games"]
+        assert isinstance(got[n]["rating"], float)
+    # the text table shows the same numbers
+    code, out, err = knockbox("stats", "--db", db)
+    head = out.splitlines()[0].split()
+    assert head[-2:] == ["rating", "rated"]
+    row = [r for r in out.splitlines() if r.startswith("Ann ")][0].split()
+    assert row[-2:] == ["%.2f" % got["Ann"]["rating"], str(got["Ann"]["rated"])]
+
+
+def test_method_2_rates_the_partnership_as_one_team(tmp_path, fixed_clock):
+    """The box player against the two partners: when the partnership wins, both partners (the
+    one who sat out the last hand too) gain the same and the box player loses; and the other
+    way round."""
+    db = str(tmp_path / "h.sqlite3")
+    rec = won_by(2, ["Ann", "Bob", "Cy"], 1, {"box": 0, "captain": 1})
+    st = Game(2, rec["players"], rec["start"], rec["rules"])
+    for h in rec["hands"]:
+        st.add(h)
+    assert st.winners == [1, 2] and 2 not in st.active     # Cy sat out, and won with Bob
+    E.sync_into(db, E.journal([rec]))
+    got = stats(db)
+    assert got["Bob"]["rating"] == got["Cy"]["rating"] > 0 > got["Ann"]["rating"]
+    assert [got[n]["rated"] for n in ("Ann", "Bob", "Cy")] == [1, 1, 1]
+
+    db2 = str(tmp_path / "h2.sqlite3")
+    E.sync_into(db2, E.journal([won_by(2, ["Ann", "Bob", "Cy"], 0, {"box": 0, "captain": 1})]))
+    got2 = stats(db2)
+    assert got2["Bob"]["rating"] == got2["Cy"]["rating"] < 0 < got2["Ann"]["rating"]
+    # one against two: the box player's win moves him more than one partner's share
+    assert got2["Ann"]["rating"] > got["Bob"]["rating"]
+
+
+def test_sides_and_ties():
+    """Ranks by the final standing, equal finals as a tie; method 2 as two teams."""
+    assert ratings.sides(3, ["A", "B", "C"], [425, 88, 35]) == ([["A"], ["B"], ["C"]], [1, 2, 3])
+    assert ratings.sides(1, ["A", "B", "C"], [90, 150, 90]) == ([["A"], ["B"], ["C"]], [2, 1, 2])
+    assert ratings.sides(2, ["A", "B", "C"], [80, 160, 160], box=0) == (
+        [["A"], ["B", "C"]], [2, 1])
+    state = {}
+    ratings.rate(state, [["A"], ["B"], ["C"]], [1, 2, 2])
+    assert state["B"] == state["C"] and state["A"][0] > state["B"][0]
+    assert state["A"][2] == 1
+
+
+def plan_of(seed, n, names=("Ann", "Bob", "Cy", "Dee")):
+    rnd = random.Random(seed)
+    plan = []
+    for i in range(n):
+        rec = random_game(rnd, until_over=rnd.random() < 0.8).record()
+        rec["players"] = rnd.sample(names, 3)
+        plan.append(rec)
+        if i % 4 == 3:
+            plan.append(E.EVENING)
+    return plan
+
+
+def ratings_of(db):
+    return {n: (p["rating"], p["rated"]) for n, p in stats(db).items()}
+
+
+def fresh(db, tmp_path):
+    """The ratings of a copy of db with the stored ratings dropped: rated from scratch."""
+    copy = str(tmp_path / ("fresh-" + os.path.basename(db)))
+    shutil.copy(db, copy)
+    con = sqlite3.connect(copy)
+    con.executescript("DROP TABLE rating_games; DROP TABLE rating_steps;")
+    con.close()
+    return ratings_of(copy)
+
+
+def test_the_same_history_gives_the_same_ratings(tmp_path, monkeypatch):
+    plan = plan_of(11, 30)
+    evs = E.journal(plan)
+    cut = next(i for i, e in enumerate(evs) if e.get("g") == 12)
+    once, steps = str(tmp_path / "once.sqlite3"), str(tmp_path / "steps.sqlite3")
+    monkeypatch.setattr(history, "now", clocked())
+    E.sync_into(once, evs)
+    monkeypatch.setattr(history, "now", clocked())
+    E.sync_into(steps, evs[:cut])
+    first = ratings_of(steps)            # rated up to game 11
+    E.sync_into(steps, evs)
+    assert ratings_of(steps) == ratings_of(once) == fresh(once, tmp_path)
+    assert ratings_of(once) != first
+    con = sqlite3.connect(steps)
+    assert con.execute("SELECT COUNT(*) FROM rating_games").fetchone()[0] == \
+        con.execute("SELECT COUNT(*) FROM games WHERE status = 'over'").fetchone()[0]
+    con.close()
+
+    # a second device's games synced later but dated earlier go before the first device's:
+    # the ratings are recomputed from there, the same as rating everything from scratch
+    other = E.journal(plan_of(12, 6), first_gid=1)
+    before = ratings_of(steps)
+    monkeypatch.setattr(history, "now", clocked(day="2025-01-30"))
+    E.sync_into(steps, other, dev="fedcba9876543210")
+    after = ratings_of(steps)
+    assert after != before and after == fresh(steps, tmp_path)
+    assert sum(r for _, r in after.values()) > sum(r for _, r in before.values())
+
+    # a game changed on the device after a sync (an undo of its last hand): rated anew
+    evs2 = evs + [{"t": "undo", "g": 30}]
+    E.sync_into(steps, evs2)
+    assert ratings_of(steps) == fresh(steps, tmp_path)
+
+
+def test_a_stats_selection_still_rates_the_whole_history(tmp_path, fixed_clock):
+    db = str(tmp_path / "h.sqlite3")
+    E.sync_into(db, E.journal(plan_of(3, 12)))
+    whole = ratings_of(db)
+    one = stats(db, "--evening", "2")
+    assert one and all((p["rating"], p["rated"]) == whole[n] for n, p in one.items())
+    assert any(p["rated"] > p["games"] for p in one.values())
