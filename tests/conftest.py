@@ -8,8 +8,15 @@ sys.path.insert(0, HERE)
 # Property tests (hypothesis): the suite runs the same examples every time, so that CI passes or
 # fails on the code, not on the draw; HYPOTHESIS_PROFILE=explore draws new ones (run it now and
 # then: that is how a counterexample of test_properties was found).
+import pytest  # noqa: E402
 from hypothesis import settings  # noqa: E402
 
 settings.register_profile("suite", derandomize=True, database=None)
 settings.register_profile("explore", derandomize=False)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "suite"))
+
+
+@pytest.fixture
+def db(tmp_path):
+    """A history file in tmp_path that does not exist yet (the command under test creates it)."""
+    return str(tmp_path / "h.sqlite3")

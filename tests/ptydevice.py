@@ -11,7 +11,6 @@ import threading
 import time
 import tty
 
-import pytest
 
 from knockcore.game import Game
 
@@ -64,6 +63,12 @@ class FakeDevice:
     def close(self):
         os.close(self.slave)
         os.close(self.master)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
 
 
 def reply(req, **kw):
@@ -118,8 +123,3 @@ def failed(p, *words):
     for w in words:
         assert w in p.stderr, p.stderr
     return p
-
-
-@pytest.fixture
-def db(tmp_path):
-    return str(tmp_path / "h.sqlite3")

@@ -13,15 +13,11 @@ import pytest
 from knockbox import serialio
 from knockbox.errors import UserError
 from ptydevice import HELLO, FakeDevice, failed, good_device, journal, reply, run
-from ptydevice import db  # noqa: F401 (the fixture: a history file in tmp_path)
 
 
 def test_silent_device(db):
-    d = FakeDevice(lambda req, line: b"")
-    try:
-        p = failed(run("sync", "--port", d.path, "--db", db, "--timeout", "0.5"), "no answer")
-    finally:
-        d.close()
+    with FakeDevice(lambda req, line: b"") as d:
+        failed(run("sync", "--port", d.path, "--db", db, "--timeout", "0.5"), "no answer")
     assert not os.path.exists(db)
 
 
@@ -31,26 +27,17 @@ def test_silent_device(db):
     b'{"id": 12345, "ok": true}\n[1, 2]\n"hello"\n\x00\x01\x02\n',
 ])
 def test_device_answering_garbage(db, junk):
-    d = FakeDevice(lambda req, line: junk)
-    try:
-        p = failed(run("sync", "--port", d.path, "--db", db, "--timeout", "0.5"),
-                   "did not answer hello")
-    finally:
-        d.close()
+    with FakeDevice(lambda req, line: junk) as d:
+        failed(run("sync", "--port", d.path, "--db", db, "--timeout", "0.5"),
+               "did not answer hello")
     assert not os.path.exists(db)
 
 
 def test_malformed_hello_and_other_format(db):
-    d = FakeDevice(lambda req, line: reply(req, ok=True, device=7))
-    try:
+    with FakeDevice(lambda req, line: reply(req, ok=True, device=7)) as d:
         failed(run("sync", "--port", d.path, "--db", db, "--timeout", "0.5"), "not a Knockbox")
-    finally:
-        d.close()
-    d = FakeDevice(lambda req, line: reply(req, **dict(HELLO, format="knockbox-game/9")))
-    try:
+    with FakeDevice(lambda req, line: reply(req, **dict(HELLO, format="knockbox-game/9"))) as d:
         failed(run("sync", "--port", d.path, "--db", db, "--timeout", "0.5"), "knockbox-game/9")
-    finally:
-        d.close()
     assert not os.path.exists(db)
 
 
@@ -66,22 +53,16 @@ def test_garbage_page_mid_sync_keeps_only_whole_pages(db):
             return b'{"id": %d, "ok": true, "epoch": 0, "last_seq": 122, "ev": [[51, "x"]]}\n' \
                 % req["id"]
         return None
-    d = FakeDevice(good_device(evs, hook))
-    try:
+    with FakeDevice(good_device(evs, hook)) as d:
         p = failed(run("sync", "--port", d.path, "--db", db, "--timeout", "0.5"),
                    "malformed", "50 new records saved")
-    finally:
-        d.close()
     c = sqlite3.connect(db)
     assert c.execute("SELECT COUNT(*), MAX(seq) FROM events").fetchone() == (50, 50)
     rec = json.loads(c.execute("SELECT record FROM games").fetchone()[0])
     assert rec["hands"] == g.record()["hands"][:48]
     # and a good device then completes it
-    d = FakeDevice(good_device(evs))
-    try:
+    with FakeDevice(good_device(evs)) as d:
         p = run("sync", "--port", d.path, "--db", db)
-    finally:
-        d.close()
     assert p.returncode == 0, p.stderr
     assert "72 new records: 0 new games, 1 updated" in p.stdout
     rec = json.loads(c.execute("SELECT record FROM games").fetchone()[0])
@@ -93,12 +74,9 @@ def test_device_silent_mid_sync(db):
 
     def hook(req, page):
         return b"" if req["after"] >= 100 else None
-    d = FakeDevice(good_device(evs, hook))
-    try:
+    with FakeDevice(good_device(evs, hook)) as d:
         failed(run("sync", "--port", d.path, "--db", db, "--timeout", "0.5"),
                "no answer to events", "100 new records saved", "resumes")
-    finally:
-        d.close()
     c = sqlite3.connect(db)
     assert c.execute("SELECT COUNT(*) FROM events").fetchone() == (100,)
 
@@ -140,12 +118,9 @@ def test_device_speaking_another_protocol_is_refused(db, proto, words):
     if proto is None:
         del hello["proto"]
     evs, g = journal(3)
-    d = FakeDevice(good_device(evs, hello=hello))
-    try:
+    with FakeDevice(good_device(evs, hello=hello)) as d:
         failed(run("sync", "--port", d.path, "--db", db, "--timeout", "0.5"), *words)
         failed(run("push", "--port", d.path, "--lang", "ru", "--timeout", "0.5"), *words)
-    finally:
-        d.close()
     assert not os.path.exists(db)
     assert [r["op"] for r in d.seen if r] == ["hello", "bye", "hello", "bye"]   # nothing else
 
@@ -154,11 +129,8 @@ def test_pages_of_the_protocols_size(db):
     from knockcore.proto import EVENTS_MAX
 
     evs, g = journal(2 * EVENTS_MAX)
-    d = FakeDevice(good_device(evs, cap=EVENTS_MAX))
-    try:
+    with FakeDevice(good_device(evs, cap=EVENTS_MAX)) as d:
         p = run("sync", "--port", d.path, "--db", db)
-    finally:
-        d.close()
     assert p.returncode == 0, p.stderr
     asked = [r for r in d.seen if r and r["op"] == "events"]
     assert [(r["after"], r["limit"]) for r in asked] == [
@@ -174,21 +146,15 @@ def test_a_page_that_streams_longer_than_the_timeout_is_waited_for(db):
                         "ok": True}, separators=(",", ":")).encode() + b"\n"
         k = len(b) // 5
         return [(0.3, b[i:i + k]) for i in range(0, len(b), k)]
-    d = FakeDevice(good_device(evs, hook))
-    try:
+    with FakeDevice(good_device(evs, hook)) as d:
         p = run("sync", "--port", d.path, "--db", db, "--timeout", "0.5")
-    finally:
-        d.close()
     assert p.returncode == 0, p.stderr
     assert "62 new records" in p.stdout
     # and a device that falls silent half way through a page is still given up on
-    d = FakeDevice(good_device(evs, lambda req, page: [(0, b'{"id":%d,"epoch":0,"ev":['
-                                                             % req["id"])]))
-    try:
+    with FakeDevice(good_device(evs, lambda req, page: [(0, b'{"id":%d,"epoch":0,"ev":['
+                                                             % req["id"])])) as d:
         failed(run("sync", "--port", d.path, "--db", db + "2", "--timeout", "0.5"),
                "stopped part way through its reply to events", "then nothing for 0.5 s")
-    finally:
-        d.close()
 
 
 def test_page_the_device_ends_with_an_error_is_not_stored(db):
@@ -200,20 +166,14 @@ def test_page_the_device_ends_with_an_error_is_not_stored(db):
         if req["after"] >= 50:
             return reply(req, epoch=0, ev=page[:7], error="the journal was erased during the sync")
         return None
-    d = FakeDevice(good_device(evs, hook))
-    try:
+    with FakeDevice(good_device(evs, hook)) as d:
         failed(run("sync", "--port", d.path, "--db", db, "--timeout", "0.5"),
                "erased during the sync", "50 new records saved")
-    finally:
-        d.close()
     c = sqlite3.connect(db)
     assert c.execute("SELECT COUNT(*), MAX(seq) FROM events").fetchone() == (50, 50)
 
 
 def test_a_deeply_nested_reply_is_garbage_not_a_crash(db):
-    d = FakeDevice(lambda req, line: b"[" * 200000 + b"\n")
-    try:
+    with FakeDevice(lambda req, line: b"[" * 200000 + b"\n") as d:
         failed(run("sync", "--port", d.path, "--db", db, "--timeout", "0.5"),
                "did not answer hello")
-    finally:
-        d.close()

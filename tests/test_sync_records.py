@@ -12,18 +12,14 @@ from knockbox import serialio
 from knockbox.errors import UserError
 from knockcore.game import Game
 from ptydevice import DEV, HELLO, FakeDevice, failed, good_device, journal, reply, run
-from ptydevice import db  # noqa: F401 (the fixture: a history file in tmp_path)
 
 
 def test_a_game_the_rules_refuse_is_kept_as_invalid(db):
     evs, g = journal(10)
     evs.append({"t": "hand", "g": 1, "h": {"knock": 0, "counts": [50, 1, 2]}})   # > limit
-    d = FakeDevice(good_device(evs))
-    try:
-        p = failed(run("sync", "--port", d.path, "--db", db), "failed the rules check",
-                   "record 13")
-    finally:
-        d.close()
+    with FakeDevice(good_device(evs)) as d:
+        failed(run("sync", "--port", d.path, "--db", db), "failed the rules check",
+               "record 13")
     c = sqlite3.connect(db)
     status, rec = c.execute("SELECT status, record FROM games").fetchone()
     assert status == "invalid" and json.loads(rec) == g.record()
@@ -33,19 +29,13 @@ def test_a_game_the_rules_refuse_is_kept_as_invalid(db):
 
 def test_journal_that_changed_under_the_history_is_read_again(db):
     evs, g = journal(30)
-    d = FakeDevice(good_device(evs))
-    try:
+    with FakeDevice(good_device(evs)) as d:
         assert run("sync", "--port", d.path, "--db", db).returncode == 0
-    finally:
-        d.close()
     evs2, g2 = journal(10)      # same device and epoch, different journal (repaired on device)
     evs2.append({"t": "undo", "g": 1})
     g2.undo()
-    d = FakeDevice(good_device(evs2))
-    try:
+    with FakeDevice(good_device(evs2)) as d:
         p = run("sync", "--port", d.path, "--db", db)
-    finally:
-        d.close()
     assert p.returncode == 0, p.stderr
     assert "no longer matches" in p.stderr
     c = sqlite3.connect(db)
@@ -78,11 +68,8 @@ def device(state):
 
 
 def sync_with(state, db, *extra):
-    d = FakeDevice(device(state))
-    try:
+    with FakeDevice(device(state)) as d:
         return run("sync", "--port", d.path, "--db", db, "--timeout", "1", *extra)
-    finally:
-        d.close()
 
 
 def game_events(g, gid):
@@ -182,11 +169,8 @@ def test_an_interrupt_after_storing_events_still_builds_the_game(db, monkeypatch
     c.commit()
     c.close()
     monkeypatch.setattr(H.History, "add_events", orig)
-    d = FakeDevice(good_device(evs))
-    try:
+    with FakeDevice(good_device(evs)) as d:
         p = run("sync", "--port", d.path, "--db", db)
-    finally:
-        d.close()
     assert p.returncode == 0 and "nothing new; 1 new games" in p.stdout, p.stdout + p.stderr
     assert rows(db) == [(1, g.record())]
 
