@@ -1,5 +1,4 @@
 """Random but valid games, for property tests and benchmarks (no dependency on hypothesis)."""
-import random
 
 from knockcore.game import Game
 

@@ -2,7 +2,6 @@
 replayed under the 192 KB heap of the MicroPython unix port (bench/bench_core.py and
 bench/bench_firmware.py print the numbers)."""
 import json
-import os
 import random
 
 import pytest

@@ -200,7 +200,7 @@ def test_report_in_chromium(db, tmp_path, chromium):
         for cells, x in zip(g["hands"], st["hands"]):
             run = [run[s] + x["points"][s] for s in range(3)]
             assert [c[0] for c in cells] == [str(v) for v in run]
-            for (total, pts), v in zip(cells, x["points"]):
+            for (_total, pts), v in zip(cells, x["points"]):
                 assert pts in ((signed(v),) if v else ("", "sat out"))
         assert run == st["totals"]
         assert g["rows"]["boxes"] == [str(v) for v in st["boxes"]]

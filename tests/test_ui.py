@@ -85,7 +85,7 @@ def draw(t, monkeypatch):
 
 def test_every_activity_is_a_module_with_an_activity_and_a_mode():
     modes = set()
-    for name, (mod, boot) in U.ACTIVITIES.items():
+    for name, (mod, _boot) in U.ACTIVITIES.items():
         m = __import__("knockfw." + mod, None, None, ("Activity",))
         act = m.Activity()
         assert isinstance(act.mode, str) and act.mode

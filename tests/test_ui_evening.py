@@ -14,7 +14,7 @@ import evenings as E
 from fake_store import FakeStore
 from knockbox import cli
 from knockcore import evening as ledger
-from test_ui import SETTINGS, Table, draw, game
+from test_ui import SETTINGS, Table, draw
 
 # evening 1: one game; evening 2 (the one showing): a game of each method among four players,
 # then a game on the table

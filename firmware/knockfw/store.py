@@ -147,7 +147,7 @@ class _Scan:
             ev = None
             it = st.journal.records(seq - 1)
             try:
-                for _seq, ev in it:
+                for _seq, _ev in it:
                     break
             finally:
                 it.close()
@@ -199,7 +199,7 @@ class Store:
         if scan.head:
             it = j.records(0)
             try:
-                for _seq, head in it:
+                for _seq, _head in it:
                     break
             finally:
                 it.close()

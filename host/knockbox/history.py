@@ -85,9 +85,9 @@ class History:
                 raise UserError("%s: history schema %s, this knockbox reads %d"
                                 % (self.path, row[0], SCHEMA))
         except sqlite3.DatabaseError as e:
-            raise UserError("%s: not a Knockbox history (%s)" % (self.path, e))
+            raise UserError("%s: not a Knockbox history (%s)" % (self.path, e)) from None
         except OSError as e:
-            raise UserError("%s: %s" % (self.path, e.strerror or e))
+            raise UserError("%s: %s" % (self.path, e.strerror or e)) from None
 
     def close(self):
         self.db.close()
@@ -99,9 +99,9 @@ class History:
         try:
             self.db.execute("BEGIN IMMEDIATE")
         except sqlite3.OperationalError as e:
-            raise UserError("%s: %s (another knockbox running?)" % (self.path, e))
+            raise UserError("%s: %s (another knockbox running?)" % (self.path, e)) from None
         except sqlite3.Error as e:
-            raise UserError("%s: %s" % (self.path, e))
+            raise UserError("%s: %s" % (self.path, e)) from None
         try:
             yield self
             self.db.execute("COMMIT")

@@ -109,7 +109,6 @@ class Board:
         self.root = "/"
 
     def run(self, code, timeout=30):
-        from mpremote.transport import TransportExecError
 
         try:
             out, err = self.t.exec_raw(code, timeout=timeout)

@@ -144,7 +144,7 @@ def _blocks(frame, cw, ch, char):
     for y0 in range(0, frame.height, ch):
         row = []
         for x0 in range(0, frame.width, cw):
-            row.append(char(lambda dx, dy: get(x0 + dx, y0 + dy)))
+            row.append(char(lambda dx, dy, x0=x0, y0=y0: get(x0 + dx, y0 + dy)))
         lines.append("".join(row))
     return lines
 

@@ -67,7 +67,7 @@ class Connection:
             self.ser = serial.serial_for_url(port, baudrate=115200, timeout=0.05,
                                              write_timeout=timeout)
         except (serial.SerialException, OSError, ValueError) as e:
-            raise LinkError("cannot open %s: %s" % (port, _why(e)))
+            raise LinkError("cannot open %s: %s" % (port, _why(e))) from None
         self._buf = b""
         self._id = int(time.time() * 1000) % (proto.ID_MAX // 4)  # so old replies never match
         self.unexpected = b""    # output that was not a reply to us, for error messages
@@ -91,7 +91,7 @@ class Connection:
             self.ser.write(data)
             self.ser.flush()
         except (self._serial_error, OSError) as e:
-            raise LinkError("lost the connection to %s: %s" % (self.port, _why(e)))
+            raise LinkError("lost the connection to %s: %s" % (self.port, _why(e))) from None
 
     def _readline(self, deadline, mine=None, patience=0.0):
         """The next complete line (without its newline), or None at the deadline (deadline[0],
@@ -113,7 +113,7 @@ class Connection:
                 n = self.ser.in_waiting
                 chunk = self.ser.read(n if n > 0 else 1)
             except (self._serial_error, OSError) as e:
-                raise LinkError("lost the connection to %s: %s" % (self.port, _why(e)))
+                raise LinkError("lost the connection to %s: %s" % (self.port, _why(e))) from None
             self._buf += chunk
             if chunk and mine and self._buf.startswith(mine):
                 deadline[0] = max(deadline[0], time.monotonic() + patience)
@@ -178,7 +178,7 @@ class Connection:
         try:
             self.ser.reset_input_buffer()
         except (self._serial_error, OSError) as e:
-            raise LinkError("cannot use %s: %s" % (self.port, _why(e)))
+            raise LinkError("cannot use %s: %s" % (self.port, _why(e))) from None
         self._buf = b""
         self._write(b"\n")
         return check_proto(self.request("hello"))

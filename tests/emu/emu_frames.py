@@ -207,7 +207,7 @@ class PanelReader:
             else:
                 self._command(boot, t, b)
                 i += 1
-        for t, v in rst[ri:]:
+        for _t, v in rst[ri:]:
             self.rst.value(v)
 
     def _command(self, boot, t, c):

@@ -89,7 +89,7 @@ class Planner:
         for seat in range(3):
             if self.ui.act.cursor != seat:
                 self.ev(SEATS[seat])
-            self._until(lambda: self.ui.act.players[seat] == names[seat], "down", 20)
+            self._until(lambda seat=seat: self.ui.act.players[seat] == names[seat], "down", 20)
             self.ev(SEATS[seat])
         for key in ROLE_KEYS[method]:
             self.ev(SEATS[start[key]])
@@ -110,8 +110,8 @@ class Planner:
                 if self.ui.act.fields[self.ui.act.cursor] != seat:
                     self.ev(SEATS[seat])
                 want = h["counts"][seat]
-                self._until(lambda: self.ui.act.counts[seat] >= want, "up", 100)
-                self._until(lambda: self.ui.act.counts[seat] <= want, "down", 100)
+                self._until(lambda seat=seat, want=want: self.ui.act.counts[seat] >= want, "up", 100)
+                self._until(lambda seat=seat, want=want: self.ui.act.counts[seat] <= want, "down", 100)
                 self.ev(SEATS[seat])
             if self.ui.mode != "confirm":
                 raise PlanError("no confirm screen after the counts")

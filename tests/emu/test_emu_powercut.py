@@ -46,7 +46,7 @@ def test_power_cuts_around_saves(device):
         boot = device.boot()
         done = []
         t0 = device.emu_ms()
-        save = threading.Thread(target=lambda: done.append(device.press("a", 100)))
+        save = threading.Thread(target=lambda done=done: done.append(device.press("a", 100)))
         save.start()  # the save: A held 100 ms, acted on at its release
         if k == len(plan) - 1:
             save.join()

@@ -168,7 +168,7 @@ def play(store, hands=10):
 def ask(link, inp, out, req, now=0, polls=20):
     # several polls at the same time `now`: a poll may stop early when the machine is busy
     inp.rx += json.dumps(req).encode() + b"\n"
-    for i in range(polls):
+    for _ in range(polls):
         link.poll(now)
     got = out.lines()
     check(len(got), 1)

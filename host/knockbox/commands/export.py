@@ -75,7 +75,7 @@ def run(args, out, err):
             with open(args.output, "w", encoding="utf-8", newline="") as f:
                 f.write(text)
         except OSError as e:
-            raise UserError("%s: %s" % (args.output, e.strerror or e))
+            raise UserError("%s: %s" % (args.output, e.strerror or e)) from None
         err.write("%d games written to %s\n" % (len(rows), args.output))
     else:
         out.write(text)

@@ -32,14 +32,14 @@ def rules_spec(text):
     try:
         spec = json.loads(text)
     except ValueError as e:
-        raise UserError("--rules: not JSON (%s)" % e)
+        raise UserError("--rules: not JSON (%s)" % e) from None
     try:
         resolve(spec)
     except GameError as e:
         from knockbox import messages
         from knockbox.commands.common import default_lang
 
-        raise UserError("--rules: %s" % messages.say(e, default_lang()))
+        raise UserError("--rules: %s" % messages.say(e, default_lang())) from None
     return spec
 
 

@@ -28,13 +28,13 @@ def load_record(path, stdin=None):
             with open(path, encoding="utf-8") as f:
                 text = f.read()
     except OSError as e:
-        raise UserError("%s: %s" % (path, e.strerror or e))
+        raise UserError("%s: %s" % (path, e.strerror or e)) from None
     except UnicodeDecodeError:
-        raise UserError("%s: not UTF-8 text" % path)
+        raise UserError("%s: not UTF-8 text" % path) from None
     try:
         return json.loads(text)
     except ValueError as e:
-        raise UserError("%s: not valid JSON (%s)" % (path, e))
+        raise UserError("%s: not valid JSON (%s)" % (path, e)) from None
 
 
 def standings_cpython(rec):
@@ -44,7 +44,7 @@ def standings_cpython(rec):
     try:
         return from_record(rec).standings()
     except GameError as e:
-        raise UserError(str(e))
+        raise UserError(str(e)) from None
 
 
 def standings_micropython(rec):

@@ -77,7 +77,7 @@ def _game(row, words, colour):
     rec = row["record"]
     g = from_record({k: rec[k] for k in rec if k != "hands"})
     running, hands = [g.totals[:]], []
-    for i, (h, x) in enumerate(zip(rec["hands"], st["hands"])):
+    for h, x in zip(rec["hands"], st["hands"]):
         active = g.active[:]
         g.add(h)
         running.append(g.totals[:])
