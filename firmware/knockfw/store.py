@@ -147,7 +147,7 @@ class _Scan:
             ev = None
             it = st.journal.records(seq - 1)
             try:
-                for _seq, _ev in it:
+                for _seq, ev in it:  # noqa: B007 - the first record, read after the loop
                     break
             finally:
                 it.close()
@@ -199,7 +199,7 @@ class Store:
         if scan.head:
             it = j.records(0)
             try:
-                for _seq, _head in it:
+                for _seq, head in it:  # noqa: B007 - the first record, read after the loop
                     break
             finally:
                 it.close()
