@@ -157,7 +157,7 @@ def _stored(h):
 def table(h):
     """{name: {"rating", "rated", "mu", "sigma"}} for every rated player, up to date."""
     last = {}
-    for pos, name, mu, sigma, games in _stored(h)[1]:
+    for _pos, name, mu, sigma, games in _stored(h)[1]:
         last[name] = (mu, sigma, games)
     return {n: {"rating": ordinal(mu, sigma), "rated": games, "mu": mu, "sigma": sigma}
             for n, (mu, sigma, games) in last.items()}
@@ -185,6 +185,6 @@ def progress(h):
     rows, steps = _stored(h)
     game = {pos: gid for pos, gid, _ in rows}
     out = {}
-    for pos, name, mu, sigma, games in steps:
+    for pos, name, mu, sigma, _games in steps:
         out.setdefault(name, []).append((game[pos], ordinal(mu, sigma)))
     return out
