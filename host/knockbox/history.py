@@ -28,12 +28,13 @@ import json
 import os
 import sqlite3
 
+from knockbox import derived
 from knockbox.errors import UserError
 from knockcore import events
 from knockcore.errors import GameError
 
 FILENAME = "history.sqlite3"
-SCHEMA = 1
+SCHEMA = 2      # 1: before the derived data (upgraded in place on first use, nothing lost)
 _TABLES = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT);
 CREATE TABLE IF NOT EXISTS devices (
@@ -49,11 +50,32 @@ CREATE TABLE IF NOT EXISTS games (
     players TEXT NOT NULL, hands INTEGER NOT NULL, status TEXT NOT NULL, winners TEXT,
     record TEXT NOT NULL, error TEXT, UNIQUE (device_id, epoch, gid));
 """
+# Schema 2: what the readers need, worked out once when a game is stored (knockbox.derived)
+_TABLES_2 = """
+ALTER TABLE devices ADD COLUMN built_seq INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE games ADD COLUMN evening TEXT;
+ALTER TABLE games ADD COLUMN standings TEXT;
+ALTER TABLE games ADD COLUMN play TEXT;
+CREATE INDEX games_evening ON games (evening);
+CREATE INDEX games_synced ON games (synced);
+CREATE TABLE seats (
+    game_id INTEGER NOT NULL REFERENCES games (id), seat INTEGER NOT NULL, player TEXT NOT NULL,
+    won INTEGER NOT NULL, hands INTEGER NOT NULL, hands_won INTEGER NOT NULL,
+    gins INTEGER NOT NULL, undercuts INTEGER NOT NULL, points INTEGER NOT NULL, net INTEGER,
+    PRIMARY KEY (game_id, seat));
+CREATE INDEX seats_player ON seats (player);
+CREATE TABLE evening_starts (
+    device_id TEXT NOT NULL, epoch INTEGER NOT NULL, seq INTEGER NOT NULL, next INTEGER NOT NULL,
+    PRIMARY KEY (device_id, epoch, seq));
+CREATE TABLE evenings (
+    key TEXT PRIMARY KEY, number INTEGER, first_synced TEXT, first_device TEXT,
+    first_epoch INTEGER, first_gid INTEGER, first_id INTEGER);
+CREATE INDEX evenings_number ON evenings (number);
+"""
 STATUSES = ("playing", "over", "abandoned", "invalid")
 EVENING = "evening"         # the journal event that starts a new evening
 MAX_INT = (1 << 63) - 1     # SQLite's largest integer: game ids, epochs, seqs, gids
-
-
+SEAT_COUNTS = ("won", "hands", "hands_won", "gins", "undercuts", "points", "net")
 def default_path():
     home = os.environ.get("KNOCKBOX_HOME")
     if not home:
@@ -77,17 +99,54 @@ class History:
             os.makedirs(d, exist_ok=True)
             self.db = sqlite3.connect(self.path, isolation_level=None, timeout=10)
             self.db.execute("PRAGMA foreign_keys = ON")
-            self.db.executescript(_TABLES)
-            row = self.db.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone()
-            if row is None:
-                self.db.execute("INSERT INTO meta VALUES ('schema', ?)", (str(SCHEMA),))
-            elif row[0] != str(SCHEMA):
-                raise UserError("%s: history schema %s, this knockbox reads %d"
-                                % (self.path, row[0], SCHEMA))
+            self._dirty = set()     # keys of evenings whose games changed (renumber())
+            self._open()
         except sqlite3.DatabaseError as e:
             raise UserError("%s: not a Knockbox history (%s)" % (self.path, e)) from None
         except OSError as e:
             raise UserError("%s: %s" % (self.path, e.strerror or e)) from None
+
+    def _schema(self):
+        try:
+            row = self.db.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone()
+        except sqlite3.OperationalError:
+            if self.db.execute("SELECT COUNT(*) FROM sqlite_master").fetchone()[0]:
+                raise UserError("%s: not a Knockbox history (no schema)" % self.path) from None
+            return None
+        return row[0] if row else None
+
+    def _open(self):
+        """A new file gets the tables; a file of schema 1 is upgraded in place (one
+        transaction: the derived data of every game, worked out from its stored record)."""
+        if self._schema() == str(SCHEMA):
+            return
+        with self.transaction():
+            have = self._schema()
+            if have is None:
+                _run_script(self.db, _TABLES + _TABLES_2)
+                self.db.execute("INSERT INTO meta VALUES ('schema', ?)", (str(SCHEMA),))
+            elif have == "1":
+                self._upgrade_from_1()
+            elif have != str(SCHEMA):
+                raise UserError("%s: history schema %s, this knockbox reads %d"
+                                % (self.path, have, SCHEMA))
+
+    def _upgrade_from_1(self):
+        _run_script(self.db, _TABLES_2)
+        starts = []
+        for dev, epoch, seq, body in self.db.execute(
+                "SELECT device_id, epoch, seq, body FROM events WHERE gid IS NULL"):
+            g = _evening_next(json.loads(body))
+            if g is not None:
+                starts.append((dev, epoch, seq, g))
+        self.db.executemany("INSERT INTO evening_starts VALUES (?, ?, ?, ?)", starts)
+        rows = self.db.execute("SELECT id, device_id, epoch, gid, record, status FROM games "
+                               "ORDER BY id").fetchall()
+        for gid_, dev, epoch, gid, rec, status in rows:
+            self._store_derived(gid_, json.loads(rec))
+            self._set_evening(gid_, self._device_evening(dev, epoch, gid))
+        self._renumber()
+        self.db.execute("UPDATE meta SET value = ? WHERE key = 'schema'", (str(SCHEMA),))
 
     def close(self):
         self.db.close()
@@ -126,7 +185,8 @@ class History:
 
     def note_device(self, device_id, epoch, board, firmware, when):
         self.db.execute(
-            "INSERT INTO devices VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (device_id, epoch) DO "
+            "INSERT INTO devices (device_id, epoch, board, firmware, first_sync, last_sync) "
+            "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (device_id, epoch) DO "
             "UPDATE SET board = excluded.board, firmware = excluded.firmware, "
             "last_sync = excluded.last_sync", (device_id, epoch, board, firmware, when, when))
 
@@ -141,27 +201,61 @@ class History:
         return json.loads(r[0]) if r else None
 
     def drop_events(self, device_id, epoch, from_seq):
-        """Forget received events from from_seq on; returns the gids they touched."""
+        """Forget received events from from_seq on; returns the gids they touched (with those
+        whose evening they started)."""
+        key = (device_id, epoch, from_seq)
         gids = {r[0] for r in self.db.execute(
             "SELECT DISTINCT gid FROM events WHERE device_id = ? AND epoch = ? AND seq >= ? "
-            "AND gid IS NOT NULL", (device_id, epoch, from_seq))}
-        self.db.execute("DELETE FROM events WHERE device_id = ? AND epoch = ? AND seq >= ?",
-                        (device_id, epoch, from_seq))
+            "AND gid IS NOT NULL", key)}
+        gids |= self._after_evening_starts(device_id, epoch, from_seq)
+        self.db.execute("DELETE FROM events WHERE device_id = ? AND epoch = ? AND seq >= ?", key)
+        self.db.execute("DELETE FROM evening_starts WHERE device_id = ? AND epoch = ? AND "
+                        "seq >= ?", key)
+        self.db.execute("UPDATE devices SET built_seq = MIN(built_seq, ?) WHERE device_id = ? "
+                        "AND epoch = ?", (from_seq - 1, device_id, epoch))
         return gids
 
+    def _after_evening_starts(self, device_id, epoch, from_seq):
+        """The stored games of this device epoch from the first game of an evening started at
+        or after from_seq: their evening is decided again."""
+        r = self.db.execute("SELECT MIN(next) FROM evening_starts WHERE device_id = ? AND "
+                            "epoch = ? AND seq >= ?", (device_id, epoch, from_seq)).fetchone()
+        if r[0] is None:
+            return set()
+        return {g for (g,) in self.db.execute(
+            "SELECT gid FROM games WHERE device_id = ? AND epoch = ? AND gid >= ?",
+            (device_id, epoch, r[0]))}
+
     def orphans(self, device_id, epoch):
-        """Game numbers that have events but no game row (a sync stopped between the two)."""
+        """Game numbers that have events but no game row (a sync stopped between the two):
+        looked for among the events after the last complete build (built_seq)."""
         return {r[0] for r in self.db.execute(
             "SELECT DISTINCT e.gid FROM events e WHERE e.device_id = ? AND e.epoch = ? AND "
-            "e.gid IS NOT NULL AND NOT EXISTS (SELECT 1 FROM games g WHERE g.device_id = "
-            "e.device_id AND g.epoch = e.epoch AND g.gid = e.gid)", (device_id, epoch))}
+            "e.seq > (SELECT COALESCE(MAX(built_seq), 0) FROM devices d WHERE d.device_id = "
+            "e.device_id AND d.epoch = e.epoch) AND e.gid IS NOT NULL AND NOT EXISTS (SELECT "
+            "1 FROM games g WHERE g.device_id = e.device_id AND g.epoch = e.epoch AND g.gid = "
+            "e.gid)", (device_id, epoch))}
+
+    def built(self, device_id, epoch):
+        """Every game of the events held is built (the end of a sync): orphans() starts here."""
+        self.db.execute("UPDATE devices SET built_seq = ? WHERE device_id = ? AND epoch = ?",
+                        (self.last_seq(device_id, epoch), device_id, epoch))
 
     def add_events(self, device_id, epoch, evs):
-        rows = []
+        """Store events as received; returns the game numbers whose evening an evening event
+        among them may change (normally none: an evening starts before its games)."""
+        rows, starts = [], []
         for seq, ev in evs:
             rows.append((device_id, epoch, seq, event_gid(ev),
                          json.dumps(ev, ensure_ascii=False, sort_keys=True)))
+            g = _evening_next(ev) if rows[-1][3] is None else None
+            if g is not None:
+                starts.append((device_id, epoch, seq, g))
         self.db.executemany("INSERT INTO events VALUES (?, ?, ?, ?, ?)", rows)
+        if not starts:
+            return set()
+        self.db.executemany("INSERT INTO evening_starts VALUES (?, ?, ?, ?)", starts)
+        return self._after_evening_starts(device_id, epoch, starts[0][2])
 
     def game_events(self, device_id, epoch, gid):
         return [(r[0], json.loads(r[1])) for r in self.db.execute(
@@ -169,13 +263,17 @@ class History:
             "ORDER BY seq", (device_id, epoch, gid))]
 
     def rebuild(self, device_id, epoch, gid, when):
-        """Replay a game's events with the rules core and store the result; 'new', 'updated',
-        'same', 'gone' (no events left) or 'replaced' (the device now has a different game under
-        this number: the stored one is kept, moved off the key, and the new one added)."""
+        """Replay a game's events with the rules core and store the result with what readers
+        need (knockbox.derived); 'new', 'updated', 'same', 'gone' (no events left) or 'replaced'
+        (the device now has a different game under this number: the stored one is kept, moved
+        off the key, and the new one added). Call renumber() after the last one."""
         evs = self.game_events(device_id, epoch, gid)
         old = self.db.execute("SELECT record, status, error, id FROM games WHERE device_id = ? "
                               "AND epoch = ? AND gid = ?", (device_id, epoch, gid)).fetchone()
+        evening = self._device_evening(device_id, epoch, gid)
         if not evs:
+            if old is not None:
+                self._set_evening(old[3], evening)
             return "gone"
         rec, status, winners, error = replay_events(evs)
         text = json.dumps(rec, ensure_ascii=False, sort_keys=True)
@@ -184,8 +282,10 @@ class History:
             # Never overwrite a game with another one: the old row leaves the unique key (its
             # gid becomes -id, so it cannot clash: device gids are >= 1) and stays as it was.
             self.db.execute("UPDATE games SET gid = ? WHERE id = ?", (-old[3], old[3]))
+            self._set_evening(old[3], None)
             old, result = None, "replaced"
         if old is not None and (old[0], old[1], old[2]) == (text, status, error):
+            self._set_evening(old[3], evening)
             return "same"
         players = json.dumps(rec.get("players") or [], ensure_ascii=False)
         nhands = len(rec.get("hands") or [])
@@ -198,70 +298,127 @@ class History:
             "error = excluded.error",
             (device_id, epoch, gid, when, when, rec.get("method"), players, nhands, status,
              json.dumps(winners), text, error))
+        row_id = self.db.execute("SELECT id FROM games WHERE device_id = ? AND epoch = ? AND "
+                                 "gid = ?", (device_id, epoch, gid)).fetchone()[0]
+        self._store_derived(row_id, rec)
+        self._set_evening(row_id, evening)
         return result
 
-    # ---- reading
+    def add_game(self, device_id, epoch, gid, synced, updated, rec, status, error, evening):
+        """Store a game that comes with no events (`knockbox import`): its record, checked and
+        derived; gid None: off any device's key (-id); evening: its evening's key or None.
+        Returns the new row's id. Call renumber() after the last one."""
+        d = derived.derive(rec) if status != "invalid" else None
+        winners = d[0]["winners"] if d and d[0]["over"] else []
+        cur = self.db.execute(
+            "INSERT INTO games (device_id, epoch, gid, synced, updated, method, players, hands, "
+            "status, winners, record, error) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (device_id, epoch, 0 if gid is None else gid, synced, updated, rec.get("method"),
+             json.dumps(rec.get("players") or [], ensure_ascii=False),
+             len(rec.get("hands") or []), status, json.dumps(winners),
+             json.dumps(rec, ensure_ascii=False, sort_keys=True), error))
+        row_id = cur.lastrowid
+        if gid is None:
+            self.db.execute("UPDATE games SET gid = ? WHERE id = ?", (-row_id, row_id))
+        self._store_derived(row_id, rec, d)
+        self._set_evening(row_id, evening)
+        return row_id
 
-    def games(self, ids=None, since=None):
-        """Game rows (dicts) in the order they were first synced; ids: list of game ids."""
-        q = "SELECT * FROM games"
-        args = []
-        where = []
-        if ids:
-            where.append("id IN (%s)" % ",".join("?" * len(ids)))
-            args += list(ids)
-        if since:
-            where.append("synced >= ?")
-            args.append(since)
-        if where:
-            q += " WHERE " + " AND ".join(where)
-        cur = self.db.execute(q + _ORDER, args)
-        names = [d[0] for d in cur.description]
-        out = [_game_row(dict(zip(names, r))) for r in cur]
-        evening = self.evening_of()
-        for g in out:
-            g["evening"] = evening.get(g["id"])
-        if ids:
-            have = {g["id"] for g in out}
-            missing = [str(i) for i in ids if i not in have]
-            if missing:
-                raise UserError("no game %s in the history (see `knockbox history`)"
-                                % ", ".join(missing))
-        return out
+    def find_game(self, rec, key=None):
+        """The id of a stored game with exactly this record (under this device key (device_id,
+        epoch, gid) when given), else None."""
+        text = json.dumps(rec, ensure_ascii=False, sort_keys=True)
+        q = "SELECT id FROM games WHERE record = ?"
+        args = [text]
+        if key is not None:
+            q += " AND device_id = ? AND epoch = ? AND gid = ?"
+            args += list(key)
+        r = self.db.execute(q + " LIMIT 1", args).fetchone()
+        return r[0] if r else None
 
-    def game(self, gid):
-        return self.games([gid])[0]
+    def ids_of(self, device_id, epoch, gid):
+        """[the row id] of the game under this device key, [] if none."""
+        return [r[0] for r in self.db.execute("SELECT id FROM games WHERE device_id = ? AND "
+                                              "epoch = ? AND gid = ?", (device_id, epoch, gid))]
 
-    # ---- evenings
+    def key_taken(self, device_id, epoch, gid):
+        return self.db.execute("SELECT 1 FROM games WHERE device_id = ? AND epoch = ? AND "
+                               "gid = ?", (device_id, epoch, gid)).fetchone() is not None
 
-    def evening_of(self):
-        """{game id: evening number} for every game that has an evening (see the top)."""
-        starts = {}     # (device, epoch) -> [(seq, next gid)] in journal order
-        for dev, epoch, seq, body in self.db.execute(
-                "SELECT device_id, epoch, seq, body FROM events WHERE gid IS NULL "
-                "ORDER BY device_id, epoch, seq"):
-            ev = json.loads(body)
-            g = ev.get("next") if isinstance(ev, dict) and ev.get("t") == EVENING else None
-            if type(g) is int and 0 <= g <= MAX_INT:
-                starts.setdefault((dev, epoch), []).append((seq, g))
-        numbers, out = {}, {}
-        for game_id, dev, epoch, g in self.db.execute(
-                "SELECT id, device_id, epoch, gid FROM games" + _ORDER):
-            if g < 0:
+    def _store_derived(self, row_id, rec, d=None):
+        """The standings, play and seats of a stored game (none if the core refuses it); d:
+        derived.derive(rec) if already made."""
+        self.db.execute("DELETE FROM seats WHERE game_id = ?", (row_id,))
+        try:
+            st, play, seats = d or derived.derive(rec)
+        except (GameError, TypeError, AttributeError, KeyError):
+            self.db.execute("UPDATE games SET standings = NULL, play = NULL WHERE id = ?",
+                            (row_id,))
+            return
+        self.db.execute("UPDATE games SET standings = ?, play = ? WHERE id = ?",
+                        (_dumps(st), _dumps(play), row_id))
+        self.db.executemany(
+            "INSERT INTO seats VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            [(row_id, c["seat"], c["player"]) + tuple(c[k] for k in SEAT_COUNTS)
+             for c in seats])
+
+    # ---- evenings (see the top)
+
+    def _device_evening(self, device_id, epoch, gid):
+        """The key of the evening a device's game belongs to: "DEVICE/EPOCH/SEQ" with SEQ the
+        evening record's (0: before the epoch's first), None for a game off its key."""
+        if gid < 1:
+            return None
+        r = self.db.execute("SELECT MAX(seq) FROM evening_starts WHERE device_id = ? AND "
+                            "epoch = ? AND next <= ?", (device_id, epoch, gid)).fetchone()
+        return "%s/%d/%d" % (device_id, epoch, r[0] or 0)
+
+    def _set_evening(self, row_id, key):
+        old = self.db.execute("SELECT evening FROM games WHERE id = ?", (row_id,)).fetchone()[0]
+        if old != key:
+            self.db.execute("UPDATE games SET evening = ? WHERE id = ?", (key, row_id))
+        self._dirty |= {k for k in (old, key) if k is not None}
+
+    def renumber(self):
+        """Bring the evenings' numbers up to date after games were stored (1, 2, ... in the
+        order of their first game); only the evenings touched are looked at again, and only
+        numbers that changed are written."""
+        self._renumber()
+
+    def _renumber(self, every=False):
+        keys, self._dirty = self._dirty, set()
+        if every:
+            self.db.execute("DELETE FROM evenings")
+            keys = {k for (k,) in self.db.execute(
+                "SELECT DISTINCT evening FROM games WHERE evening IS NOT NULL")}
+        for key in keys:
+            first = self.db.execute(
+                "SELECT synced, device_id, epoch, ABS(gid), id FROM games WHERE evening = ?"
+                + _ORDER + " LIMIT 1", (key,)).fetchone()
+            if first is None:
+                self.db.execute("DELETE FROM evenings WHERE key = ?", (key,))
                 continue
-            seq = 0
-            for s, first in starts.get((dev, epoch), ()):
-                if first <= g:
-                    seq = s
-            key = (dev, epoch, seq)
-            if key not in numbers:
-                numbers[key] = len(numbers) + 1
-            out[game_id] = numbers[key]
-        return out
+            self.db.execute(
+                "INSERT INTO evenings VALUES (?, NULL, ?, ?, ?, ?, ?) ON CONFLICT (key) DO UPDATE "
+                "SET first_synced = excluded.first_synced, first_device = excluded.first_device,"
+                " first_epoch = excluded.first_epoch, first_gid = excluded.first_gid, "
+                "first_id = excluded.first_id", (key,) + tuple(first))
+        if keys:
+            self.db.execute(
+                "UPDATE evenings SET number = r.n FROM (SELECT key, ROW_NUMBER() OVER (ORDER BY "
+                "first_synced, first_device, first_epoch, first_gid, first_id) AS n FROM "
+                "evenings) AS r WHERE evenings.key = r.key AND evenings.number IS NOT r.n")
 
-    def evening(self, n=None):
-        """(number, game rows) of evening n, the latest when n is None; UserError if none."""
-        count = max(self.evening_of().values(), default=0)
+    def evenings(self):
+        """[{number, key, first (when its first game was synced), games}] in order."""
+        return [{"number": n, "key": k, "first": f, "games": c} for n, k, f, c in self.db.execute(
+            "SELECT e.number, e.key, e.first_synced, (SELECT COUNT(*) FROM games g WHERE "
+            "g.evening = e.key) FROM evenings e ORDER BY e.number")]
+
+    def evening(self, n=None, **parts):
+        """(number, game rows) of evening n, the latest when n is None; UserError if none.
+        parts: as games()."""
+        count = self.db.execute("SELECT MAX(number) FROM evenings").fetchone()[0]
         if not count:
             raise UserError("no games yet: `knockbox sync` pulls them from the device")
         if n is None:
@@ -269,29 +426,113 @@ class History:
         if not 1 <= n <= count:
             raise UserError("no evening %d: the history has evenings 1 to %d (see `knockbox "
                             "history`)" % (n, count))
-        return n, [g for g in self.games() if g["evening"] == n]
+        return n, self.games(evening=n, **parts)
+
+    # ---- reading
+
+    def games(self, ids=None, since=None, evening=None, day=None, seats=False, detail=False):
+        """Game rows (dicts) in the order they were first synced: every game, or those of these
+        ids, first synced since a date, of evening number `evening`, or first synced on `day`.
+        A row: id, device_id, epoch, gid, replaced, synced, updated, method, players, hands,
+        status, winners (seats), error, evening (number or None), evening_key; seats=True adds
+        "seats" (knockbox.derived's per-seat counts, [] for a game the core refused);
+        detail=True adds those and "record", "standings" (None if refused) and "play"."""
+        cols = ("g.id, g.device_id, g.epoch, g.gid, g.synced, g.updated, g.method, g.players, "
+                "g.hands, g.status, g.winners, g.error, g.evening, e.number")
+        if detail:
+            cols += ", g.record, g.standings, g.play"
+        q = "SELECT %s FROM games g LEFT JOIN evenings e ON e.key = g.evening" % cols
+        args, where = [], []
+        if ids:
+            where.append("g.id IN (%s)" % ",".join("?" * len(ids)))
+            args += list(ids)
+        if since:
+            where.append("g.synced >= ?")
+            args.append(since)
+        if day:
+            where.append("g.synced >= ? AND g.synced < ?")
+            args += [day, day + "~"]
+        if evening is not None:
+            where.append("g.evening = (SELECT key FROM evenings WHERE number = ?)")
+            args.append(evening)
+        if where:
+            q += " WHERE " + " AND ".join(where)
+        out = [_game_row(r, detail) for r in self.db.execute(q + _ORDER_G, args)]
+        if ids:
+            have = {g["id"] for g in out}
+            missing = [str(i) for i in ids if i not in have]
+            if missing:
+                raise UserError("no game %s in the history (see `knockbox history`)"
+                                % ", ".join(missing))
+        if seats or detail:
+            self._add_seats(out)
+        return out
+
+    def _add_seats(self, rows):
+        by_id = {r["id"]: r for r in rows}
+        for r in rows:
+            r["seats"] = []
+        q = "SELECT game_id, seat, player, %s FROM seats" % ", ".join(SEAT_COUNTS)
+        if len(rows) <= 500:
+            q += " WHERE game_id IN (%s)" % ",".join(str(i) for i in by_id)
+        for t in self.db.execute(q + " ORDER BY game_id, seat"):
+            r = by_id.get(t[0])
+            if r is not None:
+                c = dict(zip(SEAT_COUNTS, t[3:]))
+                c["seat"], c["player"] = t[1], t[2]
+                r["seats"].append(c)
+
+    def game(self, gid, detail=True):
+        return self.games([gid], detail=detail)[0]
+
+    def latest_day(self):
+        """The date (YYYY-MM-DD) the latest game was first synced, None if no game."""
+        r = self.db.execute("SELECT MAX(synced) FROM games").fetchone()[0]
+        return r[:10] if r else None
 
 
 _ORDER = " ORDER BY synced, device_id, epoch, ABS(gid), id"
+_ORDER_G = " ORDER BY g.synced, g.device_id, g.epoch, ABS(g.gid), g.id"
+_ROW = ("id", "device_id", "epoch", "gid", "synced", "updated", "method", "players", "hands",
+        "status", "winners", "error", "evening_key", "evening")
 
 
-def _game_row(d):
+def _game_row(t, detail):
+    d = dict(zip(_ROW, t))
     d["replaced"] = d["gid"] < 0     # the device later had another game under its number
     d["players"] = json.loads(d["players"])
     d["winners"] = json.loads(d["winners"]) if d["winners"] else []
-    d["record"] = json.loads(d["record"])
+    if detail:
+        rec, st, play = t[len(_ROW):]
+        d["record"] = json.loads(rec)
+        d["standings"] = json.loads(st) if st else None
+        d["play"] = json.loads(play) if play else None
     return d
 
 
-def standings(row):
-    """The standings of a stored game (a History.games() row); UserError if the rules core
-    refuses it."""
-    from knockcore.game import from_record
+def _dumps(v):
+    return json.dumps(v, ensure_ascii=False, separators=(",", ":"))
 
-    try:
-        return from_record(row["record"]).standings()
-    except GameError as e:
-        raise UserError("game %d: %s" % (row["id"], e)) from None
+
+def _run_script(db, script):
+    for stmt in script.split(";"):
+        if stmt.strip():
+            db.execute(stmt)
+
+
+def _evening_next(ev):
+    """G of an evening record {"t": "evening", "next": G}, None for any other event."""
+    g = ev.get("next") if isinstance(ev, dict) and ev.get("t") == EVENING else None
+    return g if type(g) is int and 0 <= g <= MAX_INT else None
+
+
+def standings(row):
+    """The standings of a stored game (a History.games(detail=True) row, worked out when it was
+    stored); UserError for a game the rules core refused."""
+    if row.get("standings") is None:
+        raise UserError("game %d: %s" % (row["id"], row.get("error") or "refused by the rules "
+                                         "core"))
+    return row["standings"]
 
 
 def replay_events(evs):

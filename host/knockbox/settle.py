@@ -1,7 +1,8 @@
 """Settling up: the one home of the settlement the `settle`, `report` and `book` commands show,
 and of money per point (`settle --per-point`, `report --per-point`, `push --stake`).
 
-tally(rows) adds the finished games of History.games() rows into the rules core's ledger
+tally(rows) adds the finished games of History.games(seats=True) rows (each seat's net, stored
+when the game was) into the rules core's ledger
 (knockcore.evening, the same code as the device's Evening screen): each player's net, games and
 wins, and the fewest payments. add_money(res, stake) adds money to it. parse_stake(text, option)
 reads money per point as the device keeps it: whole hundredths of the currency unit, from 0 to
@@ -10,7 +11,6 @@ MAX_STAKE (1,000 a point).
 import decimal
 
 from knockbox.errors import UserError
-from knockbox.history import standings
 from knockcore import evening as ledger
 
 MAX_STAKE = 1000        # money per point at most (100,000 hundredths)
@@ -45,7 +45,8 @@ def tally(rows):
         if r["status"] != "over":
             skipped.append([r["id"], r["status"]])
             continue
-        ledger.add(led, standings(r))
+        ledger.add(led, {"over": True, "players": r["players"], "winners": r["winners"],
+                         "net": [c["net"] for c in r["seats"]]})
         used.append(r["id"])
     return {"games": used, "skipped": skipped, "net": {n: led[n][0] for n in led},
             "players": [{"player": n, "net": v, "games": g, "wins": w}

@@ -4,7 +4,9 @@ knockbox/commands/sync.py). Protocol: docs/PROTOCOL.md.
 A sync mirrors the device's journal events: it asks for the events after the last sequence
 number the history holds for this (device id, epoch), a page at a time, stores them as received,
 then replays every game they touch with the rules core under CPython and stores the result
-(games keyed by device, epoch and game number: an edit or undo on the device updates the game).
+with what the readers need (knockbox.derived; games keyed by device, epoch and game number: an
+edit or undo on the device updates the game). A sync reads and writes only the games it
+touches: its cost does not grow with the history.
 
 All of it is one SQLite transaction per sync. If the link fails part way (unplugged, silent,
 garbage) the pages that arrived whole and checked out are committed with the games they make,
@@ -117,12 +119,16 @@ class Sync:
                 self.complete = True
             except (serialio.LinkError, UserError, KeyboardInterrupt) as e:
                 failure = e     # keep the whole pages that arrived; report after the commit
+            ids = []
             for gid in sorted(self.touched):
                 r = self.hist.rebuild(dev, epoch, gid, when)
                 self.results[r] += 1
-            self.invalid = [g for g in self.hist.games() if g["status"] == "invalid"
-                            and g["device_id"] == dev and g["epoch"] == epoch
-                            and g["gid"] in self.touched]
+                ids += self.hist.ids_of(dev, epoch, gid)
+            self.hist.renumber()
+            if self.complete:
+                self.hist.built(dev, epoch)
+            self.invalid = [g for g in (self.hist.games(ids) if ids else [])
+                            if g["status"] == "invalid"]
         if failure is not None:
             if isinstance(failure, KeyboardInterrupt):
                 raise failure
@@ -166,7 +172,7 @@ class Sync:
                     elif ev.get("t") not in ("epoch", "evening"):   # the device's own records
                         self.say("record %d (%s) has no usable game number: kept, not replayed"
                                  % (seq, ev.get("t")))
-                self.hist.add_events(dev, epoch, evs)
+                self.touched |= self.hist.add_events(dev, epoch, evs)
                 self.new_events += len(evs)
                 after = evs[-1][0]
                 prog.total = max(prog.total, r["last_seq"] - have)

@@ -62,20 +62,22 @@ def add_selection(p, default):
                    "(YYYY-MM-DD)")
 
 
-def select(h, args, default):
-    """(game rows, evening number or None) chosen by add_selection's options; default(h) gives
-    them when none is given."""
+def select(h, args, default, **parts):
+    """(game rows, evening number or None) chosen by add_selection's options; default(h,
+    **parts) gives them when none is given. parts: what History.games() adds to each row
+    (seats=True, detail=True)."""
     ids = [game_id(g) for g in args.games]
     if sum(1 for x in (ids, args.evening, args.since) if x) > 1:
         raise UserError("give game ids, --evening or --since: only one of them")
     if ids:
-        return h.games(ids), None
+        return h.games(ids, **parts), None
     if args.evening:
-        n, rows = h.evening(None if args.evening == "latest" else evening_number(args.evening))
+        n, rows = h.evening(None if args.evening == "latest" else evening_number(args.evening),
+                            **parts)
         return rows, n
     if args.since:
-        return h.games(since=date_arg(args.since)), None
-    return default(h)
+        return h.games(since=date_arg(args.since), **parts), None
+    return default(h, **parts)
 
 
 def evening_number(s):

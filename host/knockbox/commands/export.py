@@ -65,7 +65,7 @@ def csv_text(rows):
 
 def run(args, out, err):
     ids = [game_id(g) for g in args.games]
-    rows = open_history(args).games(ids or None, since=date_arg(args.since))
+    rows = open_history(args).games(ids or None, since=date_arg(args.since), detail=True)
     if args.csv:
         text = csv_text(rows)
     else:

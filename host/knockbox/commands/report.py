@@ -39,7 +39,7 @@ def run(args, out, err):
 
     stake = settle.parse_stake(args.per_point) if args.per_point is not None else None
     h = open_history(args)
-    rows, number = select(h, args, lambda h: h.evening()[::-1])
+    rows, number = select(h, args, lambda h, **parts: h.evening(**parts)[::-1], detail=True)
     html = report.page(rows, lang=args.lang or default_lang(), evening=number,
                        since=args.since, stake=stake)
     path = os.path.abspath(args.output)

@@ -30,18 +30,15 @@ def arguments(p):
     add_db_option(p)
 
 
-def latest_day(h):
+def latest_day(h, **parts):
     """The games first synced on the latest day in the history, and no evening number."""
-    rows = h.games()
-    if not rows:
-        return [], None
-    day = max(r["synced"][:10] for r in rows)
-    return [r for r in rows if r["synced"][:10] == day], None
+    day = h.latest_day()
+    return (h.games(day=day, **parts) if day else []), None
 
 
 def run(args, out, err):
     stake = S.parse_stake(args.per_point) if args.per_point is not None else None
-    rows, number = select(open_history(args), args, latest_day)
+    rows, number = select(open_history(args), args, latest_day, seats=True)
     res = S.tally(rows)
     res["evening"] = number
     if stake is not None:

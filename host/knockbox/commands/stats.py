@@ -40,7 +40,8 @@ def run(args, out, err):
     from knockbox import ratings
 
     h = open_history(args)
-    stats = S.compute(select(h, args, lambda h: (h.games(), None))[0])
+    stats = S.compute(select(h, args, lambda h, **parts: (h.games(**parts), None),
+                             seats=True)[0])
     ratings.attach(h, stats)
     if args.json:
         write_json(out, stats)

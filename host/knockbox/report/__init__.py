@@ -19,18 +19,24 @@ from knockbox.history import standings
 from knockbox.report import charts
 from knockbox.report.words import LANGS
 from knockcore import evening as ledger
-from knockcore.game import from_record
 
 PALETTE = ("#0969da", "#cf222e", "#1a7f37", "#8250df", "#bc4c00", "#1b7c83", "#bf3989",
            "#4d2d00", "#57606a", "#7d4e00")
 STATS = ("games", "wins", "hands", "hands_won", "gins", "undercuts", "avg_points", "net")
+MAX_GAMES = 60      # games on one page at most
 _HERE = os.path.dirname(os.path.abspath(__file__))
 
 
 def page(rows, lang="en", evening=None, since=None, stake=None, now=None):
-    """The report of these History.games() rows as HTML text."""
+    """The report of these History.games(detail=True) rows as HTML text: what it shows was
+    worked out when each game was stored (nothing is replayed); more than MAX_GAMES games are
+    refused (a page that size is not read: the book is for the whole history)."""
     if not rows:
         raise UserError("no games to report")
+    if len(rows) > MAX_GAMES:
+        raise UserError("%d games are more than one page can sensibly hold (at most %d): choose "
+                        "an evening, fewer games or a later --since; `knockbox book -o DIR` "
+                        "makes the whole history a folder of pages" % (len(rows), MAX_GAMES))
     words = LANGS[lang]
     names = sorted({n for r in rows for n in r["players"]})
     colour = {n: PALETTE[i % len(PALETTE)] for i, n in enumerate(names)}
@@ -75,14 +81,11 @@ def _game(row, words, colour):
         return out
     st = standings(row)
     rec = row["record"]
-    g = from_record({k: rec[k] for k in rec if k != "hands"})
-    running, hands = [g.totals[:]], []
-    for h, x in zip(rec["hands"], st["hands"]):
-        active = g.active[:]
-        g.add(h)
-        running.append(g.totals[:])
+    running, hands = row["play"]["running"], []
+    for i, (h, x) in enumerate(zip(rec["hands"], st["hands"])):
+        active = row["play"]["active"][i]
         hands.append({"n": x["hand"], "dealer": p[x["dealer"]], "result": _result(h, x, p, words),
-                      "cells": [{"seat": s, "total": running[-1][s], "points": x["points"][s],
+                      "cells": [{"seat": s, "total": running[i + 1][s], "points": x["points"][s],
                                  "out": s not in active} for s in range(3)]})
     box = rec["start"].get("box") if row["method"] == 2 else None
     out.update(st=st, hands=hands, box=box, labels=_labels(p, box, words),
