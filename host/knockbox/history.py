@@ -140,11 +140,11 @@ class History:
             if g is not None:
                 starts.append((dev, epoch, seq, g))
         self.db.executemany("INSERT INTO evening_starts VALUES (?, ?, ?, ?)", starts)
-        rows = self.db.execute("SELECT id, device_id, epoch, gid, record, status FROM games "
+        rows = self.db.execute("SELECT id, device_id, epoch, gid, record FROM games "
                                "ORDER BY id").fetchall()
-        for gid_, dev, epoch, gid, rec, status in rows:
-            self._store_derived(gid_, json.loads(rec))
-            self._set_evening(gid_, self._device_evening(dev, epoch, gid))
+        for row_id, dev, epoch, gid, rec in rows:
+            self._store_derived(row_id, json.loads(rec))
+            self._set_evening(row_id, self._device_evening(dev, epoch, gid))
         self._renumber()
         self.db.execute("UPDATE meta SET value = ? WHERE key = 'schema'", (str(SCHEMA),))
 
