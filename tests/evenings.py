@@ -6,6 +6,7 @@ import json
 import os
 
 from knockbox import history, sync
+from knockcore import events
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 with open(os.path.join(HERE, "vectors", "games.json"), encoding="utf-8") as _f:
@@ -31,7 +32,7 @@ def journal(plan, first_gid=1):
     gid = first_gid
     for item in plan:
         if item == EVENING:
-            evs.append({"t": "evening", "next": gid})
+            evs.append(events.evening(gid))
             continue
         rec = game(item) if isinstance(item, str) else item
         evs.append({"t": "game", "g": gid, "rec": {k: rec[k] for k in rec if k != "hands"}})

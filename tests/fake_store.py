@@ -20,7 +20,7 @@ class FakeStore:
             g = events.game_of(ev)
             if g is not None:
                 games[g] = events.apply(games.get(g), ev)
-            elif ev.get("t") == "evening":
+            elif events.evening_next(ev) is not None:
                 self.evening_gid, self.evening_seq = ev["next"], seq
         self._gids = sorted(games)
         self._games = {g: games[g] for g in self._gids[-self.keep:]}
@@ -44,7 +44,7 @@ class FakeStore:
 
     def new_evening(self):
         nxt = (max(self._gids) + 1) if self._gids else 1
-        self.append({"t": "evening", "next": nxt})
+        self.append(events.evening(nxt))
 
     # the journal's
     def records(self, after=0):

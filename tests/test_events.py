@@ -63,6 +63,17 @@ def test_game_of():
     assert events.game_of([1]) is None
 
 
+def test_the_evening_record_is_made_and_read_in_one_place():
+    ev = events.evening(4)
+    assert ev == {"t": "evening", "next": 4}     # the journal's format (docs/PROTOCOL.md)
+    assert events.evening_next(ev) == 4 and events.game_of(ev) is None
+    assert events.evening_next(events.evening(0)) == 0
+    for other in ({"t": "evening", "next": "4"}, {"t": "evening", "next": -1},
+                  {"t": "evening", "next": True}, {"t": "evening"}, {"t": "epoch", "next": 4},
+                  {"t": "hand", "g": 4, "h": {}}, ["evening", 4], None):
+        assert events.evening_next(other) is None, other
+
+
 def test_a_snapshot_restores_the_same_game_at_every_hand():
     """knockcore.game.snapshot/restore (the device's boot checkpoint): through JSON, at every
     point of random games of each method (finished or not, custom rules, closed), the restored

@@ -6,8 +6,9 @@
 #   {"t":"epoch","e":E,"dev":ID,"next":G}   record 1 of every journal: epoch E of device ID; gids
 #                                           of this epoch start at G (>= every older gid)
 #   {"t":"evening","next":G}                the player started a new evening: its games are
-#                                           those from gid G on (the laptop reads it the same
-#                                           way); the games before the first one are one evening
+#                                           those from gid G on (knockcore.events makes and
+#                                           reads it, here and on the laptop); the games before
+#                                           the first one are one evening
 #
 # Every change is applied to the in-memory game first (the rules core validates it); only a valid
 # change is journaled, so refused input never reaches flash. When the journal write itself fails
@@ -39,7 +40,6 @@ from knockfw.journal import load_json, save_json
 
 META = "/data/meta.json"
 KEEP = 2  # games kept in RAM: the one on the table and the one before it
-EVENING = "evening"
 
 
 class StoreError(ValueError):
@@ -151,8 +151,8 @@ class _Scan:
                     break
             finally:
                 it.close()
-            g = ev.get("next") if isinstance(ev, dict) and ev.get("t") == EVENING else None
-            if type(g) is int and g >= 0:
+            g = events.evening_next(ev)
+            if g is not None:
                 st.evening_gid, st.evening_seq = g, seq
                 return
             self.skip(seq, ("not a game event", ()))
@@ -317,7 +317,7 @@ class Store:
         g = self._next
         if self.evening_seq and self.evening_gid == g:
             return False
-        self._commit({"t": EVENING, "next": g})
+        self._commit(events.evening(g))
         self.evening_gid, self.evening_seq = g, self.journal.last_seq
         return True
 

@@ -12,7 +12,8 @@ Tables:
                                              edited on the device after a sync is updated
 An erase on the device starts a new epoch: its games get new keys, the old ones stay here.
 
-Evenings are derived from the stored events: {"t":"evening","next":G} (no "g") says the player
+Evenings are derived from the stored events: {"t":"evening","next":G} (no "g"; knockcore.events
+makes and reads it: evening(G), evening_next(event)) says the player
 started a new evening on the device and the next new game gets number G. A game of that device
 and epoch belongs to the last such event (in journal order) with G <= its gid; games before an
 epoch's first evening event are that epoch's first evening. Evenings that have games are
@@ -73,7 +74,6 @@ CREATE TABLE evenings (
 CREATE INDEX evenings_number ON evenings (number);
 """
 STATUSES = ("playing", "over", "abandoned", "invalid")
-EVENING = "evening"         # the journal event that starts a new evening
 MAX_INT = (1 << 63) - 1     # SQLite's largest integer: game ids, epochs, seqs, gids
 SEAT_COUNTS = ("won", "hands", "hands_won", "gins", "undercuts", "points", "net")
 def default_path():
@@ -521,9 +521,9 @@ def _run_script(db, script):
 
 
 def _evening_next(ev):
-    """G of an evening record {"t": "evening", "next": G}, None for any other event."""
-    g = ev.get("next") if isinstance(ev, dict) and ev.get("t") == EVENING else None
-    return g if type(g) is int and 0 <= g <= MAX_INT else None
+    """G of an evening record (knockcore.events.evening_next) that SQLite can hold, else None."""
+    g = events.evening_next(ev)
+    return g if g is not None and g <= MAX_INT else None
 
 
 def standings(row):

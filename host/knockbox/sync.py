@@ -18,7 +18,7 @@ import sys
 from knockbox import history as H
 from knockbox import serialio
 from knockbox.errors import UserError
-from knockcore import FORMAT
+from knockcore import FORMAT, events
 from knockcore.proto import EVENTS_MAX as PAGE  # events asked per request (a page may be shorter)
 
 ERASE_TIMEOUT = 45.0    # the device gives up after 30 s without a press
@@ -169,7 +169,7 @@ class Sync:
                     g = H.event_gid(ev)
                     if g is not None:
                         self.touched.add(g)
-                    elif ev.get("t") not in ("epoch", "evening"):   # the device's own records
+                    elif ev.get("t") not in ("epoch", events.EVENING):   # the device's own records
                         self.say("record %d (%s) has no usable game number: kept, not replayed"
                                  % (seq, ev.get("t")))
                 self.touched |= self.hist.add_events(dev, epoch, evs)

@@ -8,8 +8,10 @@
 #   {"t":"edit","g":gid,"i":i,"h":HAND}  replace hand i (0-based)
 #   {"t":"end","g":gid}                  close an unfinished game: it takes no more input
 #
-# Events that are not about one game ({"t":"epoch",...} heads every journal) have no "g";
-# game_of() tells them apart.
+# Events that are not about one game have no "g"; game_of() tells them apart. The device's
+# store writes two ({"t":"epoch",...} heads every journal), and one means the same everywhere:
+#   {"t":"evening","next":G}             the player started a new evening: its games are those
+#                                        from game G on; evening(G) makes it, evening_next reads it
 from knockcore.errors import GameError
 from knockcore.game import from_record
 
@@ -18,12 +20,27 @@ HAND = "hand"
 UNDO = "undo"
 EDIT = "edit"
 END = "end"
+EVENING = "evening"
 
 
 def game_of(ev):
     """The game number an event is about, or None for events about no single game."""
     g = ev.get("g") if isinstance(ev, dict) else None
     return g if type(g) is int else None
+
+
+def evening(g):
+    """The record that starts a new evening at game g."""
+    return {"t": EVENING, "next": g}
+
+
+def evening_next(ev):
+    """G of an evening record {"t":"evening","next":G}; None for any other event."""
+    if isinstance(ev, dict) and ev.get("t") == EVENING:
+        g = ev.get("next")
+        if type(g) is int and g >= 0:
+            return g
+    return None
 
 
 def apply(game, ev):

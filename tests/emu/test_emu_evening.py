@@ -19,6 +19,7 @@ import emu_frames
 from emu_plan import SEATS, Planner
 from fake_store import FakeStore
 from knockcore import evening as ledger
+from knockcore import events
 from knockfw import ui_settings
 
 RULES = {"preset": "seed", "target": 30, "m3_target": 40}  # short games (set with knockbox push)
@@ -40,11 +41,11 @@ def journal_of(p):
     evs = [{"t": "epoch", "e": 0, "dev": "plan", "next": 1}]
     for i, rec in enumerate(p.records()):
         if i in p.evenings:
-            evs.append({"t": "evening", "next": i + 1})
+            evs.append(events.evening(i + 1))
         evs.append({"t": "game", "g": i + 1, "rec": {k: rec[k] for k in rec if k != "hands"}})
         evs += [{"t": "hand", "g": i + 1, "h": h} for h in rec["hands"]]
     if len(p.games) in p.evenings:
-        evs.append({"t": "evening", "next": len(p.games) + 1})
+        evs.append(events.evening(len(p.games) + 1))
     return evs
 
 
