@@ -1,14 +1,18 @@
 # What goes on the device, in one place (micropython-lib style). Read by `knockbox deploy`, the
 # simulator's build, the size benchmarks and the tests through host/knockbox/manifest.py; compiled
-# by host/knockbox/mpy.py. Paths are relative to this folder.
+# by host/knockbox/mpy.py. Paths are relative to this folder, or to home(name): the folder Python
+# imports package name from (in a checkout shared/, firmware/, host/; installed from a wheel or
+# an sdist, site-packages, where this file is knockbox/firmware/manifest.py): the device gets the
+# very code the laptop runs.
 #
 #   package(name, base_path=".", opt=3, only=None, march=None)
 #       every .py under base_path/name, compiled to /name/**/*.mpy (packages go to the device's
 #       root, not /lib: sys.path on rp2 is ['', '.frozen', '/lib'] and the working folder is /,
 #       so an import finds them with its first lookup)
-#   module(path, base_path=".", opt=3, only=None, march=None, board=None)
+#   module(path, base_path=None, opt=3, only=None, march=None, board=None)
 #       one file, compiled to /<path>.mpy; naming a file a package already lists gives it
-#       its own options (the later entry wins)
+#       its own options (the later entry wins); without base_path, a file of a package listed
+#       above is taken from where that package is, anything else from this folder
 #   root(path, base_path=".", only=None)
 #       copied as source to the device's root (MicroPython runs /boot.py, then /main.py)
 #
@@ -22,12 +26,12 @@
 #                   counts each board's build; the simulator and the tests get every file.
 #   opt=N           mpy-cross -O level (3 everywhere: no asserts, no line numbers).
 
-package("knockcore", base_path="../shared")
-package("knockfw")
+package("knockcore", base_path=home("knockcore"))
+package("knockfw", base_path=home("knockfw"))
 
 # the simulator's device side (the unix port's board, its file-backed littlefs and its entry
 # point) is not firmware: it lives with the simulator, in host/knockbox/simulate/device/
-SIM = "../host/knockbox/simulate/device"
+SIM = home("knockbox") + "/knockbox/simulate/device"
 module("simboard.py", base_path=SIM, only="sim")
 module("simflash.py", base_path=SIM, only="sim")
 

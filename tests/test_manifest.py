@@ -191,3 +191,32 @@ def test_deploy_compiles_native_modules_for_the_unix_port_and_refuses_a_wrong_bo
     esp = {"mpy": 6 | (10 << 10), "platform": "esp32"}
     with pytest.raises(deploy.DeployError, match="runs xtensawin code.*armv6m"):
         deploy.compile_for(esp)
+
+
+def test_a_module_of_a_listed_package_comes_from_that_package_s_folder(tree):
+    """module("pkg/...") without base_path takes the file from where package("pkg") found it;
+    the real manifest finds its packages where Python imports them from (home()), so an
+    installed knockbox builds the device from its own copy, never from a checkout."""
+    (tree / "src" / "lib").mkdir()
+    (tree / "src" / "pkg").rename(tree / "src" / "lib" / "pkg")
+    (tree / "src" / "manifest.py").write_text(
+        'package("pkg", base_path="lib")\nmodule("pkg/b.py", only="sim")\n'
+        'root("main.py", only="device")\n')
+    m = parse(str(tree / "src" / "manifest.py"))
+    assert m.entry("pkg/b.mpy").src == str(tree / "src" / "lib" / "pkg" / "b.py")
+    assert m.entry("pkg/b.mpy").only == "sim"
+    assert m.entry("main.py").src == str(tree / "src" / "main.py")
+    import knockbox
+    import knockcore
+    import knockfw
+    from knockbox.manifest import home
+
+    real = load()
+    for mod in (knockcore, knockfw):
+        assert real.entry(mod.__name__ + "/__init__.mpy").src == os.path.abspath(mod.__file__)
+        assert home(mod.__name__) == os.path.dirname(os.path.dirname(os.path.abspath(
+            mod.__file__)))
+    sim_board = real.entry("simboard.mpy").src
+    assert sim_board.startswith(os.path.dirname(os.path.abspath(knockbox.__file__)) + os.sep)
+    with pytest.raises(ManifestError, match="no such package"):
+        home("no_such_package_here")

@@ -4,10 +4,11 @@ import shutil
 import sys
 
 import knockcore
+from knockbox.errors import UserError
 
 
-class ToolMissing(RuntimeError):
-    pass
+class ToolMissing(UserError):
+    """A tool or the device's files are not installed: `knockbox: ...`, exit 1."""
 
 
 def tool(name):
@@ -27,12 +28,20 @@ def core_root():
 
 
 def firmware_root():
-    """The folder that holds the knockfw package and main.py (firmware/ in a checkout)."""
+    """The folder of the device's loose files, manifest.py, boot.py and main.py: installed from a
+    wheel or an sdist, knockbox/firmware/ (setup.py maps firmware/'s own files there); in a
+    checkout (pip install -e), firmware/ itself, the folder that holds the knockfw package."""
     import importlib.util
 
+    import knockbox
+
+    installed = os.path.join(os.path.dirname(os.path.abspath(knockbox.__file__)), "firmware")
+    if os.path.isdir(installed):
+        return installed
     spec = importlib.util.find_spec("knockfw")
     if spec is None or not spec.submodule_search_locations:
-        raise ToolMissing("the firmware package knockfw is not installed")
+        raise ToolMissing("the device's files are not installed: reinstall knockbox (in a "
+                          "checkout: scripts/setup)")
     return os.path.dirname(os.path.abspath(list(spec.submodule_search_locations)[0]))
 
 

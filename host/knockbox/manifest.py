@@ -1,7 +1,7 @@
 """The device's files: firmware/manifest.py read into a list of entries (see that file for the
-language: package(), module(), root(), with only= and march= options).
+language: package(), module(), root(), home(), with only= and march= options).
 
-    m = manifest.load()                  # firmware/manifest.py
+    m = manifest.load()                  # firmware/manifest.py (installed: knockbox/firmware/)
     m.entries("device")                  # [Entry] for the Pico; "sim": the unix port's build
     e.src, e.dest, e.opt, e.compiled, e.march_for("device"), e.module
 
@@ -11,6 +11,11 @@ packages sit at the root, not in /lib: MicroPython's sys.path on the rp2 port is
 first lookup of an import (each lookup along the path is several littlefs stats). Targets:
 "device" (what deploy copies and the size budgets count) and "sim" (the simulator and the tests,
 which run on the MicroPython unix port).
+
+Where the files are: the manifest names each package's folder with home(name), the folder Python
+imports that package from (shared/ for knockcore in a checkout, site-packages once installed from
+a wheel or an sdist), so what goes on the device is the code the laptop runs, in a checkout and
+installed alike; root files are beside the manifest (firmware/, or the package knockbox.firmware).
 """
 import os
 
@@ -96,9 +101,17 @@ class Manifest:
         self.path = os.path.abspath(path)
         self.folder = os.path.dirname(self.path)
         self._entries = {}  # dest -> Entry, in the order first named
+        self._homes = {}    # package name -> the base_path its package() entry named
 
     def _base(self, base_path):
         return os.path.normpath(os.path.join(self.folder, base_path))
+
+    def _base_of(self, path, base_path):
+        """A module's base: the one given, else its package's (as package() named it), else
+        this manifest's folder."""
+        if base_path is not None:
+            return base_path
+        return self._homes.get(path.split("/")[0], ".") if "/" in path else "."
 
     def _add(self, entry):
         self._entries.pop(entry.dest, None)  # a later entry for the same file wins, in its place
@@ -112,6 +125,7 @@ class Manifest:
         if not os.path.isfile(os.path.join(top, "__init__.py")):
             raise ManifestError("manifest: package %s: no %s" % (name, os.path.join(top,
                                                                                "__init__.py")))
+        self._homes[name.split("/")[0]] = base_path
         for dirpath, dirs, files in os.walk(top):
             dirs[:] = sorted(d for d in dirs if d != "__pycache__")
             for f in sorted(files):
@@ -119,8 +133,8 @@ class Manifest:
                     rel = os.path.relpath(os.path.join(dirpath, f), base).replace(os.sep, "/")
                     self.module(rel, base_path, opt, only, march)
 
-    def module(self, path, base_path=".", opt=3, only=None, march=None, board=None):
-        src = os.path.join(self._base(base_path), *path.split("/"))
+    def module(self, path, base_path=None, opt=3, only=None, march=None, board=None):
+        src = os.path.join(self._base(self._base_of(path, base_path)), *path.split("/"))
         if not path.endswith(".py") or not os.path.isfile(src):
             raise ManifestError("manifest: module %s: no such .py file (%s)" % (path, src))
         self._add(Entry(src, path[:-3] + ".mpy", opt, _only(only), _march(march),
@@ -161,6 +175,23 @@ def default_path():
     return os.path.join(engines.firmware_root(), NAME)
 
 
+def home(name):
+    """The folder Python imports the package name from (the manifest's home()): the sys.path
+    entry that holds it."""
+    import importlib.util
+
+    try:
+        spec = importlib.util.find_spec(name)
+    except (ImportError, ValueError):
+        spec = None
+    if spec is None or not spec.submodule_search_locations:
+        raise ManifestError("manifest: home(%r): no such package is installed" % (name,))
+    folder = list(spec.submodule_search_locations)[0]
+    for _ in name.split("."):
+        folder = os.path.dirname(os.path.abspath(folder))
+    return folder
+
+
 def parse(path):
     """Run a manifest file and return its Manifest."""
     m = Manifest(path)
@@ -169,11 +200,13 @@ def parse(path):
             code = compile(f.read(), path, "exec")
     except OSError as e:
         raise ManifestError("cannot read the device manifest %s: %s" % (path, e)) from None
-    exec(code, {"__file__": path, "package": m.package, "module": m.module, "root": m.root})
+    exec(code, {"__file__": path, "package": m.package, "module": m.module, "root": m.root,
+                "home": home})
     return m
 
 
 def load(path=None):
-    """The Manifest of firmware/manifest.py (or path), read afresh (cheap: a walk of two
-    folders), so a module added while a process runs is in its next build."""
+    """The Manifest of firmware/manifest.py (installed: knockbox/firmware/manifest.py) or path,
+    read afresh (cheap: a walk of two folders), so a module added while a process runs is in its
+    next build."""
     return parse(os.path.abspath(path or default_path()))
