@@ -25,6 +25,7 @@ COMMANDS = {
     "export": "knockbox.commands.export",
     "settle": "knockbox.commands.settle",
     "report": "knockbox.commands.report",
+    "book": "knockbox.commands.book",
 }
 
 

@@ -45,16 +45,30 @@ def initial():
     return r.mu, r.sigma
 
 
+def _seats(method, box):
+    """The sides of a game as lists of seats: in method 2 the box and the partnership."""
+    if method == 2:
+        return [[box], [s for s in range(3) if s != box]]
+    return [[0], [1], [2]]
+
+
+def places(method, final, box=None):
+    """Each seat's place by the game's final standing: 1 + the number of sides with a higher
+    final (equal finals share a place); in method 2 the partners are one side."""
+    teams = _seats(method, box)
+    scores = [final[t[0]] for t in teams]
+    out = [0, 0, 0]
+    for team, v in zip(teams, scores):
+        for s in team:
+            out[s] = 1 + sum(1 for o in scores if o > v)
+    return out
+
+
 def sides(method, players, final, box=None):
     """(teams of names, ranks: 1 best, equal for a tie) for one finished game."""
-    if method == 2:
-        mates = [s for s in range(3) if s != box]
-        seats = [[box], mates]
-    else:
-        seats = [[s] for s in range(3)]
-    scores = [final[team[0]] for team in seats]
-    ranks = [1 + sum(1 for o in scores if o > v) for v in scores]
-    return [[players[s] for s in team] for team in seats], ranks
+    place = places(method, final, box)
+    teams = _seats(method, box)
+    return [[players[s] for s in t] for t in teams], [place[t[0]] for t in teams]
 
 
 def rate(state, teams, ranks):

@@ -27,10 +27,11 @@ MAX_GAMES = 60      # games on one page at most
 _HERE = os.path.dirname(os.path.abspath(__file__))
 
 
-def page(rows, lang="en", evening=None, since=None, stake=None, now=None):
+def page(rows, lang="en", evening=None, since=None, stake=None, now=None, home=None):
     """The report of these History.games(detail=True) rows as HTML text: what it shows was
     worked out when each game was stored (nothing is replayed); more than MAX_GAMES games are
-    refused (a page that size is not read: the book is for the whole history)."""
+    refused (a page that size is not read: the book is for the whole history). home: (href,
+    text) of a link above the title (the book's evening pages link back to its index)."""
     if not rows:
         raise UserError("no games to report")
     if len(rows) > MAX_GAMES:
@@ -54,7 +55,7 @@ def page(rows, lang="en", evening=None, since=None, stake=None, now=None):
     left_out = ", ".join("%s (%s)" % (words["game"] % i, status[i]) for i, _ in res["skipped"])
     days = sorted({r["synced"][:10] for r in rows})
     ctx = {
-        "lang": lang, "t": words, "title": title, "evening": evening,
+        "lang": lang, "t": words, "title": title, "evening": evening, "home": home,
         "dates": days[0] if len(days) == 1 else "%s – %s" % (days[0], days[-1]),
         "made": (now or datetime.datetime.now()).strftime("%Y-%m-%d %H:%M"),
         "res": res, "money": stake is not None, "left_out": left_out,

@@ -1,0 +1,317 @@
+"""`knockbox book`: the group's whole history as a folder of static pages that opens from disk
+(no network, no scripts, every link relative):
+
+  index.html            the evenings (date, games, each player's net) and the ratings table
+  evenings/N.html       evening N as `knockbox report --evening N` shows it (knockbox.report)
+  players/NAME-H.html   a player: the statistics of `knockbox stats`, the rating, net and rating
+                        over time (inline SVG charts), head to head against each other player,
+                        by method, the evenings played
+  knockbox-book.json    the manifest: each page's content hash and the inputs it was made from,
+                        and each evening's sums (so a player's page is the sum over evenings)
+
+build(h, folder, lang) brings the folder up to date. The evening is the unit of work: an evening
+whose games (their ids, versions, statuses) are what the manifest says keeps its page and its
+sums untouched; a player's page is made again only when one of the player's evenings or the
+player's ratings changed; the index is made each time (it is small) and written only when its
+bytes differ. So after a sync of one evening, one evening page and the pages of its players are
+made, whatever the size of the history. Pages the manifest lists that are no longer part of the
+book are removed; nothing else in the folder is touched.
+"""
+import datetime
+import hashlib
+import json
+import os
+import re
+import tempfile
+
+import jinja2
+
+from knockbox import ratings, report, settle, stats
+from knockbox.book.words import LANGS
+from knockbox.errors import UserError
+from knockbox.history import standings
+from knockbox.report import charts
+from knockbox.report.words import LANGS as REPORT_WORDS
+
+FORMAT = "knockbox-book/1"
+MANIFEST = "knockbox-book.json"
+COUNTS = stats.COUNTS       # games, wins, hands, hands_won, gins, undercuts, points, net
+STATS = ("games", "wins", "hands", "hands_won", "gins", "undercuts", "avg_points", "net")
+VS = ("together", "wins", "their_wins", "ahead", "behind", "net")
+_HERE = os.path.dirname(os.path.abspath(__file__))
+_TEMPLATES = ("index.html", "player.html", "style.css")
+
+
+def version():
+    """What the pages are made by: this code, its templates and the report's (a new knockbox
+    makes every page again)."""
+    h = hashlib.sha256()
+    for path in ([os.path.abspath(__file__), charts.__file__, report.__file__,
+                  os.path.join(os.path.dirname(report.__file__), "templates", "report.html")]
+                 + [os.path.join(_HERE, "templates", t) for t in _TEMPLATES]):
+        with open(path, "rb") as f:
+            h.update(f.read())
+    return h.hexdigest()[:16]
+
+
+def slug(name):
+    """A player's page name: the name's letters and digits in ASCII, and a hash of the whole
+    name (two names never share a page, whatever the file system's case or script)."""
+    base = re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-")[:40] or "player"
+    return "%s-%s.html" % (base, hashlib.sha1(name.encode("utf-8")).hexdigest()[:6])
+
+
+def _key(*parts):
+    return hashlib.sha256(json.dumps(parts, ensure_ascii=False, sort_keys=True)
+                          .encode("utf-8")).hexdigest()[:24]
+
+
+class Book:
+    """One build of the book in folder (see the module's doc)."""
+
+    def __init__(self, h, folder, lang="en"):
+        self.h, self.folder, self.lang = h, folder, lang
+        self.words, self.rwords = LANGS[lang], REPORT_WORDS[lang]
+        self.version = version()
+        self.old = self._manifest()
+        self.pages = {}         # path -> {"sha256", "size", "mtime", "inputs"}
+        self.written = self.kept = self.removed = 0
+        self.env = jinja2.Environment(
+            loader=jinja2.FileSystemLoader(os.path.join(_HERE, "templates")), autoescape=True,
+            trim_blocks=True, lstrip_blocks=True, undefined=jinja2.StrictUndefined)
+
+    # ---- the folder and its manifest
+
+    def _manifest(self):
+        path = os.path.join(self.folder, MANIFEST)
+        if os.path.isdir(self.folder) and not os.path.exists(path) and os.listdir(self.folder):
+            raise UserError("%s is not empty and holds no Knockbox book (%s): give a new or "
+                            "empty folder" % (self.folder, MANIFEST))
+        try:
+            with open(path, encoding="utf-8") as f:
+                m = json.load(f)
+        except FileNotFoundError:
+            return {"pages": {}, "evenings": {}}
+        except (OSError, ValueError) as e:
+            raise UserError("%s: not a Knockbox book manifest (%s)" % (path, e)) from None
+        if not isinstance(m, dict) or m.get("format") != FORMAT:
+            raise UserError("%s: not a Knockbox book manifest" % path)
+        if m.get("version") != self.version or m.get("lang") != self.lang:
+            m["evenings"] = {}      # made by another knockbox or in another language: all anew
+            for p in m.get("pages", {}).values():
+                p["inputs"] = None
+        return m
+
+    def _fresh(self, path, inputs):
+        """Whether path is as the manifest says and was made from these inputs."""
+        old = self.old["pages"].get(path)
+        if not old or old.get("inputs") != inputs:
+            return False
+        try:
+            st = os.stat(os.path.join(self.folder, path))
+        except OSError:
+            return False
+        if (st.st_size, st.st_mtime_ns) != (old["size"], old["mtime"]):
+            return False
+        self.pages[path] = old
+        self.kept += 1
+        return True
+
+    def _put(self, path, text, inputs):
+        """Write a page (temp file, then renamed) unless the file already holds these bytes."""
+        data = text.encode("utf-8")
+        digest = hashlib.sha256(data).hexdigest()
+        full = os.path.join(self.folder, path)
+        old = self.old["pages"].get(path)
+        try:
+            st = os.stat(full)
+            same = old and old["sha256"] == digest and (st.st_size, st.st_mtime_ns) == (
+                old["size"], old["mtime"])
+        except OSError:
+            same = False
+        if not same:
+            _write(full, data)
+            st = os.stat(full)
+            self.written += 1
+        else:
+            self.kept += 1
+        self.pages[path] = {"sha256": digest, "size": st.st_size, "mtime": st.st_mtime_ns,
+                            "inputs": inputs}
+
+    def _finish(self, evenings):
+        for path in sorted(set(self.old["pages"]) - set(self.pages)):
+            try:
+                os.remove(os.path.join(self.folder, path))
+                self.removed += 1
+            except FileNotFoundError:
+                pass
+        m = {"format": FORMAT, "version": self.version, "lang": self.lang,
+             "pages": self.pages, "evenings": evenings}
+        _write(os.path.join(self.folder, MANIFEST),
+               json.dumps(m, ensure_ascii=False, sort_keys=True).encode("utf-8"))
+
+    # ---- building
+
+    def build(self):
+        rows = self.h.games()
+        if not rows:
+            raise UserError("no games yet: `knockbox sync` pulls them from the device")
+        for sub in ("", "evenings", "players"):
+            try:
+                os.makedirs(os.path.join(self.folder, sub), exist_ok=True)
+            except OSError as e:
+                raise UserError("%s: %s" % (self.folder, e.strerror or e)) from None
+        groups = {}
+        for r in rows:
+            groups.setdefault(r["evening"], []).append(r)
+        evenings = {}
+        for n in sorted(groups, key=lambda n: (n is None, n or 0)):
+            evenings["-" if n is None else str(n)] = self._evening(n, groups[n])
+        tab = ratings.table(self.h)
+        progress = ratings.progress(self.h)
+        names = sorted({name for e in evenings.values() for name in e["players"]})
+        for name in names:
+            self._player(name, evenings, ratings.of(tab, name), progress.get(name, []))
+        self._index(rows, evenings, tab, names)
+        self._finish(evenings)
+        return {"evenings": len(groups) - (None in groups), "players": len(names),
+                "written": self.written, "kept": self.kept, "removed": self.removed}
+
+    def _evening(self, n, rows):
+        """Evening n's page (none for the games that have no evening) and its sums."""
+        inputs = _key(self.version, self.lang, n, [[r["id"], r["updated"], r["status"],
+                                                    r["synced"], r["hands"]] for r in rows])
+        name = "-" if n is None else str(n)
+        old = self.old["evenings"].get(name)
+        path = None if n is None else "evenings/%d.html" % n
+        if old and old["inputs"] == inputs and (path is None or self._fresh(path, inputs)):
+            return old
+        if path is not None:
+            made = max(r["updated"] for r in rows)
+            html = report.page(rows, lang=self.lang, evening=n,
+                               now=datetime.datetime.fromisoformat(made),
+                               home=("../index.html", self.words["home"]))
+            self._put(path, html, inputs)
+        return dict(sums(rows), inputs=inputs, n=n, page=path)
+
+    def _player(self, name, evenings, rating, progress):
+        mine = [e for e in evenings.values() if name in e["players"]]
+        path = "players/" + slug(name)
+        others = sorted({o for e in mine for o in e["players"][name]["vs"]})
+        inputs = _key(self.version, self.lang, name, [e["inputs"] for e in mine],
+                      [r for _, r in progress], [slug(o) for o in others])
+        if self._fresh(path, inputs):
+            return
+        w = self.words
+        total = _add([e["players"][name]["all"] for e in mine])
+        methods = []
+        for m in (1, 2, 3):
+            got = [e["players"][name]["m%d" % m] for e in mine if "m%d" % m in e["players"][name]]
+            if got:
+                methods.append({"method": m, "label": w["method%d" % m], "s": _stats(_add(got))})
+        vs = []
+        for o in others:
+            got = [e["players"][name]["vs"][o] for e in mine if o in e["players"][name]["vs"]]
+            vs.append({"player": o, "href": slug(o), "v": dict(zip(VS, _add(got)))})
+        played = [e for e in mine if e["n"] is not None]
+        run, xs, ys = 0, [], []
+        for e in played:
+            run += e["players"][name]["all"][COUNTS.index("net")]
+            xs.append(e["n"])
+            ys.append(run)
+        colour = report.PALETTE[0]
+        ctx = {"lang": self.lang, "t": w, "rt": self.rwords, "name": name, "rating": rating,
+               "s": _stats(total), "stat_keys": STATS, "methods": methods, "vs": vs,
+               "evenings": [{"n": e["n"], "date": e["date"],
+                             "net": e["players"][name]["all"][COUNTS.index("net")]}
+                            for e in reversed(played)],
+               "net_chart": charts.over_time(xs, ys, colour, w["net_axis"], w["net_ylabel"],
+                                             "net") if xs else None,
+               "rating_chart": charts.over_time(list(range(1, len(progress) + 1)),
+                                                [r for _, r in progress], report.PALETTE[3],
+                                                w["rating_axis"], w["rating_ylabel"], "rating")
+               if progress else None,
+               "style": self._style()}
+        self._put(path, self.env.get_template("player.html").render(ctx), inputs)
+
+    def _index(self, rows, evenings, tab, names):
+        w = self.words
+        table = sorted(names, key=lambda n: (-ratings.of(tab, n)["rating"], n))
+        overall = {n: _stats(_add([e["players"][n]["all"] for e in evenings.values()
+                                   if n in e["players"]])) for n in names}
+        days = sorted(r["synced"][:10] for r in rows)
+        listed = [e for e in evenings.values() if e["n"] is not None]
+        ctx = {"lang": self.lang, "t": w, "style": self._style(),
+               "sub": w["sub"] % (len(rows), len(listed), days[0], days[-1]),
+               "evenings": sorted(listed, key=lambda e: -e["n"]),
+               "ratings": [dict(player=n, href="players/" + slug(n), r=ratings.of(tab, n),
+                                s=overall[n]) for n in table],
+               "made": max(r["updated"] for r in rows)[:16]}
+        self._put("index.html", self.env.get_template("index.html").render(ctx), None)
+
+    def _style(self):
+        with open(os.path.join(_HERE, "templates", "style.css"), encoding="utf-8") as f:
+            return f.read()
+
+
+def sums(rows):
+    """An evening's sums: {"date", "games", "net": [[player, net, games, wins]] (the settlement's
+    order), "players": {name: {"all": COUNTS, "m1".."m3": COUNTS, "vs": {other: VS}}}}."""
+    res = settle.tally([r for r in rows if r["status"] != "invalid"])
+    players = {}
+    for p in stats.compute(rows):
+        players[p["player"]] = {"all": [p[k] for k in COUNTS], "vs": {}}
+    for m in (1, 2, 3):
+        for p in stats.compute([r for r in rows if r["method"] == m]):
+            players[p["player"]]["m%d" % m] = [p[k] for k in COUNTS]
+    for r in rows:
+        if r["status"] != "over":
+            continue
+        st = standings(r)
+        rec = r["record"]
+        place = ratings.places(r["method"], st["final"], rec["start"].get("box"))
+        names = r["players"]
+        for i in range(3):
+            vs = players[names[i]]["vs"]
+            for j in range(3):
+                if i != j:
+                    v = vs.setdefault(names[j], [0] * len(VS))
+                    got = (1, i in st["winners"], j in st["winners"], place[i] < place[j],
+                           place[i] > place[j], st["net"][i])
+                    for k, x in enumerate(got):
+                        v[k] += int(x)
+    return {"date": min(r["synced"] for r in rows)[:10], "games": len(rows),
+            "net": [[p["player"], p["net"], p["games"], p["wins"]] for p in res["players"]],
+            "players": players}
+
+
+def _add(lists):
+    return [sum(v) for v in zip(*lists)] if lists else [0] * len(COUNTS)
+
+
+def _stats(counts):
+    """COUNTS summed as `knockbox stats` shows them (avg_points as it rounds it)."""
+    s = dict(zip(COUNTS, counts))
+    s["avg_points"] = round(s["points"] / s["hands"], 2) if s["hands"] else 0.0
+    return s
+
+
+def _write(path, data):
+    """Write a file whole or not at all (a temporary file renamed over the old one)."""
+    tmp = None
+    try:
+        fd, tmp = tempfile.mkstemp(dir=os.path.dirname(path), prefix=".book-", suffix=".tmp")
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+        os.chmod(tmp, 0o644)
+        os.replace(tmp, path)
+    except OSError as e:
+        if tmp is not None and os.path.exists(tmp):
+            os.unlink(tmp)
+        raise UserError("%s: %s" % (path, e.strerror or e)) from None
+
+
+def build(h, folder, lang="en"):
+    """Bring the book in folder up to date with history h; returns {"evenings", "players",
+    "written", "kept", "removed"} (pages)."""
+    return Book(h, folder, lang).build()

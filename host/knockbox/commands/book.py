@@ -1,0 +1,47 @@
+"""`knockbox book -o DIR`: the group's book, the whole history as a folder of static pages.
+
+DIR/index.html lists the evenings (date, games, each player's net) and the players' ratings;
+each evening has its page (what `knockbox report --evening N` shows) and each player one: the
+statistics of `knockbox stats`, the rating, the net and the rating over time as charts, head to
+head against each other player, and by method. The pages open from disk in any browser: no
+network, no scripts, every link relative (copy the folder anywhere, or put it on a web server).
+
+Building again into the same folder after a sync makes only what changed: the evenings whose
+games changed, the pages of their players, and the index (DIR/knockbox-book.json records what
+each page was made from). Other files in DIR are left alone; a folder that is not empty and
+holds no book is refused.
+"""
+import os
+import pathlib
+import webbrowser
+
+from knockbox.commands.common import add_db_option, default_lang, open_history
+
+HELP = "write the group's book: a folder of pages of every evening and player"
+DESCRIPTION = __doc__.split("\n", 1)[1]
+RAW_DESCRIPTION = True
+
+
+def arguments(p):
+    p.add_argument("-o", "--output", metavar="DIR", required=True,
+                   help="the book's folder (made if missing; brought up to date if a book)")
+    add_db_option(p)
+    p.add_argument("--lang", choices=("en", "ru"),
+                   help="language of the pages (default: from the locale, else en)")
+    p.add_argument("--open", action="store_true", help="open the index in the web browser")
+
+
+def run(args, out, err):
+    from knockbox import book
+    from knockbox.errors import UserError
+
+    folder = os.path.abspath(args.output)
+    if os.path.exists(folder) and not os.path.isdir(folder):
+        raise UserError("%s is not a folder" % args.output)
+    done = book.build(open_history(args), folder, lang=args.lang or default_lang())
+    err.write("book of %d evenings and %d players in %s: %d pages written, %d unchanged%s\n"
+              % (done["evenings"], done["players"], args.output, done["written"], done["kept"],
+                 ", %d removed" % done["removed"] if done["removed"] else ""))
+    if args.open:
+        webbrowser.open(pathlib.Path(folder, "index.html").as_uri())
+    return 0
