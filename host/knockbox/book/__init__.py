@@ -147,8 +147,15 @@ class Book:
                 pass
         m = {"format": FORMAT, "version": self.version, "lang": self.lang,
              "pages": self.pages, "evenings": evenings}
-        _write(os.path.join(self.folder, MANIFEST),
-               json.dumps(m, ensure_ascii=False, sort_keys=True).encode("utf-8"))
+        data = json.dumps(m, ensure_ascii=False, sort_keys=True).encode("utf-8")
+        path = os.path.join(self.folder, MANIFEST)
+        try:
+            with open(path, "rb") as f:
+                same = f.read() == data
+        except OSError:
+            same = False
+        if not same:
+            _write(path, data)
 
     # ---- building
 
