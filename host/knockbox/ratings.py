@@ -140,16 +140,14 @@ def _state_before(db, pos):
 
 
 def _games(db, ids):
-    """{game id: (teams, ranks)} of these finished games, from their final standings."""
-    from knockcore.game import from_record
-
+    """{game id: (teams, ranks)} of these finished games, from the final standings the history
+    keeps with each game (knockbox.derived: nothing is replayed)."""
     out = {}
-    for gid, text in db.execute("SELECT id, record FROM games WHERE id IN (%s)"
-                                % ",".join("?" * len(ids)), ids):
-        rec = json.loads(text)
-        st = from_record(rec).standings(hands=False)
-        out[gid] = sides(rec["method"], rec["players"], st["final"],
-                         rec["start"].get("box"))
+    for gid, method, players, final, box in db.execute(
+            "SELECT id, method, players, json_extract(standings, '$.final'), "
+            "json_extract(record, '$.start.box') FROM games WHERE id IN (%s)"
+            % ",".join("?" * len(ids)), ids):
+        out[gid] = sides(method, json.loads(players), json.loads(final), box)
     return out
 
 

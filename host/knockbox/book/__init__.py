@@ -193,6 +193,8 @@ class Book:
         path = None if n is None else "evenings/%d.html" % n
         if old and old["inputs"] == inputs and (path is None or self._fresh(path, inputs)):
             return old
+        rows = self.h.games(ids=[r["id"] for r in rows], detail=True) if n is None else \
+            self.h.games(evening=n, detail=True)
         if path is not None:
             made = max(r["updated"] for r in rows)
             html = report.page(rows, lang=self.lang, evening=n,
@@ -262,7 +264,7 @@ class Book:
 
 
 def sums(rows):
-    """An evening's sums: {"date", "games", "net": [[player, net, games, wins]] (the settlement's
+    """An evening's sums (over History.games(detail=True) rows): {"date", "games", "net": [[player, net, games, wins]] (the settlement's
     order), "players": {name: {"all": COUNTS, "m1".."m3": COUNTS, "vs": {other: VS}}}}."""
     res = settle.tally([r for r in rows if r["status"] != "invalid"])
     players = {}
@@ -275,8 +277,7 @@ def sums(rows):
         if r["status"] != "over":
             continue
         st = standings(r)
-        rec = r["record"]
-        place = ratings.places(r["method"], st["final"], rec["start"].get("box"))
+        place = ratings.places(r["method"], st["final"], r["record"]["start"].get("box"))
         names = r["players"]
         for i in range(3):
             vs = players[names[i]]["vs"]
