@@ -2,11 +2,15 @@
 seats worked out once when it is stored; a file written by the earlier code (schema 1) upgraded
 in place with nothing lost; `knockbox import` (and export -> import giving the same history);
 output piped into a reader that stops early."""
+import datetime
 import json
 import os
 import shutil
 import sqlite3
+import subprocess
+import sys
 
+import pytest
 
 import evenings as E
 from knockbox import cli
@@ -66,3 +70,175 @@ def test_a_schema_1_file_is_upgraded_in_place_with_nothing_lost(capsys, tmp_path
     code, out, err = knockbox(capsys, "history", "--json", "--db", path)
     rows = json.loads(out)
     assert len(rows) == 11 and rows[-1]["evening"] == 3 and rows[-2]["evening"] == 3
+
+
+def upgraded(tmp_path):
+    path = str(tmp_path / "h.sqlite3")
+    shutil.copy(V1, path)
+    return path
+
+
+def outputs(capsys, db):
+    """What a user reads of a history: every game, the statistics, each evening's settlement."""
+    code, out, err = knockbox(capsys, "history", "--json", "--db", db)
+    games = json.loads(out)
+    for g in games:
+        del g["id"]
+    res = {"history": games}
+    for cmd in (["stats", "--json"], ["export", "--json"]):
+        code, out, err = knockbox(capsys, *cmd, "--db", db)
+        res[cmd[0]] = json.loads(out)
+    for rec in res["export"]:
+        del rec["meta"]["id"]
+    for n in range(1, 1 + max(g["evening"] or 0 for g in games)):
+        code, out, err = knockbox(capsys, "settle", "--json", "--evening", str(n), "--db", db)
+        res["settle %d" % n] = json.loads(out)
+        for k in ("games", "skipped"):
+            del res["settle %d" % n][k]     # game ids
+    return res
+
+
+def test_export_then_import_gives_the_same_history(capsys, tmp_path):
+    db = upgraded(tmp_path)
+    dump = str(tmp_path / "all.json")
+    code, out, err = knockbox(capsys, "export", "--json", "-o", dump, "--db", db)
+    assert code == 0
+    new = str(tmp_path / "new.sqlite3")
+    code, out, err = knockbox(capsys, "import", dump, "--db", new)
+    assert code == 0 and out == "10 games imported\n"
+    want = outputs(capsys, db)
+    assert len(want) == 6 and len(want["history"]) == 10     # three evenings
+    assert outputs(capsys, new) == want
+    # again: nothing is added; into the history it came from: nothing either
+    for target in (new, db):
+        code, out, err = knockbox(capsys, "import", dump, "--db", target)
+        assert code == 0 and out == "0 games imported; 10 already in the history\n"
+        assert outputs(capsys, target) == want
+
+
+def record(players, hands, **meta):
+    rec = {"format": "knockbox-game/1", "method": 3, "players": players, "start": {"dealer": 0},
+           "rules": {"preset": "seed"}, "hands": hands}
+    if meta:
+        rec["meta"] = meta
+    return rec
+
+
+WIN = [{"knock": 0, "counts": [5, 90, 90]}, {"gin": 0, "counts": [0, 90, 90]}]   # seat 0 wins
+
+
+def test_typed_in_games_form_evenings_by_label_or_date(capsys, tmp_path):
+    sheets = tmp_path / "sheets.json"
+    sheets.write_text(json.dumps([
+        record(["Ann", "Bob", "Cy"], WIN, synced="2019-05-03"),
+        record(["Bob", "Ann", "Cy"], WIN, synced="2019-05-03 22:10"),
+        record(["Cy", "Ann", "Bob"], WIN[:1], synced="2019-05-10", evening="cup final"),
+        record(["Cy", "Bob", "Ann"], WIN, synced="2019-05-11", evening="cup final")]))
+    one = tmp_path / "one.json"
+    one.write_text(json.dumps(record(["Dee", "Ann", "Bob"], WIN)))     # one record, no meta
+    db = str(tmp_path / "h.sqlite3")
+    code, out, err = knockbox(capsys, "import", str(sheets), str(one), "--db", db)
+    assert code == 0 and out == "5 games imported\n"
+    code, out, err = knockbox(capsys, "history", "--json", "--db", db)
+    rows = json.loads(out)
+    assert [(r["synced"], r["evening"], r["device"], r["gid"]) for r in rows] == [
+        ("2019-05-03 00:00:00", 1, "import", 1), ("2019-05-03 22:10:00", 1, "import", 2),
+        ("2019-05-10 00:00:00", 2, "import", 3), ("2019-05-11 00:00:00", 2, "import", 4),
+        (rows[4]["synced"], 3, "import", 5)]
+    assert rows[4]["synced"][:10] == datetime.date.today().isoformat()
+    code, out, err = knockbox(capsys, "settle", "--json", "--evening", "1", "--db", db)
+    res = json.loads(out)
+    assert res["games"] == [1, 2] and res["net"]["Cy"] < 0 < res["net"]["Ann"]
+    code, out, err = knockbox(capsys, "settle", "--json", "--evening", "2", "--db", db)
+    assert json.loads(out)["skipped"] == [[3, "playing"]]
+    # the same sheet typed in again adds nothing; a game that went on since updates its copy
+    code, out, err = knockbox(capsys, "import", str(sheets), "--db", db)
+    assert out == "0 games imported; 4 already in the history\n"
+    code, out, err = knockbox(capsys, "export", "--json", "3", "--db", db)
+    later = json.loads(out)[0]
+    later["hands"] = WIN
+    (tmp_path / "later.json").write_text(json.dumps(later))
+    code, out, err = knockbox(capsys, "import", str(tmp_path / "later.json"), "--db", db)
+    assert out == "0 games imported; 1 updated (they went on since)\n"
+    code, out, err = knockbox(capsys, "settle", "--json", "--evening", "2", "--db", db)
+    assert json.loads(out)["games"] == [3, 4]
+
+
+@pytest.mark.parametrize("bad, says", [
+    ("[1]", "record 1: not a game record"),
+    ('{"players": ["Ann", "Bob", "Cy"]}', "record 1 (Ann, Bob, Cy): game record: missing"),
+    ("{", "not valid JSON"),
+    ('"x"', "neither a game record nor a list"),
+])
+def test_a_bad_file_is_refused_and_nothing_imported(capsys, tmp_path, bad, says):
+    db = str(tmp_path / "h.sqlite3")
+    good = tmp_path / "good.json"
+    good.write_text(json.dumps([record(["Ann", "Bob", "Cy"], WIN)]))
+    f = tmp_path / "bad.json"
+    f.write_text(bad)
+    code, out, err = knockbox(capsys, "import", str(good), str(f), "--db", db)
+    assert code == 1 and err.startswith("knockbox: %s: " % f) and says in err, err
+    code, out, err = knockbox(capsys, "history", "--json", "--db", db)
+    assert json.loads(out) == []
+
+
+def test_a_record_the_rules_refuse_is_named_and_nothing_imported(capsys, tmp_path):
+    db = str(tmp_path / "h.sqlite3")
+    f = tmp_path / "games.json"
+    f.write_text(json.dumps([record(["Ann", "Bob", "Cy"], WIN),
+                             record(["Ann", "Bob", "Dee"], [{"knock": 1, "counts": [5, 50, 9]}]),
+                             record(["Ann", "Bob", "Eve"], WIN, synced="31/12/2020")]))
+    code, out, err = knockbox(capsys, "import", str(f), "--db", db)
+    assert code == 1 and err == ("knockbox: %s: record 2 (Ann, Bob, Dee): hand 1: knock: Bob's "
+                                 "count 50 is above the knock limit 10: nothing was imported\n"
+                                 % f)
+    code, out, err = knockbox(capsys, "history", "--json", "--db", db)
+    assert json.loads(out) == []
+    f.write_text(json.dumps([record(["Ann", "Bob", "Eve"], WIN, synced="31/12/2020")]))
+    code, out, err = knockbox(capsys, "import", str(f), "--db", db)
+    assert code == 1 and "record 1 (Ann, Bob, Eve): meta.synced '31/12/2020' is not a date" in err
+
+
+def test_a_report_of_more_games_than_a_page_holds_says_so(capsys, tmp_path):
+    from knockbox import report
+
+    db = str(tmp_path / "h.sqlite3")
+    f = tmp_path / "games.json"
+    n = report.MAX_GAMES + 1
+    f.write_text(json.dumps([record(["Ann", "Bob", "Cy"], [{"knock": 0, "counts": [5, 90, 20 + i]}],
+                                    synced="2020-01-01 20:%02d:%02d" % divmod(i, 60))
+                             for i in range(n)]))
+    knockbox(capsys, "import", str(f), "--db", db)
+    code, out, err = knockbox(capsys, "report", "--since", "2020-01-01", "-o",
+                              str(tmp_path / "r.html"), "--db", db)
+    assert code == 1 and "%d games are more than one page" % n in err and "knockbox book" in err
+    assert not (tmp_path / "r.html").exists()
+
+
+@pytest.mark.parametrize("cmd", [["history"], ["history", "--json"], ["stats"],
+                                 ["export", "--json"], ["export", "--csv"], ["show", "2"]])
+def test_output_into_a_reader_that_stops_early_ends_quietly(tmp_path, cmd):
+    db = upgraded(tmp_path)
+    p = subprocess.Popen([sys.executable, "-m", "knockbox.cli"] + cmd + ["--db", db],
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    p.stdout.close()        # as `| head` does when it has its lines
+    err = p.stderr.read()
+    assert p.wait(60) == 141 and err == b""
+
+
+def test_net_over_time_is_a_row_a_month_when_days_are_too_many(capsys, tmp_path):
+    db = str(tmp_path / "h.sqlite3")
+    f = tmp_path / "games.json"
+    days = [datetime.date(2020, 1, 1) + datetime.timedelta(days=7 * i) for i in range(45)]
+    f.write_text(json.dumps([record(["Ann", "Bob", "Cy"], [{"knock": 0, "counts": [5, 90, i]}]
+                                    + WIN[1:], synced=d.isoformat())
+                             for i, d in enumerate(days)]))
+    knockbox(capsys, "import", str(f), "--db", db)
+    code, out, err = knockbox(capsys, "stats", "--db", db)
+    table = out.split("net over time (running total after each month)\n")[1].splitlines()
+    assert table[0].split() == ["month", "Ann", "Bob", "Cy"]
+    assert [r.split()[0] for r in table[1:]] == sorted({d.isoformat()[:7] for d in days})
+    code, out, err = knockbox(capsys, "stats", "--json", "--db", db)
+    got = {p["player"]: p for p in json.loads(out)}
+    assert len(got["Ann"]["net_by_day"]) == 45
+    assert table[-1].split()[1:] == [str(got[n]["net"]) for n in ("Ann", "Bob", "Cy")]

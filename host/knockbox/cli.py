@@ -3,11 +3,12 @@
 A command module has HELP (its line in `knockbox --help`), DESCRIPTION (`knockbox CMD --help`;
 RAW_DESCRIPTION = True keeps its line breaks), arguments(parser) and run(args, out, err) -> exit
 code. A knockbox.errors.UserError from any command is printed as `knockbox: message` with exit
-code 1; Ctrl-C is `knockbox: interrupted`, exit code 130. Add a command: write its module and
-add a line here.
+code 1; Ctrl-C is `knockbox: interrupted`, exit code 130; a reader that stops early (`| head`)
+ends it quietly, exit code 141. Add a command: write its module and add a line here.
 """
 import argparse
 import importlib
+import os
 import sys
 
 from knockbox.errors import UserError
@@ -23,6 +24,7 @@ COMMANDS = {
     "show": "knockbox.commands.show",
     "stats": "knockbox.commands.stats",
     "export": "knockbox.commands.export",
+    "import": "knockbox.commands.import_",
     "settle": "knockbox.commands.settle",
     "report": "knockbox.commands.report",
     "book": "knockbox.commands.book",
@@ -49,13 +51,29 @@ def build_parser():
 def main(argv=None):
     args = build_parser().parse_args(argv)
     try:
-        return args.run(args, sys.stdout, sys.stderr) or 0
+        code = args.run(args, sys.stdout, sys.stderr) or 0
+        sys.stdout.flush()      # here, where a reader gone is caught, not at exit
+        return code
     except UserError as e:
         sys.stderr.write("knockbox: %s\n" % e)
         return 1
     except KeyboardInterrupt:
         sys.stderr.write("knockbox: interrupted\n")
         return 130
+    except BrokenPipeError:
+        return _reader_gone()
+
+
+def _reader_gone():
+    """The output's reader stopped early (`knockbox history | head`): end quietly, as a program
+    that SIGPIPE ended would (exit 141), without a traceback or a second error while Python
+    flushes stdout at exit."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):
+        pass
+    return 141
 
 
 if __name__ == "__main__":

@@ -3,7 +3,7 @@ game is stored (a sync, an import, the upgrade of an older history file), so tha
 replay a game: its standings, each hand's running totals and active seats, and each seat's counts
 (the statistics of knockbox.stats add these up).
 
-derive(rec) -> (standings, play, seats), or GameError if the core refuses the record:
+derive(rec) -> (standings, play, seats, record), or GameError if the core refuses the record:
   standings  Game.standings(): the standings contract, with the per-hand list
   play       {"running": [[3 totals] at the start and after each hand], "active": [[seats dealt
              in] for each hand]}
@@ -13,6 +13,7 @@ derive(rec) -> (standings, play, seats), or GameError if the core refuses the re
              (hands played and won by undercutting the knocker), points scored in hands played;
              won 1 when the game is over and the seat among its winners; net its settlement points
              when the game is over, else None.
+  record     the record as the core writes it (Game.record())
 """
 from knockcore.errors import GameError
 from knockcore.game import from_record
@@ -30,7 +31,7 @@ def derive(rec):
         g.add(h)
         running.append(g.totals[:])
     st = g.standings()
-    return st, {"running": running, "active": active}, seats(g, st, active)
+    return st, {"running": running, "active": active}, seats(g, st, active), g.record()
 
 
 def seats(g, st, active):

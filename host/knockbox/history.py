@@ -59,6 +59,7 @@ ALTER TABLE games ADD COLUMN standings TEXT;
 ALTER TABLE games ADD COLUMN play TEXT;
 CREATE INDEX games_evening ON games (evening);
 CREATE INDEX games_synced ON games (synced);
+CREATE INDEX games_players ON games (players, hands);
 CREATE TABLE seats (
     game_id INTEGER NOT NULL REFERENCES games (id), seat INTEGER NOT NULL, player TEXT NOT NULL,
     won INTEGER NOT NULL, hands INTEGER NOT NULL, hands_won INTEGER NOT NULL,
@@ -304,11 +305,13 @@ class History:
         self._set_evening(row_id, evening)
         return result
 
-    def add_game(self, device_id, epoch, gid, synced, updated, rec, status, error, evening):
+    def add_game(self, device_id, epoch, gid, synced, updated, rec, status, error, evening,
+                 d=None):
         """Store a game that comes with no events (`knockbox import`): its record, checked and
-        derived; gid None: off any device's key (-id); evening: its evening's key or None.
-        Returns the new row's id. Call renumber() after the last one."""
-        d = derived.derive(rec) if status != "invalid" else None
+        derived (d: derived.derive(rec) if made); gid None: off any device's key (-id); evening:
+        its evening's key or None. Returns the new row's id. Call renumber() after the last."""
+        if d is None and status != "invalid":
+            d = derived.derive(rec)
         winners = d[0]["winners"] if d and d[0]["over"] else []
         cur = self.db.execute(
             "INSERT INTO games (device_id, epoch, gid, synced, updated, method, players, hands, "
@@ -324,15 +327,41 @@ class History:
         self._set_evening(row_id, evening)
         return row_id
 
-    def find_game(self, rec, key=None):
-        """The id of a stored game with exactly this record (under this device key (device_id,
-        epoch, gid) when given), else None."""
+    def update_game(self, device_id, epoch, gid, updated, rec, status, error, d=None):
+        """A stored game (no events) that went on since: its new record, status and derived
+        data (`knockbox import` of a later copy)."""
+        row_id = self.ids_of(device_id, epoch, gid)[0]
+        if d is None and status != "invalid":
+            d = derived.derive(rec)
+        winners = d[0]["winners"] if d and d[0]["over"] else []
+        self.db.execute("UPDATE games SET updated = ?, hands = ?, status = ?, winners = ?, "
+                        "record = ?, error = ? WHERE id = ?",
+                        (updated, len(rec.get("hands") or []), status, json.dumps(winners),
+                         json.dumps(rec, ensure_ascii=False, sort_keys=True), error, row_id))
+        self._store_derived(row_id, rec, d)
+
+    def stored_record(self, device_id, epoch, gid):
+        """The record of the game under this device key, None if none."""
+        r = self.db.execute("SELECT record FROM games WHERE device_id = ? AND epoch = ? AND "
+                            "gid = ?", (device_id, epoch, gid)).fetchone()
+        return json.loads(r[0]) if r else None
+
+    def next_gid(self, device_id, epoch):
+        """The next free game number of a device epoch (the device "import"'s games)."""
+        r = self.db.execute("SELECT MAX(gid) FROM games WHERE device_id = ? AND epoch = ?",
+                            (device_id, epoch)).fetchone()
+        return max(r[0] or 0, 0) + 1
+
+    def find_game(self, rec, source=None):
+        """The id of a stored game with exactly this record (of this (device_id, epoch) when
+        given), else None."""
         text = json.dumps(rec, ensure_ascii=False, sort_keys=True)
-        q = "SELECT id FROM games WHERE record = ?"
-        args = [text]
-        if key is not None:
-            q += " AND device_id = ? AND epoch = ? AND gid = ?"
-            args += list(key)
+        q = "SELECT id FROM games WHERE players = ? AND hands = ? AND record = ?"
+        args = [json.dumps(rec.get("players") or [], ensure_ascii=False),
+                len(rec.get("hands") or []), text]
+        if source is not None:
+            q += " AND device_id = ? AND epoch = ?"
+            args += list(source)
         r = self.db.execute(q + " LIMIT 1", args).fetchone()
         return r[0] if r else None
 
@@ -341,16 +370,12 @@ class History:
         return [r[0] for r in self.db.execute("SELECT id FROM games WHERE device_id = ? AND "
                                               "epoch = ? AND gid = ?", (device_id, epoch, gid))]
 
-    def key_taken(self, device_id, epoch, gid):
-        return self.db.execute("SELECT 1 FROM games WHERE device_id = ? AND epoch = ? AND "
-                               "gid = ?", (device_id, epoch, gid)).fetchone() is not None
-
     def _store_derived(self, row_id, rec, d=None):
         """The standings, play and seats of a stored game (none if the core refuses it); d:
         derived.derive(rec) if already made."""
         self.db.execute("DELETE FROM seats WHERE game_id = ?", (row_id,))
         try:
-            st, play, seats = d or derived.derive(rec)
+            st, play, seats = (d or derived.derive(rec))[:3]
         except (GameError, TypeError, AttributeError, KeyError):
             self.db.execute("UPDATE games SET standings = NULL, play = NULL WHERE id = ?",
                             (row_id,))

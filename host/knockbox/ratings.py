@@ -84,7 +84,9 @@ def update(h):
     """Bring the stored ratings up to date with h's finished games; returns how many games were
     rated now. Raises UserError when the history cannot be written (read-only, locked)."""
     with h.transaction():
-        h.db.executescript(_TABLES)
+        for stmt in _TABLES.split(";"):     # (executescript would commit the transaction)
+            if stmt.strip():
+                h.db.execute(stmt)
         return _update(h.db)
 
 

@@ -1,7 +1,8 @@
 """`knockbox export --csv|--json [-o FILE] [GAME...] [--since DATE]`.
 
-JSON: a list of game records (format knockbox-game/1, what `knockbox replay` reads) with the
-history's ids under "meta". CSV: one row per game, seats in columns (name, total, final, net).
+JSON: a list of game records (format knockbox-game/1, what `knockbox replay` and `knockbox
+import` read) with under "meta" the history's ids, when each game was first synced and its evening
+(a label: `knockbox import` puts the games of one label in one evening). CSV: one row per game, seats in columns (name, total, final, net).
 """
 import csv
 import io
@@ -36,6 +37,8 @@ def records(rows):
         rec["meta"] = {"id": r["id"], "device": r["device_id"], "epoch": r["epoch"],
                        "gid": None if r["replaced"] else r["gid"], "synced": r["synced"],
                        "updated": r["updated"], "status": r["status"]}
+        if r["evening_key"] is not None:
+            rec["meta"]["evening"] = r["evening_key"]
         if r["error"]:
             rec["meta"]["error"] = r["error"]
         if r["replaced"]:

@@ -14,7 +14,8 @@ Counted per player:
   undercuts  hands the player played and won by undercutting the knocker
   avg_points points scored per hand played (hands sat out count neither points nor hands)
   net        settlement points won (+) or lost (-) over finished games
-  net_by_day running net after each day (by the date the game was first synced)
+  net_by_day running net after each day (by the date the game was first synced); the table
+             shows it after each day, or each month or year when there are more than %d
   rating     skill rating over all the player's finished games, whatever the selection:
              openskill's conservative estimate (mu - 3 sigma), 0 before any game, higher
              is stronger (docs/RATINGS.md)
@@ -25,7 +26,8 @@ from knockbox.commands.common import (add_db_option, add_selection, open_history
                                       write_json, write_table)
 
 HELP = "per-player statistics over the history"
-DESCRIPTION = __doc__.split("\n", 1)[1]
+ROWS = 40           # rows of the net-over-time table at most (a row per day, month or year)
+DESCRIPTION = __doc__.split("\n", 1)[1] % ROWS
 RAW_DESCRIPTION = True
 COLUMNS = S.COLUMNS + ("rating", "rated")
 
@@ -53,15 +55,34 @@ def run(args, out, err):
     for p in stats:
         table.append(tuple("%.2f" % p[c] if c == "rating" else str(p[c]) for c in COLUMNS))
     write_table(out, table, right=range(1, len(COLUMNS)))
-    days = sorted({d for p in stats for d, _ in p["net_by_day"]})
-    if days:
-        out.write("\nnet over time (running total after each day)\n")
-        table = [("day",) + tuple(p["player"] for p in stats)]
-        for d in days:
-            row = [d]
-            for p in stats:
-                v = [n for day, n in p["net_by_day"] if day <= d]
-                row.append(str(v[-1]) if v else "")
-            table.append(tuple(row))
-        write_table(out, table, right=range(1, len(stats) + 1))
+    net_over_time(out, stats)
     return 0
+
+
+def net_over_time(out, stats):
+    """The running net per player after each day, or month, or year: the finest of them that
+    fits in ROWS rows (the JSON has every day)."""
+    days = sorted({d for p in stats for d, _ in p["net_by_day"]})
+    if not days:
+        return
+    width, unit = 4, "year"
+    for w, u in ((10, "day"), (7, "month")):
+        if len({d[:w] for d in days}) <= ROWS:
+            width, unit = w, u
+            break
+    periods = sorted({d[:width] for d in days})
+    out.write("\nnet over time (running total after each %s)\n" % unit)
+    after = []      # per player: {period: running net at its end}
+    for p in stats:
+        at = {}
+        for day, run in p["net_by_day"]:
+            at[day[:width]] = run
+        after.append(at)
+    table = [(unit,) + tuple(p["player"] for p in stats)]
+    last = [""] * len(stats)
+    for period in periods:
+        for i, at in enumerate(after):
+            if period in at:
+                last[i] = str(at[period])
+        table.append((period,) + tuple(last))
+    write_table(out, table, right=range(1, len(stats) + 1))

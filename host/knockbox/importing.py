@@ -1,0 +1,178 @@
+"""`knockbox import`'s work: game records (what `knockbox export --json` writes, or typed in from
+paper score sheets) into the history, all or nothing.
+
+A record may carry "meta": {"synced": "YYYY-MM-DD[ HH:MM[:SS]]", "evening": LABEL, and what export
+writes besides: "device", "epoch", "gid", "updated", "status", "error", "replaced"}. Each record is
+checked by the rules core (a refused one stops the import, naming it); what readers need is worked
+out once as for a synced game (knockbox.derived).
+
+Which game is which:
+  - a record with a device key (meta device, epoch, gid) is that device's game: already stored
+    with the same record, nothing to do; stored with fewer hands of the same game, updated (the
+    game went on); stored with more, kept; anything else under that key, kept apart (off the
+    key, as a game the device replaced);
+  - a record without one (typed in) belongs to the device "import" (epoch 0), numbered 1, 2, ...;
+    the same record already in the history is not added again.
+So importing the same file twice adds nothing, and two laptops' histories of one device merge.
+Evenings: the games with the same meta.evening form one evening; without a label, the games of
+one date (meta.synced, else today) do. export writes each game's evening as its label (a synced
+game's: "DEVICE/EPOCH/SEQ" of the evening record), so export -> import gives the same evenings.
+"""
+import datetime
+import json
+
+from knockbox import derived
+from knockbox.errors import UserError
+from knockbox.history import MAX_INT, STATUSES, now
+from knockcore.errors import GameError
+
+IMPORT_DEVICE = "import"    # the device of games typed in or imported without one
+
+
+def read(path, stdin=None):
+    """The records of one file (a JSON list, or one record), or UserError."""
+    try:
+        if path == "-":
+            text = stdin.read()
+        else:
+            with open(path, encoding="utf-8") as f:
+                text = f.read()
+    except OSError as e:
+        raise UserError("%s: %s" % (path, e.strerror or e)) from None
+    except UnicodeDecodeError:
+        raise UserError("%s: not UTF-8 text" % path) from None
+    try:
+        data = json.loads(text)
+    except ValueError as e:
+        raise UserError("%s: not valid JSON (%s)" % (path, e)) from None
+    if isinstance(data, dict):
+        return [data]
+    if not isinstance(data, list):
+        raise UserError("%s: neither a game record nor a list of them" % path)
+    return data
+
+
+def when(v, what):
+    """A meta date/time as the history keeps it ("YYYY-MM-DD HH:MM:SS"), or ValueError."""
+    if not isinstance(v, str):
+        raise ValueError("%s %r is not a date like 2025-01-31 or 2025-01-31 20:15" % (what, v))
+    for fmt in ("%Y-%m-%d %H:%M:%S", "%Y-%m-%d %H:%M", "%Y-%m-%d"):
+        try:
+            return datetime.datetime.strptime(v, fmt).strftime("%Y-%m-%d %H:%M:%S")
+        except ValueError:
+            pass
+    raise ValueError("%s %r is not a date like 2025-01-31 or 2025-01-31 20:15" % (what, v))
+
+
+class Game:
+    """One record made ready to store: rec (without meta), status, error, synced, updated,
+    evening (key or None), key ((device, epoch, gid) or None), apart (replaced: off any key)."""
+
+    def __init__(self, obj, today):
+        if not isinstance(obj, dict):
+            raise ValueError("not a game record (a JSON object)")
+        meta = obj.get("meta", {})
+        if not isinstance(meta, dict):
+            raise ValueError("meta must be an object")
+        self.rec = {k: obj[k] for k in obj if k != "meta"}
+        self.synced = when(meta["synced"], "meta.synced") if "synced" in meta else today
+        self.updated = (when(meta["updated"], "meta.updated") if "updated" in meta
+                        else self.synced)
+        self.apart = meta.get("replaced") is True
+        self.key = _key(meta)
+        label = meta.get("evening")
+        if label is not None and (type(label) not in (str, int) or label == ""):
+            raise ValueError("meta.evening %r is not a label (a name or a number)" % (label,))
+        self.evening = None if self.apart else (str(label) if label is not None
+                                               else self.synced[:10])
+        status = meta.get("status")
+        if status is not None and status not in STATUSES:
+            raise ValueError("meta.status %r is not one of %s" % (status, ", ".join(STATUSES)))
+        self.error = None
+        if status == "invalid":
+            self._refused(meta)
+            return
+        self.derived = derived.derive(self.rec)     # GameError: the rules core refuses it
+        self.rec = self.derived[3]
+        over = self.derived[0]["over"]
+        self.status = "over" if over else ("abandoned" if status == "abandoned" else "playing")
+
+    def _refused(self, meta):
+        """A game the history that exported it had refused (status "invalid"): kept as it was,
+        with its error, so that export -> import loses nothing; it counts nowhere."""
+        rec = self.rec
+        if not (type(rec.get("method")) is int and isinstance(rec.get("players"), list)
+                and all(isinstance(p, str) for p in rec["players"])
+                and isinstance(meta.get("error"), str)):
+            raise ValueError("a refused game (meta.status \"invalid\") needs its method, "
+                             "players and meta.error")
+        self.status, self.error, self.derived = "invalid", meta["error"], None
+
+
+def _key(meta):
+    dev, epoch, gid = meta.get("device"), meta.get("epoch"), meta.get("gid")
+    if dev is None:
+        return None
+    if not (isinstance(dev, str) and dev and type(epoch) is int and 0 <= epoch <= MAX_INT
+            and (gid is None or (type(gid) is int and 1 <= gid <= MAX_INT))):
+        raise ValueError("meta.device, meta.epoch and meta.gid must be a device id and whole "
+                         "numbers (as `knockbox export --json` writes them)")
+    return (dev, epoch, gid)
+
+
+def run(h, files, stdin=None):
+    """Import the records of these files into History h in one transaction; returns counts
+    {"new", "updated", "same", "apart"}. UserError (nothing imported) at the first bad one."""
+    today = now()
+    games = []
+    for path in files:
+        for i, obj in enumerate(read(path, stdin), 1):
+            try:
+                games.append(Game(obj, today))
+            except (ValueError, GameError, TypeError, KeyError) as e:
+                who = ""
+                if isinstance(obj, dict) and isinstance(obj.get("players"), list):
+                    who = " (%s)" % ", ".join(str(p) for p in obj["players"])
+                raise UserError("%s: record %d%s: %s: nothing was imported"
+                                % (path, i, who, e)) from None
+    counts = {"new": 0, "updated": 0, "same": 0, "apart": 0}
+    with h.transaction():
+        for g in games:
+            counts[store(h, g)] += 1
+        h.renumber()
+    return counts
+
+
+def store(h, g):
+    """Store one Game; returns "new", "updated", "same" or "apart"."""
+    if g.key is None or g.key[2] is None or g.apart:
+        dev, epoch = g.key[:2] if g.key else (IMPORT_DEVICE, 0)
+        if h.find_game(g.rec, (dev, epoch) if g.key else None) is not None:
+            return "same"
+        if g.key or g.apart:     # a game its device replaced: off the key, as it was
+            h.add_game(dev, epoch, None, g.synced, g.updated, g.rec, g.status, g.error, g.evening,
+                       g.derived)
+            return "new"
+        h.add_game(dev, epoch, h.next_gid(dev, epoch), g.synced, g.updated, g.rec, g.status,
+                   g.error, g.evening, g.derived)
+        return "new"
+    dev, epoch, gid = g.key
+    if h.find_game(g.rec, (dev, epoch)) is not None:
+        return "same"
+    old = h.stored_record(dev, epoch, gid)
+    if old is None:
+        h.add_game(dev, epoch, gid, g.synced, g.updated, g.rec, g.status, g.error, g.evening,
+                   g.derived)
+        return "new"
+    if _start(old) == _start(g.rec):
+        if old["hands"] == g.rec["hands"][:len(old["hands"])]:     # the game went on
+            h.update_game(dev, epoch, gid, g.updated, g.rec, g.status, g.error, g.derived)
+            return "updated"
+        if g.rec["hands"] == old["hands"][:len(g.rec["hands"])]:   # we have more of it
+            return "same"
+    h.add_game(dev, epoch, None, g.synced, g.updated, g.rec, g.status, g.error, None, g.derived)
+    return "apart"
+
+
+def _start(rec):
+    return [rec.get(k) for k in ("method", "players", "start", "rules")]
