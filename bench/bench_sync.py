@@ -94,7 +94,6 @@ class Port(io.IOBase):
         return len(b)
 
 class App:
-    VERSION = "bench"
     class board:
         name = "bench"
     settings = {}

@@ -13,6 +13,9 @@
 #       one file, compiled to /<path>.mpy; naming a file a package already lists gives it
 #       its own options (the later entry wins); without base_path, a file of a package listed
 #       above is taken from where that package is, anything else from this folder
+#   version(path, base_path=None, only=None)
+#       the module at path (found as module() finds it) compiled from `VERSION = "<V>"`, V the
+#       knockbox package's version (pyproject.toml's `version`), not from its own text
 #   root(path, base_path=".", only=None)
 #       copied as source to the device's root (MicroPython runs /boot.py, then /main.py)
 #
@@ -51,6 +54,9 @@ module("knockfw/glyphs.py", march="armv6m")
 
 # the journal's boot scan (line checks and CRC-32): @micropython.viper, native code too
 module("knockfw/jscan.py", march="armv6m")
+
+# the version of the knockbox that builds it: the settings' about line and the serial hello
+version("knockfw/version.py")
 
 root("boot.py", only="device")  # the Badger's power latch, before the app is imported
 root("main.py", only="device")

@@ -21,8 +21,8 @@ LINK_MPY_BUDGET = 4096
 @pytest.fixture(scope="module")
 def link_mpy(tmp_path_factory):
     return mp.build(str(tmp_path_factory.mktemp("mpy")),
-                    modules=["knockfw.link", "knockfw.journal", "knockfw.jscan", "knockfw.store",
-                             "simflash",
+                    modules=["knockfw.link", "knockfw.version", "knockfw.journal", "knockfw.jscan",
+                             "knockfw.store", "simflash",
                              "knockcore"])
 
 

@@ -403,6 +403,13 @@ def test_settings_offer_the_rules_choices_and_the_apps_own_and_save_each_change(
     assert t.effects[-1] == ("settings", {"stake": 1})
     t.press("b", "b")
     assert t.effects[-1] == ("settings", {"stake": 100})
+    t.press("down")                      # the about line: the firmware's version, A/B change nothing
+    from knockfw.version import VERSION
+
+    assert t.act.sel == len(ui_settings.ITEMS)
+    assert ui_settings._row(t.settings, t.act.sel).endswith(" " + VERSION)
+    t.press("a", "b")
+    assert t.mode == "settings" and len(t.effects) == 7
     t.press("down")                      # round to the top
     assert t.act.sel == 0
     t.press("c")

@@ -16,7 +16,6 @@ from knockfw.journal import Journal, load_json, save_json, say_notes
 from knockfw.store import Store
 from knockfw.ui import UI
 
-VERSION = "0.1.0"
 _POLL_MS = const(10)
 _ERASE_MS = const(30000)
 _ROOM = const(8192)     # heap kept in one piece through the journal's replay
@@ -55,8 +54,6 @@ def check_settings(d):
 
 
 class App:
-    VERSION = VERSION
-
     def __init__(self, board, now_ms=None):
         self.board = board
         board.mount()

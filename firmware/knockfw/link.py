@@ -32,6 +32,7 @@ from micropython import const
 
 from knockcore import FORMAT
 from knockcore.proto import EVENTS_MAX, ID_MAX, PROTO
+from knockfw.version import VERSION
 
 _MAX_LINE = const(1024)   # longest request line taken
 _HELD_MAX = const(8)      # complete lines waiting; reading pauses beyond this
@@ -319,7 +320,7 @@ class Link(_Wire):
 
     def _op_hello(self, req, rid):
         s, app = self.app.store, self.app
-        return {"proto": PROTO, "device": s.device_id, "fw": app.VERSION, "format": FORMAT,
+        return {"proto": PROTO, "device": s.device_id, "fw": VERSION, "format": FORMAT,
                 "board": app.board.name, "epoch": s.epoch, "last_seq": s.last_seq}
 
     def _op_bye(self, req, rid):

@@ -105,6 +105,7 @@ ev_hint|▲▼: page · A/B/C: back
 ev_new_q|Start a new evening?
 ev_new_1|The next games are settled apart
 ev_new_2|Nothing is erased
+about|Knockbox version %s
 set_stake|Stake per point
 ev_off|off
 """

@@ -1,6 +1,7 @@
 # The settings on the device (knockfw.ui activity "settings", from the menu): Up/Down move, A/B
 # step the value forwards/backwards, C back to the scoreboard. Each change is an effect
-# ("settings", partial settings) that the app checks and saves at once.
+# ("settings", partial settings) that the app checks and saves at once. Under the settings, the
+# about line: the firmware's version (knockfw.version), which A/B do not change.
 from knockcore.rules import CHOICES, PRESETS, resolve
 from knockfw import screens as S
 from knockfw import text
@@ -40,12 +41,14 @@ class Activity:
 
     def handle(self, ui, name, how, game, settings):
         if name in STEPS:
-            self.sel = (self.sel + (1 if name == "down" else -1)) % len(ITEMS)
+            self.sel = (self.sel + (1 if name == "down" else -1)) % (len(ITEMS) + 1)
             return None
         if how != "press":
             return None
         if name == "c":
             return ui.home()
+        if self.sel == len(ITEMS):  # the about line
+            return None
         key, values = ITEMS[self.sel]
         cur = value(settings, key)
         i = values.index(cur) if cur in values else 0
@@ -57,11 +60,15 @@ class Activity:
         return [("settings", {"rules": rules})]
 
     def draw(self, fb, game, settings, sync):
-        S.listing(fb, t("settings"), len(ITEMS), self.sel, lambda i: _row(settings, i))
+        S.listing(fb, t("settings"), len(ITEMS) + 1, self.sel, lambda i: _row(settings, i))
         return t("hint_settings")
 
 
 def _row(settings, i):
+    if i == len(ITEMS):
+        from knockfw.version import VERSION  # only when the line is on the screen
+
+        return t("about") % VERSION
     key = ITEMS[i][0]
     v = value(settings, key)
     if key == "sleep_s":

@@ -32,9 +32,13 @@ COMMANDS = {
 
 
 def build_parser():
+    from knockbox.manifest import package_version
+
     p = argparse.ArgumentParser(
         prog="knockbox",
         description="Knockbox: the scorekeeper for three-player gin rummy (laptop tool).")
+    # the package's version (pyproject.toml's), the one deploy builds into the firmware
+    p.add_argument("--version", action="version", version="knockbox " + package_version())
     sub = p.add_subparsers(dest="command", metavar="COMMAND")
     sub.required = True
     for name, module in COMMANDS.items():

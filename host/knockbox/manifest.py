@@ -1,5 +1,5 @@
 """The device's files: firmware/manifest.py read into a list of entries (see that file for the
-language: package(), module(), root(), home(), with only= and march= options).
+language: package(), module(), root(), version(), home(), with only= and march= options).
 
     m = manifest.load()                  # firmware/manifest.py (installed: knockbox/firmware/)
     m.entries("device")                  # [Entry] for the Pico; "sim": the unix port's build
@@ -34,8 +34,10 @@ class ManifestError(UserError):
 class Entry:
     """One file of the build: where it comes from, where it goes, how it is compiled."""
 
-    def __init__(self, src, dest, opt=3, only=None, march=None, compiled=True, boards=None):
+    def __init__(self, src, dest, opt=3, only=None, march=None, compiled=True, boards=None,
+                 text=None):
         self.src = src            # absolute path of the source
+        self.text = text          # None, or the source the build compiles instead of src's
         self.dest = dest          # path on the device, relative to its root ("knockfw/app.mpy")
         self.opt = opt
         self.only = only          # None, "device" or "sim"
@@ -140,6 +142,12 @@ class Manifest:
         self._add(Entry(src, path[:-3] + ".mpy", opt, _only(only), _march(march),
                         boards=_boards(board)))
 
+    def version(self, path, base_path=None, only=None):
+        """The module at path (as module() finds it) compiled from `VERSION = "<V>"`, V this
+        knockbox package's version, instead of from its own text."""
+        self.module(path, base_path, only=only)
+        self.entry(path[:-3] + ".mpy").text = "VERSION = %r\n" % package_version()
+
     def root(self, path, base_path=".", only=None):
         src = os.path.join(self._base(base_path), *path.split("/"))
         if not os.path.isfile(src):
@@ -175,6 +183,17 @@ def default_path():
     return os.path.join(engines.firmware_root(), NAME)
 
 
+def package_version():
+    """This knockbox's version, from its package metadata (pyproject.toml's `version`)."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("knockbox")
+    except PackageNotFoundError:
+        raise ManifestError("the knockbox package is not installed (in a checkout: "
+                            "scripts/setup), so it has no version") from None
+
+
 def home(name):
     """The folder Python imports the package name from (the manifest's home()): the sys.path
     entry that holds it."""
@@ -201,7 +220,7 @@ def parse(path):
     except OSError as e:
         raise ManifestError("cannot read the device manifest %s: %s" % (path, e)) from None
     exec(code, {"__file__": path, "package": m.package, "module": m.module, "root": m.root,
-                "home": home})
+                "version": m.version, "home": home})
     return m
 
 

@@ -16,7 +16,8 @@ Options of build/build_into: modules=("knockfw.buttons", "knockcore") only those
 packages (with their parents' __init__; no root files); native_march= overrides the architecture
 of the manifest's native modules (deploy to a board of another architecture); sources={"knockfw":
 folder} compiles the package from a copy in folder (folder/knockfw/...); manifest= a Manifest.
-Each source is compiled once per process (cached by path, size, mtime and options).
+Each source is compiled once per process (cached by path, size, mtime and options); a generated
+module (the manifest's version()) is compiled from its text.
 """
 import os
 import re
@@ -81,6 +82,20 @@ def compile_file(src, opt=3, march=None, name=None, out=None):
     return data
 
 
+def compile_text(text, name, opt=3, march=None):
+    """Compile source text (a generated module) as compile_file does; name is its device path
+    ("knockfw/version.py")."""
+    key = ("text", text, exe(), opt, march, name)
+    data = _compiled.get(key)
+    if data is None:
+        with tempfile.TemporaryDirectory(prefix="knockbox-mpy-") as tmp:
+            src = os.path.join(tmp, os.path.basename(name))
+            with open(src, "w", encoding="utf-8") as f:
+                f.write(text)
+            data = _compiled[key] = compile_file(src, opt, march, name)
+    return data
+
+
 def _selected(entry, modules):
     if modules is None:
         return True
@@ -119,6 +134,8 @@ def build(target="device", modules=None, native_march=None, sources=None, manife
         march = e.march_for(target)
         if march and native_march:
             march = native_march
+        if e.text is not None:
+            return e.dest, compile_text(e.text, e.dest[:-4] + ".py", e.opt, march)
         return e.dest, compile_file(src, e.opt, march, e.dest[:-4] + ".py")
 
     with ThreadPoolExecutor(max_workers=min(4, os.cpu_count() or 2)) as pool:

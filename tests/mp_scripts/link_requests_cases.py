@@ -6,6 +6,7 @@ import random
 import time
 
 from knockcore.proto import PROTO
+from knockfw.version import VERSION
 from link_kit import KBD, ask, check, fresh, play
 from storekit import events_of
 
@@ -17,7 +18,7 @@ def case_hello():
     check(r["ok"], True)
     check(r["device"], app.store.device_id)
     check((r["fw"], r["format"], r["board"], r["proto"]),
-          ("9.8.7", "knockbox-game/1", "testboard", PROTO))
+          (VERSION, "knockbox-game/1", "testboard", PROTO))
     check((r["epoch"], r["last_seq"]), (app.store.epoch, app.store.last_seq))
     check(link.faults, 0)
 

@@ -91,8 +91,8 @@ def _stamp(m):
     parts = [tool, str(os.stat(tool).st_mtime_ns)]
     for e in m.entries("sim"):
         st = os.stat(e.src)
-        parts.append("%s %s %d %d %r %r" % (e.dest, e.src, st.st_size, st.st_mtime_ns, e.opt,
-                                           e.march_for("sim")))
+        parts.append("%s %s %d %d %r %r %r" % (e.dest, e.src, st.st_size, st.st_mtime_ns, e.opt,
+                                              e.march_for("sim"), e.text))
     return "\n".join(parts) + "\n"
 
 
