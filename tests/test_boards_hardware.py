@@ -135,7 +135,8 @@ for n, p in b.buttons_pins().items():
     out["buttons"][n] = [p.gpio, p.mode, p.pull]
 for c in fm.calls:
     if c[0] == "spi":
-        out["spi"] = [c[1], c[2]["baudrate"], c[2]["sck"].gpio, c[2]["mosi"].gpio]
+        out["spi"] = [c[1], c[2]["baudrate"], c[2]["sck"].gpio, c[2]["mosi"].gpio,
+                      c[2]["miso"].gpio if "miso" in c[2] else None]
 d = b.display
 spi = d.spi
 out["display_pins"] = {"cs": d.cs.gpio, "dc": d.dc.gpio, "rst": d.rst.gpio,
@@ -210,7 +211,7 @@ def test_badger_board(tmp_path):
     assert res["buttons"] == {"a": [12, IN, PULL_DOWN], "b": [13, IN, PULL_DOWN],
                               "c": [14, IN, PULL_DOWN], "up": [15, IN, PULL_DOWN],
                               "down": [11, IN, PULL_DOWN]}
-    assert res["spi"] == [0, 12_000_000, 18, 19]
+    assert res["spi"] == [0, 12_000_000, 18, 19, 16]  # every pin named (MISO: unconnected)
     assert res["display"] == ["UC8151", 296, 128]
     assert res["display_pins"] == {"cs": 17, "dc": 20, "rst": 21, "busy": 26}
     assert res["serial"] == [True, True]
@@ -258,7 +259,8 @@ def test_pico_epd_board(tmp_path):
     assert res["wake"] == "down" and res["wake_again"] is None
     assert res["buttons"] == {"a": [2, IN, PULL_UP], "b": [3, IN, PULL_UP], "c": [4, IN, PULL_UP],
                               "up": [5, IN, PULL_UP], "down": [6, IN, PULL_UP]}
-    assert res["spi"] == [1, 10_000_000, 10, 11]
+    # every pin named: without miso= SPI(1) would take GP8, the panel's DC, as its MISO
+    assert res["spi"] == [1, 10_000_000, 10, 11, 28]
     assert res["display"] == ["SSD1680", 296, 128]
     assert res["display_pins"] == {"cs": 9, "dc": 8, "rst": 12, "busy": 13}
     assert res["data_dir"] is True
@@ -327,8 +329,12 @@ def test_boot_py(tmp_path, content):
     res = json.loads(r.stdout.strip().splitlines()[-1])
     heavy = [m for m in res["loaded"] if m.split(".")[-1] in (
         "app", "uc8151", "ssd1680", "epd", "epdconv", "epdinvert", "framebuf", "store", "journal",
-        "ui", "screens", "link", "board")]
-    assert heavy == []  # nothing of the app, not even the display driver or the chooser
+        "ui", "screens", "link")]
+    assert heavy == []  # nothing of the app, not even the display driver
+    # knockfw.board: the boards' contract (rp2board's class derives from it), no more of the app
+    assert {m for m in res["loaded"] if m.startswith("knockfw.")} == {
+        "knockfw.board", "knockfw.buttons", res["chosen_module"], "knockfw.rp2board"}, \
+        res["loaded"]
     # ... but the buttons: every press from here on is latched by an IRQ (here Up, made while
     # the app would still be importing, comes out of the app's first poll)
     assert "knockfw.buttons" in res["loaded"]

@@ -197,4 +197,6 @@ def test_drivers_compile_with_mpy_cross():
              "rp2board", "board")
     sizes = mp.sizes("device", modules=["knockfw." + n for n in names])
     total = sum(sizes["knockfw/%s.mpy" % n] for n in names)
-    assert total < 8000, total  # drivers + boards: keep them lean (whole firmware: 64 KB)
+    # drivers + boards (with the boards' contract, knockfw.board): keep them lean (whole
+    # firmware: 64 KB, test_core_budget.py)
+    assert total < 8400, total

@@ -59,10 +59,9 @@ class App:
         board.mount()
         # The buttons first: from here on every press is latched, also while the journal loads
         # (on the Pico boot.py has latched them since ~60 ms after reset: the board hands over).
-        latched = getattr(board, "latched_buttons", None)
-        self.buttons = latched and latched() or Buttons(
-            board.buttons_pins(), active_low=board.active_low, clock=getattr(board, "clock", None))
-        woke = board.wake_button() if hasattr(board, "wake_button") else None
+        self.buttons = board.latched_buttons() or Buttons(
+            board.buttons_pins(), active_low=board.active_low, clock=board.clock)
+        woke = board.wake_button()
         if woke:
             self.buttons.inject(woke)
         d = board.data_dir
@@ -97,7 +96,6 @@ class App:
         self.link = None    # made when the laptop first speaks (see _serial_waiting)
         self._waiting = None    # the poll object that watches the serial port until then
         self._warm = False
-        self._service = getattr(board, "service", None)
         self.last_input = time.ticks_ms() if now_ms is None else now_ms
         self.dirty = True
         self._home_shown = False    # the scoreboard is on the panel
@@ -115,7 +113,7 @@ class App:
         import gc
         gc.collect()
         self._warm = True
-        if getattr(self.board, "serial_in", None) is not None:
+        if self.board.serial_in is not None:
             import select
             self._waiting = select.poll()
             self._waiting.register(self.board.serial_in, select.POLLIN)
@@ -147,8 +145,7 @@ class App:
         """One turn of the loop. Returns True while the serial link has more to do right away
         (run() then goes straight on to the next turn instead of sleeping)."""
         more = False
-        if self._service:
-            self._service(now)
+        self.board.service(now)
         for ev in self.buttons.poll(now):
             self.last_input = now
             self.on_event(ev)
@@ -219,6 +216,15 @@ class App:
         self.dirty = False
         self.refreshes += 1
 
+    def before_off(self):
+        """The auto-off leaves the panel's image for hours: a clean full refresh of it first
+        if the last one was partial (partial refreshes ghost), then wait for it."""
+        d = self.display
+        if not d.last_full:
+            screens.draw(d, self.ui, self.game(), self.settings, self.syncing)
+            d.show(True)
+            d.wait()
+
     def idle_ms(self, now):
         return time.ticks_diff(now, self.last_input)
 
@@ -285,6 +291,7 @@ def run():
         now = time.ticks_ms()
         more = app.step(now)
         if app.should_sleep(now):
+            app.before_off()
             board.power_off()   # on battery the board goes dark here; a press boots it again
             app.last_input = time.ticks_ms()
             woke = board.wake_button()  # the press that ended the Pico build's sleep counts

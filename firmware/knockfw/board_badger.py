@@ -13,6 +13,8 @@
 #     13 | b       | button B     (active high, pull-down)
 #     14 | c       | button C     (active high, pull-down)
 #     15 | up      | button Up    (active high, pull-down)
+#     16 | miso    | SPI0 RX: not connected (the UC8151 sends nothing back; named so that
+#        |         | machine.SPI takes no other pin for it)
 #     17 | cs      | e-ink chip select (SPI0)
 #     18 | sck     | e-ink clock (SPI0 SCK)
 #     19 | mosi    | e-ink data (SPI0 TX)
@@ -43,6 +45,7 @@ PINS = {
     "b": 13,
     "c": 14,
     "up": 15,
+    "miso": 16,
     "cs": 17,
     "sck": 18,
     "mosi": 19,

@@ -18,6 +18,8 @@
 #     13 |  17      | busy  | e-ink BUSY (high while busy)
 #     24 |   -      | vbus  | VBUS sense (internal): high while USB power is present
 #     25 |   -      | led   | on-board LED
+#     28 |  34      | miso  | SPI1 RX: not connected (the SSD1680 sends nothing back). Named so
+#        |          |       | that machine.SPI(1) does not take its default MISO, GP8 (DC)
 # The buttons use GPIO 2-6, which the display does not use, on the same header side as GND
 # pins 3 and 8. There is no power latch (a battery build uses a switch): power_off() puts the
 # panel to sleep and the RP2040 into light sleep in short slices, looking at the buttons between
@@ -43,6 +45,7 @@ PINS = {
     "busy": 13,
     "vbus": 24,
     "led": 25,
+    "miso": 28,
 }
 BUTTONS = ("a", "b", "c", "up", "down")
 _SPI_ID = const(1)

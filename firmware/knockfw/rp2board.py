@@ -17,6 +17,8 @@ import time
 
 import machine
 
+from knockfw.board import Board
+
 _EARLY_GAP_MS = 5  # second look at the buttons, as Pimoroni's wakeup module (gpio_get_all twice)
 _early = None  # early_buttons(): the button held when boot.py ran, "" if none (None: not run)
 _latched: tuple = ()  # early_buttons(): (Buttons latching edges since boot.py, their pins)
@@ -46,7 +48,7 @@ def early_buttons(pins, names, pull, pressed):
     return held or None
 
 
-class Rp2Board:
+class Rp2Board(Board):
     name = "rp2"
     active_low = False
     data_dir = "/data"
@@ -86,8 +88,12 @@ class Rp2Board:
         self._led = P(pins["led"], P.OUT, value=0)
         self._vbus = P(pins["vbus"], P.IN)
         self._spi_hz = hz
+        # every SPI pin named: without miso= machine.SPI takes the bus's default MISO pin
+        # (SPI1: GP8, the Pico-ePaper's DC) and gives it to the SPI (ports/rp2 machine_spi.c);
+        # the panels send nothing back, so miso is a pin the board leaves unconnected
         self._spi = machine.SPI(spi_id, baudrate=hz, polarity=0, phase=0,
-                                sck=P(pins["sck"]), mosi=P(pins["mosi"]))
+                                sck=P(pins["sck"]), mosi=P(pins["mosi"]),
+                                miso=P(pins["miso"]))
         self.display = driver(self._spi,
                               P(pins["cs"], P.OUT, value=1),
                               P(pins["dc"], P.OUT, value=0),
@@ -140,3 +146,4 @@ class Rp2Board:
             time.sleep_ms(ms)
         else:
             self.lightsleep(ms)
+

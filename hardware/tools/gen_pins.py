@@ -28,6 +28,7 @@ WHAT = {
     "cs": "e-ink chip select",
     "sck": "e-ink SPI clock",
     "mosi": "e-ink SPI data (MCU -> panel)",
+    "miso": "SPI RX: not connected (named so the SPI takes no other pin)",
     "dc": "e-ink data / command",
     "rst": "e-ink reset",
     "busy": "e-ink BUSY",

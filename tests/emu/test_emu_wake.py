@@ -2,7 +2,8 @@
 battery (VBUS sense GP24 low), the board switches itself off after the idle time by releasing its
 power latch (GP10, seen in the GPIO log); the press that powers it again is modelled by a reset
 with the button held for a short press: the latch must be high again before the button is let
-go, and that press must count (B on the scoreboard: Bob knocked, his count is asked)."""
+go, and that press must count (B on the scoreboard: Bob knocked, his count is asked). The image
+it leaves on the panel when it switches off is a full refresh (partial ones ghost)."""
 import time
 
 import device as unix  # tests/device.py: the same firmware under the MicroPython unix port
@@ -49,6 +50,11 @@ def test_auto_off_then_wake_press_on_battery(device_factory, tmp_path):
     assert off_ms - t_idle >= IDLE_S * 1000 - 2000, (off_ms, t_idle)  # not before the idle time
     assert off_ms - t_idle <= IDLE_S * 1000 + 5000, (off_ms, t_idle)
     print("auto-off: latch released %.1f s after the last press" % ((off_ms - t_idle) / 1000))
+    # the image left on the panel is a clean full refresh: the push's sync mark came and went
+    # in partial refreshes, so the auto-off refreshed the scoreboard in full before switching off
+    before = [f for f in dev.frames().frames if f.boot == boot and f.t_us < offs[0]["t"]]
+    assert before and before[-1].kind == "full", before[-3:]
+    assert [f.kind for f in before[-3:-1]] != ["full", "full"], before[-3:]  # (the test's premise)
 
     # the wake press: B held powers the board (reset), let go after WAKE_PRESS_MS
     n = dev.refreshes()

@@ -136,6 +136,12 @@ def test_pico_epd_wakes_by_button_on_battery(device_factory, tmp_path):
     dev = device_factory(board="pico-epd", no_pace=True)
     assert dev.wait_refresh(0, 120)
     dev.wait_quiet(300)
+    # every SPI pin named (issue 14): GP8 is the panel's DC (SIO, an output), not SPI1's MISO;
+    # MISO is GP28, which the board leaves unconnected
+    SIO, SPI = 5, 1
+    dc, miso = dev.pico.pin(8), dev.pico.pin(28)
+    assert (dc["function"], dc["output_enable"]) == (SIO, 1), dc
+    assert miso["function"] == SPI, miso
     dev.push("--sleep", "30")
     mark = spi_records(dev)
     dev.on_battery()

@@ -29,6 +29,7 @@ import framebuf
 from micropython import const
 
 import simflash as flash
+from knockfw import board as boards
 from knockfw.buttons import NAMES as BUTTONS
 
 W = const(296)
@@ -160,9 +161,11 @@ class SimDisplay(framebuf.FrameBuffer):
         self.now = clock or time.ticks_ms   # tests run the panel on their own clock
         self._until = None                 # no refresh running yet
         self.asleep = False
+        self.last_full = False
 
     def show(self, full=False, block=False, quick=False):
         self.frames += 1
+        self.last_full = full
         if full:
             self.fulls += 1
         self.asleep = False
@@ -187,7 +190,7 @@ class SimDisplay(framebuf.FrameBuffer):
         self.asleep = True
 
 
-class Board:
+class Board(boards.Board):
     name = "sim"
     active_low = False
     data_dir = "/data"  # the flash image is mounted here, as the Pico's littlefs folder
@@ -224,7 +227,7 @@ class Board:
             self.levels[self._woke] = 1     # the waking press is still down
         self.powered_off = 0
 
-    def clock(self):
+    def clock(self):  # (a method here: the contract's attribute, the buttons' clock)
         """Ticks for the button handler: the time an edge was due while one is being made."""
         t = self._edge_t
         return time.ticks_ms() if t is None else t
