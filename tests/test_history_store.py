@@ -242,3 +242,32 @@ def test_net_over_time_is_a_row_a_month_when_days_are_too_many(capsys, tmp_path)
     got = {p["player"]: p for p in json.loads(out)}
     assert len(got["Ann"]["net_by_day"]) == 45
     assert table[-1].split()[1:] == [str(got[n]["net"]) for n in ("Ann", "Bob", "Cy")]
+
+
+def check_evening_numbers(capsys, db):
+    """Evenings are numbered 1, 2, ... in the order of their first game, as history lists them."""
+    code, out, err = knockbox(capsys, "export", "--json", "--db", db)
+    keys = [r["meta"].get("evening") for r in json.loads(out)]
+    code, out, err = knockbox(capsys, "history", "--json", "--db", db)
+    numbers = [r["evening"] for r in json.loads(out)]
+    first = {}
+    for k in keys:
+        if k is not None and k not in first:
+            first[k] = len(first) + 1
+    assert numbers == [first.get(k) for k in keys]
+    return numbers
+
+
+def test_games_imported_into_the_past_renumber_the_evenings_after_them(capsys, tmp_path):
+    db = upgraded(tmp_path)
+    assert check_evening_numbers(capsys, db)[1:] == [1] * 7 + [2, 3]
+    f = tmp_path / "old.json"
+    f.write_text(json.dumps([record(["Ann", "Bob", "Cy"], WIN, synced="2019-05-03"),
+                             record(["Ann", "Bob", "Dee"], WIN, synced="2024-03-05 12:00"),
+                             record(["Ann", "Bob", "Eve"], WIN, synced="2024-03-08 20:08:30",
+                                    evening="0123456789abcdef/0/0")]))
+    code, out, err = knockbox(capsys, "import", str(f), "--db", db)
+    assert out == "3 games imported\n"
+    # 2019 first; 2024-03-05 between the device's first and second evening; the third record
+    # joins the device's first evening (its label), late
+    assert check_evening_numbers(capsys, db) == [1, None, 2, 2, 2, 2, 2, 2, 2, 3, 4, 2, 5]

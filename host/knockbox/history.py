@@ -59,7 +59,7 @@ ALTER TABLE games ADD COLUMN standings TEXT;
 ALTER TABLE games ADD COLUMN play TEXT;
 CREATE INDEX games_evening ON games (evening);
 CREATE INDEX games_synced ON games (synced);
-CREATE INDEX games_players ON games (players, hands);
+
 CREATE TABLE seats (
     game_id INTEGER NOT NULL REFERENCES games (id), seat INTEGER NOT NULL, player TEXT NOT NULL,
     won INTEGER NOT NULL, hands INTEGER NOT NULL, hands_won INTEGER NOT NULL,
@@ -76,6 +76,11 @@ CREATE INDEX evenings_number ON evenings (number);
 """
 STATUSES = ("playing", "over", "abandoned", "invalid")
 MAX_INT = (1 << 63) - 1     # SQLite's largest integer: game ids, epochs, seqs, gids
+# Indexes added to schema 2 since it first landed: made when missing
+_INDEXES_2 = {
+    "games_players": "CREATE INDEX games_players ON games (players, hands)",
+    "evenings_first": "CREATE INDEX evenings_first ON evenings (first_synced, first_device, "
+                      "first_epoch, first_gid, first_id)"}
 SEAT_COUNTS = ("won", "hands", "hands_won", "gins", "undercuts", "points", "net")
 def default_path():
     home = os.environ.get("KNOCKBOX_HOME")
@@ -120,7 +125,10 @@ class History:
         """A new file gets the tables; a file of schema 1 is upgraded in place (one
         transaction: the derived data of every game, worked out from its stored record)."""
         if self._schema() == str(SCHEMA):
-            return
+            have = {r[0] for r in self.db.execute("SELECT name FROM sqlite_master WHERE type = "
+                                                  "'index'")}
+            if set(_INDEXES_2) <= have:
+                return
         with self.transaction():
             have = self._schema()
             if have is None:
@@ -128,6 +136,9 @@ class History:
                 self.db.execute("INSERT INTO meta VALUES ('schema', ?)", (str(SCHEMA),))
             elif have == "1":
                 self._upgrade_from_1()
+            if have in (None, "1", str(SCHEMA)):
+                for sql in _INDEXES_2.values():
+                    self.db.execute(sql.replace("INDEX", "INDEX IF NOT EXISTS", 1))
             elif have != str(SCHEMA):
                 raise UserError("%s: history schema %s, this knockbox reads %d"
                                 % (self.path, have, SCHEMA))
@@ -230,12 +241,12 @@ class History:
     def orphans(self, device_id, epoch):
         """Game numbers that have events but no game row (a sync stopped between the two):
         looked for among the events after the last complete build (built_seq)."""
-        return {r[0] for r in self.db.execute(
-            "SELECT DISTINCT e.gid FROM events e WHERE e.device_id = ? AND e.epoch = ? AND "
-            "e.seq > (SELECT COALESCE(MAX(built_seq), 0) FROM devices d WHERE d.device_id = "
-            "e.device_id AND d.epoch = e.epoch) AND e.gid IS NOT NULL AND NOT EXISTS (SELECT "
-            "1 FROM games g WHERE g.device_id = e.device_id AND g.epoch = e.epoch AND g.gid = "
-            "e.gid)", (device_id, epoch))}
+        r = self.db.execute("SELECT built_seq FROM devices WHERE device_id = ? AND epoch = ?",
+                            (device_id, epoch)).fetchone()
+        gids = {g for (g,) in self.db.execute(
+            "SELECT gid FROM events WHERE device_id = ? AND epoch = ? AND seq > ? AND gid IS NOT "
+            "NULL", (device_id, epoch, r[0] if r else 0))}
+        return {g for g in gids if not self.ids_of(device_id, epoch, g)}
 
     def built(self, device_id, epoch):
         """Every game of the events held is built (the end of a sync): orphans() starts here."""
@@ -410,29 +421,37 @@ class History:
         numbers that changed are written."""
         self._renumber()
 
-    def _renumber(self, every=False):
+    def _renumber(self):
         keys, self._dirty = self._dirty, set()
-        if every:
-            self.db.execute("DELETE FROM evenings")
-            keys = {k for (k,) in self.db.execute(
-                "SELECT DISTINCT evening FROM games WHERE evening IS NOT NULL")}
+        moved = []      # where the touched evenings were and are in the order
         for key in keys:
+            old = self.db.execute("SELECT " + _FIRST + " FROM evenings WHERE key = ?",
+                                  (key,)).fetchone()
+            if old is not None:
+                moved.append(tuple(old))
             first = self.db.execute(
                 "SELECT synced, device_id, epoch, ABS(gid), id FROM games WHERE evening = ?"
                 + _ORDER + " LIMIT 1", (key,)).fetchone()
             if first is None:
                 self.db.execute("DELETE FROM evenings WHERE key = ?", (key,))
                 continue
+            moved.append(tuple(first))
             self.db.execute(
                 "INSERT INTO evenings VALUES (?, NULL, ?, ?, ?, ?, ?) ON CONFLICT (key) DO UPDATE "
                 "SET first_synced = excluded.first_synced, first_device = excluded.first_device,"
                 " first_epoch = excluded.first_epoch, first_gid = excluded.first_gid, "
                 "first_id = excluded.first_id", (key,) + tuple(first))
-        if keys:
-            self.db.execute(
-                "UPDATE evenings SET number = r.n FROM (SELECT key, ROW_NUMBER() OVER (ORDER BY "
-                "first_synced, first_device, first_epoch, first_gid, first_id) AS n FROM "
-                "evenings) AS r WHERE evenings.key = r.key AND evenings.number IS NOT r.n")
+        if not moved:
+            return
+        # the evenings before the first one touched keep their numbers: those from it on are
+        # numbered again (a new evening at the end: itself alone)
+        low = min(moved)
+        before = self.db.execute("SELECT COUNT(*) FROM evenings WHERE (%s) < (?, ?, ?, ?, ?)"
+                                 % _FIRST, low).fetchone()[0]
+        self.db.execute(
+            "UPDATE evenings SET number = r.n FROM (SELECT key, ? + ROW_NUMBER() OVER (ORDER BY "
+            "%s) AS n FROM evenings WHERE (%s) >= (?, ?, ?, ?, ?)) AS r WHERE evenings.key = "
+            "r.key AND evenings.number IS NOT r.n" % (_FIRST, _FIRST), (before,) + low)
 
     def evenings(self):
         """[{number, key, first (when its first game was synced), games}] in order."""
@@ -517,6 +536,7 @@ class History:
 
 
 _ORDER = " ORDER BY synced, device_id, epoch, ABS(gid), id"
+_FIRST = "first_synced, first_device, first_epoch, first_gid, first_id"  # an evening's place
 _ORDER_G = " ORDER BY g.synced, g.device_id, g.epoch, ABS(g.gid), g.id"
 _ROW = ("id", "device_id", "epoch", "gid", "synced", "updated", "method", "players", "hands",
         "status", "winners", "error", "evening_key", "evening")

@@ -1,0 +1,258 @@
+"""The laptop's history at any size (issue 15 item 2): each command's time at 100, 1,000 and 10,000
+games (30,000 with --big), and its ratio to its time at 100 games.
+
+The histories are filled through the calls `knockbox sync` makes (knockbox.sync.Sync over a
+stand-in link serving the device's journal in pages, one sync per evening, the clock set to the
+evening's date): one device, weekly evenings of 4-6 games, six players, methods 1-3 drawn at
+random (seeded: the same histories every run), each game played to its end (the evening's last
+game sometimes left unfinished). They are cached in the scratch folder (--scratch DIR, default
+$TMPDIR/knockbox-bench-history), so that a rerun only measures.
+
+Each command runs as a user runs it, a new `knockbox` process on a copy of the history, best of 3:
+history, show LAST, stats, stats --json, settle --evening, export --json, report (the latest
+evening), import (export --json's file into an empty history); and a sync of one new evening
+(Sync.run in this process against a fresh copy, best of 3).
+
+Budgets (DESIGN.md section 7, at 10,000 games against 100): show, settle --evening, the latest
+evening's report and a one-evening sync within 2x; history within 6x; stats (and --json) within
+15x; import and export linear (their time per game at 10,000 within 1.5x of that at 1,000). Exit
+code 1 if one is not met.
+
+    .venv/bin/python bench/bench_history.py [--big] [--scratch DIR] [--runs N]
+"""
+import io
+import os
+import random
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(ROOT, "tests"))
+import knockbox  # noqa: E402,F401  (the micropython.const stand-in, before the core)
+
+from gamegen import random_hand, random_start  # noqa: E402
+from knockbox import history, sync  # noqa: E402
+from knockcore import events  # noqa: E402
+from knockcore.game import Game  # noqa: E402
+from knockcore.proto import EVENTS_MAX  # noqa: E402
+
+PLAYERS = ["Ann", "Bob", "Cy", "Dee", "Eve", "Fay"]
+DEV = "b0a1c2d3e4f5a6b7"
+GENERATOR = 1       # bump when the histories made change: the cache is rebuilt
+KNOCKBOX = os.path.join(os.path.dirname(sys.executable), "knockbox")
+SIZES = (100, 1000, 10000)
+MARKS = SIZES + (30000,)
+BUDGET = {"show LAST": 2, "settle --evening": 2, "report (latest evening)": 2,
+          "sync of one evening": 2, "history": 6, "stats": 15, "stats --json": 15}
+LINEAR = ("export --json", "import")
+LINEAR_SLACK = 1.5
+
+
+class Link:
+    """Stands in for serialio.Connection: a device whose journal is `evs`, in pages of the
+    protocol's EVENTS_MAX."""
+
+    def __init__(self, evs):
+        self.evs = evs
+
+    def hello(self):
+        return {"ok": True, "device": DEV, "epoch": 0, "last_seq": len(self.evs),
+                "format": "knockbox-game/1", "board": "bench", "fw": "0"}
+
+    def request(self, op, timeout=None, after=0, limit=EVENTS_MAX):
+        page = [[i + 1, self.evs[i]] for i in range(after, min(after + limit, len(self.evs)))]
+        return {"ok": True, "epoch": 0, "last_seq": len(self.evs), "ev": page}
+
+
+def evenings(rnd):
+    """Evenings without end: [game events of one evening], each starting with its evening
+    record (but the first); 100, 1,000, 10,000 and 30,000 games are evening boundaries, so
+    every size's history is the start of the bigger ones'."""
+    gid, k = 1, 0
+    while True:
+        n = rnd.randint(4, 6)
+        for m in MARKS:
+            if gid - 1 < m < gid - 1 + n:
+                n = m - (gid - 1)
+        evs = [] if gid == 1 else [events.evening(gid)]
+        for i in range(n):
+            evs += game(gid, rnd, unfinished=i == n - 1 and rnd.random() < 0.2)
+            gid += 1
+        yield k, gid - 1, evs
+        k += 1
+
+
+def game(gid, rnd, unfinished=False):
+    method = rnd.randint(1, 3)
+    players = rnd.sample(PLAYERS, 3)
+    g = Game(method, players, random_start(method, rnd), {"preset": "seed"})
+    evs = [{"t": "game", "g": gid, "rec": {k: v for k, v in g.record().items() if k != "hands"}}]
+    stop = rnd.randint(2, 8) if unfinished else None
+    while not g.over and (stop is None or len(g.hands) < stop):
+        h = random_hand(g, rnd)
+        g.add(h)
+        evs.append({"t": "hand", "g": gid, "h": h})
+    return evs
+
+
+def day(k):
+    """The date of the k-th weekly evening (Fridays from 1990-01-05)."""
+    import datetime
+
+    d = datetime.date(1990, 1, 5) + datetime.timedelta(days=7 * k)
+    return d.isoformat()
+
+
+def sync_evening(path, journal, k):
+    """One `knockbox sync` of the journal so far, on evening k's date."""
+    real = history.now
+    history.now = lambda: day(k) + " 23:%02d:00" % (k % 60)
+    try:
+        h = history.History(path)
+        s = sync.Sync(Link(journal), h, io.StringIO()).run()
+        h.close()
+    finally:
+        history.now = real
+    return s
+
+
+def fill(scratch, sizes):
+    """{size: (history file (cached), the journal up to it and one more evening, that
+    evening's number)}."""
+    files = {n: os.path.join(scratch, "history-%d-g%d.sqlite3" % (n, GENERATOR)) for n in sizes}
+    cached = all(os.path.exists(f) for f in files.values())
+    if cached:
+        for f in files.values():
+            history.History(f).close()      # what a newer knockbox adds on opening, kept
+    work = os.path.join(scratch, "filling.sqlite3")
+    if not cached and os.path.exists(work):
+        os.unlink(work)
+    journal = [{"t": "epoch", "e": 0, "dev": DEV, "next": 1}]
+    out, t, want = {}, time.time(), None
+    for k, games, evs in evenings(random.Random(15)):
+        journal += evs
+        if want is not None:
+            out[want] = (files[want], list(journal), k)
+            want = None
+            if len(out) == len(sizes):
+                break
+        if not cached:
+            sync_evening(work, journal, k)
+        if games in files:
+            want = games
+            if not cached:
+                shutil.copy(work, files[games])
+                print("  filled %d games in %.0f s (%d syncs, %.1f MB)" % (
+                    games, time.time() - t, k + 1, os.path.getsize(work) / 1e6), flush=True)
+    if not cached:
+        os.unlink(work)
+    return out
+
+
+def run(args, cwd):
+    """Seconds a new `knockbox ARGS` process takes (its output thrown away)."""
+    t = time.perf_counter()
+    p = subprocess.run([KNOCKBOX] + args, cwd=cwd, stdout=subprocess.DEVNULL,
+                       stderr=subprocess.PIPE, text=True)
+    dt = time.perf_counter() - t
+    if p.returncode != 0:
+        raise SystemExit("knockbox %s failed: %s" % (" ".join(args), p.stderr))
+    return dt
+
+
+def best(f, runs):
+    return min(f() for _ in range(runs))
+
+
+def measure(path, journal, k, work, runs):
+    """{command: seconds} on a copy of the history at path."""
+    db = os.path.join(work, "h.sqlite3")
+    shutil.copy(path, db)
+    h = history.History(db)
+    last = h.db.execute("SELECT MAX(id) FROM games").fetchone()[0]
+    h.close()
+    out = {}
+    cmds = [("history", ["history"]), ("show LAST", ["show", str(last)]),
+            ("stats", ["stats"]), ("stats --json", ["stats", "--json"]),
+            ("settle --evening", ["settle", "--evening"]),
+            ("export --json", ["export", "--json", "-o", os.path.join(work, "all.json")]),
+            ("report (latest evening)", ["report", "-o", os.path.join(work, "r.html")])]
+    for name, args in cmds:
+        out[name] = best(lambda a=args: run(a + ["--db", db], work), runs)
+
+    def imp():
+        fresh = os.path.join(work, "imported.sqlite3")
+        if os.path.exists(fresh):
+            os.unlink(fresh)
+        return run(["import", os.path.join(work, "all.json"), "--db", fresh], work)
+
+    out["import"] = best(imp, runs)
+
+    def one_evening():
+        copy = os.path.join(work, "s.sqlite3")
+        shutil.copy(path, copy)
+        t = time.perf_counter()
+        s = sync_evening(copy, journal, k)
+        dt = time.perf_counter() - t
+        assert s.results["new"] >= 4 and s.new_events > s.results["new"], s.summary()
+        return dt
+
+    out["sync of one evening"] = best(one_evening, runs)
+    return out
+
+
+def main():
+    args = sys.argv[1:]
+    big = "--big" in args
+    runs = int(args[args.index("--runs") + 1]) if "--runs" in args else 3
+    scratch = (args[args.index("--scratch") + 1] if "--scratch" in args
+               else os.path.join(tempfile.gettempdir(), "knockbox-bench-history"))
+    os.makedirs(scratch, exist_ok=True)
+    sizes = SIZES + ((30000,) if big else ())
+    print("history bench: one device, weekly evenings of 4-6 games, six players (scratch: %s)"
+          % scratch)
+    t0 = time.time()
+    results = {}
+    for n, (path, journal, k) in sorted(fill(scratch, sizes).items()):
+        work = tempfile.mkdtemp(prefix="knockbox-bench-h%d-" % n, dir=scratch)
+        try:
+            results[n] = measure(path, journal, k, work, runs)
+        finally:
+            shutil.rmtree(work, ignore_errors=True)
+        print("  measured %d games" % n, flush=True)
+    return report(results, sizes, time.time() - t0)
+
+
+def report(results, sizes, wall):
+    names = list(results[sizes[0]])
+    w = max(len(x) for x in names)
+    print("\n%-*s  %s" % (w, "command (best of 3, s)", "  ".join("%9s" % ("%d games" % n)
+                                                                  for n in sizes)))
+    for name in names:
+        cells = ["%9.3f" % results[n][name] for n in sizes]
+        print("%-*s  %s" % (w, name, "  ".join(cells)))
+    print("\nratio to 100 games, and the budget at 10,000:")
+    ok = True
+    base = sizes[0]
+    for name in names:
+        ratios = ["%6.2fx" % (results[n][name] / results[base][name]) for n in sizes[1:]]
+        r = results[10000][name] / results[base][name]
+        if name in BUDGET:
+            met = r <= BUDGET[name]
+            verdict = "within %gx: %s" % (BUDGET[name], "met" if met else "NOT MET")
+        else:
+            per = (results[10000][name] / 10000) / (results[1000][name] / 1000)
+            met = per <= LINEAR_SLACK
+            verdict = "linear: per game at 10,000 = %.2fx that at 1,000 (<= %.1fx): %s" % (
+                per, LINEAR_SLACK, "met" if met else "NOT MET")
+        ok = ok and met
+        print("  %-*s  %s   %s" % (w, name, "  ".join(ratios), verdict))
+    print("\n%s (%.0f s wall)" % ("every budget met" if ok else "SOME BUDGETS NOT MET", wall))
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
