@@ -2,8 +2,8 @@
 rp2) under the MicroPython unix port. Run: .venv/bin/python bench/bench_journal.py
 
 Prints
-- per append: CPU time of Store.add_hand (core validation + journal line + flush) and of a bare
-  Journal.append, with the journal kept open between appends (what journal.py does) and with it
+- per append: CPU time of Store.record of a hand (core validation + journal line + flush) and of a
+  bare Journal.append, with the journal kept open between appends (what journal.py does) and with it
   opened and closed for every append; flash operations per append (programs, erases, bytes) and
   the flash time those would take on a Pico's W25Q16JV (typical datasheet figures: 4 KB sector
   erase 45 ms, 256-byte page program 0.4 ms), which the unix port does not show;
@@ -47,10 +47,10 @@ def run(jclass, head, hands):
     dev = RAMBlockDevice(BLOCKS)
     mount(dev, fresh=True)
     st = Store(jclass("/data/journal"), "/data/meta.json").load()
-    gid = st.new_game(head)
+    st.record({"t": "game", "rec": head})
     w0, e0, t0 = dev.writes, dev.erases, time.ticks_us()
     for h in hands:
-        st.add_hand(gid, h)
+        st.record({"t": "hand", "h": h})
     t = time.ticks_diff(time.ticks_us(), t0)
     st.journal.close()
     # bare journal appends of the same lines, on a fresh device
@@ -83,7 +83,7 @@ d = Bytes(BLOCKS, data=bytearray(dev.data))
 mount(d)
 st = Store(Journal("/data/journal"), "/data/meta.json").load()
 for i in range(20):
-    st.add_hand(st.current(), {"void": True})
+    st.record({"t": "hand", "h": {"void": True}})
 out["keep_open"]["bytes"] = d.nbytes / 20
 st.journal.close()
 vfs.umount("/data")
@@ -180,7 +180,7 @@ def main():
           % (BLOCKS, n))
     for mode in ("keep_open", "reopen"):
         b = build[mode]
-        print("  %-9s  add_hand %6.0f us   bare append %6.0f us   per append: %.1f programs,"
+        print("  %-9s  record   %6.0f us   bare append %6.0f us   per append: %.1f programs,"
               " %.2f erases" % (mode, b["store_us"], b["journal_us"], b["programs"], b["erases"]))
     k = build["keep_open"]
     flash_ms = k["erases"] * 45 + k["bytes"] / 256 * 0.4

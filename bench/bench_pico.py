@@ -60,11 +60,11 @@ with open(d + "/ops.jsonl") as f:
     for line in f:
         op = json.loads(line)
         if op[0] == "new":
-            st.new_game(op[1])
+            st.record({"t": "game", "rec": op[1]})
         elif op[0] == "evening":
-            st.new_evening()
+            st.record({"t": "evening"})
         else:
-            st.add_hand(st.current(), op[1])
+            st.record({"t": "hand", "h": op[1]})
 st.journal.close()
 print(json.dumps({"last_seq": st.last_seq, "device": st.device_id,
                   "evening": [st.evening_gid, st.evening_seq]}))

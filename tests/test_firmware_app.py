@@ -186,9 +186,9 @@ st = Store(Journal("/data/journal.txt")).load()
 for line in open(sys.argv[2]):
     op, arg = json.loads(line)
     if op == "game":
-        g = st.new_game(arg)
+        st.record({"t": "game", "rec": arg})
     else:
-        st.add_hand(g, arg)
+        st.record({"t": "hand", "h": arg})
 """
 
 BOOT = r"""
@@ -302,8 +302,9 @@ b = board_sim.Board(sim_dir="", flash_path=sys.argv[1])
 b.mount()
 d = b.data_dir
 st = Store(Journal(d + "/journal.txt"), d + "/meta.json").load()
-g = st.new_game({"method": 3, "players": ["Ann", "Bob", "Cy"], "start": {"dealer": 0}})
-st.add_hand(g, {"void": True})
+st.record({"t": "game", "rec": {"method": 3, "players": ["Ann", "Bob", "Cy"],
+                                "start": {"dealer": 0}}})
+st.record({"t": "hand", "h": {"void": True}})
 st.journal.close()
 with open(d + "/journal.txt", "ab") as f:
     f.write(b'4 {"t":"hand","g":1,"h":{"vo')     # the power went mid-write

@@ -51,8 +51,8 @@ def open_store():
 st = open_store()
 rec = {"method": 3, "players": ["A", "B", "C"], "start": {"dealer": 0}, "rules": {"preset": "seed"}}
 for i in range(12):
-    g = st.new_game(rec)
-    st.add_hand(g, {"knock": 0, "counts": [1, 30, 40]})
+    st.record({"t": "game", "rec": rec})
+    st.record({"t": "hand", "h": {"knock": 0, "counts": [1, 30, 40]}})
 kept = [g for g in st.gids() if st.game(g) is not None]
 st2 = open_store()
 kept2 = [g for g in st2.gids() if st2.game(g) is not None]
@@ -79,13 +79,13 @@ def open_store():
 rec = {"method": 3, "players": ["A", "B", "C"], "start": {"dealer": 0}, "rules": {"preset": "seed"}}
 st = open_store()
 for i in range(2):
-    g = st.new_game(rec)
-    st.add_hand(g, {"knock": 0, "counts": [1, 30, 40]})
+    st.record({"t": "game", "rec": rec})
+    st.record({"t": "hand", "h": {"knock": 0, "counts": [1, 30, 40]}})
 lines = open(P + "/j.txt").read().split("\n")
 lines[3] = lines[3].replace("game", "gxme")   # game 2's record is damaged: it and what follows go
 open(P + "/j.txt", "w").write("\n".join(lines))
 st = open_store()
-print(st.gids(), st.new_game(rec), bool(note(st)))
+print(st.gids(), st.record({"t": "game", "rec": rec})["g"], bool(note(st)))
 """ % str(tmp_path)
     p = mp.run(script, paths=mp.SOURCE_PATHS + [MP_SCRIPTS])
     assert p.returncode == 0, p.stderr

@@ -1,6 +1,6 @@
 """Power cuts: under the MicroPython unix port, a scripted Store session on littlefs (RAM block
 device, 4096-byte blocks, progsize=256 as on rp2) is cut at EVERY flash operation, cleanly or
-with that operation half done, and rebooted: boot never fails, every hand whose add_hand()
+with that operation half done, and rebooted: boot never fails, every hand whose record()
 returned is there in order, nothing unconfirmed shows half-applied, the device id holds, and the
 rebooted store takes new hands. See tests/mp_scripts/powercut_run.py."""
 import json

@@ -6,6 +6,7 @@ import sys
 
 import pytest
 
+from knockcore import events
 from knockcore.game import Game
 from knockcore.hand import MAX_COUNT
 from knockcore.rules import CHOICES, PRESETS
@@ -33,14 +34,11 @@ class Table:
             how = "repeat" if k.endswith("*") else "long" if k.isupper() else "press"
             for e in self.ui.handle((k.rstrip("*").lower(), how), self.game, self.settings):
                 self.effects.append(e)
-                if e[0] == "new":
-                    r = e[1]
-                    self.game = Game(r["method"], r["players"], r["start"], r["rules"])
+                if type(e) is dict:     # a change to the games: its event, as the store records
+                    if e["t"] != "evening":
+                        self.game = events.apply(None if e["t"] == "game" else self.game, e)
                 elif e[0] == "settings":
                     self.settings.update(e[1])
-                elif e[0] not in ("erase", "evening"):  # hand, undo, edit: the store's changes
-                    {"hand": self.game.add, "undo": self.game.undo,
-                     "edit": self.game.replace}[e[0]](*e[1:])
         return self
 
     @property
@@ -177,8 +175,8 @@ def test_game_over_a_starts_the_next_game_and_up_opens_the_menu():
     t = Table(g).press("a")
     assert t.mode == "roles" and t.act.method == 3 and t.act.players == NAMES3
     t.press("c")
-    assert t.effects == [("new", {"method": 3, "players": NAMES3, "start": {"dealer": 2},
-                                  "rules": {"preset": "seed"}})]
+    assert t.effects == [{"t": "game", "rec": {"method": 3, "players": NAMES3,
+                                               "start": {"dealer": 2}, "rules": {"preset": "seed"}}}]
     assert t.mode == "score" and t.game.hands == []
 
 
@@ -238,7 +236,7 @@ def test_confirm_a_saves_b_goes_back_c_cancels_and_a_held_seat_leaves_the_counts
     t.press("a", "up", "B")
     assert t.mode == "score" and not t.effects
     t.press("a", "up", "a", "up", "b", "up", "c", "a")
-    assert t.effects == [("hand", {"knock": 0, "counts": [1, 1, 1]})]
+    assert t.effects == [{"t": "hand", "h": {"knock": 0, "counts": [1, 1, 1]}}]
     assert t.mode == "score" and len(t.game.hands) == 1
 
 
@@ -252,11 +250,11 @@ def test_void_hand_and_undo_from_the_menu():
     t.press("b")
     assert t.mode == "menu"             # B from a void hand: back to the menu
     t.press("a", "a")
-    assert t.effects == [("hand", {"void": True})] and len(t.game.hands) == 2
+    assert t.effects == [{"t": "hand", "h": {"void": True}}] and len(t.game.hands) == 2
     t.press("up", "down", "a")
     assert t.mode == "confirm" and t.act.undo and t.act.hand == {"void": True}
     t.press("a")
-    assert t.effects[-1] == ("undo",) and len(t.game.hands) == 1
+    assert t.effects[-1] == {"t": "undo"} and len(t.game.hands) == 1
 
 
 def test_menu_moves_around_and_b_or_c_go_back():
@@ -290,7 +288,7 @@ def test_edit_an_earlier_hand_starts_from_its_counts_and_shows_the_new_totals():
     want.add(hands[1])
     assert t.act.result is None and t.act.after == want.totals
     t.press("a")
-    assert t.effects == [("edit", 0, {"knock": 1, "counts": [4, 10, 30]})]
+    assert t.effects == [{"t": "edit", "i": 0, "h": {"knock": 1, "counts": [4, 10, 30]}}]
     assert t.game.totals == want.totals and t.mode == "score"
 
 
@@ -350,8 +348,8 @@ def test_new_game_method_players_roles(method, start, keys):
     t.press("up", "b", "c")              # back to Bob; B again: C's seat; C: the last seat
     assert t.mode == "roles" and t.act.players == NAMES3
     t.press(*keys)
-    assert t.effects == [("new", {"method": method, "players": NAMES3, "start": start,
-                                  "rules": {"preset": "seed"}})]
+    assert t.effects == [{"t": "game", "rec": {"method": method, "players": NAMES3, "start": start,
+                                               "rules": {"preset": "seed"}}}]
     assert t.mode == "score" and t.game.method == method
 
 
@@ -374,8 +372,8 @@ def test_next_game_in_the_box_needs_no_roles():
     g = game(2, {"gin": 0, "counts": [0, 98, None]})
     t = Table(g).press("a")
     nxt = g.standings(False)["next_game"]
-    assert t.effects == [("new", {"method": 2, "players": NAMES3, "start": nxt,
-                                  "rules": {"preset": "seed"}})]
+    assert t.effects == [{"t": "game", "rec": {"method": 2, "players": NAMES3, "start": nxt,
+                                               "rules": {"preset": "seed"}}}]
     assert t.mode == "score" and nxt["box"] == 1
 
 

@@ -128,7 +128,7 @@ def test_the_first_evening_is_every_game_and_a_new_one_starts_empty(monkeypatch)
     t.press("b")
     # New evening? B back to the menu, C cancels; A starts one (the app journals it)
     for key, mode, effects in (("b", "menu", []), ("c", "score", []),
-                               ("a", "score", [("evening",)])):
+                               ("a", "score", [{"t": "evening"}])):
         if t.mode != "menu":
             t.press("up")
         while t.act.items[t.act.sel] != "new_evening":

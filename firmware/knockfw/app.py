@@ -172,32 +172,16 @@ class App:
         self.dirty = True
 
     def do(self, e):
-        op = e[0]
+        # An effect (knockfw.ui): a change to the games is its event, which the store records;
+        # the others are the settings and the answer to the laptop's erase.
         try:
-            if op == "erase":
+            if type(e) is dict:
+                self.store.record(e)
+                self.ui.say("new_evening" if e["t"] == "evening" else "saved")
+            elif e[0] == "erase":
                 self._finish_erase(e[1])
-                return
-            if op == "settings":
+            else:
                 self.apply_settings(e[1])
-                return
-            if op == "new":
-                self.store.new_game(e[1])
-                self.ui.say("saved")
-                return
-            if op == "evening":
-                self.store.new_evening()
-                self.ui.say("new_evening")
-                return
-            gid = self.store.current()
-            if gid is None:
-                raise ValueError("no game")
-            if op == "hand":
-                self.store.add_hand(gid, e[1])
-            elif op == "edit":
-                self.store.edit(gid, e[1], e[2])
-            elif op == "undo":
-                self.store.undo(gid)
-            self.ui.say("saved")
         except GameError as err:        # the rules core refused it: say why, in the language
             self.ui.say(say(err, strings.t))
         except (ValueError, OSError) as err:

@@ -281,51 +281,41 @@ class Store:
 
     # --- changes (each validated by the core before anything is written)
 
-    def new_game(self, rec):
-        """Start a game from a game record without hands; returns its gid."""
-        if not isinstance(rec, dict):
-            raise StoreError("new game: need a game record")
-        if rec.get("hands"):
-            raise StoreError("new game: a new game has no hands")
-        rec = dict(rec)
-        rec.pop("hands", None)
-        gid = self._next
-        ev = {"t": events.GAME, "g": gid, "rec": rec}
-        game = events.apply(None, ev)
-        self._commit(ev)
-        self._games[gid] = game
-        self._retire()
-        self._next = gid + 1
-        # A game number is never given twice in an epoch, even if damage later costs the journal
-        # its tail: the laptop may already hold that game under this number.
-        self._save_meta()
-        return gid
-
-    def add_hand(self, gid, hand):
-        """Record a hand; once this returns, the hand is on flash."""
-        self._change(gid, {"t": events.HAND, "g": gid, "h": hand})
-
-    def undo(self, gid):
-        self._change(gid, {"t": events.UNDO, "g": gid})
-
-    def edit(self, gid, i, hand):
-        self._change(gid, {"t": events.EDIT, "g": gid, "i": i, "h": hand})
-
-    def new_evening(self):
-        """Start a new evening: the games from the next new one on. Nothing is erased. Returns
-        False (and writes nothing) when the evening showing has no game yet."""
+    def record(self, ev):
+        """Record a change the player made: an event of knockcore.events less what the store
+        fills in, the game number (a new game gets the next one; the others are about the game
+        on the table, current()) or the evening's first game:
+            {"t":"game","rec":REC}  {"t":"hand","h":H}  {"t":"undo"}  {"t":"edit","i":I,"h":H}
+            {"t":"end"}  {"t":"evening"}
+        The rules core applies it first (a refused one raises GameError, a change with no game
+        on the table StoreError, and nothing is written); then it is journaled: once this
+        returns, it is on flash. Returns the event as journaled, or None when there was nothing
+        to write (a new evening while the evening showing has no game yet)."""
+        t = ev.get("t")
         g = self._next
-        if self.evening_seq and self.evening_gid == g:
-            return False
-        self._commit(events.evening(g))
-        self.evening_gid, self.evening_seq = g, self.journal.last_seq
-        return True
-
-    def _change(self, gid, ev):
-        # The rules core checks the event first (a refused one raises and changes nothing);
-        # only then is it journaled.
-        events.apply(self._live(gid), ev)
+        if t == events.EVENING:
+            if self.evening_seq and self.evening_gid == g:
+                return None
+            ev = events.evening(g)
+            self._commit(ev)
+            self.evening_gid, self.evening_seq = g, self.journal.last_seq
+            return ev
+        new = t == events.GAME
+        if not new:
+            g = self.current()
+            if g is None:
+                raise StoreError("no game")
+        ev["g"] = g
+        game = events.apply(None if new else self._games[g], ev)
         self._commit(ev)
+        if new:
+            self._games[g] = game
+            self._retire()
+            self._next = g + 1
+            # A game number is never given twice in an epoch, even if damage later costs the
+            # journal its tail: the laptop may already hold that game under this number.
+            self._save_meta()
+        return ev
 
     def erase(self):
         """Forget every game: new epoch, new empty journal; device_id and gid numbering go on."""
@@ -349,14 +339,6 @@ class Store:
             gid = min(self._games)
             del self._games[gid]
             self._old.append(gid)
-
-    def _live(self, gid):
-        g = self._games.get(gid)
-        if g is None:
-            raise StoreError("no game %r" % (gid,))
-        if g.closed:
-            raise StoreError("game %d is closed" % gid)
-        return g
 
     # --- reading
 

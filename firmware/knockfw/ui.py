@@ -1,8 +1,7 @@
 # What the buttons mean and what the panel shows, split by what the player is doing: each
 # activity (the scoreboard, entering a hand, the menu, ...) is one module of knockfw with a class
-# Activity, named in ACTIVITIES. No I/O here: a button event may give effects for the app to run
-# through the store (record a hand, undo, start a game...), and knockfw.screens draws the activity
-# showing.
+# Activity, named in ACTIVITIES. No I/O here: a button event may give effects for the app (a hand
+# to record, a game to start, ...), and knockfw.screens draws the activity showing.
 #
 # Buttons: A, B, C are the three seats (0, 1, 2); Up and Down step counts and move in lists.
 # Events are (name, how): how is "press", "long" (A/B/C held) or "repeat" (Up/Down held).
@@ -14,8 +13,11 @@
 #   draw(fb, game, settings, sync)          draws its screen, returns the hint line's text
 # start and handle return effects (or None); an activity moves on with ui.open(name, game,
 # settings, arg) or ui.home() and returns what they return.
-# Effects are tuples: ("hand", hand), ("undo",), ("edit", i, hand), ("new", game record without
-# hands), ("settings", partial settings), ("erase", yes), ("evening",) (start a new evening).
+# Effects: a change to the games is its event (knockcore.events) less what the store fills in
+# (the game number; an evening's first game), recorded as it is by Store.record:
+#   {"t":"game","rec":REC} (a game record without hands), {"t":"hand","h":HAND}, {"t":"undo"},
+#   {"t":"edit","i":I,"h":HAND}, {"t":"evening"} (start a new evening);
+# the others are tuples: ("settings", partial settings), ("erase", yes).
 #
 # When an activity's module is imported (ACTIVITIES): "boot" with the UI, which the app makes
 # before it loads the journal (what the first screen needs); "kept" once the first screen is out

@@ -1,7 +1,7 @@
 # The evening (knockfw.ui activity "evening", from the menu or B on the game-over screen): each
 # player's net over the evening's finished games, games and wins; the fewest payments that settle
 # it; the game on the table apart, "so far". Opened with "new" it asks "New evening?" instead
-# (mode "new_evening"): A starts one (effect ("evening",)), B back to the menu, C cancels.
+# (mode "new_evening"): A starts one (effect {"t":"evening"}), B back to the menu, C cancels.
 #
 #   evening:      Up/Down  the pages: the players (three a page), the settlement, the game on
 #                          the table (its totals now); A/B/C  back to the scoreboard
@@ -143,7 +143,7 @@ class Activity:
         if self.mode == "new_evening":
             if name == "a":
                 ui.home()
-                return [("evening",)]
+                return [{"t": "evening"}]
             if name == "b":
                 return ui.open("menu", game, settings)
             return ui.home() if name == "c" else None

@@ -126,10 +126,10 @@ class Activity:
         if name == "a":
             ui.home()
             if self.undo:
-                return [("undo",)]
+                return [{"t": "undo"}]
             if self.edit is not None:
-                return [("edit", self.edit, self.hand)]
-            return [("hand", self.hand)]
+                return [{"t": "edit", "i": self.edit, "h": self.hand}]
+            return [{"t": "hand", "h": self.hand}]
         if name == "b":
             if self.undo or "void" in self.hand:
                 return ui.open("menu", game, settings)

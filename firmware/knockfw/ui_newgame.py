@@ -116,7 +116,7 @@ class Activity:
         rec = {"method": self.method, "players": self.players[:], "start": dict(start),
                "rules": dict(settings["rules"])}
         ui.home()
-        return [("new", rec)]
+        return [{"t": "game", "rec": rec}]
 
     def draw(self, fb, game, settings, sync):
         if self.mode == "method":

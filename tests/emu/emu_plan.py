@@ -15,7 +15,7 @@ how fast the firmware runs.
 """
 import copy
 
-from knockcore.game import from_record
+from knockcore import events
 from knockfw import ui as U
 
 SEATS = ("a", "b", "c")
@@ -46,19 +46,15 @@ class Planner:
     def ev(self, name, kind="press"):
         self.presses.append((name, kind))
         for e in self.ui.handle((name, kind), self.game, self.settings) or []:
-            op = e[0]
-            if op == "new":
-                self.games.append(from_record(dict(e[1], format="knockbox-game/1", hands=[])))
-            elif op == "hand":
-                self.game.add(e[1])
-            elif op == "undo":
-                self.game.undo()
-            elif op == "edit":
-                self.game.replace(e[1], e[2])
-            elif op == "settings":
+            if type(e) is dict:     # a change to the games: its event, as the store records it
+                if e["t"] == "evening":
+                    self.evenings.append(len(self.games))
+                elif e["t"] == "game":
+                    self.games.append(events.apply(None, e))
+                else:
+                    events.apply(self.game, e)
+            elif e[0] == "settings":
                 self.settings.update(e[1])
-            elif op == "evening":
-                self.evenings.append(len(self.games))
             else:
                 raise PlanError("effect %r not planned for" % (e,))
 

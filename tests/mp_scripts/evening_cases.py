@@ -36,9 +36,9 @@ def game(st, players=None, hands=(WIN,)):
     rec = dict(M3)
     if players:
         rec["players"] = players
-    g = st.new_game(rec)
+    g = st.record({"t": "game", "rec": rec})["g"]
     for h in hands:
-        st.add_hand(g, h)
+        st.record({"t": "hand", "h": h})
     return g
 
 
@@ -57,17 +57,17 @@ def case_new_evening_is_journaled_and_found_at_boot():
     check((st.evening_gid, st.evening_seq), (0, 0))
     game(st)
     game(st)
-    check(st.new_evening(), True)
+    check(st.record({"t": "evening"}), {"t": "evening", "next": 3})
     seq = st.last_seq
     check(events_of(st, seq - 1), [(seq, {"t": "evening", "next": 3})])
     check((st.evening_gid, st.evening_seq), (3, seq))
-    check(st.new_evening(), False)      # no game in it yet: nothing written
+    check(st.record({"t": "evening"}), None)   # no game in it yet: nothing written
     check(st.last_seq, seq)
     st2 = store()
     check((st2.evening_gid, st2.evening_seq, note(st2)), (3, seq, ""))
     g = game(st2)
     check(g, 3)
-    check(st2.new_evening(), True)
+    check(st2.record({"t": "evening"}), {"t": "evening", "next": 4})
     st3 = store()
     check((st3.evening_gid, st3.evening_seq, st3.gids(), st3.current()),
           (4, st2.last_seq, [1, 2, 3], 3))
@@ -79,7 +79,7 @@ def case_junk_without_a_game_is_still_skipped():
     game(st)
     j = st.journal
     j.append({"t": "what"})             # older than the evening: not read
-    st.new_evening()
+    st.record({"t": "evening"})
     seq = st.last_seq
     j.append([1, 2])
     j.append({"t": "evening", "next": "x"})
@@ -97,7 +97,7 @@ def case_erase_ends_the_evening():
     fresh()
     st = store()
     game(st)
-    st.new_evening()
+    st.record({"t": "evening"})
     game(st)
     st.erase()
     check((st.evening_gid, st.evening_seq), (0, 0))
@@ -110,7 +110,7 @@ def case_tally_replays_the_evenings_older_games_from_the_journal():
     names = (["Ann", "Bob", "Cy"], ["Bob", "Cy", "Dee"], ["Dee", "Ann", "Bob"],
              ["Cy", "Dee", "Ann"], ["Ann", "Bob", "Dee"])
     game(st, names[0])                  # evening 1
-    st.new_evening()
+    st.record({"t": "evening"})
     recs = []
     for i, n in enumerate(names):
         g = game(st, n, ({"void": True}, {"knock": 1, "counts": [30, 2, 20]}) if i % 2 else
@@ -132,11 +132,12 @@ def case_tally_of_an_unbroken_first_evening_and_an_empty_new_one():
     for n in (["Ann", "Bob", "Cy"], ["Bob", "Cy", "Ann"], ["Cy", "Ann", "Bob"]):
         game(st, n)
         recs.append(dict(M3, players=n, hands=[WIN]))
-    st.add_hand(st.new_game(M3), {"void": True})     # a game left unfinished
+    st.record({"t": "game", "rec": M3})
+    st.record({"t": "hand", "h": {"void": True}})     # a game left unfinished
     game(st)                                         # and one over, in RAM
     recs.append(dict(M3, hands=[WIN]))
     led, n, run = tally(store())
     check((n, led, run), (4, want(recs), None))
-    st.new_evening()
+    st.record({"t": "evening"})
     led, n, run = tally(st)
     check((n, led, run), (0, {}, None))

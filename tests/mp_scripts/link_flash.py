@@ -33,13 +33,13 @@ with open(sys.argv[2]) as f:
         op = json.loads(line)
         k = op[0]
         if k == "new":
-            st.new_game(op[1])
+            st.record({"t": "game", "rec": op[1]})
         elif k == "hand":
-            st.add_hand(st.current(), op[1])
+            st.record({"t": "hand", "h": op[1]})
         elif k == "undo":
-            st.undo(st.current())
+            st.record({"t": "undo"})
         elif k == "edit":
-            st.edit(st.current(), op[1], op[2])
+            st.record({"t": "edit", "i": op[1], "h": op[2]})
         elif k == "end":
             end_game(st, st.current())
         else:

@@ -153,13 +153,14 @@ def check(got, want):
 
 def play(store, hands=10):
     """A method-3 game with `hands` valid hands (knocks with small counts); returns its gid."""
-    gid = store.new_game({"method": 3, "players": ["Ann", "Bob", "Cy"], "start": {"dealer": 0},
-                          "rules": {"preset": "seed", "m3_target": 100000}})
+    rec = {"method": 3, "players": ["Ann", "Bob", "Cy"], "start": {"dealer": 0},
+           "rules": {"preset": "seed", "m3_target": 100000}}
+    gid = store.record({"t": "game", "rec": rec})["g"]
     for i in range(hands):
         k = i % 3
         c = [3, 4, 5]
         c[k] = 1
-        store.add_hand(gid, {"knock": k, "counts": c})
+        store.record({"t": "hand", "h": {"knock": k, "counts": c}})
     return gid
 
 

@@ -16,9 +16,9 @@ def case_events_pages_cover_the_journal():
     app, link, inp, out = fresh()
     st = app.store
     play(st, 230)
-    gid = play(st, 5)
-    st.undo(gid)
-    st.edit(gid, 0, {"gin": 2, "counts": [10, 20, 0]})
+    play(st, 5)
+    st.record({"t": "undo"})
+    st.record({"t": "edit", "i": 0, "h": {"gin": 2, "counts": [10, 20, 0]}})
     want = events_of(st, 0, 1000)
     got, after, pages = [], 0, 0
     while True:
@@ -44,9 +44,10 @@ def case_events_page_is_the_journal_text():
     # records go out as the journal holds them: names with quotes, backslashes and Cyrillic
     app, link, inp, out = fresh()
     st = app.store
-    gid = st.new_game({"method": 3, "players": ['A"n\\n', "Борис", "Zoë"], "start": {"dealer": 1},
-                       "rules": {"preset": "classic"}})
-    st.add_hand(gid, {"knock": 1, "counts": [20, 3, 30]})
+    rec = {"method": 3, "players": ['A"n\\n', "Борис", "Zoë"], "start": {"dealer": 1},
+           "rules": {"preset": "classic"}}
+    gid = st.record({"t": "game", "rec": rec})["g"]
+    st.record({"t": "hand", "h": {"knock": 1, "counts": [20, 3, 30]}})
     end_game(st, gid)
     r = ask(link, inp, out, {"id": 1, "op": "events"})
     check([list(e) for e in events_of(st, 0, 10)], r["ev"])
@@ -251,13 +252,13 @@ def case_hand_saved_while_a_page_streams_is_in_it():
     # the page's reader stays open between polls; a record added meanwhile is read afresh
     app, link, inp, out = fresh()
     st = app.store
-    gid = play(st, 40)
+    play(st, 40)
     out.room = 300
     inp.rx += b'{"id":1,"op":"events"}\n'
     link.poll(0)
     if link._page is None or link._page._it is None:
         raise AssertionError("no reader kept open")
-    st.add_hand(gid, {"knock": 0, "counts": [1, 30, 40]})
+    st.record({"t": "hand", "h": {"knock": 0, "counts": [1, 30, 40]}})
     out.room = 1 << 30
     for i in range(10):
         link.poll(1 + i)

@@ -146,44 +146,44 @@ class Session:
 
 def game_script(s):
     st = s.st
-    gid = st.new_game(REC3)
+    gid = st.record({"t": "game", "rec": REC3})["g"]
     s.done()
     g = st.game(gid)
     n = 0
     while not g.over:
-        st.add_hand(gid, knock(g, n))
+        st.record({"t": "hand", "h": knock(g, n)})
         s.done()
         n += 1
         if n == 3:
-            st.undo(gid)
+            st.record({"t": "undo"})
             s.done()
         if n == 5:
-            st.edit(gid, 1, {"void": True})
+            st.record({"t": "edit", "i": 1, "h": {"void": True}})
             s.done()
         try:
-            st.add_hand(gid, {"knock": 0, "counts": [99, 99, 99]})   # refused: no flash write
+            st.record({"t": "hand", "h": {"knock": 0, "counts": [99, 99, 99]}})  # refused: not written
         except ValueError:
             pass
-    g2 = st.new_game(REC1)
+    g2 = st.record({"t": "game", "rec": REC1})["g"]
     s.done()
     for k in range(3):
-        st.add_hand(g2, knock(st.game(g2), k, 9, 10))
+        st.record({"t": "hand", "h": knock(st.game(g2), k, 9, 10)})
         s.done()
     end_game(st, g2)
     s.done()
     st.erase()
     s.done()
-    g3 = st.new_game(REC3)
+    g3 = st.record({"t": "game", "rec": REC3})["g"]
     s.done()
     for k in range(2):
-        st.add_hand(g3, knock(st.game(g3), k))
+        st.record({"t": "hand", "h": knock(st.game(g3), k)})
         s.done()
 
 
 def long_prepare(st):
-    gid = st.new_game(REC3)
+    st.record({"t": "game", "rec": REC3})
     for _ in range(40):
-        st.add_hand(gid, {"void": True})
+        st.record({"t": "hand", "h": {"void": True}})
 
 
 def long_script(s):
@@ -192,11 +192,11 @@ def long_script(s):
     gid = st.current()
     g = st.game(gid)
     for k in range(80):
-        st.add_hand(gid, knock(g, k, 9, 10) if k % 2 else {"void": True})
+        st.record({"t": "hand", "h": knock(g, k, 9, 10) if k % 2 else {"void": True}})
         s.done()
-    st.undo(gid)
+    st.record({"t": "undo"})
     s.done()
-    st.edit(gid, 50, knock(g, 1, 8, 10))
+    st.record({"t": "edit", "i": 50, "h": knock(g, 1, 8, 10)})
     s.done()
     st.erase()
     s.done()
@@ -245,9 +245,9 @@ def reboot_check(img, k, s, notes, fails):
     gid = st.current()
     try:
         if gid is None or st.game(gid).over:
-            st.new_game(REC1)
+            st.record({"t": "game", "rec": REC1})
         else:
-            st.add_hand(gid, {"void": True})
+            st.record({"t": "hand", "h": {"void": True}})
         want = state(st)
         st.journal.close()
         mount(RAMBlockDevice(BLOCKS, data=work))

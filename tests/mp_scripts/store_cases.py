@@ -49,13 +49,13 @@ def case_store_new_device():
 def case_store_game_survives_reboot():
     fresh()
     st = store()
-    gid = st.new_game(REC)
+    gid = st.record({"t": "game", "rec": REC})["g"]
     g = st.game(gid)
     for i in range(5):
-        st.add_hand(gid, knock(g, i % 3))
-    st.add_hand(gid, {"void": True})
-    st.undo(gid)
-    st.edit(gid, 1, knock(g, 0, 2, 25))
+        st.record({"t": "hand", "h": knock(g, i % 3)})
+    st.record({"t": "hand", "h": {"void": True}})
+    st.record({"t": "undo"})
+    st.record({"t": "edit", "i": 1, "h": knock(g, 0, 2, 25)})
     want = hands_of(st, gid)
     check(len(want), 5)
     st2 = store()
@@ -68,31 +68,36 @@ def case_store_game_survives_reboot():
 def case_store_refusals_leave_flash_alone():
     fresh()
     st = store()
-    expect_raise(ValueError, st.new_game, {"method": 9, "players": ["a", "b", "c"],
-                                           "start": {}})
-    expect_raise(StoreError, st.new_game, dict(REC, hands=[{"void": True}]))
-    gid = st.new_game(REC)
+    before = read(PATH)
+    expect_raise(StoreError, st.record, {"t": "hand", "h": {"void": True}})  # no game yet
+    bad = {"method": 9, "players": ["a", "b", "c"], "start": {}}
+    expect_raise(ValueError, st.record, {"t": "game", "rec": bad})
+    expect_raise(ValueError, st.record, {"t": "game", "rec": dict(REC, hands=[{"void": True}])})
+    check((read(PATH), st.last_seq, st.gids()), (before, 1, []))
+    gid = st.record({"t": "game", "rec": REC})["g"]
     before = read(PATH)
     seq = st.last_seq
-    expect_raise(ValueError, st.undo, gid)                 # nothing to undo (GameError)
-    expect_raise(ValueError, st.add_hand, gid, {"knock": 0, "counts": [50, 1, 2]})
-    expect_raise(ValueError, st.add_hand, gid, {"bogus": 1})
-    expect_raise(ValueError, st.edit, gid, 0, {"void": True})   # no hand 0 yet
-    expect_raise(StoreError, st.add_hand, gid + 1, {"void": True})
+    expect_raise(ValueError, st.record, {"t": "undo"})     # nothing to undo (GameError)
+    expect_raise(ValueError, st.record, {"t": "hand", "h": {"knock": 0, "counts": [50, 1, 2]}})
+    expect_raise(ValueError, st.record, {"t": "hand", "h": {"bogus": 1}})
+    expect_raise(ValueError, st.record, {"t": "edit", "i": 0, "h": {"void": True}})  # no hand 0
+    expect_raise(ValueError, st.record, {"t": "hand"})     # no hand (GameError)
+    expect_raise(ValueError, st.record, {"t": "epoch"})    # not a change the player makes
     check((read(PATH), st.last_seq, hands_of(st, gid)), (before, seq, []))
-    st.add_hand(gid, {"void": True})
-    expect_raise(ValueError, st.edit, gid, 0, {"knock": 1, "counts": [1, 99, 1]})
+    st.record({"t": "hand", "h": {"void": True}})
+    expect_raise(ValueError, st.record, {"t": "edit", "i": 0,
+                                         "h": {"knock": 1, "counts": [1, 99, 1]}})
     check(hands_of(store(), gid), [{"void": True}])
 
 
 def case_store_end_and_current():
     fresh()
     st = store()
-    a = st.new_game(REC)
+    a = st.record({"t": "game", "rec": REC})["g"]
     end_game(st, a)
     check((st.current(), ended(st, a)), (None, True))
-    expect_raise(StoreError, st.add_hand, a, {"void": True})
-    b = st.new_game(REC)
+    expect_raise(StoreError, st.record, {"t": "hand", "h": {"void": True}})  # no game on the table
+    b = st.record({"t": "game", "rec": REC})["g"]
     check((st.current(), st.gids()), (b, [a, b]))
     st2 = store()
     check((st2.current(), ended(st2, a), ended(st2, b)), (b, True, False))
@@ -103,35 +108,37 @@ def case_store_erase_keeps_id_and_gids():
     st = store()
     dev = st.device_id
     for _ in range(3):
-        st.add_hand(st.new_game(REC), {"void": True})
+        st.record({"t": "game", "rec": REC})
+        st.record({"t": "hand", "h": {"void": True}})
     st.erase()
     check((st.gids(), st.current(), st.epoch, st.device_id, st.last_seq), ([], None, 1, dev, 1))
     st2 = store()
     check((st2.gids(), st2.epoch, st2.device_id), ([], 1, dev))
-    check(st2.new_game(REC), 4)
+    check(st2.record({"t": "game", "rec": REC})["g"], 4)
     st2.erase()
     st3 = store()
-    check((st3.epoch, st3.new_game(REC)), (2, 5))
+    check((st3.epoch, st3.record({"t": "game", "rec": REC})["g"]), (2, 5))
     check(events_of(st3, 0, 1), [(1, {"t": "epoch", "e": 2, "dev": dev, "next": 5})])
 
 
 def case_store_interrupted_erase_finishes():
     fresh()
     st = store()
-    st.add_hand(st.new_game(REC), {"void": True})
+    st.record({"t": "game", "rec": REC})
+    st.record({"t": "hand", "h": {"void": True}})
     # cut after meta.json was written, before the new journal replaced the old one
     save_json(META, {"device_id": st.device_id, "epoch": 1, "next_gid": 2})
     st2 = store()
     check((st2.gids(), st2.epoch, note(st2)), ([], 1, "finished an interrupted erase"))
-    check(st2.new_game(REC), 2)
+    check(st2.record({"t": "game", "rec": REC})["g"], 2)
 
 
 def case_store_lost_meta_rebuilt():
     fresh()
     st = store()
-    st.new_game(REC)
+    st.record({"t": "game", "rec": REC})
     st.erase()
-    gid = st.new_game(REC)
+    gid = st.record({"t": "game", "rec": REC})["g"]
     os.remove(META)
     st2 = store()
     check((st2.device_id, st2.epoch, st2.gids()), (st.device_id, 1, [gid]))
@@ -152,9 +159,9 @@ def case_store_odd_meta():
 def case_store_events_paging():
     fresh()
     st = store()
-    gid = st.new_game(REC)
+    st.record({"t": "game", "rec": REC})
     for _ in range(70):
-        st.add_hand(gid, {"void": True})
+        st.record({"t": "hand", "h": {"void": True}})
     allev = events_of(st, 0, 1000)
     check(len(allev), 72)
     got, after = [], 0
@@ -172,8 +179,8 @@ def case_store_events_paging():
 def case_store_skips_bad_events():
     fresh()
     st = store()
-    gid = st.new_game(REC)
-    st.add_hand(gid, {"void": True})
+    gid = st.record({"t": "game", "rec": REC})["g"]
+    st.record({"t": "hand", "h": {"void": True}})
     j = st.journal
     j.append({"t": "hand", "g": gid, "h": {"knock": 0, "counts": [99, 0, 0]}})
     j.append({"t": "hand", "g": 77, "h": {"void": True}})
@@ -203,7 +210,7 @@ def case_store_flash_full():
     # a full filesystem refuses the append: RAM must still match flash, and boot still works
     dev = fresh(16)
     st = store()
-    gid = st.new_game(REC)
+    gid = st.record({"t": "game", "rec": REC})["g"]
     fill((4096, 512, 64))
     os.remove(META[:-9] + "filler3")    # room for some hands, not for many
     os.remove(META[:-9] + "filler2")
@@ -211,7 +218,7 @@ def case_store_flash_full():
     err = None
     while n < 400:
         try:
-            st.add_hand(gid, {"void": True})
+            st.record({"t": "hand", "h": {"void": True}})
         except OSError as e:
             err = e
             break
@@ -276,14 +283,14 @@ def case_checkpoint_boot_equals_the_full_replay():
         g = st.game(gid) if gid is not None else None
         try:
             if g is None or g.over or r < 3:
-                st.new_game(RECS[(x >> 8) % 3])
+                st.record({"t": "game", "rec": RECS[(x >> 8) % 3]})
             elif r < 9 and g.hands:
-                st.undo(gid)
+                st.record({"t": "undo"})
             elif r < 13 and g.hands:
                 k = g.active[(x >> 9) % len(g.active)]
-                st.edit(gid, (x >> 4) % len(g.hands), knock(g, k, 1, 9))
+                st.record({"t": "edit", "i": (x >> 4) % len(g.hands), "h": knock(g, k, 1, 9)})
             elif r < 15:
-                st.new_evening()
+                st.record({"t": "evening"})
             else:
                 act = g.active
                 k = act[(x >> 9) % len(act)]
@@ -294,7 +301,7 @@ def case_checkpoint_boot_equals_the_full_replay():
                     h = {"void": True}
                 else:
                     h = knock(g, k, (x >> 12) % 10, 10 + (x >> 16) % 20)
-                st.add_hand(gid, h)
+                st.record({"t": "hand", "h": h})
         except (ValueError, StoreError):
             pass    # the rules refused it (an edit that breaks a later hand): nothing written
         if r % 4 == 0:
@@ -314,10 +321,10 @@ def case_checkpoint_boot_equals_the_full_replay():
 def case_a_checkpoint_of_other_records_is_not_used():
     fresh()
     st = snap_store()
-    gid = st.new_game(REC)
+    gid = st.record({"t": "game", "rec": REC})["g"]
     g = st.game(gid)
     for i in range(6):
-        st.add_hand(gid, knock(g, i % 3, 3, 20))
+        st.record({"t": "hand", "h": knock(g, i % 3, 3, 20)})
     st.checkpoint()
     good = read(snap_path())
     check(snap_store().snap_seq, st.last_seq)
@@ -374,14 +381,15 @@ def case_store_checkpoint_flash_full():
     # a checkpoint that finds no room is skipped, once, quietly; boot takes the older one
     fresh(16)
     st = snap_store()
-    gid = st.new_game(dict(REC, rules={"preset": "seed", "m3_target": 100000}))
+    gid = st.record({"t": "game", "rec": dict(REC, rules={"preset": "seed",
+                                                          "m3_target": 100000})})["g"]
     g = st.game(gid)
     for i in range(4):
-        st.add_hand(gid, knock(g, i % 3))
+        st.record({"t": "hand", "h": knock(g, i % 3)})
     st.checkpoint()
     old = st.snap_seq
     for i in range(80):             # a checkpoint too big to sit in littlefs's metadata
-        st.add_hand(gid, knock(g, i % 3))
+        st.record({"t": "hand", "h": knock(g, i % 3)})
     fill((4096, 512, 64, 8, 1))
     last = st.last_seq
     st.checkpoint()                 # no room: not written, no exception, not tried again
