@@ -512,6 +512,13 @@ class History:
             self._add_seats(out)
         return out
 
+    def each_game(self, ids=None, since=None, chunk=500, **parts):
+        """games(ids, since, **parts) a chunk of rows at a time, in the same order: an export of
+        years of games holds one chunk in memory."""
+        order = [r["id"] for r in self.games(ids, since)]
+        for i in range(0, len(order), chunk):
+            yield from self.games(order[i:i + chunk], **parts)
+
     def _add_seats(self, rows):
         by_id = {r["id"]: r for r in rows}
         for r in rows:

@@ -7,6 +7,8 @@ import` read) with under "meta" the history's ids, when each game was first sync
 import csv
 import io
 import json
+import os
+import tempfile
 
 from knockbox.commands.common import add_db_option, date_arg, game_id, open_history
 from knockbox.errors import UserError
@@ -30,24 +32,31 @@ def arguments(p):
     add_db_option(p)
 
 
-def records(rows):
-    out = []
+def meta(r):
+    """A game's "meta" as export writes it (and `knockbox import` reads it)."""
+    m = {"id": r["id"], "device": r["device_id"], "epoch": r["epoch"],
+         "gid": None if r["replaced"] else r["gid"], "synced": r["synced"],
+         "updated": r["updated"], "status": r["status"]}
+    if r["evening_key"] is not None:
+        m["evening"] = r["evening_key"]
+    if r["error"]:
+        m["error"] = r["error"]
+    if r["replaced"]:
+        m["replaced"] = True
+    return m
+
+
+def json_lines(rows):
+    """The JSON list of game records, a record at a time (as json.dumps(list, indent=1))."""
+    first = True
     for r in rows:
-        rec = dict(r["record"])
-        rec["meta"] = {"id": r["id"], "device": r["device_id"], "epoch": r["epoch"],
-                       "gid": None if r["replaced"] else r["gid"], "synced": r["synced"],
-                       "updated": r["updated"], "status": r["status"]}
-        if r["evening_key"] is not None:
-            rec["meta"]["evening"] = r["evening_key"]
-        if r["error"]:
-            rec["meta"]["error"] = r["error"]
-        if r["replaced"]:
-            rec["meta"]["replaced"] = True
-        out.append(rec)
-    return out
+        rec = dict(r["record"], meta=meta(r))
+        yield ("[\n" if first else ",\n") + json.dumps([rec], ensure_ascii=False, indent=1)[2:-2]
+        first = False
+    yield "[]\n" if first else "\n]\n"
 
 
-def csv_text(rows):
+def csv_lines(rows):
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")
     w.writerow(CSV_COLUMNS)
@@ -63,23 +72,45 @@ def csv_text(rows):
                      st["net"][s] if "net" in st else ""]
         line.append(r["error"] or "")
         w.writerow(line)
-    return buf.getvalue()
+        yield buf.getvalue()
+        buf.seek(0)
+        buf.truncate()
+    yield buf.getvalue()
 
 
 def run(args, out, err):
     ids = [game_id(g) for g in args.games]
-    rows = open_history(args).games(ids or None, since=date_arg(args.since), detail=True)
-    if args.csv:
-        text = csv_text(rows)
-    else:
-        text = json.dumps(records(rows), ensure_ascii=False, indent=1) + "\n"
+    h = open_history(args)
+    rows = h.each_game(ids or None, since=date_arg(args.since), detail=True)
+    count = [0]
+
+    def counted():
+        for r in rows:
+            count[0] += 1
+            yield r
+
+    parts = csv_lines(counted()) if args.csv else json_lines(counted())
     if args.output and args.output != "-":
-        try:
-            with open(args.output, "w", encoding="utf-8", newline="") as f:
-                f.write(text)
-        except OSError as e:
-            raise UserError("%s: %s" % (args.output, e.strerror or e)) from None
-        err.write("%d games written to %s\n" % (len(rows), args.output))
+        write(args.output, parts)
+        err.write("%d games written to %s\n" % (count[0], args.output))
     else:
-        out.write(text)
+        for text in parts:
+            out.write(text)
     return 0
+
+
+def write(shown, parts):
+    """Write the export whole or not at all (a temporary file renamed over FILE)."""
+    path = os.path.abspath(shown)
+    tmp = None
+    try:
+        fd, tmp = tempfile.mkstemp(dir=os.path.dirname(path), prefix=".export-", suffix=".tmp")
+        with os.fdopen(fd, "w", encoding="utf-8", newline="") as f:
+            for text in parts:
+                f.write(text)
+        os.chmod(tmp, 0o644)
+        os.replace(tmp, path)
+    except OSError as e:
+        if tmp is not None and os.path.exists(tmp):
+            os.unlink(tmp)
+        raise UserError("%s: %s" % (shown, e.strerror or e)) from None
