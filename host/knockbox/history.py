@@ -1,24 +1,32 @@
-"""The game history on the laptop: an SQLite file in the user's data folder (the commands that
-read it are in knockbox/commands/: history, show, stats, export, settle; sync fills it).
+"""The game history on the laptop: an SQLite file in the user's data folder. Sync and import
+fill it; the readers (history, show, stats, export, settle, report, book, through knockbox.stats
+and knockbox.settle) read only what they need, by index, and never replay a game.
 
 Where: --db FILE, else $KNOCKBOX_HOME/history.sqlite3, else $XDG_DATA_HOME/knockbox/..., else
 ~/.local/share/knockbox/history.sqlite3.
 
-Tables:
-  devices(device_id, epoch, board, firmware, first_sync, last_sync)   one row per device epoch
+Tables (schema 2; a schema 1 file is upgraded in place when opened, nothing lost):
+  devices(device_id, epoch, board, firmware, first_sync, last_sync, built_seq)
+                        one row per device epoch; its events up to built_seq are built into games
   events(device_id, epoch, seq, gid, body)   the device's journal events as received (JSON)
-  games(id, device_id, epoch, gid, ...)      one row per game, rebuilt from its events by the
-                                             rules core; key (device_id, epoch, gid), so a game
-                                             edited on the device after a sync is updated
+  games(id, device_id, epoch, gid, synced, updated, method, players, hands, status, winners,
+        record, error, evening, standings, play)
+                        one row per game, rebuilt from its events by the rules core (or imported);
+                        key (device_id, epoch, gid), so a game edited on the device after a sync
+                        is updated; standings, play and its seats' rows are knockbox.derived's,
+                        worked out once when the game is stored
+  seats(game_id, seat, player, won, hands, hands_won, gins, undercuts, points, net)
+  evening_starts(device_id, epoch, seq, next)   the device's evening records
+  evenings(key, number, first_...)              each evening's number and its first game
 An erase on the device starts a new epoch: its games get new keys, the old ones stay here.
 
-Evenings are derived from the stored events: {"t":"evening","next":G} (no "g"; knockcore.events
-makes and reads it: evening(G), evening_next(event)) says the player
-started a new evening on the device and the next new game gets number G. A game of that device
-and epoch belongs to the last such event (in journal order) with G <= its gid; games before an
-epoch's first evening event are that epoch's first evening. Evenings that have games are
-numbered 1, 2, ... in the order of their first game (the order `knockbox history` lists games);
-a game replaced on the device has no evening (its events are gone).
+Evenings: {"t":"evening","next":G} (no "g"; knockcore.events makes and reads it: evening(G),
+evening_next(event)) says the player started a new evening on the device and the next new game
+gets number G. A game of that device and epoch belongs to the last such event (in journal order)
+with G <= its gid (key "DEVICE/EPOCH/SEQ"); games before an epoch's first evening event are that
+epoch's first evening (SEQ 0). An imported game belongs to its meta.evening label, else to its
+date. Evenings that have games are numbered 1, 2, ... in the order of their first game (the order
+`knockbox history` lists games); a game replaced on the device has no evening.
 A game is never overwritten by a different one (another start record) under the same key, e.g.
 after the device's journal was repaired or the device came back at an old epoch: the stored game
 moves off the key (gid = -id, shown as "replaced on the device") and the new one is added.
