@@ -178,8 +178,12 @@ def test_a_bad_file_is_refused_and_nothing_imported(capsys, tmp_path, bad, says)
     f.write_text(bad)
     code, out, err = knockbox(capsys, "import", str(good), str(f), "--db", db)
     assert code == 1 and err.startswith("knockbox: %s: " % f) and says in err, err
+    assert not os.path.exists(db)       # not even an empty history is made
+    knockbox(capsys, "import", str(good), "--db", db)
+    code, out, err = knockbox(capsys, "import", str(good), str(f), "--db", db)
+    assert code == 1 and says in err
     code, out, err = knockbox(capsys, "history", "--json", "--db", db)
-    assert json.loads(out) == []
+    assert len(json.loads(out)) == 1
 
 
 def test_a_record_the_rules_refuse_is_named_and_nothing_imported(capsys, tmp_path):
@@ -192,11 +196,16 @@ def test_a_record_the_rules_refuse_is_named_and_nothing_imported(capsys, tmp_pat
     assert code == 1 and err == ("knockbox: %s: record 2 (Ann, Bob, Dee): hand 1: knock: Bob's "
                                  "count 50 is above the knock limit 10: nothing was imported\n"
                                  % f)
-    code, out, err = knockbox(capsys, "history", "--json", "--db", db)
-    assert json.loads(out) == []
+    assert not os.path.exists(db)
     f.write_text(json.dumps([record(["Ann", "Bob", "Eve"], WIN, synced="31/12/2020")]))
     code, out, err = knockbox(capsys, "import", str(f), "--db", db)
     assert code == 1 and "record 1 (Ann, Bob, Eve): meta.synced '31/12/2020' is not a date" in err
+    for meta, says in (({"evening": ["x"]}, "meta.evening"), ({"status": "won"}, "meta.status"),
+                       ({"device": "d", "epoch": -1, "gid": 1}, "meta.device"),
+                       ({"status": "invalid"}, "needs its method, players and meta.error")):
+        f.write_text(json.dumps(record(["Ann", "Bob", "Eve"], WIN, **meta)))
+        code, out, err = knockbox(capsys, "import", str(f), "--db", db)
+        assert code == 1 and says in err, err
 
 
 def test_a_report_of_more_games_than_a_page_holds_says_so(capsys, tmp_path):

@@ -120,9 +120,23 @@ def _key(meta):
     return (dev, epoch, gid)
 
 
-def run(h, files, stdin=None):
-    """Import the records of these files into History h in one transaction; returns counts
-    {"new", "updated", "same", "apart"}. UserError (nothing imported) at the first bad one."""
+def run(h, files, stdin=None, games=None):
+    """Import the records of these files (games: check(files) made already) into History h in
+    one transaction; returns counts {"new", "updated", "same", "apart"}. UserError (nothing
+    imported) at the first bad one."""
+    if games is None:
+        games = check(files, stdin)
+    counts = {"new": 0, "updated": 0, "same": 0, "apart": 0}
+    with h.transaction():
+        for g in games:
+            counts[store(h, g)] += 1
+        h.renumber()
+    return counts
+
+
+def check(files, stdin=None):
+    """[Game] of every record of these files, each checked; UserError naming the first bad
+    one."""
     today = now()
     games = []
     for path in files:
@@ -135,12 +149,7 @@ def run(h, files, stdin=None):
                     who = " (%s)" % ", ".join(str(p) for p in obj["players"])
                 raise UserError("%s: record %d%s: %s: nothing was imported"
                                 % (path, i, who, e)) from None
-    counts = {"new": 0, "updated": 0, "same": 0, "apart": 0}
-    with h.transaction():
-        for g in games:
-            counts[store(h, g)] += 1
-        h.renumber()
-    return counts
+    return games
 
 
 def store(h, g):

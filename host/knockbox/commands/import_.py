@@ -27,7 +27,8 @@ def run(args, out, err, stdin=None):
 
     from knockbox import importing
 
-    n = importing.run(open_history(args, create=True), args.files, stdin or sys.stdin)
+    games = importing.check(args.files, stdin or sys.stdin)     # before a history is made
+    n = importing.run(open_history(args, create=True), args.files, games=games)
     line = "%d games imported" % n["new"]
     more = []
     if n["updated"]:
