@@ -17,6 +17,8 @@ Fixtures:
   inputs=())` starts a new instance from a copy of the template (`--wait usb`, SPI and GPIO
   logs from the first instruction) and returns an emu_device.Device; stopped after the test.
 - `device`: one Badger device, started.
+- `installed` (session): knockbox built as an sdist, then a wheel, and installed into a fresh
+  venv (test_emu_install.py): its paths.
 """
 import atexit
 import fcntl
@@ -215,3 +217,49 @@ def device_factory(emu, deployed, request, tmp_path):
 @pytest.fixture
 def device(device_factory):
     return device_factory()
+
+
+# ------------------------------------------------------------------ knockbox installed
+# test_emu_install.py: knockbox as a user installs it. Once per test run (all workers): the sdist
+# built from a copy of this checkout (the copy is then removed), the wheel built from that sdist
+# (what pip does with an sdist), both offline with this venv's setuptools; a fresh venv in the
+# run's temporary folder and the wheel installed into it, its dependencies from PyPI or pip's
+# cache, as `pip install` or pipx does.
+_NOT_SOURCES = shutil.ignore_patterns(".git", ".venv", "build", "dist", "*.egg-info", "__pycache__",
+                                      "out", ".pytest_cache", ".hypothesis", ".mypy_cache",
+                                      ".ruff_cache", "node_modules")
+
+
+def _run(argv, **kw):
+    p = subprocess.run(argv, capture_output=True, text=True, timeout=600, **kw)
+    if p.returncode != 0:
+        raise RuntimeError("%s failed (%d):\n%s%s" % (" ".join(argv), p.returncode,
+                                                      p.stdout[-3000:], p.stderr[-3000:]))
+    return p
+
+
+def _install(d):
+    src, dist, venv = (os.path.join(d, n) for n in ("src", "dist", "venv"))
+    shutil.copytree(emu_device.ROOT, src, ignore=_NOT_SOURCES)
+    _run([sys.executable, "-m", "build", "--sdist", "--no-isolation", "--outdir", dist, src])
+    shutil.rmtree(src)  # from here on nothing can read the sources but through the archives
+    sdist = [n for n in os.listdir(dist) if n.endswith(".tar.gz")]
+    _run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation",
+          "--disable-pip-version-check", "-w", dist, os.path.join(dist, sdist[0])], cwd=d)
+    wheel = [n for n in os.listdir(dist) if n.endswith(".whl")]
+    _run([sys.executable, "-m", "venv", "--without-pip", venv])
+    _run([sys.executable, "-m", "pip", "--python", os.path.join(venv, "bin", "python"), "install",
+          "--no-compile", "--disable-pip-version-check", os.path.join(dist, wheel[0])], cwd=d)
+
+
+@pytest.fixture(scope="session")
+def installed(tmp_path_factory):
+    """{"dir", "sdist", "wheel" (their paths), "bin" (the venv's bin folder), "knockbox" (its
+    command)}: knockbox installed from the wheel built from the sdist (see above)."""
+    d = _once(tmp_path_factory, "installed", _install)
+    dist = os.path.join(d, "dist")
+    names = sorted(os.listdir(dist))
+    bin_dir = os.path.join(d, "venv", "bin")
+    return {"dir": d, "bin": bin_dir, "knockbox": os.path.join(bin_dir, "knockbox"),
+            "sdist": os.path.join(dist, [n for n in names if n.endswith(".tar.gz")][0]),
+            "wheel": os.path.join(dist, [n for n in names if n.endswith(".whl")][0])}

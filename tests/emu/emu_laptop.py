@@ -11,10 +11,13 @@ BIN = os.path.dirname(sys.executable)  # .venv/bin: knockbox
 
 
 class Laptop:
+    exe = os.path.join(BIN, "knockbox")  # the tool (test_emu_install: one installed elsewhere)
+    cwd = None                           # the folder it runs in (None: the test's)
+
     def knockbox(self, *args, timeout=120, check=True, input=None):
         """Run the laptop tool (KNOCKBOX_HOME: this device's own history)."""
         env = dict(os.environ, KNOCKBOX_HOME=self.home)
-        p = subprocess.run([os.path.join(BIN, "knockbox")] + [str(a) for a in args],
+        p = subprocess.run([self.exe] + [str(a) for a in args], cwd=self.cwd,
                            capture_output=True, text=True, timeout=timeout, env=env, input=input)
         if check and p.returncode != 0:
             raise AssertionError("knockbox %s failed (%d):\n%s%s" % (

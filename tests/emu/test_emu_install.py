@@ -1,0 +1,164 @@
+"""Knockbox installed as a user installs it (the `installed` fixture, conftest.py: the sdist built
+from this checkout, the wheel built from the sdist, a fresh venv with the wheel and its
+dependencies), then used through that venv's `knockbox` alone, run outside the checkout: the
+archives hold the device's files, the installed tool builds both boards' firmware and the
+simulator's from its own package and nothing else; it deploys to an emulated Badger 2040 whose
+buttons then play a game, syncs it (the device row keeps the firmware's version, the package's),
+shows, replays under MicroPython and reports it, and runs the simulator, whose game it syncs."""
+import json
+import os
+import sqlite3
+import subprocess
+import sys
+import tarfile
+import zipfile
+from importlib.metadata import version
+
+import emu_device
+from emu_plan import Planner
+from test_simulate import read_until
+from test_simulate_firmware import HAND, NEW_GAME, RECORD
+
+VERSION = version("knockbox")  # this checkout's, from pyproject.toml (pip install -e)
+RULES = {"preset": "seed", "target": 30, "m3_target": 40}  # a short game
+PLAYERS = ["Ann", "Bob", "Cy"]
+HANDS = [{"knock": 1, "counts": [2, 1, 1]}, {"gin": 2, "counts": [1, 2, 0]}]  # ends the game
+
+# What the installed package uses, printed by its own Python: where each package is imported
+# from, and every source file of the device's builds (both boards, the simulator).
+WHERE = """
+import json, knockbox, knockcore, knockfw
+from knockbox import manifest
+m = manifest.load()
+print(json.dumps({"manifest": m.path,
+                  "packages": [p.__file__ for p in (knockbox, knockcore, knockfw)],
+                  "sources": sorted({e.src for t in ("device", "sim") for e in m.entries(t)}),
+                  "boards": m.boards()}))
+"""
+
+
+def run(argv, cwd, **kw):
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "MICROPYPATH")}
+    p = subprocess.run(argv, capture_output=True, text=True, timeout=300, cwd=str(cwd), env=env,
+                       **kw)
+    assert p.returncode == 0, "%s failed (%d):\n%s%s" % (" ".join(map(str, argv)), p.returncode,
+                                                        p.stdout, p.stderr)
+    return p.stdout
+
+
+def devices(db):
+    """The history's device rows: [(board, firmware version)]."""
+    con = sqlite3.connect(db)
+    try:
+        return con.execute("SELECT board, firmware FROM devices").fetchall()
+    finally:
+        con.close()
+
+
+def test_the_archives_carry_the_device_files_and_the_install_reads_only_itself(installed,
+                                                                               tmp_path):
+    with tarfile.open(installed["sdist"]) as t:
+        sdist = {n.split("/", 1)[1] for n in t.getnames() if "/" in n}
+    assert {"setup.py", "pyproject.toml", "README.md", "firmware/manifest.py", "firmware/boot.py",
+            "firmware/main.py", "firmware/knockfw/app.py", "firmware/knockfw/version.py",
+            "shared/knockcore/game.py", "host/knockbox/simulate/device/simboard.py",
+            "host/knockbox/report/templates/report.html"} <= sdist
+    with zipfile.ZipFile(installed["wheel"]) as z:
+        wheel = set(z.namelist())
+    assert {"knockbox/firmware/manifest.py", "knockbox/firmware/boot.py",
+            "knockbox/firmware/main.py", "knockfw/version.py", "knockfw/fonts.py",
+            "knockcore/game.py", "knockbox/mp_replay.py", "knockbox/simulate/device/sim_main.py",
+            "knockbox/report/templates/report.html"} <= wheel
+    for folder in ("knockbox/book/templates", "knockbox/report/templates"):  # as in the checkout
+        here = os.path.join(emu_device.ROOT, "host", folder)
+        if os.path.isdir(here):
+            assert {folder + "/" + n for n in os.listdir(here)} <= wheel
+    # no checkout layout and no tests in the wheel
+    assert not [n for n in wheel if n.split("/")[0] in ("firmware", "shared", "host", "tests")]
+
+    site = os.path.dirname(installed["bin"])
+    assert run([installed["knockbox"], "--version"], tmp_path).strip() == "knockbox " + VERSION
+    used = json.loads(run([os.path.join(installed["bin"], "python"), "-c", WHERE], tmp_path))
+    assert used["boards"] == ["badger2040", "pico-epd"]
+    assert len(used["sources"]) > 40
+    for path in [used["manifest"]] + used["packages"] + used["sources"]:
+        assert path.startswith(site + os.sep) and "site-packages" in path, path
+    assert used["manifest"].endswith(os.path.join("knockbox", "firmware", "manifest.py"))
+
+
+def test_installed_knockbox_deploys_plays_syncs_and_reports(emu, installed, tmp_path):
+    dev = emu_device.Device(emu, tmp_path / "pico", None, board="badger")  # a blank flash
+    dev.exe, dev.cwd = installed["knockbox"], str(tmp_path)
+    try:
+        dev.start()
+        out = dev.knockbox("deploy", "--port", dev.tty, "--board", "badger", timeout=600).stdout
+        for f in ("boot.py", "main.py", "knockfw/version.mpy", "knockfw/board_badger.mpy",
+                  "knockcore/game.mpy"):
+            assert " %s (" % f in out, out
+        assert "board_pico_epd" not in out and "restarted the app" in out
+        assert dev.wait_refresh(0, 120), "the app drew nothing after the deploy"
+        dev.wait_quiet(300)
+        dev.push("--rules", json.dumps(RULES))
+        dev.wait_quiet(300)
+
+        p = Planner({"rules": RULES})
+        p.new_game(3, PLAYERS, {"dealer": 2})
+        for h in HANDS:
+            p.hand(h)
+        assert p.game.over
+        missed = dev.act(p.presses)
+        assert missed == [], "presses the panel never answered: %r" % missed
+        dev.wait_quiet(300)
+
+        r = dev.sync()
+        assert "firmware %s" % VERSION in r.stdout + r.stderr  # the serial hello's version
+        assert devices(os.path.join(dev.home, "history.sqlite3")) == [("badger2040", VERSION)]
+        rows = dev.history()
+        assert len(rows) == 1
+        shown = dev.show(rows[0]["id"])
+        shown.pop("meta", None)
+        record = json.dumps(p.records()[0])
+        assert shown == json.loads(dev.knockbox("replay", "--engine", "micropython", "-",
+                                                input=record).stdout)
+        page = tmp_path / "evening.html"
+        dev.knockbox("report", "-o", page)
+        assert all(n in page.read_text() for n in PLAYERS)
+
+        # the other board's build: the board is asked what it holds, the plan printed
+        out = dev.knockbox("deploy", "--port", dev.tty, "--board", "pico-epd", "--dry-run").stdout
+        for f in ("knockfw/board_pico_epd.mpy", "knockfw/ssd1680.mpy", "knockfw/epdinvert.mpy",
+                  "data/board.json"):
+            assert "would copy  " + f in out, out
+        assert "would copy  knockfw/app.mpy" not in out  # the same as the Badger's: on the board
+    finally:
+        dev.stop()
+
+
+def test_installed_knockbox_simulates_the_device(installed, tmp_path):
+    sim, shots, db = (str(tmp_path / n) for n in ("sim", "shots", "h.sqlite3"))
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "MICROPYPATH")}
+    p = subprocess.Popen([installed["knockbox"], "simulate", "--no-tty", "--dir", sim,
+                          "--screenshot", shots], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE, text=True, bufsize=1, cwd=str(tmp_path), env=env)
+    try:
+        head = read_until(p, lambda s: s.startswith("frame 1 "), timeout=120)  # builds first
+        port = head[0].split()[2]
+        p.stdin.write("".join(k + "\n" for k in NEW_GAME + HAND))
+        p.stdin.flush()
+        n = 1 + len(NEW_GAME) + len(HAND)
+        read_until(p, lambda s: s.startswith("frame %d " % n), timeout=120)
+        run([installed["knockbox"], "sync", "--port", port, "--db", db], tmp_path)
+        assert devices(db) == [("sim", VERSION)]
+        p.stdin.write("wait 300\nquit\n")
+        p.stdin.flush()
+        _out, err = p.communicate(timeout=60)
+    finally:
+        if p.poll() is None:
+            p.kill()
+    assert p.returncode == 0, err
+    games = json.loads(run([installed["knockbox"], "export", "--json", "--db", db], tmp_path))
+    assert [(g["method"], g["players"], g["start"], g["hands"]) for g in games] == [
+        (RECORD["method"], RECORD["players"], RECORD["start"], RECORD["hands"])]
+    assert len(os.listdir(shots)) >= n
+    assert os.path.exists(os.path.join(sim, "build", "knockfw", "version.mpy"))
+    assert sys.executable not in open(os.path.join(sim, "build", ".built")).read()
