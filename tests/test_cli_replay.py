@@ -37,6 +37,18 @@ def test_micropython_engine_prints_identical_output(tmp_path, name):
     assert a.stdout == b.stdout
 
 
+@pytest.mark.parametrize("engine", ["cpython", "micropython"])
+def test_a_knock_at_0_is_scored_as_gin(engine):
+    # 0 deadwood is gin (docs/RULES.md): no tie, no undercut, the gin bonus; the same in both
+    # engines (the device scores it with the same core).
+    v = next(v for v in VECTORS if v["name"] == "m3 knock at zero is gin, not a tie")
+    assert v["game"]["hands"] == [{"knock": 0, "counts": [0, 0, 10]}]
+    p = knockbox("replay", "-", "--engine", engine, stdin=json.dumps(v["game"]))
+    assert p.returncode == 0, p.stderr
+    s = json.loads(p.stdout)
+    assert s["hands"][0]["kind"] == "gin" and s["totals"] == [50, 0, 0] and s["boxes"] == [1, 0, 0]
+
+
 def test_standard_input():
     v = VECTORS[0]["game"]
     p = knockbox("replay", "-", stdin=json.dumps(v))

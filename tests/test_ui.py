@@ -240,6 +240,23 @@ def test_confirm_a_saves_b_goes_back_c_cancels_and_a_held_seat_leaves_the_counts
     assert t.mode == "score" and len(t.game.hands) == 1
 
 
+def test_a_knock_at_0_is_confirmed_and_saved_as_gin(monkeypatch):
+    # 0 deadwood is gin (knockcore.hand, docs/RULES.md): the counts screen labels the knocker
+    # "Gin" while his count is 0, the confirm screen shows the gin and what it scores, and the
+    # hand is saved as gin.
+    t = Table(game(3)).press("a")
+    assert "Gin" in draw(t, monkeypatch) and "Knock" not in draw(t, monkeypatch)
+    t.press("up")
+    assert "Knock" in draw(t, monkeypatch)
+    t.press("down", "a", *["up"] * 7, "b", *["up"] * 12, "c")
+    assert t.mode == "confirm" and t.act.hand == {"gin": 0, "counts": [0, 7, 12]}
+    drawn = draw(t, monkeypatch)
+    assert "Ann: gin · Bob 7 · Cy 12" in drawn and "Ann +59" in drawn
+    t.press("a")
+    assert t.effects == [("hand", {"gin": 0, "counts": [0, 7, 12]})]
+    assert t.game.standings()["hands"][0]["kind"] == "gin" and t.game.totals == [59, 0, 0]
+
+
 def test_void_hand_and_undo_from_the_menu():
     t = Table(game(3, {"knock": 0, "counts": [5, 20, 30]}))
     t.press("up")

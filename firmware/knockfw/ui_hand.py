@@ -92,7 +92,12 @@ class Activity:
         if self.cursor + 1 < len(self.fields):
             self.cursor += 1
             return None
-        return self._confirm(game, {self.ending: self.who, "counts": self.counts[:]})
+        # A knock at 0 is gin (knockcore.hand scores it so): recorded and confirmed as gin.
+        ending = "gin" if self._gin_at_0() else self.ending
+        return self._confirm(game, {ending: self.who, "counts": self.counts[:]})
+
+    def _gin_at_0(self):
+        return self.ending == "knock" and self.counts[self.who] == 0
 
     # ---- confirm
 
@@ -168,7 +173,7 @@ class Activity:
             else:
                 S.center(fb, str(c), x, 40, col, large, 0 if s == cur else 1)
             if s == self.who and knock:
-                S.label(fb, t("knock"), x, 84, False)
+                S.label(fb, t("gin" if self._gin_at_0() else "knock"), x, 84, False)
         return t("hint_count")
 
     def _draw_confirm(self, fb, game):

@@ -86,4 +86,6 @@ def parse(h, n, active, players, knock_limit):
     if name == "knock" and cs[s] > knock_limit:
         raise GameError("knock: %s's count %d is above the knock limit %d", players[s], cs[s],
                         knock_limit, hand=n)
-    return pack(GIN if name == "gin" else KNOCK, s, cs)
+    # A knock at 0 is gin: no deadwood is gin by definition (docs/RULES.md), so it is scored and
+    # kept as gin (it cannot be tied or undercut) and reads back as {"gin": seat}.
+    return pack(GIN if name == "gin" or cs[s] == 0 else KNOCK, s, cs)

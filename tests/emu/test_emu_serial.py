@@ -13,7 +13,7 @@ from emu_plan import Planner
 
 PLAYERS = ["Ann", "Bob", "Cy"]
 DRAIN_WALL_S = 150  # the budget is 20 s of emulated time for 2,000 lines (issue 9)
-HANDS = [{"knock": 0, "counts": [0, 1, 2]}, {"knock": 2, "counts": [3, 1, 1]}]
+HANDS = [{"knock": 0, "counts": [1, 2, 3]}, {"knock": 2, "counts": [3, 1, 1]}]
 
 
 def garbage(rng):

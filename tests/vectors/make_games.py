@@ -68,10 +68,13 @@ case("m1 ends on an undercut, custom bonus", 1, {"idle": 0, "dealer": 1},
                    {"hand": 2, "kind": "undercut", "winners": [0], "points": [80, 0, 0], "dealer": 0},
                    {"hand": 3, "kind": "undercut", "winners": [0], "points": [85, 0, 0], "dealer": 1}]},
      rules={"preset": "seed", "undercut_bonus": 80})
-# Knocking with 0 (not gin) can still be undercut by a 0: B +0+25.
-case("m1 knock at zero undercut by zero", 1, {"idle": 2, "dealer": 0}, [k(0, [0, 0, N])], {
-    "over": False, "totals": [0, 25, 0], "boxes": [0, 1, 0],
-    "next": {"dealer": 2, "active": [1, 2], "idle": 0}})
+# A knock at 0 is gin (docs/RULES.md, "A knock at 0"): it cannot be undercut, not even by a 0.
+# A knocks 0 v B 0: gin, A +0+25 = 25 and a box; B lost and sits out, C comes in and deals.
+case("m1 knock at zero is gin, a 0 does not undercut it", 1, {"idle": 2, "dealer": 0},
+     [k(0, [0, 0, N])], {
+         "over": False, "totals": [25, 0, 0], "boxes": [1, 0, 0],
+         "next": {"dealer": 2, "active": [0, 2], "idle": 1},
+         "hands": [{"hand": 1, "kind": "gin", "winners": [0], "points": [25, 0, 0], "dealer": 0}]})
 case("m1 void first: same players, same dealer", 1, {"idle": 1, "dealer": 2}, [VOID, VOID], {
     "over": False, "totals": [0, 0, 0], "boxes": [0, 0, 0],
     "next": {"dealer": 2, "active": [0, 2], "idle": 1}})
@@ -158,14 +161,19 @@ case("m3 tie penalty makes a negative total", 3, {"dealer": 1}, [k(0, [5, 5, 30]
     "over": False, "totals": [-35, 30, 0], "boxes": [0, 1, 0],
     "next": {"dealer": 2, "active": [0, 1, 2], "idle": None}},
     rules={"preset": "seed", "m3_tie_penalty": 35})
-# m3_target 10: B and C tie at 10 (>= target but shared): play on. B knocks 0 v 1, 1: +2 -> 12.
-# Final A 0, B 12+50+100 = 162, C 10+25 = 35; sum 197: -197, 289, -92; A won nothing: pays 100.
-case("m3 shared top total plays on", 3, {"dealer": 0}, [k(0, [10, 0, 0]), k(1, [1, 0, 1])], {
-    "over": True, "totals": [0, 12, 10], "boxes": [0, 2, 1], "winners": [1],
-    "final": [0, 162, 35], "net": [-297, 389, -92]},
+# m3_target 10: B and C tie at 10 (>= target but shared): play on. B knocks 1 v 2, 3: +4 -> 14.
+# Final A 0, B 14+50+100 = 164, C 10+25 = 35; sum 199: -199, 293, -94; A won nothing: pays 100.
+case("m3 shared top total plays on", 3, {"dealer": 0}, [k(0, [10, 0, 0]), k(1, [2, 1, 3])], {
+    "over": True, "totals": [0, 14, 10], "boxes": [0, 2, 1], "winners": [1],
+    "final": [0, 164, 35], "net": [-299, 393, -94]},
     rules={"preset": "seed", "m3_target": 10})
 case("m3 gin against zeros, classic", 3, {"dealer": 0}, [gin(0, [0, 0, 0])], {
     "totals": [40, 0, 0], "boxes": [1, 0, 0]}, rules={"preset": "classic"})
+# A knock at 0 is gin in method 3 too: A knocks 0, B 0, C 10 is not B tying the knocker (B +10,
+# A -20) but A's gin: 0 + 10 + 40 = 50, a box, no penalty.
+case("m3 knock at zero is gin, not a tie", 3, {"dealer": 2}, [k(0, [0, 0, 10])], {
+    "over": False, "totals": [50, 0, 0], "boxes": [1, 0, 0],
+    "hands": [{"hand": 1, "kind": "gin", "winners": [0], "points": [50, 0, 0], "dealer": 2}]})
 case("m3 void keeps the dealer", 3, {"dealer": 1}, [VOID], {
     "over": False, "totals": [0, 0, 0], "next": {"dealer": 1, "active": [0, 1, 2], "idle": None}})
 case("cyrillic names", 3, {"dealer": 0}, [k(2, [20, 30, 4])], {"totals": [0, 0, 46]},
