@@ -17,7 +17,8 @@ def random_hand(g, rnd):
         counts[s] = 0
         return {"gin": s, "counts": counts}
     counts[s] = rnd.randint(0, g.rules["knock_limit"])
-    return {"knock": s, "counts": counts}
+    # A knock at 0 is gin (knockcore.hand): the device records it so, and so does this.
+    return {"gin" if counts[s] == 0 else "knock": s, "counts": counts}
 
 
 def random_start(method, rnd):

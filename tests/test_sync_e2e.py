@@ -189,7 +189,7 @@ def _games(seed, n=3):
 def test_whole_games_twice_sync_and_edit_after_sync(device, tmp_path):
     db = str(tmp_path / "h.sqlite3")
     done = _games(11)
-    rnd = random.Random(5)
+    rnd = random.Random(8)   # (an open game that stays open through the edit)
     open_game = Game(3, ["Ann", "Bob", "Ива"], {"dealer": 1}, {"preset": "classic"})
     for _ in range(4):
         open_game.add(random_hand(open_game, rnd))
