@@ -28,6 +28,8 @@ def text(key, code):
 COL = ("small", 96)      # a label under one seat's column: a third of the screen
 HINT = ("small", 292)    # the hint line, 2 px margins
 FULL = ("medium", 296)   # keys not listed: one medium line across the screen
+BAR = ("small", 286)     # the title bar (3 px margin, 10 px kept from the right edge)
+WON = ("small", 190)     # the title bar after "Game over · " in the longer language
 
 # {key: (font module name, pixels)}: the room the UI gives a string. Templates are checked
 # with long sample arguments (tests/test_text_strings.py).
@@ -41,5 +43,10 @@ BUDGETS = {
     "sits_out_x": ("small", 292), "erase_failed": ("small", 292), "void_result": ("medium", 288),
     "hint_score": HINT, "hint_over": HINT, "hint_menu": HINT, "hint_pick": HINT,
     "hint_method": HINT, "hint_players": HINT, "hint_roles": HINT, "hint_settings": HINT,
-    "hint_erase": HINT, "hint_empty": HINT,
+    "hint_erase": HINT, "hint_empty": HINT, "advises": COL,
+    # the roles questions are the title bar (knockfw.screens.bar: small, 286 px)
+    "cut_lowest": BAR, "cut_next_lowest": BAR, "cut_highest_box": BAR, "cut_second": BAR,
+    "cut_highest_deals": BAR,
+    # the winners follow "Game over · " in the title bar ("Партия окончена · ": 96 px)
+    "x_wins": WON, "x_win": WON, "x_wins_pays": WON, "x_win_pay": WON,
 }

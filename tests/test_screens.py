@@ -36,7 +36,13 @@ def gallery(lang):
              ["settings", {"roster": ["Ann", "Cy"] + LONG}],
              ["new", 3, LONG, {"dealer": 1}],
              ["hand", {"knock": 2, "counts": [5, 5, 30]}], ["shot", "score_m3"],
-             ["hand", {"gin": 2, "counts": [98, 98, 0]}], ["shot", "score_m3b"]]
+             ["hand", {"gin": 2, "counts": [98, 98, 0]}], ["shot", "score_m3b"],
+             ["new", 2, LONG, {"box": 0, "captain": 1}]]
+    # box bonuses lift the box's final above the partnership's, which reached 100 and pays
+    acts += [["hand", h] for h in [{"knock": 0, "counts": [1, 2, None]},
+                                   {"knock": 0, "counts": [1, None, 2]}] * 4]
+    acts += [["hand", {"knock": 0, "counts": [1, 2, None]}], ["shot", "score_m2_boxes"],
+             ["hand", {"gin": 2, "counts": [75, None, 0]}], ["shot", "over_m2_pays"]]
     return acts
 
 
@@ -60,3 +66,8 @@ def test_every_screen_renders_and_text_stays_in_its_box(lang):
         "Александра" in drawn
     if lang == "ru":
         assert any("Сдача" in s for s in drawn)  # the rules' word for a hand (RULES.md 7)
+    # The partnership reached 100 but pays: the title says so, the names shortened, not the sum.
+    with open(os.path.join(out, "over_m2_pays.json"), encoding="utf-8") as f:
+        drawn = [b[4] for b in json.load(f)["boxes"]]
+    title = {"en": " win, pay 9 each", "ru": ", платят по 9"}[lang]
+    assert any(s.endswith(title) for s in drawn), drawn

@@ -180,6 +180,54 @@ def test_game_over_a_starts_the_next_game_and_up_opens_the_menu():
     assert t.mode == "score" and t.game.hands == []
 
 
+N = None
+# Box bonuses lift the losers' finals above the winner's (RULES: the lower final pays).
+BOX_WINS_AND_PAYS = [{"knock": 1, "counts": [2, 1, N]}] * 9 + [{"gin": 0, "counts": [0, 75, N]}]
+PARTNERS_WIN_AND_PAY = [{"knock": 0, "counts": [1, 2, N]}, {"knock": 0, "counts": [1, N, 2]}] * 4 \
+    + [{"knock": 0, "counts": [1, 2, N]}, {"gin": 2, "counts": [75, N, 0]}]
+
+
+@pytest.fixture
+def russian():
+    from knockfw import strings
+
+    strings.set_lang("ru")
+    yield
+    strings.set_lang("en")
+
+
+def test_game_over_names_the_winners_and_what_a_paying_winner_pays(monkeypatch):
+    t = Table(game(3, {"gin": 0, "counts": [0, 98, 98]}))
+    assert draw(t, monkeypatch)[0] == "Game over · Ann wins"
+    g = game(2, *BOX_WINS_AND_PAYS)
+    assert g.standings()["winners"] == [0] and g.standings()["net"] == [-18, 9, 9]
+    drawn = draw(Table(g), monkeypatch)
+    assert drawn[0] == "Game over · Ann wins, pays 18"
+    assert "Ann pays Bob 9 · Ann pays Cy 9" in drawn
+    g = game(2, *PARTNERS_WIN_AND_PAY)
+    assert g.standings()["winners"] == [1, 2] and g.standings()["net"] == [18, -9, -9]
+    assert draw(Table(g), monkeypatch)[0] == "Game over · Bob and Cy win, pay 9 each"
+
+
+def test_game_over_in_russian_joins_two_winners_with_i(monkeypatch, russian):
+    g = game(2, {"gin": 1, "counts": [98, 0, N]})
+    assert g.standings()["winners"] == [1, 2] and min(g.standings()["net"][1:]) > 0
+    assert draw(Table(g), monkeypatch)[0] == "Партия окончена · Победа: Bob и Cy"
+    g = game(2, *PARTNERS_WIN_AND_PAY)
+    assert draw(Table(g), monkeypatch)[0] == "Партия окончена · Победа: Bob и Cy, платят по 9"
+    g = game(2, *BOX_WINS_AND_PAYS)
+    assert draw(Table(g), monkeypatch)[0] == "Партия окончена · Победа: Ann, платит 18"
+
+
+def test_the_partner_who_sits_out_in_the_box_advises(monkeypatch, russian):
+    # Method 2's partner out of the hand advises; "свободный" is method 1's idle player.
+    drawn = draw(Table(game(2)), monkeypatch)
+    assert "Советует" in drawn and "Свободный" not in drawn and "Взято 0" in drawn
+    assert "Один против двух · Партия до 100" in drawn
+    drawn = draw(Table(game(1)), monkeypatch)
+    assert "Свободный" in drawn and "Советует" not in drawn
+
+
 # ---- entering a hand --------------------------------------------------------------------------
 
 def test_counts_step_clamp_and_speed_up_when_held():

@@ -16,9 +16,9 @@ needs exactly one of knock, gin, void|нужно одно из: knock (стук)
 void must be true|void (ничья) должно быть true
 a void hand has no counts|у ничьей нет очков
 %s: seat must be 0, 1 or 2|%s: место должно быть 0, 1 или 2
-%s: %s is sitting out|%s: %s — свободный игрок
+%s: %s is sitting out|%s: %s не играет в этой сдаче
 counts: need one entry per seat (3)|очки: нужно по одному числу на место (3)
-counts[%d]: %s is sitting out, use null|очки[%d]: %s — свободный игрок, нужно null
+counts[%d]: %s is sitting out, use null|очки[%d]: %s не играет в этой сдаче, нужно null
 counts[%d]: missing count for %s|очки[%d]: нет очков игрока %s
 counts[%d]: %r is not a count 0..98|очки[%d]: %r — не очки 0..98
 gin: %s's count must be 0, not %d|джин: у %s должно быть 0 очков, а не %d

@@ -10,6 +10,7 @@ method3|All three
 target|Target
 deals|Deals
 sits_out|Sits out
+advises|Advises
 in_box|In the box
 partners|Partners
 hand_n|Hand %d
@@ -81,7 +82,9 @@ new_game|New game
 next_game|Next game
 game_over|Game over
 x_wins|%s wins
-x_win|%s win
+x_win|%s and %s win
+x_wins_pays|%s wins, pays %d
+x_win_pay|%s and %s win, pay %d each
 x_pays_y|%s pays %s %d
 net|Net
 settings|Settings

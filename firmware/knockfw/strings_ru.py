@@ -7,13 +7,14 @@ TABLE = """
 method1|На вылет
 method2|Один против двух
 method3|Все трое
-target|Цель
+target|Партия до
 deals|Сдаёт
 sits_out|Свободный
+advises|Советует
 in_box|Один
 partners|Партнёры
 hand_n|Сдача %d
-boxes|Сдачи
+boxes|Взято
 knock|Нокер
 gin|Джин
 count|Очки
@@ -32,7 +33,7 @@ undo_last|Отменить последнюю сдачу
 undo_q|Отменить эту сдачу?
 totals_change|Счёт после исправления:
 cannot_save|Эту сдачу не записать
-sits_out_x|%s — свободный игрок в этой сдаче
+sits_out_x|%s не играет в этой сдаче
 who_knocked_n|Сдача %d: кто стучал?
 no_game|Партии ещё нет
 hint_empty|Любая кнопка: меню → Новая партия
@@ -46,32 +47,32 @@ hint_method|▲▼: способ · A: далее · B/C: назад
 players|Игроки
 hint_players|A/B/C место · ▲▼ имя · снова: далее · держать: назад
 hint_roles|A/B/C: выбрать · ▲▼: назад
-cut_lowest|Кто снял младшую карту? (свободный)
-cut_next_lowest|Кто снял следующую? (сдаёт)
-cut_highest_box|Кто старший? (в трудном положении)
-cut_second|Кто снял вторую? (капитан, сдаёт)
-cut_highest_deals|Кто снял старшую карту? (сдаёт)
+cut_lowest|Кто вытянул младшую карту? (свободный)
+cut_next_lowest|Кто вытянул следующую? (сдаёт)
+cut_highest_box|Кто вытянул старшую карту? (в трудном положении)
+cut_second|Кто вытянул вторую? (действующий партнёр, сдаёт)
+cut_highest_deals|Кто вытянул старшую карту? (сдаёт)
 role_idle|Свободный
 role_dealer|Сдаёт
 role_box|Один
-role_captain|Капитан
+role_captain|Действ. партнёр
 set_preset|Правила
-set_target|Цель (1, 2)
-set_m3_target|Цель (все трое)
-set_m1_extra|Премия (1)
+set_target|Партия до (1, 2)
+set_m3_target|Партия до (все трое)
+set_m1_extra|Доплата (1)
 set_m3_formula|Очки за сдачу (3)
-set_m3_penalty_on|Штраф за ничью (3)
+set_m3_penalty_on|Штраф за равенство (3)
 set_lang|Язык
 set_sleep_s|Сон через
 n_min|%d мин
-opt_seed|seed
-opt_classic|classic
+opt_seed|исходные
+opt_classic|классические
 opt_idle|платит свободный
 opt_shutout|платит не взявший сдач
 opt_literal|сумма других − своё
 opt_pairwise|попарные разницы
-opt_tie|при ничьей
-opt_tie_or_undercut|ничья или подрезка
+opt_tie|при равенстве
+opt_tie_or_undercut|равенство или подрезка
 hint_settings|▲▼: выбор · A/B: менять · C: готово
 erase_n|Партий на устройстве: %d
 hint_erase|держать A: стереть · C: оставить
@@ -81,7 +82,9 @@ new_game|Новая партия
 next_game|Следующая партия
 game_over|Партия окончена
 x_wins|Победа: %s
-x_win|Победа: %s
+x_win|Победа: %s и %s
+x_wins_pays|Победа: %s, платит %d
+x_win_pay|Победа: %s и %s, платят по %d
 x_pays_y|%s → %s: %d
 net|Расчёт
 settings|Настройки

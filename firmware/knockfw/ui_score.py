@@ -88,16 +88,36 @@ def _score(fb, game, sync):
         if s == game.dealer:
             S.label(fb, t("deals"), x, y, True)
         elif out:
-            S.label(fb, t("sits_out"), x, y, False)
+            # Method 2's partner who sits the hand out advises the one who plays.
+            S.label(fb, t("advises" if game.method == 2 else "sits_out"), x, y, False)
         S.label(fb, "%s %d" % (t("boxes"), game.boxes[s]), x, 98, False)
     return t("hint_score")
 
 
+def _winners(st, players):
+    """The title bar: 'Game over · Ann wins', '... · Bob and Cy win' (method 2's partnership);
+    with what a winner pays when box bonuses left him the lower final (the lower final pays):
+    'Ann wins, pays 12', 'Bob and Cy win, pay 9 each'. The names share the room the rest leaves,
+    so that the amount always shows."""
+    ws = st["winners"]
+    paid = 0
+    for p, _q, a in st["payments"]:
+        if p == ws[0]:
+            paid += a
+    if len(ws) == 1:
+        key = "x_wins_pays" if paid else "x_wins"
+    else:
+        key = "x_win_pay" if paid else "x_win"
+    tail = (paid,) if paid else ()
+    head = t("game_over") + " · "
+    room = S.W - 10 - text.width(head + t(key) % (("",) * len(ws) + tail), small)
+    names = tuple(text.fit(players[w], small, room // len(ws)) for w in ws)
+    return head + t(key) % (names + tail)
+
+
 def _over(fb, game):
     st = game.standings(False)
-    names = [game.players[w] for w in st["winners"]]
-    won = t("x_wins" if len(names) == 1 else "x_win") % " & ".join(names)
-    S.bar(fb, t("game_over") + " · " + won)
+    S.bar(fb, _winners(st, game.players))
     S.cols(fb, S.BAR + 2, 82)
     for s in range(3):
         x = s * (S.COL + 1)

@@ -31,8 +31,8 @@ start: must be an object|начало: должно быть объектом
 start: %s must be a seat 0, 1 or 2|начало: %s — место 0, 1 или 2
 start: the idle player cannot deal|начало: свободный игрок не сдаёт
 start: method 1 takes idle and dealer|начало: первому способу нужны свободный и сдающий
-start: the box player cannot be captain|начало: играющий в трудном положении не может быть капитаном
-start: method 2 takes box and captain|начало: второму способу нужны играющий один и капитан
+start: the box player cannot be captain|начало: играющий в трудном положении не может быть действующим партнёром
+start: method 2 takes box and captain|начало: второму способу нужны играющий в трудном положении и действующий партнёр
 start: method 3 takes dealer only|начало: третьему способу нужен только сдающий
 rules: must be an object|правила: должны быть объектом
 rules: unknown preset %r (use seed or classic)|правила: неизвестный набор %r (seed или classic)
