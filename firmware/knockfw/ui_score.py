@@ -105,14 +105,14 @@ def _winners(st, players):
         if p == ws[0]:
             paid += a
     if len(ws) == 1:
-        key = "x_wins_pays" if paid else "x_wins"
+        won = t("x_wins_pays") if paid else t("x_wins")
     else:
-        key = "x_win_pay" if paid else "x_win"
+        won = t("x_win_pay") if paid else t("x_win")
     tail = (paid,) if paid else ()
     head = t("game_over") + " · "
-    room = S.W - 10 - text.width(head + t(key) % (("",) * len(ws) + tail), small)
+    room = S.W - 10 - text.width(head + won % (("",) * len(ws) + tail), small)
     names = tuple(text.fit(players[w], small, room // len(ws)) for w in ws)
-    return head + t(key) % (names + tail)
+    return head + won % (names + tail)
 
 
 def _over(fb, game):
