@@ -16,25 +16,22 @@ TAP_MS = 60
 
 
 def hands(rng, taps):
-    """Knock hands of method 3 whose presses add up to `taps`."""
+    """Knock hands of method 3 whose presses add up to `taps` (a knocker's count is 1 at least:
+    a knock at 0 is gin)."""
     out, n = [], 0
     while True:
         who = len(out) % 3
         c = [rng.randint(8, 24), rng.randint(8, 24), rng.randint(8, 24)]
-        c[who] = rng.randint(0, 10)
+        c[who] = rng.randint(1, 10)
         cost = 5 + sum(c)  # knock, three cursor moves, the save
-        if n + cost > taps:
-            rest = taps - n - 5
-            if rest < 0:
-                break
+        if n + cost + 6 > taps:     # the last hand takes the rest: 6 taps at least
             c = [0, 0, 0]
-            c[(who + 1) % 3] = rest
-            cost = taps - n
+            c[who] = 1
+            c[(who + 1) % 3] = taps - n - 6
+            out.append({"knock": who, "counts": c})
+            return out
         out.append({"knock": who, "counts": c})
         n += cost
-        if n >= taps:
-            return out
-    return out
 
 
 def test_200_quick_taps_none_lost_none_doubled(device_factory):
