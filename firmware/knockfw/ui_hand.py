@@ -93,11 +93,8 @@ class Activity:
             self.cursor += 1
             return None
         # A knock at 0 is gin (knockcore.hand scores it so): recorded and confirmed as gin.
-        ending = "gin" if self._gin_at_0() else self.ending
+        ending = "gin" if self.counts[self.who] == 0 else self.ending
         return self._confirm(game, {ending: self.who, "counts": self.counts[:]})
-
-    def _gin_at_0(self):
-        return self.ending == "knock" and self.counts[self.who] == 0
 
     # ---- confirm
 
@@ -173,7 +170,7 @@ class Activity:
             else:
                 S.center(fb, str(c), x, 40, col, large, 0 if s == cur else 1)
             if s == self.who and knock:
-                S.label(fb, t("gin" if self._gin_at_0() else "knock"), x, 84, False)
+                S.label(fb, t("gin" if c == 0 else "knock"), x, 84, False)  # 0: gin
         return t("hint_count")
 
     def _draw_confirm(self, fb, game):

@@ -104,15 +104,12 @@ def _winners(st, players):
     for p, _q, a in st["payments"]:
         if p == ws[0]:
             paid += a
-    if len(ws) == 1:
-        won = t("x_wins_pays") if paid else t("x_wins")
-    else:
-        won = t("x_win_pay") if paid else t("x_win")
+    two = len(ws) > 1
+    won = t(("x_win_pay" if two else "x_wins_pays") if paid else ("x_win" if two else "x_wins"))
     tail = (paid,) if paid else ()
     head = t("game_over") + " · "
-    room = S.W - 10 - text.width(head + won % (("",) * len(ws) + tail), small)
-    names = tuple(text.fit(players[w], small, room // len(ws)) for w in ws)
-    return head + won % (names + tail)
+    room = (S.W - 10 - text.width(head + won % (("",) * len(ws) + tail), small)) // len(ws)
+    return head + won % (tuple(text.fit(players[w], small, room) for w in ws) + tail)
 
 
 def _over(fb, game):
