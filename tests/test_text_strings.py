@@ -115,6 +115,7 @@ def asked_for():
     assert set(built["opt_"]) == {"opt_" + v for v in PRESETS + sum(CHOICES.values(), ())}
     keys = set()
     for arg in calls(src, "t") + calls(src, "say"):
+        arg = re.sub(r'\[\s*"[^"]*"\s*\]', "", arg)     # an index (e["t"]) is not a key
         for lit in re.findall(r'"([^"]*)"', arg):
             keys.update(built.get(lit, [lit]))
     keys.update(e[0] for e in ui_menu.ENTRIES)

@@ -301,7 +301,7 @@ def test_a_knock_at_0_is_confirmed_and_saved_as_gin(monkeypatch):
     drawn = draw(t, monkeypatch)
     assert "Ann: gin · Bob 7 · Cy 12" in drawn and "Ann +59" in drawn
     t.press("a")
-    assert t.effects == [("hand", {"gin": 0, "counts": [0, 7, 12]})]
+    assert t.effects == [{"t": "hand", "h": {"gin": 0, "counts": [0, 7, 12]}}]
     assert t.game.standings()["hands"][0]["kind"] == "gin" and t.game.totals == [59, 0, 0]
 
 
