@@ -3,6 +3,7 @@ tests/browser.py), every link from index.html resolves to a page of the book, no
 for outside the folder, and the numbers on the pages are those of `knockbox stats --json`,
 `settle --json` and `history --json`; building again after a sync makes only what changed; the
 Russian book speaks the rules' words."""
+import concurrent.futures
 import io
 import json
 import os
@@ -295,3 +296,22 @@ def test_mistakes(db, tmp_path):
     with pytest.raises(SystemExit) as e:
         cli.main(["book", "--db", db])
     assert e.value.code == 2
+
+
+def test_a_first_build_in_worker_processes_is_the_same(tmp_path, monkeypatch):
+    """Many evenings to make: made by --jobs worker processes, byte for byte as by one."""
+    db = str(tmp_path / "h.sqlite3")
+    sync(db, E.journal(plan(5, 9, per=1)), "2025-02-01", monkeypatch)
+    one, two = tmp_path / "one", tmp_path / "two"
+    pools = []
+    real = concurrent.futures.ProcessPoolExecutor
+    monkeypatch.setattr(concurrent.futures, "ProcessPoolExecutor",
+                        lambda n: pools.append(n) or real(n))
+    book(db, one, "--jobs", "1", "--lang", "en")
+    assert pools == []
+    assert "15 pages written" in book(db, two, "--jobs", "2", "--lang", "en")
+    assert pools == [2]
+    for path in files(str(one)):         # the pages (the manifest holds file times too)
+        assert path == "knockbox-book.json" or (one / path).read_bytes() == (two / path).read_bytes(), path
+    code, out, err = knockbox("book", "--db", db, "-o", str(two), "--jobs", "0")
+    assert code == 1 and "--jobs: 0 is not a number" in err

@@ -17,6 +17,7 @@ bytes differ. So after a sync of one evening, one evening page and the pages of 
 made, whatever the size of the history. Pages the manifest lists that are no longer part of the
 book are removed; nothing else in the folder is touched.
 """
+import concurrent.futures
 import datetime
 import hashlib
 import json
@@ -69,8 +70,8 @@ def _key(*parts):
 class Book:
     """One build of the book in folder (see the module's doc)."""
 
-    def __init__(self, h, folder, lang="en"):
-        self.h, self.folder, self.lang = h, folder, lang
+    def __init__(self, h, folder, lang="en", jobs=1):
+        self.h, self.folder, self.lang, self.jobs = h, folder, lang, jobs
         self.words, self.rwords = LANGS[lang], REPORT_WORDS[lang]
         self.version = version()
         self.old = self._manifest()
@@ -171,9 +172,19 @@ class Book:
         groups = {}
         for r in rows:
             groups.setdefault(r["evening"], []).append(r)
-        evenings = {}
+        evenings, todo = {}, []
         for n in sorted(groups, key=lambda n: (n is None, n or 0)):
-            evenings["-" if n is None else str(n)] = self._evening(n, groups[n])
+            inputs = _key(self.version, self.lang, n, [[r["id"], r["updated"], r["status"],
+                                                        r["synced"], r["hands"]]
+                                                       for r in groups[n]])
+            evenings[_name(n)] = self._kept(n, inputs)
+            if evenings[_name(n)] is None:
+                todo.append((n, [r["id"] for r in groups[n]], inputs))
+        for (n, _, inputs), (html, got) in zip(todo, self._make(todo)):
+            path = _page(n)
+            if path is not None:
+                self._put(path, html, inputs)
+            evenings[_name(n)] = dict(got, inputs=inputs, n=n, page=path)
         tab = ratings.table(self.h)
         progress = ratings.progress(self.h)
         names = sorted({name for e in evenings.values() for name in e["players"]})
@@ -184,24 +195,21 @@ class Book:
         return {"evenings": len(groups) - (None in groups), "players": len(names),
                 "written": self.written, "kept": self.kept, "removed": self.removed}
 
-    def _evening(self, n, rows):
-        """Evening n's page (none for the games that have no evening) and its sums."""
-        inputs = _key(self.version, self.lang, n, [[r["id"], r["updated"], r["status"],
-                                                    r["synced"], r["hands"]] for r in rows])
-        name = "-" if n is None else str(n)
-        old = self.old["evenings"].get(name)
-        path = None if n is None else "evenings/%d.html" % n
-        if old and old["inputs"] == inputs and (path is None or self._fresh(path, inputs)):
+    def _kept(self, n, inputs):
+        """Evening n's sums from the manifest if its games and its page are as they were."""
+        old = self.old["evenings"].get(_name(n))
+        if old and old["inputs"] == inputs and (n is None or self._fresh(_page(n), inputs)):
             return old
-        rows = self.h.games(ids=[r["id"] for r in rows], detail=True) if n is None else \
-            self.h.games(evening=n, detail=True)
-        if path is not None:
-            made = max(r["updated"] for r in rows)
-            html = report.page(rows, lang=self.lang, evening=n,
-                               now=datetime.datetime.fromisoformat(made),
-                               home=("../index.html", self.words["home"]))
-            self._put(path, html, inputs)
-        return dict(sums(rows), inputs=inputs, n=n, page=path)
+        return None
+
+    def _make(self, todo):
+        """(page, sums) of each evening to make, in order: in worker processes when there are
+        many (a first build), else here."""
+        args = [(n, ids, self.lang) for n, ids, _ in todo]
+        if self.jobs < 2 or len(todo) < 4 * self.jobs:
+            return [make_evening(self.h, *a) for a in args]
+        with concurrent.futures.ProcessPoolExecutor(self.jobs) as pool:
+            return list(pool.map(_work, [(self.h.path,) + a for a in args], chunksize=4))
 
     def _player(self, name, evenings, rating, progress):
         mine = [e for e in evenings.values() if name in e["players"]]
@@ -263,6 +271,37 @@ class Book:
             return f.read()
 
 
+def make_evening(h, n, ids, lang):
+    """(page, sums) of evening n (n None: the games that have no evening, and no page)."""
+    rows = h.games(ids=ids, detail=True)
+    html = None
+    if n is not None:
+        made = max(r["updated"] for r in rows)
+        html = report.page(rows, lang=lang, evening=n, now=datetime.datetime.fromisoformat(made),
+                           home=("../index.html", LANGS[lang]["home"]))
+    return html, sums(rows)
+
+
+_HISTORIES = {}     # a worker process's history, opened once
+
+
+def _work(args):
+    from knockbox.history import History
+
+    path = args[0]
+    if path not in _HISTORIES:
+        _HISTORIES[path] = History(path, create=False)
+    return make_evening(_HISTORIES[path], *args[1:])
+
+
+def _name(n):
+    return "-" if n is None else str(n)
+
+
+def _page(n):
+    return None if n is None else "evenings/%d.html" % n
+
+
 def sums(rows):
     """An evening's sums (over History.games(detail=True) rows): {"date", "games", "net": [[player, net, games, wins]] (the settlement's
     order), "players": {name: {"all": COUNTS, "m1".."m3": COUNTS, "vs": {other: VS}}}}."""
@@ -319,7 +358,7 @@ def _write(path, data):
         raise UserError("%s: %s" % (path, e.strerror or e)) from None
 
 
-def build(h, folder, lang="en"):
+def build(h, folder, lang="en", jobs=1):
     """Bring the book in folder up to date with history h; returns {"evenings", "players",
-    "written", "kept", "removed"} (pages)."""
-    return Book(h, folder, lang).build()
+    "written", "kept", "removed"} (pages). jobs: processes making evening pages at once."""
+    return Book(h, folder, lang, jobs).build()

@@ -28,6 +28,9 @@ def arguments(p):
     add_db_option(p)
     p.add_argument("--lang", choices=("en", "ru"),
                    help="language of the pages (default: from the locale, else en)")
+    p.add_argument("--jobs", type=int, default=os.cpu_count() or 1, metavar="N",
+                   help="processes making evening pages at once, when many are to be made (a "
+                        "first build; default: the number of CPUs, %(default)s here)")
     p.add_argument("--open", action="store_true", help="open the index in the web browser")
 
 
@@ -38,7 +41,10 @@ def run(args, out, err):
     folder = os.path.abspath(args.output)
     if os.path.exists(folder) and not os.path.isdir(folder):
         raise UserError("%s is not a folder" % args.output)
-    done = book.build(open_history(args), folder, lang=args.lang or default_lang())
+    if args.jobs < 1:
+        raise UserError("--jobs: %d is not a number of processes (1 or more)" % args.jobs)
+    done = book.build(open_history(args), folder, lang=args.lang or default_lang(),
+                      jobs=args.jobs)
     err.write("book of %d evenings and %d players in %s: %d pages written, %d unchanged%s\n"
               % (done["evenings"], done["players"], args.output, done["written"], done["kept"],
                  ", %d removed" % done["removed"] if done["removed"] else ""))
