@@ -20,6 +20,7 @@ book are removed; nothing else in the folder is touched.
 import concurrent.futures
 import datetime
 import hashlib
+import importlib.metadata
 import json
 import os
 import re
@@ -28,10 +29,10 @@ import tempfile
 import jinja2
 
 from knockbox import ratings, report, settle, stats
+from knockbox.book import svg
 from knockbox.book.words import LANGS
 from knockbox.errors import UserError
 from knockbox.history import standings
-from knockbox.report import charts
 from knockbox.report.words import LANGS as REPORT_WORDS
 
 FORMAT = "knockbox-book/1"
@@ -44,11 +45,16 @@ _TEMPLATES = ("index.html", "player.html", "style.css")
 
 
 def version():
-    """What the pages are made by: this code, its templates and the report's (a new knockbox
-    makes every page again)."""
-    h = hashlib.sha256()
-    for path in ([os.path.abspath(__file__), charts.__file__, report.__file__,
-                  os.path.join(os.path.dirname(report.__file__), "templates", "report.html")]
+    """What the pages are made by: knockbox's version, the book's code and templates and the
+    report's template (another knockbox makes every page again; the report's Python code is
+    left out so that the report's own changes do not remake years of pages between releases)."""
+    try:
+        release = importlib.metadata.version("knockbox")
+    except importlib.metadata.PackageNotFoundError:
+        release = "?"
+    h = hashlib.sha256(("%s %s" % (FORMAT, release)).encode())
+    for path in ([os.path.join(_HERE, f) for f in ("__init__.py", "svg.py", "words.py")]
+                 + [os.path.join(os.path.dirname(report.__file__), "templates", "report.html")]
                  + [os.path.join(_HERE, "templates", t) for t in _TEMPLATES]):
         with open(path, "rb") as f:
             h.update(f.read())
@@ -242,11 +248,11 @@ class Book:
                "evenings": [{"n": e["n"], "date": e["date"],
                              "net": e["players"][name]["all"][COUNTS.index("net")]}
                             for e in reversed(played)],
-               "net_chart": charts.over_time(xs, ys, colour, w["net_axis"], w["net_ylabel"],
-                                             "net") if xs else None,
-               "rating_chart": charts.over_time(list(range(1, len(progress) + 1)),
-                                                [r for _, r in progress], report.PALETTE[3],
-                                                w["rating_axis"], w["rating_ylabel"], "rating")
+               "net_chart": svg.line(xs, ys, colour, w["net_axis"], w["net_ylabel"], "net")
+               if xs else None,
+               "rating_chart": svg.line(list(range(1, len(progress) + 1)),
+                                        [r for _, r in progress], report.PALETTE[3],
+                                        w["rating_axis"], w["rating_ylabel"], "rating")
                if progress else None,
                "style": self._style()}
         self._put(path, self.env.get_template("player.html").render(ctx), inputs)

@@ -66,28 +66,6 @@ def net_bars(rows, words, name):
         return _svg(fig, name)
 
 
-def over_time(xs, ys, colour, xlabel, ylabel, name, zero=True):
-    """One line over time (the book's net and rating of a player): points (xs, ys), a step
-    line when there are few of them, a thin one when there are many; a line at 0 if zero."""
-    with rc_context(_RC):
-        fig = Figure(figsize=(9.2, 2.9))
-        fig.subplots_adjust(left=0.085, right=0.985, bottom=0.17, top=0.95)
-        ax = fig.add_subplot()
-        many = len(xs) > 60
-        ax.plot(xs, ys, color=colour, lw=1.4 if many else 2.2, marker=None if many else "o",
-                ms=3.5, solid_joinstyle="round")
-        if zero:
-            ax.axhline(0, color=INK, lw=0.8)
-        if xs:
-            pad = max((xs[-1] - xs[0]) * 0.02, 0.5)
-            ax.set_xlim(xs[0] - pad, xs[-1] + pad)
-        _style(ax)
-        ax.xaxis.set_major_locator(MaxNLocator(integer=True))
-        ax.set_xlabel(xlabel)
-        ax.set_ylabel(ylabel)
-        return _svg(fig, name)
-
-
 def _style(ax):
     ax.grid(True, color=GRID, lw=0.6)
     ax.set_axisbelow(True)
