@@ -28,33 +28,33 @@ import tempfile
 
 import jinja2
 
-from knockbox import ratings, report, settle, stats
+from knockbox import ratings, settle, stats
 from knockbox.book import svg
 from knockbox.book.words import LANGS
 from knockbox.errors import UserError
 from knockbox.history import standings
-from knockbox.report.words import LANGS as REPORT_WORDS
 
 FORMAT = "knockbox-book/1"
+PAGES = 1               # bump when the code makes different pages from the same history
 MANIFEST = "knockbox-book.json"
 COUNTS = stats.COUNTS       # games, wins, hands, hands_won, gins, undercuts, points, net
 STATS = ("games", "wins", "hands", "hands_won", "gins", "undercuts", "avg_points", "net")
+NET_COLOUR, RATING_COLOUR = "#0969da", "#8250df"     # the report's first and fourth colours
 VS = ("together", "wins", "their_wins", "ahead", "behind", "net")
 _HERE = os.path.dirname(os.path.abspath(__file__))
 _TEMPLATES = ("index.html", "player.html", "style.css")
 
 
 def version():
-    """What the pages are made by: knockbox's version, the book's code and templates and the
-    report's template (another knockbox makes every page again; the report's Python code is
-    left out so that the report's own changes do not remake years of pages between releases)."""
+    """What the pages are made by: the book's format (PAGES: bumped when the code makes other
+    pages), knockbox's release and the templates (the book's and the report's): a book made by
+    another makes every page again."""
     try:
         release = importlib.metadata.version("knockbox")
     except importlib.metadata.PackageNotFoundError:
         release = "?"
-    h = hashlib.sha256(("%s %s" % (FORMAT, release)).encode())
-    for path in ([os.path.join(_HERE, f) for f in ("__init__.py", "svg.py", "words.py")]
-                 + [os.path.join(os.path.dirname(report.__file__), "templates", "report.html")]
+    h = hashlib.sha256(("%s %d %s" % (FORMAT, PAGES, release)).encode())
+    for path in ([os.path.join(os.path.dirname(_HERE), "report", "templates", "report.html")]
                  + [os.path.join(_HERE, "templates", t) for t in _TEMPLATES]):
         with open(path, "rb") as f:
             h.update(f.read())
@@ -78,7 +78,7 @@ class Book:
 
     def __init__(self, h, folder, lang="en", jobs=1):
         self.h, self.folder, self.lang, self.jobs = h, folder, lang, jobs
-        self.words, self.rwords = LANGS[lang], REPORT_WORDS[lang]
+        self.words = LANGS[lang]
         self.version = version()
         self.old = self._manifest()
         self.pages = {}         # path -> {"sha256", "size", "mtime", "inputs"}
@@ -242,8 +242,8 @@ class Book:
             run += e["players"][name]["all"][COUNTS.index("net")]
             xs.append(e["n"])
             ys.append(run)
-        colour = report.PALETTE[0]
-        ctx = {"lang": self.lang, "t": w, "rt": self.rwords, "name": name, "rating": rating,
+        colour = NET_COLOUR
+        ctx = {"lang": self.lang, "t": w, "name": name, "rating": rating,
                "s": _stats(total), "stat_keys": STATS, "methods": methods, "vs": vs,
                "evenings": [{"n": e["n"], "date": e["date"],
                              "net": e["players"][name]["all"][COUNTS.index("net")]}
@@ -251,7 +251,7 @@ class Book:
                "net_chart": svg.line(xs, ys, colour, w["net_axis"], w["net_ylabel"], "net")
                if xs else None,
                "rating_chart": svg.line(list(range(1, len(progress) + 1)),
-                                        [r for _, r in progress], report.PALETTE[3],
+                                        [r for _, r in progress], RATING_COLOUR,
                                         w["rating_axis"], w["rating_ylabel"], "rating")
                if progress else None,
                "style": self._style()}
@@ -282,6 +282,8 @@ def make_evening(h, n, ids, lang):
     rows = h.games(ids=ids, detail=True)
     html = None
     if n is not None:
+        from knockbox import report     # (matplotlib: only when an evening page is made)
+
         made = max(r["updated"] for r in rows)
         html = report.page(rows, lang=lang, evening=n, now=datetime.datetime.fromisoformat(made),
                            home=("../index.html", LANGS[lang]["home"]))
