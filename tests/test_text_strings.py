@@ -22,7 +22,6 @@ def test_each_glyph_of_a_string_is_its_own_not_the_placeholder():
 # ---- the fast glyph lookup in text.py agrees with font_to_py's get_ch everywhere ----------------
 
 FIND = r"""
-import gc
 from knockfw import glyphs, text
 from knockfw.fonts import large, medium, small
 
@@ -45,7 +44,6 @@ for f in (large, medium, small):
                   range(0x2700, 0x2720), (0xFFFD, 0xFFFF, 0x10000, 0x1F600)):
         bad += check(f, codes)
         n += len(codes)
-        gc.collect()    # (the heap's room left depends on the checkout's path: keep it whole)
 print(n, bad)
 """
 
@@ -241,6 +239,28 @@ def test_russian_as_the_rules_audit_asks():
     assert "свобод" not in ru["advises"].lower() and "свобод" not in ru["sits_out_x"].lower()
     for en in ("%s: %s is sitting out", "counts[%d]: %s is sitting out, use null"):
         assert "свобод" not in everything[en]      # the core's messages serve both methods
+
+
+def test_the_reports_russian_as_the_rules_audit_asks():
+    # knockbox report speaks the same words: a tie with the knocker is "равенство", two winners
+    # are joined by "и", method 2's partner out of a hand advises (test_report.py renders it)
+    from knockbox.report import _result, _series
+    from knockbox.report.words import EN, RU
+
+    p = ["Аня", "Борис", "Вика"]
+    assert _result({"knock": 1, "counts": [12, 4, 4]}, {"kind": "undercut", "winners": [2]}, p,
+                   RU) == "Борис стучит, равенство: Вика"
+    assert _result({"knock": 0, "counts": [8, 5, 5]}, {"kind": "undercut", "winners": [1, 2]}, p,
+                   RU) == "Аня стучит, подрезка: Борис и Вика"
+    assert _result({"knock": 0, "counts": [3, 3, None]}, {"kind": "undercut", "winners": [1]}, p,
+                   RU) == "Аня стучит, подрезка: Борис"       # methods 1, 2: a tie is an undercut
+    colours = dict((n, "#000") for n in p)
+    assert _series(p, 0, [[0, 0, 0]], RU, colours)[1][0] == "Борис и Вика (партнёры)"
+    assert _series(p, 0, [[0, 0, 0]], EN, colours)[1][0] == "Борис and Вика (partners)"
+    assert RU["advises"] == "советует" and "свобод" not in RU["advises"]
+    src = open(os.path.join(ROOT, "host", "knockbox", "report", "__init__.py"),
+               encoding="utf-8").read()
+    assert "&" not in src
 
 
 # ---- the rules core's messages and the journal's notes, in Russian -------------------------------

@@ -89,7 +89,9 @@ def _game(row, words, colour):
                       "cells": [{"seat": s, "total": running[i + 1][s], "points": x["points"][s],
                                  "out": s not in active} for s in range(3)]})
     box = rec["start"].get("box") if row["method"] == 2 else None
+    # a seat out of the hand: method 2's partner advises, method 1's idle player sits out
     out.update(st=st, hands=hands, box=box, labels=_labels(p, box, words),
+               out_word=words["advises" if box is not None else "sat_out"],
                rules=", ".join("%s=%s" % (k, v) for k, v in sorted(rec["rules"].items())),
                chart=charts.running_totals(_series(p, box, running, words, colour),
                                            st["rules"]["m3_target" if row["method"] == 3
@@ -97,7 +99,7 @@ def _game(row, words, colour):
                                            words, "g%d" % row["id"]))
     if st["over"]:
         win = [p[s] for s in st["winners"]]
-        out["winner"] = words["winners" if len(win) > 1 else "winner"] % " & ".join(win)
+        out["winner"] = words["winners" if len(win) > 1 else "winner"] % words["and"].join(win)
         out["payments"] = [[p[a], p[b], v] for a, b, v in st["payments"]]
     return out
 
@@ -113,7 +115,8 @@ def _series(p, box, running, words, colour):
         return [(p[s], colour[p[s]], [t[s] for t in running]) for s in range(3)]
     mates = [s for s in range(3) if s != box]
     return [("%s (%s)" % (p[box], words["in_box"]), colour[p[box]], [t[box] for t in running]),
-            ("%s & %s (%s)" % (p[mates[0]], p[mates[1]], words["partners"]), colour[p[mates[0]]],
+            ("%s%s%s (%s)" % (p[mates[0]], words["and"], p[mates[1]], words["partners"]),
+             colour[p[mates[0]]],
              [t[mates[0]] for t in running])]
 
 
@@ -125,5 +128,9 @@ def _result(h, x, p, words):
         return words["gin"] % p[h["gin"]]
     knocker = p[h["knock"]]
     if x["kind"] == "undercut":
-        return words["undercut"] % (knocker, " & ".join(p[s] for s in x["winners"]))
+        # method 3: an opponent who ties the knocker wins ("равенство": "ничья" is a void hand)
+        cs = h["counts"]
+        tie = None not in cs and cs[x["winners"][0]] == cs[h["knock"]]
+        return words["tie" if tie else "undercut"] % (knocker,
+                                                      words["and"].join(p[s] for s in x["winners"]))
     return words["knock"] % knocker
