@@ -305,6 +305,15 @@ def test_a_knock_at_0_is_confirmed_and_saved_as_gin(monkeypatch):
     assert t.game.standings()["hands"][0]["kind"] == "gin" and t.game.totals == [59, 0, 0]
 
 
+def test_a_knock_at_0_in_russian(monkeypatch, russian):
+    t = Table(game(3)).press("a")
+    assert "Джин" in draw(t, monkeypatch) and "Нокер" not in draw(t, monkeypatch)
+    t.press("up")
+    assert "Нокер" in draw(t, monkeypatch)
+    t.press("down", "a", "up", "b", "up", "up", "c")
+    assert "Ann: джин · Bob 1 · Cy 2" in draw(t, monkeypatch)
+
+
 def test_void_hand_and_undo_from_the_menu():
     t = Table(game(3, {"knock": 0, "counts": [5, 20, 30]}))
     t.press("up")
