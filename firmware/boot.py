@@ -1,8 +1,12 @@
 # Knockbox: MicroPython runs /boot.py, then /main.py. Before the app is imported (~0.5 s), the
-# board's first actions: on the Badger 2040 the power latch (on battery the board runs only as
-# long as the waking button is held, until the latch is taken), and on both boards the button
-# held at power-up, which the app acts on (Board.wake_button()). The pins are named in the board
-# file alone; this file loads nothing but that file (and its shared base, rp2board).
+# board's first actions: the button held at power-up, which the app acts on
+# (Board.wake_button()), and on the Badger 2040 the power latch (on battery the board runs only
+# as long as the waking button is held, until the latch is taken). A Badger gets its own
+# /boot.py (boot_badger.py: `knockbox deploy` puts it there), which takes the latch in its first
+# statements, before any file is read, then does what this file does; this one is the Pico
+# build's (and a fallback: it still takes the Badger's latch, through early(), if it finds
+# itself on one). The pins are named in the board file alone; this file loads nothing but that
+# file (and its shared base, rp2board).
 #
 # Budget: latch high <= 100 ms after reset. MicroPython itself takes ~25 ms to get here, and on
 # its littlefs every path lookup costs ~1-5 ms (RP2040 at 125 MHz), so:

@@ -16,8 +16,9 @@
 #   version(path, base_path=None, only=None)
 #       the module at path (found as module() finds it) compiled from `VERSION = "<V>"`, V the
 #       knockbox package's version (pyproject.toml's `version`), not from its own text
-#   root(path, base_path=".", only=None)
-#       copied as source to the device's root (MicroPython runs /boot.py, then /main.py)
+#   root(path, base_path=".", only=None, board=None, dest=None)
+#       copied as source to the device's root (MicroPython runs /boot.py, then /main.py), as
+#       dest if given; a board= root file takes the place of the every-board one of its dest
 #
 #   only="device"   on the Pico only (deploy, the size budget); only="sim": the unix port only
 #                   (the simulator, the tests). Without it a file is on both.
@@ -58,6 +59,9 @@ module("knockfw/jscan.py", march="armv6m")
 # the version of the knockbox that builds it: the settings' about line and the serial hello
 version("knockfw/version.py")
 
-root("boot.py", only="device")  # the Badger's power latch, before the app is imported
+# /boot.py: the board file's early() before the app is imported; the Badger's own takes its power
+# latch first of all, before any file is read
+root("boot.py", only="device")
+root("boot_badger.py", only="device", board="badger2040", dest="boot.py")
 root("main.py", only="device")
 root("sim_main.py", base_path=SIM, only="sim")

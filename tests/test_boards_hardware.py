@@ -403,3 +403,51 @@ def test_hardware_docs_exist(doc):
     assert len(text) > 300
     if doc == "POWER.md":
         assert "MEASURED_AWAKE_S_PER_HAND" in text  # the placeholder the benchmark fills
+
+
+BADGER_BOOT_SCRIPT = """
+import sys, json
+from fakes import fake_machine as fm
+with open(%(boot)r) as f:
+    src = f.read()
+path = list(sys.path)
+sys.modules["machine"] = fm
+fm.levels[13] = 1   # B held
+# (the unix port's own machine module is what an empty path finds: the fake stands in for it)
+exec(src.replace("import machine  #", "machine = sys.modules['machine']  #"))
+print(json.dumps({"pins": [[p.gpio, p.mode, p.out] for p in fm.pins],
+                  "path_kept": sys.path == path,
+                  "irqs": sorted(p.gpio for p in fm.pins if p.handler is not None)}))
+"""
+
+
+def test_badger_boot_py_takes_the_latch_first(tmp_path):
+    """The Badger's own /boot.py (deploy puts firmware/boot_badger.py there): its first
+    statements drive GPIO 10 high, before any file is read or any path looked up (sys.path is
+    empty while `import machine` runs); then the board file's early() latches the buttons."""
+    src = open(os.path.join(FW, "boot_badger.py")).read()
+    code = [ln for ln in src.splitlines() if ln.strip() and not ln.startswith("#")]
+    assert code[:5] == ["import sys", "_path = sys.path[:]", "sys.path.clear()",
+                        "import machine  # noqa: E402 - after the path is emptied: the built-in "
+                        "at once", "machine.Pin(10, machine.Pin.OUT, value=1)"]
+    sys.path.insert(0, os.path.join(mp.ROOT, "hardware", "tools"))
+    try:
+        import gen_pins
+    finally:
+        sys.path.pop(0)
+    pins, _ = gen_pins.read_pins(os.path.join(FW, "knockfw", "board_badger.py"))
+    assert pins["en_3v3"] == 10  # the one pin boot_badger.py names is the board file's latch
+    from knockbox import manifest
+    m = manifest.load()
+    boots = {b: [e.src for e in m.entries("device", b) if e.dest == "boot.py"]
+             for b in ("badger2040", "pico-epd")}
+    assert boots == {"badger2040": [os.path.join(FW, "boot_badger.py")],
+                     "pico-epd": [os.path.join(FW, "boot.py")]}
+    r = mp.run(BADGER_BOOT_SCRIPT % {"boot": os.path.join(FW, "boot_badger.py")},
+               paths=mp.SOURCE_PATHS + [HERE])
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert "boot.py:" not in r.stdout
+    res = json.loads(r.stdout.strip().splitlines()[-1])
+    assert res["pins"][0] == [10, OUT, 1]  # the latch, first of all
+    assert res["path_kept"] is True
+    assert res["irqs"] == [11, 12, 13, 14, 15]  # then early(): the buttons latch presses

@@ -170,9 +170,12 @@ def test_deploy_copies_only_what_changed_and_removes_stale(board, build, capsys)
     rc, out, err = run_deploy(capsys, "--port", board.port, "--board", "pico-epd")
     assert rc == 0, err
     copied = sorted(line.split("] ")[1].split(" (")[0] for line in out.splitlines() if "] " in line)
-    # the other board's pins and driver come, the Badger's go
-    assert copied == ["data/board.json", "knockfw/board_pico_epd.mpy", "knockfw/epdinvert.mpy",
-                      "knockfw/ssd1680.mpy", "knockfw/ui.mpy"]
+    # the other board's pins, driver and boot.py come (the Badger's own boot.py takes its
+    # power latch first), the Badger's go
+    assert copied == ["boot.py", "data/board.json", "knockfw/board_pico_epd.mpy",
+                      "knockfw/epdinvert.mpy", "knockfw/ssd1680.mpy", "knockfw/ui.mpy"]
+    with open(os.path.join(mp.ROOT, "firmware", "boot.py"), "rb") as f:
+        assert open(os.path.join(root, "boot.py"), "rb").read() == f.read()
     assert "removed knockfw/old.py" in out
     assert "removed knockfw/uc8151.mpy" in out and "removed knockfw/board_badger.mpy" in out
     assert "removed knockfw/epdconv.mpy" in out
@@ -351,6 +354,9 @@ def test_deploy_moves_an_older_deploy_out_of_lib_and_keeps_the_rest(tmp_path, bu
             if rel in ("knockfw/uc8151.mpy", "knockfw/board_badger.mpy", "knockfw/epdconv.mpy"):
                 assert rel not in files     # this board is the Waveshare build (board.json)
                 continue
+            if rel == "boot.py":  # the Waveshare build's: the every-board one, not the Badger's
+                with open(os.path.join(mp.ROOT, "firmware", "boot.py"), "rb") as f:
+                    data = f.read()
             assert sha_file(files[rel]) == hashlib.sha256(data).hexdigest(), rel
         assert "knockfw/ssd1680.mpy" in files and "knockfw/board_pico_epd.mpy" in files
         assert "knockfw/epdinvert.mpy" in files

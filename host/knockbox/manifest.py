@@ -116,8 +116,11 @@ class Manifest:
         return self._homes.get(path.split("/")[0], ".") if "/" in path else "."
 
     def _add(self, entry):
-        self._entries.pop(entry.dest, None)  # a later entry for the same file wins, in its place
-        self._entries[entry.dest] = entry
+        # a later entry for the same file wins, in its place; a board's own file (a board= root
+        # file: the Badger's boot.py) is kept beside the every-board one (entries() picks)
+        key = entry.dest if entry.boards is None or entry.compiled else (entry.dest, entry.boards)
+        self._entries.pop(key, None)
+        self._entries[key] = entry
 
     # ---- the manifest language ----
 
@@ -148,11 +151,12 @@ class Manifest:
         self.module(path, base_path, only=only)
         self.entry(path[:-3] + ".mpy").text = "VERSION = %r\n" % package_version()
 
-    def root(self, path, base_path=".", only=None):
+    def root(self, path, base_path=".", only=None, board=None, dest=None):
         src = os.path.join(self._base(base_path), *path.split("/"))
         if not os.path.isfile(src):
             raise ManifestError("manifest: root %s: no such file (%s)" % (path, src))
-        self._add(Entry(src, os.path.basename(path), None, _only(only), None, compiled=False))
+        self._add(Entry(src, dest or os.path.basename(path), None, _only(only), None,
+                        compiled=False, boards=_boards(board)))
 
     # ---- reading it ----
 
@@ -161,7 +165,12 @@ class Manifest:
         name the boards a file is for: a Badger gets no Waveshare driver)."""
         if target not in TARGETS:
             raise ValueError("target is one of %s, not %r" % (TARGETS, target))
-        return [e for e in self._entries.values() if e.wanted(target, board)]
+        found = [e for e in self._entries.values() if e.wanted(target, board)]
+        if board is not None:  # a board's own file in place of the every-board one
+            own = {e.dest for e in found if e.boards}
+            return [e for e in found if e.boards or e.dest not in own]
+        common = {e.dest for e in found if not e.boards}  # no board: the every-board one
+        return [e for e in found if not e.boards or e.dest not in common]
 
     def boards(self):
         """Every board a board= entry names, sorted."""
