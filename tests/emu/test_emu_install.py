@@ -2,8 +2,8 @@
 from this checkout, the wheel built from the sdist, a fresh venv with the wheel and its
 dependencies), then used through that venv's `knockbox` alone, run outside the checkout: the
 archives hold the device's files, the installed tool builds both boards' firmware and the
-simulator's from its own package and nothing else; it deploys to an emulated Badger 2040 whose
-buttons then play a game, syncs it (the device row keeps the firmware's version, the package's),
+simulator's from its own package and nothing else; it deploys to an emulated Pico (holding the
+Waveshare build, it makes it a Badger 2040), whose buttons then play a hand, syncs it (the device row keeps the firmware's version, the package's),
 shows, replays under MicroPython and reports it, and runs the simulator, whose game it syncs."""
 import json
 import os
@@ -22,7 +22,7 @@ from test_simulate_firmware import HAND, NEW_GAME, RECORD
 VERSION = version("knockbox")  # this checkout's, from pyproject.toml (pip install -e)
 RULES = {"preset": "seed", "target": 30, "m3_target": 40}  # a short game
 PLAYERS = ["Ann", "Bob", "Cy"]
-HANDS = [{"knock": 1, "counts": [2, 1, 1]}, {"gin": 2, "counts": [1, 2, 0]}]  # ends the game
+HAND_PLAYED = {"knock": 1, "counts": [2, 1, 1]}  # few presses: small counts
 
 # What the installed package uses, printed by its own Python: where each package is imported
 # from, and every source file of the device's builds (both boards, the simulator).
@@ -86,16 +86,21 @@ def test_the_archives_carry_the_device_files_and_the_install_reads_only_itself(i
     assert used["manifest"].endswith(os.path.join("knockbox", "firmware", "manifest.py"))
 
 
-def test_installed_knockbox_deploys_plays_syncs_and_reports(emu, installed, tmp_path):
-    dev = emu_device.Device(emu, tmp_path / "pico", None, board="badger")  # a blank flash
+def test_installed_knockbox_deploys_plays_syncs_and_reports(emu, installed, deployed_pico_epd,
+                                                           tmp_path):
+    # a Pico that holds the Waveshare build (deployed by this checkout): the installed knockbox
+    # turns it into a Badger, copying that board's files and checking the rest on the board
+    dev = emu_device.Device(emu, tmp_path / "pico", deployed_pico_epd["image"], board="badger")
     dev.exe, dev.cwd = installed["knockbox"], str(tmp_path)
     try:
         dev.start()
         out = dev.knockbox("deploy", "--port", dev.tty, "--board", "badger", timeout=600).stdout
-        for f in ("boot.py", "main.py", "knockfw/version.mpy", "knockfw/board_badger.mpy",
-                  "knockcore/game.mpy"):
+        for f in ("knockfw/board_badger.mpy", "knockfw/uc8151.mpy", "knockfw/epdconv.mpy",
+                  "data/board.json"):
             assert " %s (" % f in out, out
-        assert "board_pico_epd" not in out and "restarted the app" in out
+        assert "removed knockfw/board_pico_epd.mpy" in out and "restarted the app" in out, out
+        # the rest on the board, hashed there, is byte for byte what the installed one builds
+        assert "knockfw/app.mpy" not in out and "knockcore/game.mpy" not in out, out
         assert dev.wait_refresh(0, 120), "the app drew nothing after the deploy"
         dev.wait_quiet(300)
         dev.push("--rules", json.dumps(RULES))
@@ -103,9 +108,7 @@ def test_installed_knockbox_deploys_plays_syncs_and_reports(emu, installed, tmp_
 
         p = Planner({"rules": RULES})
         p.new_game(3, PLAYERS, {"dealer": 2})
-        for h in HANDS:
-            p.hand(h)
-        assert p.game.over
+        p.hand(HAND_PLAYED)
         missed = dev.act(p.presses)
         assert missed == [], "presses the panel never answered: %r" % missed
         dev.wait_quiet(300)
@@ -124,12 +127,13 @@ def test_installed_knockbox_deploys_plays_syncs_and_reports(emu, installed, tmp_
         dev.knockbox("report", "-o", page)
         assert all(n in page.read_text() for n in PLAYERS)
 
-        # the other board's build: the board is asked what it holds, the plan printed
+        # the other board's build: planned against what the board holds
         out = dev.knockbox("deploy", "--port", dev.tty, "--board", "pico-epd", "--dry-run").stdout
         for f in ("knockfw/board_pico_epd.mpy", "knockfw/ssd1680.mpy", "knockfw/epdinvert.mpy",
                   "data/board.json"):
             assert "would copy  " + f in out, out
-        assert "would copy  knockfw/app.mpy" not in out  # the same as the Badger's: on the board
+        assert "would remove knockfw/board_badger.mpy" in out, out
+        assert "knockfw/app.mpy" not in out, out
     finally:
         dev.stop()
 
