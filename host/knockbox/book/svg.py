@@ -35,10 +35,9 @@ def _num(v):
 def line(xs, ys, colour, xlabel, ylabel, name, zero=True, integer_x=True):
     """A line through (xs, ys) with its axes, as SVG text; dots on the points when few."""
     yt = ticks(min(ys + [0] if zero else ys), max(ys + [0] if zero else ys))
-    xt = ticks(xs[0], xs[-1], 8)
-    if integer_x:
-        xt = [v for v in xt if float(v).is_integer()] or [xs[0]]
-    x0, x1 = min(xt[0], xs[0]), max(xt[-1], xs[-1])
+    xt = [v for v in ticks(xs[0], xs[-1], 8) if xs[0] <= v <= xs[-1]
+          and (float(v).is_integer() or not integer_x)] or [xs[0]]
+    x0, x1 = xs[0], xs[-1]
     pad = (x1 - x0) * 0.02 or 0.5          # the first and last dots clear of the axes
     x0, x1 = x0 - pad, x1 + pad
     y0, y1 = yt[0], yt[-1]
