@@ -1,8 +1,11 @@
 """A stand-in for the reading side of the device's store (knockfw.store.Store) on CPython, over a
 list of journal events: what the Evening screen (knockfw.ui_evening) reads. Like the store it
-keeps only the newest `keep` games in RAM (game(gid) is None for older ones, which the screen
-must replay from the journal), and its evening is the newest {"t":"evening"} record's."""
+keeps only the newest `keep` games in RAM (game(gid) is None for older ones), and its evening is
+the newest {"t":"evening"} record's. The evening's games are the store's own code
+(Store.evening_games, which replays the older ones from the journal, here the list): the board's
+journal scan is native code, which CPython cannot run, so the rest is stood in for."""
 from knockcore import events
+from knockfw.store import Store
 
 
 class FakeStore:
@@ -30,6 +33,8 @@ class FakeStore:
         self.refresh()
 
     # the store's reading side
+    evening_games = Store.evening_games
+
     def gids(self):
         return list(self._gids)
 

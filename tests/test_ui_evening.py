@@ -73,6 +73,26 @@ def test_the_numbers_are_settle_evenings(settled):
     assert store.reads <= len(store.evs) - store.evening_seq
 
 
+class Reading:
+    """Only what the UI may ask of the store: no journal, nothing that reads flash but the
+    store's own evening_games()."""
+
+    def __init__(self, store):
+        self.evening_gid = store.evening_gid
+        self.gids, self.game, self.current = store.gids, store.game, store.current
+        self.evening_games = store.evening_games
+
+
+def test_the_screen_does_no_io_the_store_reads_the_journal(settled):
+    # ui.py: the UI does no I/O. The evening's older games come from the store.
+    plain, _ = settled
+    store = FakeStore(E.journal(PLAN))
+    a = opened(Reading(store)).act
+    assert store.reads > 0          # games 2 and 3, read by the store for the screen
+    assert a.games == 3 and a.pays == plain["payments"]
+    assert a.rows == [[p["player"], p["net"], p["games"], p["wins"]] for p in plain["players"]]
+
+
 def test_the_pages_show_players_settlement_and_the_game_so_far(settled, monkeypatch):
     plain, _ = settled
     t = opened(FakeStore(E.journal(PLAN)))

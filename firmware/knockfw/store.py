@@ -345,6 +345,48 @@ class Store:
     def game(self, gid):
         return self._games.get(gid)
 
+    def evening_games(self):
+        """Yield the standings (Game.standings(False)) of the current evening's finished games:
+        those in RAM, then the older ones, replayed from the journal records after the
+        evening's own, one game at a time (an evening's games follow each other in the journal:
+        only the game on the table takes changes). A record the rules core refuses is skipped,
+        as boot skips it."""
+        old = []
+        for g in self.gids():
+            game = self._games.get(g)
+            if g < self.evening_gid:
+                continue
+            if game is None:
+                old.append(g)
+            elif game.over:
+                yield game.standings(False)
+        if not old:
+            return
+        g = -1
+        game = None
+        it = self.journal.records(self.evening_seq)
+        try:
+            for _seq, ev in it:
+                k = events.game_of(ev)
+                if k is None:
+                    continue
+                if k != g:
+                    if game is not None and game.over:
+                        yield game.standings(False)
+                    game = None
+                    g = k
+                    if k > old[-1]:
+                        break
+                if k in old:
+                    try:
+                        game = events.apply(game, ev)
+                    except (ValueError, KeyError, TypeError, AttributeError):
+                        pass
+        finally:
+            it.close()
+        if game is not None and game.over:
+            yield game.standings(False)
+
     def gids(self):
         return self._old + sorted(self._games)
 

@@ -49,7 +49,8 @@ class UI:
     def __init__(self):
         self.preload("boot")
         self.note = None    # (string key, argument): shown until the next button press
-        self.store: object = None   # the app's store, for the screens that read the journal
+        self.store: object = None   # the app's store: the Evening screen asks it for the
+                                    # evening's games (Store.evening_games), reads no journal
         self._lazy = None   # the module of the activity showing, if it is forgotten when left
         self.home()         # self.act: the activity showing
 

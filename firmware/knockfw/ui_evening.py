@@ -10,13 +10,11 @@
 # every game when there is none), summed with the rules core's ledger (knockcore.evening): the
 # numbers of `knockbox settle --evening` for the same games. With a stake per point (settings
 # "stake", in hundredths) each player's money is under his name and the payments are money (their
-# points under them), to the cent as the laptop says. Everything is worked out when the screen opens:
-# the store keeps only its newest games in RAM, the evening's older ones are replayed from the
-# journal with the core, one at a time (an evening's games follow each other in the journal:
-# only the game on the table takes changes).
+# points under them), to the cent as the laptop says. Everything is worked out when the screen opens,
+# from the standings of the evening's finished games that the store gives (Store.evening_games:
+# it keeps only its newest games in RAM and replays the older ones from the journal).
 from micropython import const
 
-from knockcore import events
 from knockcore import evening as ledger
 from knockfw import screens as S
 from knockfw import text
@@ -31,54 +29,13 @@ def tally(store):
     """The store's current evening: (ledger, finished games, the game on the table if it is the
     evening's and not over, else None)."""
     led: dict = {}
-    old = []
     n = 0
-    run = None
-    for g in store.gids():
-        game = store.game(g)
-        if g < store.evening_gid:
-            continue
-        if game is None:
-            old.append(g)
-        elif game.over:
-            n += _fold(game, led)
-        elif g == store.current():
-            run = game
-    if old:
-        n += _replay(store, old, led)
-    return led, n, run
-
-
-def _replay(store, gids, led):
-    # The evening's games that are on flash only (gids ascending), from the journal records
-    # after the evening's start.
-    n = 0
-    g = -1
-    game = None
-    it = store.journal.records(store.evening_seq)
-    try:
-        for _seq, ev in it:
-            k = events.game_of(ev)
-            if k is None:
-                continue
-            if k != g:
-                n += _fold(game, led)
-                game = None
-                g = k
-                if k > gids[-1]:
-                    break
-            if k in gids:
-                try:
-                    game = events.apply(game, ev)
-                except (ValueError, KeyError, TypeError, AttributeError):
-                    pass    # skipped, as the store's boot skips it
-    finally:
-        it.close()
-    return n + _fold(game, led)
-
-
-def _fold(game, led):
-    return 1 if game is not None and ledger.add(led, game.standings(False)) else 0
+    for st in store.evening_games():    # (the store reads the older ones from the journal)
+        ledger.add(led, st)
+        n += 1
+    g = store.current()
+    run = store.game(g) if g is not None and g >= store.evening_gid else None
+    return led, n, None if run is None or run.over else run
 
 
 def _row(fb, k, left, amount, detail):

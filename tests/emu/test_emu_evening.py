@@ -57,8 +57,9 @@ def plan():
     def shot(name):
         shots.append((name, len(p.presses)))
 
-    p.choose("settings")                        # the stake: the settings' last item
-    p._until(lambda: ui_settings.ITEMS[p.ui.act.sel][0] == "stake", "up")
+    p.choose("settings")                        # the stake: the last item before the about line
+    items = ui_settings.ITEMS
+    p._until(lambda: p.ui.act.sel < len(items) and items[p.ui.act.sel][0] == "stake", "up")
     p.ev("a")
     p.ev("a")
     p.ev("c")
