@@ -97,6 +97,17 @@ def pytest_collection_modifyitems(session, config, items):
         t = threading.Thread(target=build, daemon=True)
         t.start()
         _background.append(t)
+    if factory is not None and any("installed" in getattr(i, "fixturenames", ()) for i in emu):
+        factory.getbasetemp()
+
+        def install():  # the wheel and its venv (mostly waiting on files), likewise
+            try:
+                _once(factory, "installed", _install)
+            except Exception:  # noqa: BLE001 - the fixture reports it (the "failed" file)
+                pass
+        t = threading.Thread(target=install, daemon=True)
+        t.start()
+        _background.append(t)
 
 
 def pytest_sessionfinish(session, exitstatus):
