@@ -14,7 +14,7 @@ process):
                 the new games' ratings (the pages written are printed); the book is put back as
                 it was after each run
   report        `knockbox report -o FILE` of that new evening (the latest)
-Best of 3 each. Budget: the update within 1.5x of the report at every size (exit code 1 if not).
+Best of 3 each, the update and the report taken in turns (the same load on both). Budget: the update within 1.5x of the report at every size (exit code 1 if not).
 Times are wall times: the load average is printed with them.
 
     .venv/bin/python bench/bench_book.py [--sizes 100,1000,10000] [--scratch DIR] [--jobs N]
@@ -93,14 +93,13 @@ def measure(n, path, journal, k, scratch, jobs, runs):
     updates, reports, written = [], [], ""
     try:
         db = os.path.join(work, "h.sqlite3")
-        for _ in range(runs):
+        for _ in range(runs):       # the update and the report in turns: the same load
             shutil.copy(built_db, db)
             BH.sync_evening(db, journal, k)
             took, err = knockbox(["book", "--db", db, "-o", folder, "--lang", "en"], work)
             restore(folder, state)
             updates.append(took)
             written = err.rsplit(": ", 1)[1].strip()
-        for _ in range(runs):
             reports.append(knockbox(["report", "--db", db, "-o",
                                      os.path.join(work, "r.html"), "--lang", "en"], work)[0])
     finally:

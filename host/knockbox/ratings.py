@@ -168,10 +168,11 @@ def _stored(h):
             list(h.db.execute("SELECT * FROM rating_steps ORDER BY pos")))
 
 
-def table(h):
-    """{name: {"rating", "rated", "mu", "sigma"}} for every rated player, up to date."""
+def table(h, stored=None):
+    """{name: {"rating", "rated", "mu", "sigma"}} for every rated player, up to date (stored:
+    _stored(h) already read)."""
     last = {}
-    for _pos, name, mu, sigma, games in _stored(h)[1]:
+    for _pos, name, mu, sigma, games in (stored or _stored(h))[1]:
         last[name] = (mu, sigma, games)
     return {n: {"rating": ordinal(mu, sigma), "rated": games, "mu": mu, "sigma": sigma}
             for n, (mu, sigma, games) in last.items()}
@@ -185,6 +186,12 @@ def of(tab, name):
     return {"rating": ordinal(mu, sigma), "rated": 0, "mu": mu, "sigma": sigma}
 
 
+def both(h):
+    """(table(h), progress(h)), the history read once."""
+    stored = _stored(h)
+    return table(h, stored), progress(h, stored)
+
+
 def attach(h, stats):
     """Each player's rating and games rated (over the whole history) into knockbox.stats rows:
     "rating" and "rated"."""
@@ -194,9 +201,9 @@ def attach(h, stats):
         p["rating"], p["rated"] = r["rating"], r["rated"]
 
 
-def progress(h):
+def progress(h, stored=None):
     """{name: [(game id, rating after that game)]} in rating order, up to date."""
-    rows, steps = _stored(h)
+    rows, steps = stored or _stored(h)
     game = {pos: gid for pos, gid, _ in rows}
     out = {}
     for pos, name, mu, sigma, _games in steps:

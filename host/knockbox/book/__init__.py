@@ -191,8 +191,7 @@ class Book:
             if path is not None:
                 self._put(path, html, inputs)
             evenings[_name(n)] = dict(got, inputs=inputs, n=n, page=path)
-        tab = ratings.table(self.h)
-        progress = ratings.progress(self.h)
+        tab, progress = ratings.both(self.h)
         names = sorted({name for e in evenings.values() for name in e["players"]})
         for name in names:
             self._player(name, evenings, ratings.of(tab, name), progress.get(name, []))
