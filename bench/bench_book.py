@@ -15,9 +15,17 @@ process):
                 it was after each run
   report        `knockbox report -o FILE` of that new evening (the latest)
 Best of 3 each, the update and the report taken in turns (the same load on both). Budget: the update within 1.5x of the report at every size (exit code 1 if not).
+
+A first build of 10,000 games makes 2,000 evening pages (the report's matplotlib charts: about
+half an hour on two idle cores). --parts measures, in this process, what an update costs beyond
+the new evening's page at each size, the parts that grow with the history, without a first
+build: reading the games, the ratings (all rated, read back), each evening's inputs key, the
+manifest written and read back with every evening's sums (made by the book's own sums()), the
+index and the pages of the six players.
 Times are wall times: the load average is printed with them.
 
     .venv/bin/python bench/bench_book.py [--sizes 100,1000,10000] [--scratch DIR] [--jobs N]
+    .venv/bin/python bench/bench_book.py --parts [--sizes ...]
 """
 import argparse
 import os
@@ -31,7 +39,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 import bench_history as BH  # noqa: E402  (puts tests/ on the path and imports knockbox)
 
-from knockbox import book  # noqa: E402
+from knockbox import book, ratings  # noqa: E402
 
 BUDGET = 1.5            # the update's time at most this many times the report's
 
@@ -109,6 +117,77 @@ def measure(n, path, journal, k, scratch, jobs, runs):
             "mb": mb / 1e6, "evenings": len(state[1])}
 
 
+def parts(path, scratch):
+    """{part: seconds} of an update beyond the new evening's page, on the history at path."""
+    work = tempfile.mkdtemp(prefix="knockbox-bench-parts-", dir=scratch)
+    try:
+        db = os.path.join(work, "h.sqlite3")
+        shutil.copy(path, db)
+        h = BH.history.History(db)
+        out = {}
+        t = time.perf_counter()
+        rows = book._rows(h)
+        out["games read"] = time.perf_counter() - t
+        ratings.update(h)
+        t = time.perf_counter()
+        rated = ratings.Ratings(h)
+        tab = rated.table
+        out["ratings"] = time.perf_counter() - t
+        folder = os.path.join(work, "book")
+        b = book.Book(h, folder, "en")
+        os.makedirs(os.path.join(folder, "players"))
+        groups = {}
+        for r in rows:
+            groups.setdefault(r["evening"], []).append(r)
+        t = time.perf_counter()
+        keys = {n: book._key(b.version, "en", n, [[r["id"], r["updated"], r["status"],
+                                                   r["synced"], r["hands"]] for r in g])
+                for n, g in groups.items()}
+        out["inputs keys"] = time.perf_counter() - t
+        evenings = {book._name(n): dict(book.sums(h.games(ids=[r["id"] for r in g],
+                                                          detail=True)),
+                                        inputs=keys[n], n=n, page=book._page(n))
+                    for n, g in groups.items()}
+        for n in groups:
+            if n is not None:
+                b.pages[book._page(n)] = {"sha256": "0" * 64, "size": 200000,
+                                          "mtime": 1 << 60, "inputs": keys[n]}
+        names = sorted({p for e in evenings.values() for p in e["players"]})
+        t = time.perf_counter()
+        for name in names:
+            b._player(name, evenings, ratings.of(tab, name), rated)
+        out["player pages"] = time.perf_counter() - t
+        t = time.perf_counter()
+        b._index(rows, evenings, tab, names)
+        out["index"] = time.perf_counter() - t
+        t = time.perf_counter()
+        b._finish(evenings)
+        book.Book(h, folder, "en")         # reads it back, as the next update does
+        out["manifest"] = time.perf_counter() - t
+        h.close()
+        return out, len(groups), os.path.getsize(os.path.join(folder, book.MANIFEST))
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+def main_parts(a, sizes):
+    results = {}
+    for n, (path, _journal, _k) in sorted(BH.fill(a.scratch, sizes).items()):
+        results[n] = parts(path, a.scratch)
+        print("  measured %d games" % n, flush=True)
+    names = list(results[sizes[0]][0])
+    print("\n%-14s %s" % ("part (s)", " ".join("%12s" % ("%d games" % n) for n in sizes)))
+    for name in names + ["all"]:
+        print("%-14s %s" % (name, " ".join(
+            "%12.3f" % (sum(results[n][0].values()) if name == "all" else results[n][0][name])
+            for n in sizes)))
+    print("%-14s %s" % ("evenings", " ".join("%12d" % results[n][1] for n in sizes)))
+    print("%-14s %s" % ("manifest MB", " ".join("%12.1f" % (results[n][2] / 1e6)
+                                                for n in sizes)))
+    print("\n(load average %.1f)" % os.getloadavg()[0])
+    return 0
+
+
 def main():
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--sizes", default="100,1000,10000")
@@ -116,9 +195,13 @@ def main():
                                                      "knockbox-bench-history"))
     p.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     p.add_argument("--runs", type=int, default=3)
+    p.add_argument("--parts", action="store_true",
+                   help="the update's parts that grow with the history, in this process")
     a = p.parse_args()
     sizes = tuple(int(x) for x in a.sizes.split(","))
     os.makedirs(a.scratch, exist_ok=True)
+    if a.parts:
+        return main_parts(a, sizes)
     print("book bench (scratch: %s), load average %.1f %.1f %.1f, %d CPUs, --jobs %d"
           % ((a.scratch,) + os.getloadavg() + (os.cpu_count(), a.jobs)), flush=True)
     ok, rows = True, []

@@ -192,6 +192,39 @@ def both(h):
     return table(h, stored), progress(h, stored)
 
 
+class Ratings:
+    """The ratings as the book reads them, without reading every step: .table (as table()),
+    .mark[name] (changes whenever any of the player's ratings over time does) and
+    .progress(name) (as progress()[name]); computed in memory if the history cannot be
+    written."""
+
+    def __init__(self, h):
+        self.h, self._all = h, None
+        try:
+            update(h)
+        except UserError:
+            self._all = _stored(h)
+            self.table = table(h, self._all)
+            prog = progress(h, self._all)
+            self.mark = {n: repr(prog[n]) for n in prog}
+            self._prog = prog
+            return
+        self.table, self.mark = {}, {}
+        for name, mu, sigma, games, _pos, count, smu, ssig in h.db.execute(
+                "SELECT player, mu, sigma, games, MAX(pos), COUNT(*), SUM(mu), SUM(sigma) "
+                "FROM rating_steps GROUP BY player"):
+            self.table[name] = {"rating": ordinal(mu, sigma), "rated": games, "mu": mu,
+                                "sigma": sigma}
+            self.mark[name] = "%d %r %r %r" % (count, smu, ssig, mu)
+
+    def progress(self, name):
+        if self._all is not None:
+            return self._prog.get(name, [])
+        return [(gid, ordinal(mu, sigma)) for gid, mu, sigma in self.h.db.execute(
+            "SELECT r.game_id, s.mu, s.sigma FROM rating_steps s JOIN rating_games r ON "
+            "r.pos = s.pos WHERE s.player = ? ORDER BY s.pos", (name,))]
+
+
 def attach(h, stats):
     """Each player's rating and games rated (over the whole history) into knockbox.stats rows:
     "rating" and "rated"."""

@@ -94,9 +94,11 @@ class Book:
         if os.path.isdir(self.folder) and not os.path.exists(path) and os.listdir(self.folder):
             raise UserError("%s is not empty and holds no Knockbox book (%s): give a new or "
                             "empty folder" % (self.folder, MANIFEST))
+        self._old_bytes = None
         try:
-            with open(path, encoding="utf-8") as f:
-                m = json.load(f)
+            with open(path, "rb") as f:
+                self._old_bytes = f.read()
+            m = json.loads(self._old_bytes)
         except FileNotFoundError:
             return {"pages": {}, "evenings": {}}
         except (OSError, ValueError) as e:
@@ -154,20 +156,15 @@ class Book:
                 pass
         m = {"format": FORMAT, "version": self.version, "lang": self.lang,
              "pages": self.pages, "evenings": evenings}
-        data = json.dumps(m, ensure_ascii=False, sort_keys=True).encode("utf-8")
-        path = os.path.join(self.folder, MANIFEST)
-        try:
-            with open(path, "rb") as f:
-                same = f.read() == data
-        except OSError:
-            same = False
-        if not same:
-            _write(path, data)
+        data = json.dumps(m, ensure_ascii=False, sort_keys=True, separators=(",", ":"),
+                          check_circular=False).encode("utf-8")
+        if data != self._old_bytes or not os.path.exists(os.path.join(self.folder, MANIFEST)):
+            _write(os.path.join(self.folder, MANIFEST), data)
 
     # ---- building
 
     def build(self):
-        rows = self.h.games()
+        rows = _rows(self.h)
         if not rows:
             raise UserError("no games yet: `knockbox sync` pulls them from the device")
         for sub in ("", "evenings", "players"):
@@ -191,10 +188,11 @@ class Book:
             if path is not None:
                 self._put(path, html, inputs)
             evenings[_name(n)] = dict(got, inputs=inputs, n=n, page=path)
-        tab, progress = ratings.both(self.h)
+        rated = ratings.Ratings(self.h)
+        tab = rated.table
         names = sorted({name for e in evenings.values() for name in e["players"]})
         for name in names:
-            self._player(name, evenings, ratings.of(tab, name), progress.get(name, []))
+            self._player(name, evenings, ratings.of(tab, name), rated)
         self._index(rows, evenings, tab, names)
         self._finish(evenings)
         return {"evenings": len(groups) - (None in groups), "players": len(names),
@@ -216,14 +214,15 @@ class Book:
         with concurrent.futures.ProcessPoolExecutor(self.jobs) as pool:
             return list(pool.map(_work, [(self.h.path,) + a for a in args], chunksize=4))
 
-    def _player(self, name, evenings, rating, progress):
+    def _player(self, name, evenings, rating, rated):
         mine = [e for e in evenings.values() if name in e["players"]]
         path = "players/" + slug(name)
         others = sorted({o for e in mine for o in e["players"][name]["vs"]})
         inputs = _key(self.version, self.lang, name, [e["inputs"] for e in mine],
-                      [r for _, r in progress], [slug(o) for o in others])
+                      rated.mark.get(name), [slug(o) for o in others])
         if self._fresh(path, inputs):
             return
+        progress = rated.progress(name)
         w = self.words
         total = _add([e["players"][name]["all"] for e in mine])
         methods = []
@@ -274,6 +273,16 @@ class Book:
     def _style(self):
         with open(os.path.join(_HERE, "templates", "style.css"), encoding="utf-8") as f:
             return f.read()
+
+
+def _rows(h):
+    """Every game as the book needs it to see what changed: {id, updated, status, synced, hands,
+    evening (number or None)}, in the history's order (History.games() without the JSON)."""
+    cols = ("id", "updated", "status", "synced", "hands", "evening")
+    return [dict(zip(cols, t)) for t in h.db.execute(
+        "SELECT g.id, g.updated, g.status, g.synced, g.hands, e.number FROM games g LEFT JOIN "
+        "evenings e ON e.key = g.evening ORDER BY g.synced, g.device_id, g.epoch, ABS(g.gid), "
+        "g.id")]
 
 
 def make_evening(h, n, ids, lang):
