@@ -86,7 +86,7 @@ class App:
         except MemoryError:
             room = None
         self.store = Store(Journal(d + "/journal.txt"), d + "/meta.json",
-                           snap_path=d + "/snap.json")
+                           snap_path=d + "/snap.json", quick=True)
         self.store.load()
         del room
         self.ui.store = self.store

@@ -8,6 +8,19 @@
 # Power safety: littlefs is copy-on-write; what a file handle wrote becomes durable when the
 # handle is synced (f.flush() on a VfsLfs2 file calls lfs_file_sync) or closed, atomically.
 # So append() writes the whole line and flushes before it returns: a returned append is on flash.
+#
+# Quick appends (append(obj, quick=True): the app's saves, through knockfw.store): littlefs
+# appends to a file by copying its last, part-filled block into a freshly erased one, so every
+# synced append costs a sector erase (45 ms typical, 400 ms at the W25Q16JV's worst, with the
+# CPU stalled). A quick append instead rewrites the small file <path>.new: its header line
+# "<seq> <crc>" names the journal's last record, then the records not yet in the journal. Under
+# its inline limit (512 bytes on the Pico's littlefs) littlefs keeps a small file inside its
+# directory's metadata, so rewriting it is one metadata commit (a page programmed, no erase),
+# atomic like every commit. merge() moves those records into the journal (the erase, off the
+# save's path: the store calls it when the player has left the buttons alone, before anything
+# reads the records, and when the next one would not fit). open() takes a .new whose header is
+# the journal's last record (a cut came before its merge) and merges it; any other .new (a
+# merge cut before the file went, or a journal replaced) is removed.
 # A torn or damaged line can still appear (other filesystems, flash wear, a bug): open() keeps
 # every good record before the first bad line, drops the rest by rewriting the good prefix to a
 # temp file and renaming it over the journal (MicroPython files have no truncate()), and leaves a
@@ -29,6 +42,7 @@ _BATCH = const(32)      # lines checked per call of the native scan
 _READ = const(1024)     # records(): bytes read at a time (a record is < 400 bytes)
 _READ_BATCH = const(16)
 _MARK_EVERY = const(32)  # one (seq, offset) mark per this many records, to seek for sync
+_NEW_MAX = const(440)   # bytes of <path>.new: under littlefs' inline limit (512), header included
 
 
 _crc = None  # the CRC-32 table of the native scan, made on first use
@@ -117,6 +131,8 @@ class Journal:
         self.size = 0        # bytes of good records: where the next one goes
         self._marks = []     # (seq, offset of that record): every _MARK_EVERY-th record
         self._f = None       # append handle, kept open between appends
+        self._new = b""      # quick appends not merged yet: their lines (in <path>.new)
+        self._head = b""     # the header of <path>.new: "<seq> <crc>\n" of the journal's last
 
     def open(self, visit=None):
         """Scan and validate the journal, repairing a torn tail; never raises for bad content.
@@ -124,7 +140,7 @@ class Journal:
         visit(seq, offset, gid, game) is called for every good record in order, with the number
         after its `"g":` (-1 if none) and whether it is `"t":"game"`, so a reader can index the
         records in the same single pass without parsing them (knockfw.store does)."""
-        self.close()
+        self._close_f()     # (quick appends not merged are in <path>.new: read again below)
         self.notes = []
         tmp = self.path + ".tmp"
         if not _exists(self.path) and _exists(tmp):
@@ -132,15 +148,53 @@ class Journal:
             os.rename(tmp, self.path)
         _remove(tmp)
         self.last_seq, self.size, self._marks = 0, 0, []
+        self._new, self._head = b"", b""
         try:
             f = open(self.path, "rb")
         except OSError:
-            return self
-        with f:
-            bad = self._scan(f, visit)
-            if bad is not None:
-                self._cut(bad[1])
+            f = None
+        if f is not None:
+            with f:
+                bad = self._scan(f, visit)
+                if bad is not None:
+                    self._cut(bad[1])
+        self._take_new(visit)
         return self
+
+    def _header(self):
+        return b"%d %s\n" % (self.last_seq, (self.crc_before(self.size) or "-").encode())
+
+    def _take_new(self, visit):
+        # The quick appends a cut left in <path>.new: merged if they follow this journal's last
+        # record (its good lines: a torn one cannot be, the file is written in one commit).
+        p = self.path + ".new"
+        try:
+            with open(p, "rb") as f:
+                data = f.read()
+        except OSError:
+            return
+        nl = data.find(b"\n") + 1
+        if nl and data[:nl] == self._header():
+            buf = bytearray(data[nl:])
+            out = array("i", bytes(16 * _BATCH))
+            r = jscan.lines(buf, len(buf), self.last_seq + 1, _table(), out, _BATCH)
+            good = r if r >= 0 else -1 - r
+            if good:
+                end = out[4 * good - 4] + out[4 * good - 3]
+                self._new = bytes(buf[:end])
+                for i in range(0, good * 4, 4):
+                    if visit is not None:
+                        visit(self.last_seq + 1 + i // 4, self.size + out[i], out[i + 2],
+                              out[i + 3] == 1)
+                self.last_seq += good
+                self._head = data[:nl]
+                try:
+                    self.merge()
+                except OSError:
+                    pass    # (flash full) they stay in <path>.new, merged by a later merge()
+                return
+        _remove(p)
+        _sync()
 
     def _scan(self, f, visit):
         # Native line checks (knockfw.jscan) over the file, _SCAN bytes at a time. Returns None
@@ -190,10 +244,23 @@ class Journal:
         os.rename(tmp, self.path)
         _sync()
 
-    def append(self, obj):
-        """Write obj as the next record and flush it to flash; returns its seq."""
+    def append(self, obj, quick=False):
+        """Write obj as the next record and flush it to flash; returns its seq. quick: into
+        <path>.new if it fits there (no flash erase; see the header), merged later."""
         seq = self.last_seq + 1
         line = _line(seq, obj)
+        if self._new and (not quick or len(self._head) + len(self._new) + len(line) > _NEW_MAX):
+            self.merge()
+        if quick:
+            head = self._head or self._header()
+            if len(head) + len(self._new) + len(line) <= _NEW_MAX:
+                with open(self.path + ".new", "wb") as f:
+                    f.write(head + self._new + line)
+                _sync()
+                self._head = head
+                self._new += line
+                self.last_seq = seq
+                return seq
         try:
             if self._f is None:
                 self._f = open(self.path, "ab")
@@ -202,17 +269,44 @@ class Journal:
             _sync()
         except Exception:
             # The handle may hold a partial line: drop it; the caller reopens to rescan.
-            self.close()
+            self._close_f()
             raise
         self.last_seq = seq
         self._mark_at(seq, self.size)
         self.size += len(line)
         return seq
 
+    def merge(self):
+        """Move the quick appends from <path>.new into the journal (flushed), then remove
+        <path>.new. A cut in between leaves both: open() then removes <path>.new, whose header
+        no longer names the journal's last record."""
+        new = self._new
+        if not new:
+            return
+        try:
+            if self._f is None:
+                self._f = open(self.path, "ab")
+            self._f.write(new)
+            self._f.flush()
+            _sync()
+        except Exception:
+            self._close_f()
+            raise
+        seq = self.last_seq - new.count(b"\n") + 1
+        off = 0
+        while off < len(new):
+            self._mark_at(seq, self.size + off)
+            off = new.find(b"\n", off) + 1
+            seq += 1
+        self.size += len(new)
+        self._new, self._head = b"", b""
+        _remove(self.path + ".new")
+        _sync()
+
     def crc_before(self, end):
         """The CRC (its 8 hex digits) of the record that ends at byte `end` of the journal, None
         if none ends there. With the record's seq, it names the record for good (the boot
-        checkpoint, knockfw.store)."""
+        checkpoint, knockfw.store; it merges the quick appends first)."""
         try:
             with open(self.path, "rb") as f:
                 f.seek(end - 10)
@@ -231,7 +325,8 @@ class Journal:
         """Yield (seq, obj) for the good records with seq > after; with raw, (seq, its JSON as
         bytes), not parsed (the serial link sends it as it is). Each record's seq and CRC are
         checked again (in native code, knockfw.jscan): a record that no longer reads back ends
-        the records there."""
+        the records there. The quick appends are merged first."""
+        self.merge()
         seq, off = 1, 0
         for m in self._marks:
             if m[0] <= after + 1:
@@ -271,6 +366,8 @@ class Journal:
 
     def reset(self, first=None):
         """Start a new, empty journal (with `first` as record 1 if given), atomically."""
+        self._new, self._head = b"", b""
+        _remove(self.path + ".new")
         self.close()
         tmp = self.path + ".tmp"
         with open(tmp, "wb") as f:
@@ -286,6 +383,13 @@ class Journal:
             self._marks.append((1, 0))
 
     def close(self):
+        """Merge the quick appends, close the append handle."""
+        try:
+            self.merge()
+        finally:
+            self._close_f()
+
+    def _close_f(self):
         if self._f is not None:
             try:
                 self._f.close()

@@ -171,8 +171,9 @@ def _int(v, default):
 
 
 class Store:
-    def __init__(self, journal, meta_path=META, keep=KEEP, snap_path=None):
+    def __init__(self, journal, meta_path=META, keep=KEEP, snap_path=None, quick=False):
         self.journal = journal
+        self.quick = quick              # journal quick appends (the app's: see knockfw.journal)
         self.keep = keep
         self._meta_path = meta_path
         self._snap_path = snap_path     # None: no boot checkpoint
@@ -241,10 +242,15 @@ class Store:
         return self
 
     def checkpoint(self):
-        """Write the boot checkpoint of the games in RAM (see the header), unless it was
-        written (or tried: flash full, heap short) for the last record already. Never raises:
-        without a new one the next boot only replays more."""
+        """Merge the quick appends (knockfw.journal), then write the boot checkpoint of the
+        games in RAM (see the header), unless it was written (or tried: flash full, heap short)
+        for the last record already. Never raises: without a new one the next boot only replays
+        more (and open() merges what is left)."""
         j = self.journal
+        try:
+            j.merge()   # the quick appends into the journal (its erase), while nobody waits
+        except (OSError, MemoryError):
+            return
         p = self._snap_path
         if p and self.snap_seq != j.last_seq:
             try:
@@ -274,7 +280,7 @@ class Store:
 
     def _commit(self, ev):
         try:
-            self.journal.append(ev)
+            self.journal.append(ev, self.quick)
         except Exception:
             self.load()     # RAM may hold a change flash does not: rebuild from flash
             raise

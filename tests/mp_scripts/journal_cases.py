@@ -167,6 +167,64 @@ def case_reset():
     check(exists(PATH + ".tmp"), False)
 
 
+def case_quick_appends_erase_nothing_and_read_back():
+    dev = fresh()
+    j = filled(40)
+    j = Journal(PATH).open()
+    recs = list(j.records())
+    if dev is not None:
+        e0 = dev.erases
+        j.append({"plain": 1})
+        check(dev.erases > e0, True)   # littlefs copies the journal's last block to a new one
+        e0 = dev.erases
+    else:
+        j.append({"plain": 1})
+    recs.append((41, {"plain": 1}))
+    for i in range(3):
+        check(j.append({"quick": i, "pad": "x" * 40}, quick=True), 42 + i)
+        recs.append((42 + i, {"quick": i, "pad": "x" * 40}))
+    if dev is not None:
+        check(dev.erases, e0)   # into <path>.new, inline in the directory: no erase
+    check((j.last_seq, exists(PATH + ".new")), (44, True))
+    check(list(Journal(PATH).open().records()), recs)   # a cut now: open() merges them
+    check(exists(PATH + ".new"), False)
+    j = Journal(PATH).open()
+    for i in range(12):     # more than <path>.new holds: merged on the way, nothing lost
+        j.append({"more": i, "pad": "y" * 40}, quick=True)
+        recs.append((45 + i, {"more": i, "pad": "y" * 40}))
+    check(len(read(PATH + ".new")) <= 440, True)     # journal._NEW_MAX: inline in littlefs
+    check(list(j.records()), recs)      # records() merges first
+    check(exists(PATH + ".new"), False)
+    j.append({"last": 1}, quick=True)
+    j.close()
+    recs.append((57, {"last": 1}))
+    check((exists(PATH + ".new"), list(Journal(PATH).open().records())), (False, recs))
+
+
+def case_quick_append_merge_cut_before_the_file_went():
+    fresh()
+    j = filled(5)
+    j = Journal(PATH).open()
+    j.append({"q": 1}, quick=True)
+    j.append({"q": 2}, quick=True)
+    new = read(PATH + ".new")
+    j.merge()
+    write(PATH + ".new", new)       # the cut came after the merge's append, before the remove
+    want = [(6, {"q": 1}), (7, {"q": 2})]
+    check(list(Journal(PATH).open().records())[5:], want)     # not twice
+    check(exists(PATH + ".new"), False)
+    # a <path>.new of another journal (its header names another record) is not taken
+    write(PATH + ".new", b"3 0badc0de\n" + jmod._line(4, {"x": 1}))
+    check(list(Journal(PATH).open().records())[5:], want)
+    check(exists(PATH + ".new"), False)
+    # nor torn or bad lines after a good header: the good ones are taken
+    j = Journal(PATH).open()
+    j.append({"q": 3}, quick=True)
+    good = read(PATH + ".new")
+    write(PATH + ".new", good + jmod._line(9, {"q": 4})[:-4])
+    check(list(Journal(PATH).open().records())[5:], want + [(8, {"q": 3})])
+
+
 def case_save_load_json():
     fresh()
     p = META[:-9] + "s.json"
