@@ -1,9 +1,13 @@
 """Issue 9's Pico-speed budgets, measured on the emulated RP2040 (stock MicroPython v1.28 RPI_PICO
 on rp2040js, ../shared/rp2040-emu), Badger 2040 build, in EMULATED time (the RP2040's own clock:
-GPIO/SPI log timestamps and `picoctl time`; flash writes cost nothing there, so saves are
-slightly optimistic).
+GPIO/SPI log timestamps and `picoctl time`), with the flash chip's busy time (the CPU stalls for
+each erase and program: --flash-timing typ, the default, is the W25Q16JV's typical 45 ms a 4 KiB
+sector erased and 0.4 ms a page programmed; max its worst case, 400 ms and 3 ms; off).
 
-    .venv/bin/python bench/bench_pico.py [--image FLASH.img] [--quick] [--only boot,play,sync,heap]
+    .venv/bin/python bench/bench_pico.py [--image FLASH.img] [--quick] [--flash-timing typ|max|off]
+                                         [--only boot,play,save,sync,heap]
+
+save: what the journal's writes and the boot checkpoint cost the device per hand (awake time).
 
 The firmware is deployed with `knockbox deploy --port` into a fresh instance (or an image given
 with --image that has it). Journals of 300 and 1,000 hands are written on the laptop by the
@@ -212,6 +216,56 @@ def measure_boot(emu, image, work, j300, repeats):
         extra="the first boot after a deploy, an erase or a journal copied in")
 
 
+CKPT = r"""
+import time
+from knockfw.journal import Journal
+from knockfw.store import Store
+def us(t):
+    return time.ticks_diff(time.ticks_us(), t)
+st = Store(Journal("/data/journal.txt"), "/data/meta.json", snap_path="/data/snap.json",
+           quick=True).load()
+gid = st.current()
+for i in range(%d):
+    t = time.ticks_us()
+    st.add_hand(gid, {"knock": i %% 3, "counts": [20, 20, 20][:i %% 3] + [4] + [20, 20][i %% 3:]})
+    a = us(t)
+    t = time.ticks_us()
+    st.journal.merge()
+    m = us(t)
+    t = time.ticks_us()
+    st.checkpoint()
+    c = us(t)
+    import os
+    print("CKPT", a, m, c, os.stat("/data/snap.json")[6], st.journal.size)
+"""
+
+
+def measure_save(emu, image, work, j300, n):
+    """The flash writes of a hand, timed on the device (300-hand journal): the quick append on
+    the save's path, the merge into the journal and the boot checkpoint while nobody waits."""
+    dev = emu_device.Device(emu, os.path.join(work, "save"), image)
+    try:
+        start_settled(dev)
+        put_journal(dev, j300)
+        out = mpremote(dev, "exec", CKPT % n, timeout=600)
+    finally:
+        dev.stop()
+    rows = [[int(v) for v in x.split()[1:]] for x in out.splitlines() if x.startswith("CKPT")]
+    if not rows:
+        print("save: no figures:\n" + out[-1000:])
+        return
+    a, m, c = (med([r[i] / 1000 for r in rows]) for i in range(3))
+    print("%-46s %9.1f ms   (its record into journal.txt.new, no erase)" % (
+        "  a hand's quick append (on the save's path)", a))
+    print("%-46s %9.1f ms   (into journal.txt: a sector erased, the block copied)" % (
+        "  its merge, after 2 s without a press", m))
+    print("%-46s %9.1f ms   (snap.json, %d bytes, %.0fx the journal's bytes a hand)" % (
+        "  the boot checkpoint after it", c, rows[-1][3],
+        rows[-1][3] / max(1, (rows[-1][4] - rows[0][4]) / max(1, len(rows) - 1))))
+    print("%-46s %9.1f ms   (median of %d hands; a checkpoint every hand)" % (
+        "  flash time a hand, awake (battery)", a + m + c, len(rows)))
+
+
 def measure_play(emu, image, work, j300, presses):
     """Up during count entry -> refresh command; save: A released -> refresh command."""
     dev = emu_device.Device(emu, os.path.join(work, "play"), image)
@@ -388,7 +442,9 @@ def main():
     args = sys.argv[1:]
     quick = "--quick" in args
     image = option(args, "--image")
-    only = option(args, "--only", "boot,play,sync,heap").split(",")
+    only = option(args, "--only", "boot,play,save,sync,heap").split(",")
+    timing = option(args, "--flash-timing", os.environ.get("PICO_EMU_FLASH_TIMING", "typ"))
+    os.environ["PICO_EMU_FLASH_TIMING"] = timing   # every emulator this bench starts
     started = start("bench_pico")
     if started is None:
         return 0
@@ -401,11 +457,14 @@ def main():
         make_journal(j1000, 1000)
         if image is None:
             image = deploy(emupico, work)
-        print("Pico-speed budgets (issue 9), emulated RP2040 time, Badger 2040 build:")
+        print("Pico-speed budgets (issue 9), emulated RP2040 time, Badger 2040 build, flash "
+              "timing %s:" % timing)
         if "boot" in only:
             measure_boot(emupico, image, work, j300, 2 if quick else 4)
         if "play" in only:
             measure_play(emupico, image, work, j300, 10 if quick else 30)
+        if "save" in only:
+            measure_save(emupico, image, work, j300, 5 if quick else 12)
         if "sync" in only:
             measure_sync_and_drain(emupico, image, work, j1000, 2000)
         if "heap" in only:
