@@ -86,7 +86,7 @@ class App:
         except MemoryError:
             room = None
         self.store = Store(Journal(d + "/journal.txt"), d + "/meta.json",
-                           snap_path=d + "/snap.json", quick=True)
+                           snap_path=d + "/snap.json")
         self.store.load()
         del room
         self.ui.store = self.store

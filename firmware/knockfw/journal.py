@@ -149,52 +149,43 @@ class Journal:
         _remove(tmp)
         self.last_seq, self.size, self._marks = 0, 0, []
         self._new, self._head = b"", b""
+        self._take_new()
         try:
             f = open(self.path, "rb")
         except OSError:
-            f = None
-        if f is not None:
-            with f:
-                bad = self._scan(f, visit)
-                if bad is not None:
-                    self._cut(bad[1])
-        self._take_new(visit)
+            return self
+        with f:
+            bad = self._scan(f, visit)
+            if bad is not None:
+                self._cut(bad[1])
         return self
 
     def _header(self):
-        return b"%d %s\n" % (self.last_seq, (self.crc_before(self.size) or "-").encode())
+        return b"%d %s\n" % (self.size, (self.crc_before(self.size) or "-").encode())
 
-    def _take_new(self, visit):
-        # The quick appends a cut left in <path>.new: merged if they follow this journal's last
-        # record (its good lines: a torn one cannot be, the file is written in one commit).
+    def _take_new(self):
+        # Quick appends a cut left in <path>.new: onto the journal's end if its header is that
+        # end (the scan then checks them like any record), else (merged already, or another
+        # journal's) removed.
         p = self.path + ".new"
         try:
             with open(p, "rb") as f:
                 data = f.read()
+            self.size = os.stat(self.path)[6]
         except OSError:
             return
         nl = data.find(b"\n") + 1
-        if nl and data[:nl] == self._header():
-            buf = bytearray(data[nl:])
-            out = array("i", bytes(16 * _BATCH))
-            r = jscan.lines(buf, len(buf), self.last_seq + 1, _table(), out, _BATCH)
-            good = r if r >= 0 else -1 - r
-            if good:
-                end = out[4 * good - 4] + out[4 * good - 3]
-                self._new = bytes(buf[:end])
-                for i in range(0, good * 4, 4):
-                    if visit is not None:
-                        visit(self.last_seq + 1 + i // 4, self.size + out[i], out[i + 2],
-                              out[i + 3] == 1)
-                self.last_seq += good
-                self._head = data[:nl]
-                try:
-                    self.merge()
-                except OSError:
-                    pass    # (flash full) they stay in <path>.new, merged by a later merge()
-                return
-        _remove(p)
-        _sync()
+        try:
+            if data[:nl] == self._header():
+                self._new = data[nl:]
+                self.merge()
+            _remove(p)
+            _sync()
+        except OSError:     # (flash full) .new stays for a later boot, and no quick append
+            self._new = b""     # may write over it until then
+            self._head = None
+        self._close_f()
+        self.size = 0
 
     def _scan(self, f, visit):
         # Native line checks (knockfw.jscan) over the file, _SCAN bytes at a time. Returns None
@@ -251,7 +242,7 @@ class Journal:
         line = _line(seq, obj)
         if self._new and (not quick or len(self._head) + len(self._new) + len(line) > _NEW_MAX):
             self.merge()
-        if quick:
+        if quick and self._head is not None:
             head = self._head or self._header()
             if len(head) + len(self._new) + len(line) <= _NEW_MAX:
                 with open(self.path + ".new", "wb") as f:
@@ -261,47 +252,34 @@ class Journal:
                 self._new += line
                 self.last_seq = seq
                 return seq
+        self._write(line)
+        self.last_seq = seq
+        self._mark_at(seq, self.size - len(line))
+        return seq
+
+    def _write(self, data):
+        # Onto the journal's end, flushed: on flash when this returns.
         try:
             if self._f is None:
                 self._f = open(self.path, "ab")
-            self._f.write(line)
+            self._f.write(data)
             self._f.flush()
             _sync()
         except Exception:
             # The handle may hold a partial line: drop it; the caller reopens to rescan.
             self._close_f()
             raise
-        self.last_seq = seq
-        self._mark_at(seq, self.size)
-        self.size += len(line)
-        return seq
+        self.size += len(data)
 
     def merge(self):
         """Move the quick appends from <path>.new into the journal (flushed), then remove
         <path>.new. A cut in between leaves both: open() then removes <path>.new, whose header
         no longer names the journal's last record."""
-        new = self._new
-        if not new:
-            return
-        try:
-            if self._f is None:
-                self._f = open(self.path, "ab")
-            self._f.write(new)
-            self._f.flush()
+        if self._new:
+            self._write(self._new)  # (no seek marks in them: records() reads from an older one)
+            self._new, self._head = b"", b""
+            _remove(self.path + ".new")
             _sync()
-        except Exception:
-            self._close_f()
-            raise
-        seq = self.last_seq - new.count(b"\n") + 1
-        off = 0
-        while off < len(new):
-            self._mark_at(seq, self.size + off)
-            off = new.find(b"\n", off) + 1
-            seq += 1
-        self.size += len(new)
-        self._new, self._head = b"", b""
-        _remove(self.path + ".new")
-        _sync()
 
     def crc_before(self, end):
         """The CRC (its 8 hex digits) of the record that ends at byte `end` of the journal, None
@@ -384,10 +362,8 @@ class Journal:
 
     def close(self):
         """Merge the quick appends, close the append handle."""
-        try:
-            self.merge()
-        finally:
-            self._close_f()
+        self.merge()    # (closes the handle itself if it fails)
+        self._close_f()
 
     def _close_f(self):
         if self._f is not None:

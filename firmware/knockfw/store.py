@@ -171,9 +171,8 @@ def _int(v, default):
 
 
 class Store:
-    def __init__(self, journal, meta_path=META, keep=KEEP, snap_path=None, quick=False):
+    def __init__(self, journal, meta_path=META, keep=KEEP, snap_path=None):
         self.journal = journal
-        self.quick = quick              # journal quick appends (the app's: see knockfw.journal)
         self.keep = keep
         self._meta_path = meta_path
         self._snap_path = snap_path     # None: no boot checkpoint
@@ -242,19 +241,18 @@ class Store:
         return self
 
     def checkpoint(self):
-        """Merge the quick appends (knockfw.journal), then write the boot checkpoint of the
-        games in RAM (see the header), unless it was written (or tried: flash full, heap short)
-        for the last record already. Never raises: without a new one the next boot only replays
-        more (and open() merges what is left)."""
+        """Merge the quick appends (knockfw.journal: a store with a checkpoint, the app's, journals
+        each change with one, so a save waits for no flash erase), then write the boot
+        checkpoint of the games in RAM (see the header), unless it was written (or tried: flash
+        full, heap short) for the last record already. The app calls it when the buttons are
+        left alone. Never raises: without a new one the next boot only replays more (and open()
+        merges what is left)."""
         j = self.journal
-        try:
-            j.merge()   # the quick appends into the journal (its erase), while nobody waits
-        except (OSError, MemoryError):
-            return
         p = self._snap_path
-        if p and self.snap_seq != j.last_seq:
+        if j._new or p and self.snap_seq != j.last_seq:
             try:
-                crc = j.crc_before(j.size)
+                j.merge()   # the quick appends into the journal (its erase), while nobody waits
+                crc = p and j.crc_before(j.size)
                 if crc:
                     save_json(p, [1, self.epoch, self.device_id, j.last_seq, j.size, crc,
                                   [[g, self._games[g].snapshot()] for g in self._games]], True)
@@ -280,7 +278,7 @@ class Store:
 
     def _commit(self, ev):
         try:
-            self.journal.append(ev, self.quick)
+            self.journal.append(ev, self._snap_path)   # quick (see checkpoint())
         except Exception:
             self.load()     # RAM may hold a change flash does not: rebuild from flash
             raise
