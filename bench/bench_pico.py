@@ -222,12 +222,12 @@ from knockfw.journal import Journal
 from knockfw.store import Store
 def us(t):
     return time.ticks_diff(time.ticks_us(), t)
-st = Store(Journal("/data/journal.txt"), "/data/meta.json", snap_path="/data/snap.json",
-           quick=True).load()
+st = Store(Journal("/data/journal.txt"), "/data/meta.json", snap_path="/data/snap.json").load()
 gid = st.current()
 for i in range(%d):
+    h = {"knock": i %% 3, "counts": [20, 20, 20][:i %% 3] + [4] + [20, 20][i %% 3:]}
     t = time.ticks_us()
-    st.add_hand(gid, {"knock": i %% 3, "counts": [20, 20, 20][:i %% 3] + [4] + [20, 20][i %% 3:]})
+    st.record({"t": "hand", "h": h})
     a = us(t)
     t = time.ticks_us()
     st.journal.merge()
