@@ -183,7 +183,7 @@ class Journal:
             _sync()
         except OSError:     # (flash full) .new stays for a later boot, and no quick append
             self._new = b""     # may write over it until then
-            self._head = None
+            self._head = None  # type: ignore[assignment]
         self._close_f()
         self.size = 0
 
