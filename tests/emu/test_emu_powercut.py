@@ -13,11 +13,13 @@ PLAYERS = ["Ann", "Bob", "Cy"]
 
 
 def hands(n):
-    """Distinct knock hands of method 3 that take few presses (counts of 0..2)."""
+    """Distinct knock hands of method 3 that take few presses (counts of 0..2; the knocker's 1:
+    a knock at 0 is gin)."""
     out = []
     for k in range(n):
         c = [0, 0, 0]
         who = k % 3
+        c[who] = 1
         c[(who + 1) % 3] = 1 + (k // 3) % 2
         c[(who + 2) % 3] = k // 6
         out.append({"knock": who, "counts": c})
