@@ -149,13 +149,14 @@ class Journal:
         _remove(tmp)
         self.last_seq, self.size, self._marks = 0, 0, []
         self._new, self._head = b"", b""
+        buf = bytearray(_SCAN)  # (before the small pieces _take_new leaves in the heap)
         self._take_new()
         try:
             f = open(self.path, "rb")
         except OSError:
             return self
         with f:
-            bad = self._scan(f, visit)
+            bad = self._scan(f, visit, buf)
             if bad is not None:
                 self._cut(bad[1])
         return self
@@ -187,11 +188,10 @@ class Journal:
         self._close_f()
         self.size = 0
 
-    def _scan(self, f, visit):
+    def _scan(self, f, visit, buf):
         # Native line checks (knockfw.jscan) over the file, _SCAN bytes at a time. Returns None
         # when every line is good, else (offset of the first bad line, whether it is the last).
         crc = _table()
-        buf = bytearray(_SCAN)
         out = array("i", bytes(16 * _BATCH))
         base = have = 0
         eof = False
