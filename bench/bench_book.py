@@ -21,7 +21,8 @@ half an hour on two idle cores). --parts measures, in this process, what an upda
 the new evening's page at each size, the parts that grow with the history, without a first
 build: reading the games, the ratings (all rated, read back), each evening's inputs key, the
 manifest written and read back with every evening's sums (made by the book's own sums()), the
-index and the pages of the six players.
+index and the pages of the six players; and, for scale, `knockbox report` of the latest evening
+(a new process, best of 3).
 Times are wall times: the load average is printed with them.
 
     .venv/bin/python bench/bench_book.py [--sizes 100,1000,10000] [--scratch DIR] [--jobs N]
@@ -165,6 +166,8 @@ def parts(path, scratch):
         book.Book(h, folder, "en")         # reads it back, as the next update does
         out["manifest"] = time.perf_counter() - t
         h.close()
+        out["report"] = min(knockbox(["report", "--db", db, "-o", os.path.join(work, "r.html"),
+                                      "--lang", "en"], work)[0] for _ in range(3))
         return out, len(groups), os.path.getsize(os.path.join(folder, book.MANIFEST))
     finally:
         shutil.rmtree(work, ignore_errors=True)
@@ -177,10 +180,14 @@ def main_parts(a, sizes):
         print("  measured %d games" % n, flush=True)
     names = list(results[sizes[0]][0])
     print("\n%-14s %s" % ("part (s)", " ".join("%12s" % ("%d games" % n) for n in sizes)))
-    for name in names + ["all"]:
+    def total(n):
+        return sum(v for k, v in results[n][0].items() if k != "report")
+
+    for name in [x for x in names if x != "report"] + ["all", "report"]:
         print("%-14s %s" % (name, " ".join(
-            "%12.3f" % (sum(results[n][0].values()) if name == "all" else results[n][0][name])
-            for n in sizes)))
+            "%12.3f" % (total(n) if name == "all" else results[n][0][name]) for n in sizes)))
+    print("%-14s %s" % ("all / report", " ".join("%11.2fx" % (total(n) / results[n][0]["report"])
+                                                 for n in sizes)))
     print("%-14s %s" % ("evenings", " ".join("%12d" % results[n][1] for n in sizes)))
     print("%-14s %s" % ("manifest MB", " ".join("%12.1f" % (results[n][2] / 1e6)
                                                 for n in sizes)))

@@ -35,10 +35,11 @@ from knockbox.errors import UserError
 from knockbox.history import standings
 
 FORMAT = "knockbox-book/1"
-PAGES = 1               # bump when the code makes different pages from the same history
+PAGES = 2               # bump when the code makes different pages from the same history
 MANIFEST = "knockbox-book.json"
 COUNTS = stats.COUNTS       # games, wins, hands, hands_won, gins, undercuts, points, net
 STATS = ("games", "wins", "hands", "hands_won", "gins", "undercuts", "avg_points", "net")
+LATEST = 40             # evenings listed on a player's page (all of them are on the index)
 NET_COLOUR, RATING_COLOUR = "#0969da", "#8250df"     # the report's first and fourth colours
 VS = ("together", "wins", "their_wins", "ahead", "behind", "net")
 _HERE = os.path.dirname(os.path.abspath(__file__))
@@ -245,7 +246,7 @@ class Book:
                "s": _stats(total), "stat_keys": STATS, "methods": methods, "vs": vs,
                "evenings": [{"n": e["n"], "date": e["date"],
                              "net": e["players"][name]["all"][COUNTS.index("net")]}
-                            for e in reversed(played)],
+                            for e in reversed(played[-LATEST:])],
                "net_chart": svg.line(xs, ys, colour, w["net_axis"], w["net_ylabel"], "net")
                if xs else None,
                "rating_chart": svg.line(list(range(1, len(progress) + 1)),

@@ -49,7 +49,7 @@ EN = {
     "method1": "1: cutthroat",
     "method2": "2: in the box",
     "method3": "3: all three",
-    "played": "Evenings played",
+    "played": "The latest evenings played",
     "made": "Knockbox book, last game synced %s",
 }
 
@@ -99,7 +99,7 @@ RU = {
     "method1": "первый: на вылет",
     "method2": "второй: один против двух",
     "method3": "третий: играют все трое",
-    "played": "Сыгранные вечера",
+    "played": "Последние сыгранные вечера",
     "made": "Книга Knockbox, последняя партия получена %s",
 }
 
