@@ -14,6 +14,7 @@ from PIL import Image
 import browser
 import evenings as E
 from knockbox import cli, history
+from clirun import knockbox
 
 CHROMIUM = browser.executable()
 needs_chromium = pytest.mark.skipif(
@@ -34,17 +35,6 @@ def db(tmp_path_factory):
         history.now = old
     return path
 
-
-def knockbox(*args):
-    out, err = io.StringIO(), io.StringIO()
-    import sys
-    so, se = sys.stdout, sys.stderr
-    sys.stdout, sys.stderr = out, err
-    try:
-        code = cli.main(list(args))
-    finally:
-        sys.stdout, sys.stderr = so, se
-    return code, out.getvalue(), err.getvalue()
 
 
 def report(db, tmp_path, *args, name="r.html"):
@@ -74,7 +64,7 @@ def test_which_games(db, tmp_path, monkeypatch):
     assert not os.path.exists(tmp_path / "x.html")
     code, out, err = knockbox("report", "--db", db, "-o", str(tmp_path / "no" / "x.html"))
     assert code == 1 and "No such file or directory" in err
-    assert [f for f in os.listdir(tmp_path) if f.startswith(".report-")] == []
+    assert [f for f in os.listdir(tmp_path) if f.startswith(".knockbox-")] == []
     with pytest.raises(SystemExit) as e:                    # -o is required
         cli.main(["report", "--db", db])
     assert e.value.code == 2

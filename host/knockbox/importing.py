@@ -19,10 +19,10 @@ one date (meta.synced, else today) do. export writes each game's evening as its 
 game's: "DEVICE/EPOCH/SEQ" of the evening record), so export -> import gives the same evenings.
 """
 import datetime
-import json
 
 from knockbox import derived
 from knockbox.errors import UserError
+from knockbox.files import read_json
 from knockbox.history import MAX_INT, STATUSES, now
 from knockcore.errors import GameError
 
@@ -31,20 +31,7 @@ IMPORT_DEVICE = "import"    # the device of games typed in or imported without o
 
 def read(path, stdin=None):
     """The records of one file (a JSON list, or one record), or UserError."""
-    try:
-        if path == "-":
-            text = stdin.read()
-        else:
-            with open(path, encoding="utf-8") as f:
-                text = f.read()
-    except OSError as e:
-        raise UserError("%s: %s" % (path, e.strerror or e)) from None
-    except UnicodeDecodeError:
-        raise UserError("%s: not UTF-8 text" % path) from None
-    try:
-        data = json.loads(text)
-    except ValueError as e:
-        raise UserError("%s: not valid JSON (%s)" % (path, e)) from None
+    data = read_json(path, stdin)
     if isinstance(data, dict):
         return [data]
     if not isinstance(data, list):

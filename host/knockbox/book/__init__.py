@@ -24,7 +24,6 @@ import importlib.metadata
 import json
 import os
 import re
-import tempfile
 
 import jinja2
 
@@ -32,6 +31,7 @@ from knockbox import ratings, settle, stats
 from knockbox.book import svg
 from knockbox.book.words import LANGS
 from knockbox.errors import UserError
+from knockbox.files import write_whole
 from knockbox.history import standings
 
 FORMAT = "knockbox-book/1"
@@ -140,7 +140,7 @@ class Book:
         except OSError:
             same = False
         if not same:
-            _write(full, data)
+            write_whole(full, [data])
             st = os.stat(full)
             self.written += 1
         else:
@@ -160,7 +160,7 @@ class Book:
         data = json.dumps(m, ensure_ascii=False, sort_keys=True, separators=(",", ":"),
                           check_circular=False).encode("utf-8")
         if data != self._old_bytes or not os.path.exists(os.path.join(self.folder, MANIFEST)):
-            _write(os.path.join(self.folder, MANIFEST), data)
+            write_whole(os.path.join(self.folder, MANIFEST), [data])
 
     # ---- building
 
@@ -359,20 +359,6 @@ def _stats(counts):
     s["avg_points"] = round(s["points"] / s["hands"], 2) if s["hands"] else 0.0
     return s
 
-
-def _write(path, data):
-    """Write a file whole or not at all (a temporary file renamed over the old one)."""
-    tmp = None
-    try:
-        fd, tmp = tempfile.mkstemp(dir=os.path.dirname(path), prefix=".book-", suffix=".tmp")
-        with os.fdopen(fd, "wb") as f:
-            f.write(data)
-        os.chmod(tmp, 0o644)
-        os.replace(tmp, path)
-    except OSError as e:
-        if tmp is not None and os.path.exists(tmp):
-            os.unlink(tmp)
-        raise UserError("%s: %s" % (path, e.strerror or e)) from None
 
 
 def build(h, folder, lang="en", jobs=1):

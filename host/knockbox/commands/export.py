@@ -7,11 +7,9 @@ import` read) with under "meta" the history's ids, when each game was first sync
 import csv
 import io
 import json
-import os
-import tempfile
 
 from knockbox.commands.common import add_db_option, date_arg, game_id, open_history
-from knockbox.errors import UserError
+from knockbox.files import write_whole
 from knockbox.history import standings
 
 HELP = "write the history as CSV or JSON"
@@ -91,26 +89,10 @@ def run(args, out, err):
 
     parts = csv_lines(counted()) if args.csv else json_lines(counted())
     if args.output and args.output != "-":
-        write(args.output, parts)
+        write_whole(args.output, parts, args.output)
         err.write("%d games written to %s\n" % (count[0], args.output))
     else:
         for text in parts:
             out.write(text)
     return 0
 
-
-def write(shown, parts):
-    """Write the export whole or not at all (a temporary file renamed over FILE)."""
-    path = os.path.abspath(shown)
-    tmp = None
-    try:
-        fd, tmp = tempfile.mkstemp(dir=os.path.dirname(path), prefix=".export-", suffix=".tmp")
-        with os.fdopen(fd, "w", encoding="utf-8", newline="") as f:
-            for text in parts:
-                f.write(text)
-        os.chmod(tmp, 0o644)
-        os.replace(tmp, path)
-    except OSError as e:
-        if tmp is not None and os.path.exists(tmp):
-            os.unlink(tmp)
-        raise UserError("%s: %s" % (shown, e.strerror or e)) from None

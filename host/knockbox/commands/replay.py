@@ -7,6 +7,7 @@ import subprocess
 from knockbox import messages
 from knockbox.commands.common import add_lang_option, lang_of
 from knockbox.errors import UserError
+from knockbox.files import read_json
 
 HELP = "print the standings of a game record as JSON"
 DESCRIPTION = "Replay a game record (knockbox-game/1) and print standings JSON."
@@ -17,24 +18,6 @@ def arguments(p):
     p.add_argument("--engine", choices=("cpython", "micropython"), default="cpython",
                    help="run the rules core under CPython (default) or the MicroPython unix port")
     add_lang_option(p)
-
-
-def load_record(path, stdin=None):
-    """Read a game record from a file (or '-' for standard input): a dict, or UserError."""
-    try:
-        if path == "-":
-            text = stdin.read()
-        else:
-            with open(path, encoding="utf-8") as f:
-                text = f.read()
-    except OSError as e:
-        raise UserError("%s: %s" % (path, e.strerror or e)) from None
-    except UnicodeDecodeError:
-        raise UserError("%s: not UTF-8 text" % path) from None
-    try:
-        return json.loads(text)
-    except ValueError as e:
-        raise UserError("%s: not valid JSON (%s)" % (path, e)) from None
 
 
 def standings_cpython(rec):
@@ -85,7 +68,7 @@ def format_standings(s):
 def run(args, out, err, stdin=None):
     import sys
 
-    rec = load_record(args.game, stdin or sys.stdin)
+    rec = read_json(args.game, stdin or sys.stdin)
     try:
         st = ENGINES[args.engine](rec)
     except UserError as e:      # the rules core refused the record: say why in the language

@@ -9,12 +9,11 @@ statistics of `knockbox stats`. With no selection: the latest evening. Evenings 
 """
 import os
 import pathlib
-import tempfile
 import webbrowser
 
 from knockbox.commands.common import (add_db_option, add_selection, default_lang, open_history,
                                       select)
-from knockbox.errors import UserError
+from knockbox.files import write_whole
 
 HELP = "write an HTML report with charts of an evening's games"
 DESCRIPTION = __doc__.split("\n", 1)[1]
@@ -43,23 +42,9 @@ def run(args, out, err):
     html = report.page(rows, lang=args.lang or default_lang(), evening=number,
                        since=args.since, stake=stake)
     path = os.path.abspath(args.output)
-    write(path, html, args.output)
+    write_whole(path, [html], args.output)
     err.write("report of %d games written to %s\n" % (len(rows), args.output))
     if args.open:
         webbrowser.open(pathlib.Path(path).as_uri())
     return 0
 
-
-def write(path, text, shown):
-    """Write the page whole or not at all (a temporary file renamed over the old one)."""
-    tmp = None
-    try:
-        fd, tmp = tempfile.mkstemp(dir=os.path.dirname(path), prefix=".report-", suffix=".tmp")
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(text)
-        os.chmod(tmp, 0o644)
-        os.replace(tmp, path)
-    except OSError as e:
-        if tmp is not None and os.path.exists(tmp):
-            os.unlink(tmp)
-        raise UserError("%s: %s" % (shown, e.strerror or e)) from None
