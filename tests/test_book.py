@@ -4,11 +4,9 @@ for outside the folder, and the numbers on the pages are those of `knockbox stat
 `settle --json` and `history --json`; building again after a sync makes only what changed; the
 Russian book speaks the rules' words."""
 import concurrent.futures
-import io
 import json
 import os
 import random
-import sys
 import urllib.parse
 
 import pytest
@@ -17,19 +15,10 @@ import browser
 import evenings as E
 from gamegen import random_game
 from knockbox import cli, history
+from clirun import knockbox
 
 NAMES = ["Ann", "Bob", "Cy", "Dee", "Аня"]
 
-
-def knockbox(*args):
-    out, err = io.StringIO(), io.StringIO()
-    so, se = sys.stdout, sys.stderr
-    sys.stdout, sys.stderr = out, err
-    try:
-        code = cli.main(list(args))
-    finally:
-        sys.stdout, sys.stderr = so, se
-    return code, out.getvalue(), err.getvalue()
 
 
 def js(db, *args):

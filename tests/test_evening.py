@@ -15,6 +15,7 @@ import mp
 from knockbox import cli, history
 from knockcore import evening
 from knockcore.game import from_record
+from clirun import knockbox
 
 NAMES = ["Ann", "Bob", "Cy", "Dee", "Eve", "Fay", "Gus", "Hal", "Ivy", "Jo", "Kim", "Lu"]
 
@@ -147,11 +148,6 @@ def test_the_same_ledger_on_micropython():
 
 # ---- the laptop: evenings from the journal's events
 
-def knockbox(capsys, *args):
-    code = cli.main(list(args))
-    out, err = capsys.readouterr()
-    return code, out, err
-
 
 def as_players(name, players):
     return E.game(name, players)
@@ -179,9 +175,9 @@ def expected_ledger(recs):
 
 
 def test_history_shows_each_games_evening(capsys, db):
-    code, out, err = knockbox(capsys, "history", "--db", db, "--json")
+    code, out, err = knockbox("history", "--db", db, "--json")
     assert [r["evening"] for r in json.loads(out)] == [1, 1, 1, 2, 2]
-    code, out, err = knockbox(capsys, "history", "--db", db)
+    code, out, err = knockbox("history", "--db", db)
     lines = out.splitlines()
     assert lines[0].split()[:4] == ["id", "synced", "device", "evening"]
     assert [ln.split()[4] for ln in lines[1:]] == ["1", "1", "1", "2", "2"]  # date, time
@@ -189,16 +185,16 @@ def test_history_shows_each_games_evening(capsys, db):
         cli.main(["history", "--help"])
     out = capsys.readouterr().out
     assert "Evenings are numbered 1, 2, ..." in " ".join(out.split())
-    code, out, err = knockbox(capsys, "show", "4", "--db", db, "--json")
+    code, out, err = knockbox("show", "4", "--db", db, "--json")
     assert json.loads(out)["meta"]["evening"] == 2
-    code, out, err = knockbox(capsys, "show", "4", "--db", db)
+    code, out, err = knockbox("show", "4", "--db", db)
     assert "evening 2; " in out.splitlines()[0]
 
 
 def test_settle_an_evening(capsys, db):
     for args, n, recs in ((["--evening", "1"], 1, PLAN[:3]), (["--evening"], 2, PLAN[4:]),
                           (["--evening", "2"], 2, PLAN[4:])):
-        code, out, err = knockbox(capsys, "settle", "--db", db, "--json", "--per-point", "0.1",
+        code, out, err = knockbox("settle", "--db", db, "--json", "--per-point", "0.1",
                                   *args)
         assert code == 0, err
         res = json.loads(out)
@@ -212,7 +208,7 @@ def test_settle_an_evening(capsys, db):
         assert [p[3] for p in res["payments"]] == [evening.money(p[2] * 10)
                                                    for p in res["payments"]]
     # evening 1 of the worked examples: A -196 +428 +727, B -416 -214 -284, C +612 -214 -443
-    code, out, err = knockbox(capsys, "settle", "--db", db, "--evening", "1", "--per-point",
+    code, out, err = knockbox("settle", "--db", db, "--evening", "1", "--per-point",
                               "0.1")
     assert out.splitlines()[0] == "evening 1: games 1, 2, 3"
     assert "B pays A 914 points = 91.40" in out and "C pays A 45 points = 4.50" in out
@@ -226,11 +222,11 @@ def test_settle_evening_mistakes(capsys, db, tmp_path):
                       (["--evening", "x"], "'x' is not an evening number"),
                       (["--evening", "0"], "not an evening number"),
                       (["1", "--evening", "1"], "only one of them")):
-        code, out, err = knockbox(capsys, "settle", "--db", db, *args)
+        code, out, err = knockbox("settle", "--db", db, *args)
         assert code == 1 and err.startswith("knockbox: ") and msg in err, err
     empty = str(tmp_path / "empty.sqlite3")
     E.sync_into(empty, E.journal([E.EVENING]))
-    code, out, err = knockbox(capsys, "settle", "--db", empty, "--evening")
+    code, out, err = knockbox("settle", "--db", empty, "--evening")
     assert code == 1 and "no games yet" in err
 
 
@@ -247,23 +243,23 @@ def test_evening_membership_follows_the_next_game_number(capsys, tmp_path, monke
     E.sync_into(path, evs)
     E.sync_into(path, E.journal([E.M3, E.EVENING, E.M1]), dev="fedcba9876543210")
     E.sync_into(path, E.journal([E.M2]), epoch=1)          # the device erased: a new epoch
-    code, out, err = knockbox(capsys, "history", "--db", path, "--json")
+    code, out, err = knockbox("history", "--db", path, "--json")
     rows = json.loads(out)
     assert [(r["device"][:2], r["epoch"], r["gid"], r["evening"]) for r in rows] == [
         ("01", 0, 1, 1), ("01", 0, 2, 2), ("01", 0, 3, 2),
         ("fe", 0, 1, 3), ("fe", 0, 2, 4), ("01", 1, 1, 5)]
-    code, out, err = knockbox(capsys, "settle", "--db", path, "--json", "--evening", "2")
+    code, out, err = knockbox("settle", "--db", path, "--json", "--evening", "2")
     assert json.loads(out)["games"] == [2, 3]
-    code, out, err = knockbox(capsys, "settle", "--db", path, "--json", "--evening")
+    code, out, err = knockbox("settle", "--db", path, "--json", "--evening")
     assert json.loads(out)["games"] == [6]
 
 
 def test_stats_of_an_evening(capsys, db):
-    code, out, err = knockbox(capsys, "stats", "--db", db, "--json", "--evening", "2")
+    code, out, err = knockbox("stats", "--db", db, "--json", "--evening", "2")
     got = {p["player"]: p for p in json.loads(out)}
     assert sorted(got) == ["A", "B", "C", "Dee"]
     assert got["Dee"]["games"] == 2 and got["B"]["games"] == 1
     want = expected_ledger(PLAN[4:])
     assert {n: p["net"] for n, p in got.items()} == {n: want[n][0] for n in want}
-    code, out, err = knockbox(capsys, "stats", "--db", db, "--json", "1", "2")
+    code, out, err = knockbox("stats", "--db", db, "--json", "1", "2")
     assert {p["player"]: p["games"] for p in json.loads(out)} == {"A": 2, "B": 2, "C": 2}

@@ -13,6 +13,7 @@ from knockbox import cli, history, sync
 from knockcore.game import from_record
 
 from evenings import DEV, VECTORS, Link, journal  # noqa: E402 (the stand-in device, shared)
+from clirun import knockbox
 
 NAMES = ["m1 worked example (RULES 5)", "m2 worked example (RULES 5)",
          "m3 worked example (RULES 5)", "m1 ends on an undercut, custom bonus",
@@ -26,11 +27,6 @@ def db(tmp_path):
     assert s.results["new"] == len(NAMES)
     return path
 
-
-def knockbox(capsys, *args):
-    code = cli.main(list(args))
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 def test_where_the_history_lives(monkeypatch, tmp_path):
@@ -48,20 +44,20 @@ def test_where_the_history_lives(monkeypatch, tmp_path):
 def test_not_a_history_file(capsys, tmp_path):
     bad = tmp_path / "x.sqlite3"
     bad.write_bytes(b"this is no database" * 100)
-    code, out, err = knockbox(capsys, "history", "--db", str(bad))
+    code, out, err = knockbox("history", "--db", str(bad))
     assert code == 1 and err.startswith("knockbox: ") and "not a Knockbox history" in err
-    code, out, err = knockbox(capsys, "stats", "--db", str(tmp_path / "none.sqlite3"))
+    code, out, err = knockbox("stats", "--db", str(tmp_path / "none.sqlite3"))
     assert code == 1 and "no history yet" in err
 
 
 def test_history_lists_every_game(capsys, db):
-    code, out, err = knockbox(capsys, "history", "--db", db)
+    code, out, err = knockbox("history", "--db", db)
     assert code == 0
     lines = out.splitlines()
     assert len(lines) == 1 + len(NAMES)
     assert "A, B, C" in lines[1] and lines[1].split()[-1] == "over" and " C " in lines[1]
     assert "Аня, Борис, Ёжик" in lines[6] and lines[6].split()[-1] == "playing"
-    code, out, err = knockbox(capsys, "history", "--db", db, "--json")
+    code, out, err = knockbox("history", "--db", db, "--json")
     rows = json.loads(out)
     assert [r["gid"] for r in rows] == list(range(1, 7))
     for r, name in zip(rows, NAMES):
@@ -74,13 +70,13 @@ def test_history_lists_every_game(capsys, db):
 
 
 def test_show(capsys, db):
-    code, out, err = knockbox(capsys, "show", "1", "--db", db, "--json")
+    code, out, err = knockbox("show", "1", "--db", db, "--json")
     st = json.loads(out)
     want = VECTORS[NAMES[0]]["expect"]
     for k in ("totals", "final", "net", "payments", "hands", "winners"):
         assert st[k] == want[k]
     assert st["meta"]["gid"] == 1 and st["meta"]["device"] == DEV
-    code, out, err = knockbox(capsys, "show", "1", "--db", db)
+    code, out, err = knockbox("show", "1", "--db", db)
     assert code == 0
     assert "winner: C" in out
     for payer, payee, amount in want["payments"]:
@@ -88,10 +84,10 @@ def test_show(capsys, db):
     net_line = [ln for ln in out.splitlines() if ln.startswith("net")][0]
     assert net_line.split()[1:] == [str(v) for v in want["net"]]
     assert len([ln for ln in out.splitlines() if ln.strip()[:1].isdigit()]) == 5
-    code, out, err = knockbox(capsys, "show", "5", "--db", db)
+    code, out, err = knockbox("show", "5", "--db", db)
     assert "next: " in out and "deals" in out
     for bad, msg in (("x", "not a game id"), ("0", "not a game id"), ("99", "no game 99")):
-        code, out, err = knockbox(capsys, "show", bad, "--db", db)
+        code, out, err = knockbox("show", bad, "--db", db)
         assert code == 1 and err.startswith("knockbox: ") and msg in err
 
 
@@ -129,7 +125,7 @@ def expected_stats():
 
 
 def test_stats(capsys, db):
-    code, out, err = knockbox(capsys, "stats", "--db", db, "--json")
+    code, out, err = knockbox("stats", "--db", db, "--json")
     assert code == 0
     got = {p["player"]: p for p in json.loads(out)}
     want = expected_stats()
@@ -145,15 +141,15 @@ def test_stats(capsys, db):
     # the examples have gins and undercuts, so those counts are really checked
     assert sum(p["gins"] for p in got.values()) > 0
     assert sum(p["undercuts"] for p in got.values()) > 0
-    code, out, err = knockbox(capsys, "stats", "--db", db)
+    code, out, err = knockbox("stats", "--db", db)
     assert "net over time" in out and out.splitlines()[0].split()[:3] == ["player", "games",
                                                                           "wins"]
-    code, out, err = knockbox(capsys, "stats", "--db", db, "--since", "31/12/2020")
+    code, out, err = knockbox("stats", "--db", db, "--since", "31/12/2020")
     assert code == 1 and "not a date" in err
 
 
 def test_export(capsys, db, tmp_path):
-    code, out, err = knockbox(capsys, "export", "--json", "--db", db)
+    code, out, err = knockbox("export", "--json", "--db", db)
     recs = json.loads(out)
     for rec, name in zip(recs, NAMES):
         meta = rec.pop("meta")
@@ -161,7 +157,7 @@ def test_export(capsys, db, tmp_path):
         # the export is what `knockbox replay` reads
         assert from_record(dict(rec, meta=meta)).standings() == from_record(rec).standings()
     path = tmp_path / "games.csv"
-    code, out, err = knockbox(capsys, "export", "--csv", "-o", str(path), "--db", db, "1", "3")
+    code, out, err = knockbox("export", "--csv", "-o", str(path), "--db", db, "1", "3")
     assert code == 0 and "2 games written" in err
     with open(path, newline="", encoding="utf-8") as f:
         rows = list(csv.DictReader(f))
@@ -174,7 +170,7 @@ def test_export(capsys, db, tmp_path):
 
 
 def test_settle_an_evening(capsys, db):
-    code, out, err = knockbox(capsys, "settle", "--db", db, "--json", "--per-point", "0.05")
+    code, out, err = knockbox("settle", "--db", db, "--json", "--per-point", "0.05")
     assert code == 0
     res = json.loads(out)
     finished = [i + 1 for i, n in enumerate(NAMES) if VECTORS[n]["expect"].get("over")]
@@ -194,7 +190,7 @@ def test_settle_an_evening(capsys, db):
         bal[payee] -= points
     assert set(bal.values()) == {0}
     assert len(res["payments"]) <= len(want) - 1
-    code, out, err = knockbox(capsys, "settle", "--db", db, "--per-point", "0.05")
+    code, out, err = knockbox("settle", "--db", db, "--per-point", "0.05")
     assert "left out: game 5 (playing)" in out and " pays " in out and " = " in out
 
 
@@ -202,11 +198,11 @@ def test_settle_picks_games(capsys, db):
     c = sqlite3.connect(db)
     c.execute("UPDATE games SET synced = '2024-03-01 21:00:00' WHERE gid IN (1, 2)")
     c.commit()
-    code, out, err = knockbox(capsys, "settle", "--db", db, "--json")
+    code, out, err = knockbox("settle", "--db", db, "--json")
     assert json.loads(out)["games"] == [3, 4]       # the latest evening only
-    code, out, err = knockbox(capsys, "settle", "--db", db, "--json", "--since", "2024-01-01")
+    code, out, err = knockbox("settle", "--db", db, "--json", "--since", "2024-01-01")
     assert json.loads(out)["games"] == [1, 2, 3, 4]
-    code, out, err = knockbox(capsys, "settle", "--db", db, "--json", "2")
+    code, out, err = knockbox("settle", "--db", db, "--json", "2")
     res = json.loads(out)
     assert res["games"] == [2] and res["net"] == dict(zip("ABC", VECTORS[NAMES[1]]["expect"]
                                                           ["net"]))
@@ -214,7 +210,7 @@ def test_settle_picks_games(capsys, db):
                       (["1", "--since", "2024-01-01"], "only one of them"),
                       (["--evening", "--since", "2024-01-01"], "only one of them"),
                       (["1", "--evening", "1"], "only one of them")):
-        code, out, err = knockbox(capsys, "settle", "--db", db, *args)
+        code, out, err = knockbox("settle", "--db", db, *args)
         assert code == 1 and err.startswith("knockbox: ") and msg in err
 
 
@@ -244,7 +240,7 @@ def test_another_device_is_another_source(db):
 
 @pytest.mark.parametrize("rate", ["0.01", "0.05", "1.1", "1000", "0.050"])
 def test_settle_money_adds_up_and_matches_the_payments(capsys, db, rate):
-    code, out, err = knockbox(capsys, "settle", "--db", db, "--json", "--per-point", rate)
+    code, out, err = knockbox("settle", "--db", db, "--json", "--per-point", rate)
     assert code == 0, err
     res = json.loads(out)
     cent = Decimal("0.01")
@@ -264,22 +260,22 @@ def test_settle_money_adds_up_and_matches_the_payments(capsys, db, rate):
 
 @pytest.mark.parametrize("rate", ["1e30", "1e999999999", "1000.01", "1001"])
 def test_settle_refuses_absurd_rates(capsys, db, rate):
-    code, out, err = knockbox(capsys, "settle", "--db", db, "--per-point", rate)
+    code, out, err = knockbox("settle", "--db", db, "--per-point", rate)
     assert code == 1 and err.startswith("knockbox: --per-point: ") and "per point" in err
 
 
 @pytest.mark.parametrize("rate", ["0.005", "0.0013", "1e-9"])
 def test_settle_money_is_in_whole_hundredths(capsys, db, rate):
-    code, out, err = knockbox(capsys, "settle", "--db", db, "--per-point", rate)
+    code, out, err = knockbox("settle", "--db", db, "--per-point", rate)
     assert code == 1 and "not a whole number of hundredths" in err
 
 
 @pytest.mark.parametrize("cmd", [["show"], ["export", "--csv"], ["settle"]])
 def test_game_ids_too_big_for_the_history(capsys, db, cmd):
     for big in ("99999999999999999999", str(2 ** 63)):
-        code, out, err = knockbox(capsys, *cmd, big, "--db", db)
+        code, out, err = knockbox(*cmd, big, "--db", db)
         assert code == 1 and err.startswith("knockbox: ") and "not a game id" in err, err
-    code, out, err = knockbox(capsys, "show", str(2 ** 63 - 1), "--db", db)
+    code, out, err = knockbox("show", str(2 ** 63 - 1), "--db", db)
     assert code == 1 and "no game %d" % (2 ** 63 - 1) in err
 
 
@@ -296,7 +292,7 @@ def test_stats_leave_out_hands_sat_out(capsys, tmp_path):
            {"t": "hand", "g": 2, "h": {"void": True}}]
     path = str(tmp_path / "h.sqlite3")
     sync.Sync(Link(evs), history.History(path), io.StringIO()).run()
-    code, out, err = knockbox(capsys, "stats", "--db", path, "--json")
+    code, out, err = knockbox("stats", "--db", path, "--json")
     got = {p["player"]: p for p in json.loads(out)}
     st = from_record(dict(m2, hands=[evs[2]["h"]])).standings()["hands"][0]
     assert st["kind"] == "undercut" and st["winners"] == [1, 2]

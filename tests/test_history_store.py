@@ -13,16 +13,11 @@ import sys
 import pytest
 
 import evenings as E
-from knockbox import cli
+from clirun import knockbox
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 V1 = os.path.join(HERE, "fixtures", "history-v1.sqlite3")
 
-
-def knockbox(capsys, *args):
-    code = cli.main(list(args))
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 def kept(old, new):
@@ -48,7 +43,7 @@ def test_a_schema_1_file_is_upgraded_in_place_with_nothing_lost(capsys, tmp_path
     games_before = c.execute("SELECT * FROM games ORDER BY id").fetchall()
     c.close()
     for key, expected in sorted(want.items()):
-        code, out, err = knockbox(capsys, *key.split(), "--db", path)
+        code, out, err = knockbox(*key.split(), "--db", path)
         assert code == 0, (key, err)
         got = json.loads(out) if "--json" in key else out
         assert kept(expected, got), key
@@ -67,7 +62,7 @@ def test_a_schema_1_file_is_upgraded_in_place_with_nothing_lost(capsys, tmp_path
     E.sync_into(path, E.journal([E.game(E.M3, ["Ann", "Eve", "Fay"]), E.EVENING,
                                  E.game(E.M1, ["Eve", "Fay", "Ann"]), E.game(E.M2)]),
                 dev="fedcba9876543210")
-    code, out, err = knockbox(capsys, "history", "--json", "--db", path)
+    code, out, err = knockbox("history", "--json", "--db", path)
     rows = json.loads(out)
     assert len(rows) == 11 and rows[-1]["evening"] == 3 and rows[-2]["evening"] == 3
 
@@ -80,18 +75,18 @@ def upgraded(tmp_path):
 
 def outputs(capsys, db):
     """What a user reads of a history: every game, the statistics, each evening's settlement."""
-    code, out, err = knockbox(capsys, "history", "--json", "--db", db)
+    code, out, err = knockbox("history", "--json", "--db", db)
     games = json.loads(out)
     for g in games:
         del g["id"]
     res = {"history": games}
     for cmd in (["stats", "--json"], ["export", "--json"]):
-        code, out, err = knockbox(capsys, *cmd, "--db", db)
+        code, out, err = knockbox(*cmd, "--db", db)
         res[cmd[0]] = json.loads(out)
     for rec in res["export"]:
         del rec["meta"]["id"]
     for n in range(1, 1 + max(g["evening"] or 0 for g in games)):
-        code, out, err = knockbox(capsys, "settle", "--json", "--evening", str(n), "--db", db)
+        code, out, err = knockbox("settle", "--json", "--evening", str(n), "--db", db)
         res["settle %d" % n] = json.loads(out)
         for k in ("games", "skipped"):
             del res["settle %d" % n][k]     # game ids
@@ -101,17 +96,17 @@ def outputs(capsys, db):
 def test_export_then_import_gives_the_same_history(capsys, tmp_path):
     db = upgraded(tmp_path)
     dump = str(tmp_path / "all.json")
-    code, out, err = knockbox(capsys, "export", "--json", "-o", dump, "--db", db)
+    code, out, err = knockbox("export", "--json", "-o", dump, "--db", db)
     assert code == 0
     new = str(tmp_path / "new.sqlite3")
-    code, out, err = knockbox(capsys, "import", dump, "--db", new)
+    code, out, err = knockbox("import", dump, "--db", new)
     assert code == 0 and out == "10 games imported\n"
     want = outputs(capsys, db)
     assert len(want) == 6 and len(want["history"]) == 10     # three evenings
     assert outputs(capsys, new) == want
     # again: nothing is added; into the history it came from: nothing either
     for target in (new, db):
-        code, out, err = knockbox(capsys, "import", dump, "--db", target)
+        code, out, err = knockbox("import", dump, "--db", target)
         assert code == 0 and out == "0 games imported; 10 already in the history\n"
         assert outputs(capsys, target) == want
 
@@ -137,30 +132,30 @@ def test_typed_in_games_form_evenings_by_label_or_date(capsys, tmp_path):
     one = tmp_path / "one.json"
     one.write_text(json.dumps(record(["Dee", "Ann", "Bob"], WIN)))     # one record, no meta
     db = str(tmp_path / "h.sqlite3")
-    code, out, err = knockbox(capsys, "import", str(sheets), str(one), "--db", db)
+    code, out, err = knockbox("import", str(sheets), str(one), "--db", db)
     assert code == 0 and out == "5 games imported\n"
-    code, out, err = knockbox(capsys, "history", "--json", "--db", db)
+    code, out, err = knockbox("history", "--json", "--db", db)
     rows = json.loads(out)
     assert [(r["synced"], r["evening"], r["device"], r["gid"]) for r in rows] == [
         ("2019-05-03 00:00:00", 1, "import", 1), ("2019-05-03 22:10:00", 1, "import", 2),
         ("2019-05-10 00:00:00", 2, "import", 3), ("2019-05-11 00:00:00", 2, "import", 4),
         (rows[4]["synced"], 3, "import", 5)]
     assert rows[4]["synced"][:10] == datetime.date.today().isoformat()
-    code, out, err = knockbox(capsys, "settle", "--json", "--evening", "1", "--db", db)
+    code, out, err = knockbox("settle", "--json", "--evening", "1", "--db", db)
     res = json.loads(out)
     assert res["games"] == [1, 2] and res["net"]["Cy"] < 0 < res["net"]["Ann"]
-    code, out, err = knockbox(capsys, "settle", "--json", "--evening", "2", "--db", db)
+    code, out, err = knockbox("settle", "--json", "--evening", "2", "--db", db)
     assert json.loads(out)["skipped"] == [[3, "playing"]]
     # the same sheet typed in again adds nothing; a game that went on since updates its copy
-    code, out, err = knockbox(capsys, "import", str(sheets), "--db", db)
+    code, out, err = knockbox("import", str(sheets), "--db", db)
     assert out == "0 games imported; 4 already in the history\n"
-    code, out, err = knockbox(capsys, "export", "--json", "3", "--db", db)
+    code, out, err = knockbox("export", "--json", "3", "--db", db)
     later = json.loads(out)[0]
     later["hands"] = WIN
     (tmp_path / "later.json").write_text(json.dumps(later))
-    code, out, err = knockbox(capsys, "import", str(tmp_path / "later.json"), "--db", db)
+    code, out, err = knockbox("import", str(tmp_path / "later.json"), "--db", db)
     assert out == "0 games imported; 1 updated (they went on since)\n"
-    code, out, err = knockbox(capsys, "settle", "--json", "--evening", "2", "--db", db)
+    code, out, err = knockbox("settle", "--json", "--evening", "2", "--db", db)
     assert json.loads(out)["games"] == [3, 4]
 
 
@@ -176,13 +171,13 @@ def test_a_bad_file_is_refused_and_nothing_imported(capsys, tmp_path, bad, says)
     good.write_text(json.dumps([record(["Ann", "Bob", "Cy"], WIN)]))
     f = tmp_path / "bad.json"
     f.write_text(bad)
-    code, out, err = knockbox(capsys, "import", str(good), str(f), "--db", db)
+    code, out, err = knockbox("import", str(good), str(f), "--db", db)
     assert code == 1 and err.startswith("knockbox: %s: " % f) and says in err, err
     assert not os.path.exists(db)       # not even an empty history is made
-    knockbox(capsys, "import", str(good), "--db", db)
-    code, out, err = knockbox(capsys, "import", str(good), str(f), "--db", db)
+    knockbox("import", str(good), "--db", db)
+    code, out, err = knockbox("import", str(good), str(f), "--db", db)
     assert code == 1 and says in err
-    code, out, err = knockbox(capsys, "history", "--json", "--db", db)
+    code, out, err = knockbox("history", "--json", "--db", db)
     assert len(json.loads(out)) == 1
 
 
@@ -192,19 +187,19 @@ def test_a_record_the_rules_refuse_is_named_and_nothing_imported(capsys, tmp_pat
     f.write_text(json.dumps([record(["Ann", "Bob", "Cy"], WIN),
                              record(["Ann", "Bob", "Dee"], [{"knock": 1, "counts": [5, 50, 9]}]),
                              record(["Ann", "Bob", "Eve"], WIN, synced="31/12/2020")]))
-    code, out, err = knockbox(capsys, "import", str(f), "--db", db)
+    code, out, err = knockbox("import", str(f), "--db", db)
     assert code == 1 and err == ("knockbox: %s: record 2 (Ann, Bob, Dee): hand 1: knock: Bob's "
                                  "count 50 is above the knock limit 10: nothing was imported\n"
                                  % f)
     assert not os.path.exists(db)
     f.write_text(json.dumps([record(["Ann", "Bob", "Eve"], WIN, synced="31/12/2020")]))
-    code, out, err = knockbox(capsys, "import", str(f), "--db", db)
+    code, out, err = knockbox("import", str(f), "--db", db)
     assert code == 1 and "record 1 (Ann, Bob, Eve): meta.synced '31/12/2020' is not a date" in err
     for meta, says in (({"evening": ["x"]}, "meta.evening"), ({"status": "won"}, "meta.status"),
                        ({"device": "d", "epoch": -1, "gid": 1}, "meta.device"),
                        ({"status": "invalid"}, "needs its method, players and meta.error")):
         f.write_text(json.dumps(record(["Ann", "Bob", "Eve"], WIN, **meta)))
-        code, out, err = knockbox(capsys, "import", str(f), "--db", db)
+        code, out, err = knockbox("import", str(f), "--db", db)
         assert code == 1 and says in err, err
 
 
@@ -217,8 +212,8 @@ def test_a_report_of_more_games_than_a_page_holds_says_so(capsys, tmp_path):
     f.write_text(json.dumps([record(["Ann", "Bob", "Cy"], [{"knock": 0, "counts": [5, 90, 20 + i]}],
                                     synced="2020-01-01 20:%02d:%02d" % divmod(i, 60))
                              for i in range(n)]))
-    knockbox(capsys, "import", str(f), "--db", db)
-    code, out, err = knockbox(capsys, "report", "--since", "2020-01-01", "-o",
+    knockbox("import", str(f), "--db", db)
+    code, out, err = knockbox("report", "--since", "2020-01-01", "-o",
                               str(tmp_path / "r.html"), "--db", db)
     assert code == 1 and "%d games are more than one page" % n in err and "knockbox book" in err
     assert not (tmp_path / "r.html").exists()
@@ -242,12 +237,12 @@ def test_net_over_time_is_a_row_a_month_when_days_are_too_many(capsys, tmp_path)
     f.write_text(json.dumps([record(["Ann", "Bob", "Cy"], [{"knock": 0, "counts": [5, 90, i]}]
                                     + WIN[1:], synced=d.isoformat())
                              for i, d in enumerate(days)]))
-    knockbox(capsys, "import", str(f), "--db", db)
-    code, out, err = knockbox(capsys, "stats", "--db", db)
+    knockbox("import", str(f), "--db", db)
+    code, out, err = knockbox("stats", "--db", db)
     table = out.split("net over time (running total after each month)\n")[1].splitlines()
     assert table[0].split() == ["month", "Ann", "Bob", "Cy"]
     assert [r.split()[0] for r in table[1:]] == sorted({d.isoformat()[:7] for d in days})
-    code, out, err = knockbox(capsys, "stats", "--json", "--db", db)
+    code, out, err = knockbox("stats", "--json", "--db", db)
     got = {p["player"]: p for p in json.loads(out)}
     assert len(got["Ann"]["net_by_day"]) == 45
     assert table[-1].split()[1:] == [str(got[n]["net"]) for n in ("Ann", "Bob", "Cy")]
@@ -255,9 +250,9 @@ def test_net_over_time_is_a_row_a_month_when_days_are_too_many(capsys, tmp_path)
 
 def check_evening_numbers(capsys, db):
     """Evenings are numbered 1, 2, ... in the order of their first game, as history lists them."""
-    code, out, err = knockbox(capsys, "export", "--json", "--db", db)
+    code, out, err = knockbox("export", "--json", "--db", db)
     keys = [r["meta"].get("evening") for r in json.loads(out)]
-    code, out, err = knockbox(capsys, "history", "--json", "--db", db)
+    code, out, err = knockbox("history", "--json", "--db", db)
     numbers = [r["evening"] for r in json.loads(out)]
     first = {}
     for k in keys:
@@ -275,7 +270,7 @@ def test_games_imported_into_the_past_renumber_the_evenings_after_them(capsys, t
                              record(["Ann", "Bob", "Dee"], WIN, synced="2024-03-05 12:00"),
                              record(["Ann", "Bob", "Eve"], WIN, synced="2024-03-08 20:08:30",
                                     evening="0123456789abcdef/0/0")]))
-    code, out, err = knockbox(capsys, "import", str(f), "--db", db)
+    code, out, err = knockbox("import", str(f), "--db", db)
     assert out == "3 games imported\n"
     # 2019 first; 2024-03-05 between the device's first and second evening; the third record
     # joins the device's first evening (its label), late

@@ -2,31 +2,20 @@
 user runs it: a player who wins everything ends on top, method 2 rates the partnership as one
 team (the partner who sat out included), the same history always gives the same ratings whether
 it was rated at once, a sync at a time, or with games synced into the past."""
-import io
 import json
 import os
 import random
 import shutil
 import sqlite3
-import sys
 
 import pytest
 
 import evenings as E
 from gamegen import random_game
-from knockbox import cli, history, ratings
+from knockbox import history, ratings
 from knockcore.game import Game
+from clirun import knockbox
 
-
-def knockbox(*args):
-    out, err = io.StringIO(), io.StringIO()
-    so, se = sys.stdout, sys.stderr
-    sys.stdout, sys.stderr = out, err
-    try:
-        code = cli.main(list(args))
-    finally:
-        sys.stdout, sys.stderr = so, se
-    return code, out.getvalue(), err.getvalue()
 
 
 def stats(db, *args):
