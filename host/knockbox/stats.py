@@ -5,7 +5,9 @@ compute(rows) -> [{player, games, wins, hands, hands_won, gins, undercuts, point
 net, net_by_day}], sorted by name, over History.games(seats=True) rows: it adds up the counts each
 game's seats got when the game was stored (knockbox.derived), replaying nothing. Players are
 matched by name.
-Counted per player:
+What each count means: GLOSSARY below (`knockbox stats --help` prints it).
+"""
+GLOSSARY = """Counted per player:
   games      games played (refused 'invalid' games are left out)
   wins       finished games the player won (both partners for a partnership win, method 2)
   hands      hands played (void hands included; a hand the player sat out is not counted:
@@ -17,6 +19,10 @@ Counted per player:
   avg_points points scored per hand played (hands sat out count neither points nor hands)
   net        settlement points won (+) or lost (-) over finished games
   net_by_day running net after each day (by the date the game was first synced)
+  rating     skill rating over all the player's finished games, whatever the selection:
+             openskill's conservative estimate (mu - 3 sigma), 0 before any game, higher
+             is stronger (knockbox.ratings, docs/RATINGS.md)
+  rated      the number of games the rating is made from
 """
 COLUMNS = ("player", "games", "wins", "hands", "hands_won", "gins", "undercuts", "avg_points",
            "net")

@@ -1,25 +1,7 @@
-"""`knockbox stats`: per player, over the games in the history (what is counted, and how:
-knockbox.stats).
+"""`knockbox stats`: per player, over the games in the history (counted by knockbox.stats).
 
 Which games: the ids given, evening N (--evening N; alone: the latest evening), those first
 synced on or after --since DATE, or by default all of them. Players are matched by name.
-Counted per player:
-  games      games played (refused 'invalid' games are left out)
-  wins       finished games the player won (both partners for a partnership win, method 2)
-  hands      hands played (void hands included; a hand the player sat out is not counted:
-             method 1's idle player, method 2's partner sitting out)
-  hands_won  hands whose winners include the player (in method 2 both partners of a winning
-             partnership, the one sitting out too)
-  gins       hands where the player went gin
-  undercuts  hands the player played and won by undercutting the knocker
-  avg_points points scored per hand played (hands sat out count neither points nor hands)
-  net        settlement points won (+) or lost (-) over finished games
-  net_by_day running net after each day (by the date the game was first synced); the table
-             shows it after each day, or each month or year when there are more than %d
-  rating     skill rating over all the player's finished games, whatever the selection:
-             openskill's conservative estimate (mu - 3 sigma), 0 before any game, higher
-             is stronger (docs/RATINGS.md)
-  rated      the number of games the rating is made from
 """
 from knockbox import stats as S
 from knockbox.commands.common import (add_db_option, add_selection, open_history, select,
@@ -27,7 +9,8 @@ from knockbox.commands.common import (add_db_option, add_selection, open_history
 
 HELP = "per-player statistics over the history"
 ROWS = 40           # rows of the net-over-time table at most (a row per day, month or year)
-DESCRIPTION = __doc__.split("\n", 1)[1] % ROWS
+DESCRIPTION = (__doc__.split("\n", 2)[2] + S.GLOSSARY + "The table shows net_by_day after "
+               "each day, or each month or year when there are more than %d days.\n" % ROWS)
 RAW_DESCRIPTION = True
 COLUMNS = S.COLUMNS + ("rating", "rated")
 
