@@ -1,9 +1,9 @@
-"""`knockbox history`: the games synced from the device, one line each."""
+"""`knockbox history`: the games in the history (synced from a device or imported), one line each."""
 from knockbox.commands.common import (EVENINGS_HELP, add_db_option, add_lang_option, lang_of,
                                       open_history, status_text, winner_names, write_json,
                                       write_table)
 
-HELP = "list the games synced from the device"
+HELP = "list the games in the history (synced or imported)"
 DESCRIPTION = ("List the games in the history: id, when first synced, device, evening, method, "
                "players, hands, winner, status. " + EVENINGS_HELP)
 

@@ -4,7 +4,7 @@ import json
 
 from knockbox.errors import UserError
 
-HELP = "send the player roster and rules settings to the device"
+HELP = "send settings to the device: roster, rules, language, sleep time, stake"
 DESCRIPTION = "Change the device's settings; with no options, print them."
 
 
