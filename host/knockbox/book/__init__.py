@@ -25,9 +25,7 @@ import json
 import os
 import re
 
-import jinja2
-
-from knockbox import ratings, settle, stats
+from knockbox import ratings, settle, stats, templating
 from knockbox.book import svg
 from knockbox.book.words import LANGS
 from knockbox.errors import UserError
@@ -84,9 +82,7 @@ class Book:
         self.old = self._manifest()
         self.pages = {}         # path -> {"sha256", "size", "mtime", "inputs"}
         self.written = self.kept = self.removed = 0
-        self.env = jinja2.Environment(
-            loader=jinja2.FileSystemLoader(os.path.join(_HERE, "templates")), autoescape=True,
-            trim_blocks=True, lstrip_blocks=True, undefined=jinja2.StrictUndefined)
+        self.env = templating.environment(os.path.join(_HERE, "templates"))
 
     # ---- the folder and its manifest
 

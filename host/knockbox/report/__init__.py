@@ -11,9 +11,7 @@ Numbers on the page carry data-k attributes (tests/test_report.py reads them in 
 import datetime
 import os
 
-import jinja2
-
-from knockbox import settle, stats
+from knockbox import settle, stats, templating
 from knockbox.errors import UserError
 from knockbox.history import standings
 from knockbox.report import charts
@@ -65,10 +63,9 @@ def page(rows, lang="en", evening=None, since=None, stake=None, now=None, home=N
         "stats": stats.compute(rows), "stat_keys": STATS, "colour": colour,
         "games": [_game(r, words, colour) for r in rows],
     }
-    env = jinja2.Environment(loader=jinja2.FileSystemLoader(os.path.join(_HERE, "templates")),
-                             autoescape=True, trim_blocks=True, lstrip_blocks=True,
-                             undefined=jinja2.StrictUndefined)
+    env = templating.environment(os.path.join(_HERE, "templates"))
     return env.get_template("report.html").render(ctx)
+
 
 
 def _game(row, words, colour):
