@@ -5,19 +5,7 @@ and knockbox.settle) read only what they need, by index, and never replay a game
 Where: --db FILE, else $KNOCKBOX_HOME/history.sqlite3, else $XDG_DATA_HOME/knockbox/..., else
 ~/.local/share/knockbox/history.sqlite3.
 
-Tables (schema 2; a schema 1 file is upgraded in place when opened, nothing lost):
-  devices(device_id, epoch, board, firmware, first_sync, last_sync, built_seq)
-                        one row per device epoch; its events up to built_seq are built into games
-  events(device_id, epoch, seq, gid, body)   the device's journal events as received (JSON)
-  games(id, device_id, epoch, gid, synced, updated, method, players, hands, status, winners,
-        record, error, evening, standings, play)
-                        one row per game, rebuilt from its events by the rules core (or imported);
-                        key (device_id, epoch, gid), so a game edited on the device after a sync
-                        is updated; standings, play and its seats' rows are knockbox.derived's,
-                        worked out once when the game is stored
-  seats(game_id, seat, player, won, hands, hands_won, gins, undercuts, points, net)
-  evening_starts(device_id, epoch, seq, next)   the device's evening records
-  evenings(key, number, first_...)              each evening's number and its first game
+Tables: knockbox.history_schema.
 An erase on the device starts a new epoch: its games get new keys, the old ones stay here.
 
 Evenings: {"t":"evening","next":G} (no "g"; knockcore.events makes and reads it: evening(G),
@@ -39,57 +27,15 @@ import sqlite3
 
 from knockbox import derived
 from knockbox.errors import UserError
-from knockcore import events
+from knockbox.fromevents import MAX_INT as MAX_INT  # (its home for the commands)
+from knockbox.fromevents import event_gid, evening_next, identity, replay_events
+from knockbox.history_read import SEAT_COUNTS, Reads
+from knockbox.history_schema import INDEXES_2, SCHEMA, TABLES, TABLES_2, run_script
+from knockbox.history_read import standings as standings  # (its home for the readers)
 from knockcore.errors import GameError
 
 FILENAME = "history.sqlite3"
-SCHEMA = 2      # 1: before the derived data (upgraded in place on first use, nothing lost)
-_TABLES = """
-CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT);
-CREATE TABLE IF NOT EXISTS devices (
-    device_id TEXT NOT NULL, epoch INTEGER NOT NULL, board TEXT, firmware TEXT,
-    first_sync TEXT NOT NULL, last_sync TEXT NOT NULL, PRIMARY KEY (device_id, epoch));
-CREATE TABLE IF NOT EXISTS events (
-    device_id TEXT NOT NULL, epoch INTEGER NOT NULL, seq INTEGER NOT NULL, gid INTEGER,
-    body TEXT NOT NULL, PRIMARY KEY (device_id, epoch, seq));
-CREATE INDEX IF NOT EXISTS events_game ON events (device_id, epoch, gid, seq);
-CREATE TABLE IF NOT EXISTS games (
-    id INTEGER PRIMARY KEY, device_id TEXT NOT NULL, epoch INTEGER NOT NULL,
-    gid INTEGER NOT NULL, synced TEXT NOT NULL, updated TEXT NOT NULL, method INTEGER,
-    players TEXT NOT NULL, hands INTEGER NOT NULL, status TEXT NOT NULL, winners TEXT,
-    record TEXT NOT NULL, error TEXT, UNIQUE (device_id, epoch, gid));
-"""
-# Schema 2: what the readers need, worked out once when a game is stored (knockbox.derived)
-_TABLES_2 = """
-ALTER TABLE devices ADD COLUMN built_seq INTEGER NOT NULL DEFAULT 0;
-ALTER TABLE games ADD COLUMN evening TEXT;
-ALTER TABLE games ADD COLUMN standings TEXT;
-ALTER TABLE games ADD COLUMN play TEXT;
-CREATE INDEX games_evening ON games (evening);
-CREATE INDEX games_synced ON games (synced);
-
-CREATE TABLE seats (
-    game_id INTEGER NOT NULL REFERENCES games (id), seat INTEGER NOT NULL, player TEXT NOT NULL,
-    won INTEGER NOT NULL, hands INTEGER NOT NULL, hands_won INTEGER NOT NULL,
-    gins INTEGER NOT NULL, undercuts INTEGER NOT NULL, points INTEGER NOT NULL, net INTEGER,
-    PRIMARY KEY (game_id, seat));
-CREATE INDEX seats_player ON seats (player);
-CREATE TABLE evening_starts (
-    device_id TEXT NOT NULL, epoch INTEGER NOT NULL, seq INTEGER NOT NULL, next INTEGER NOT NULL,
-    PRIMARY KEY (device_id, epoch, seq));
-CREATE TABLE evenings (
-    key TEXT PRIMARY KEY, number INTEGER, first_synced TEXT, first_device TEXT,
-    first_epoch INTEGER, first_gid INTEGER, first_id INTEGER);
-CREATE INDEX evenings_number ON evenings (number);
-"""
 STATUSES = ("playing", "over", "abandoned", "invalid")
-MAX_INT = (1 << 63) - 1     # SQLite's largest integer: game ids, epochs, seqs, gids
-# Indexes added to schema 2 since it first landed: made when missing
-_INDEXES_2 = {
-    "games_players": "CREATE INDEX games_players ON games (players, hands)",
-    "evenings_first": "CREATE INDEX evenings_first ON evenings (first_synced, first_device, "
-                      "first_epoch, first_gid, first_id)"}
-SEAT_COUNTS = ("won", "hands", "hands_won", "gins", "undercuts", "points", "net")
 def default_path():
     home = os.environ.get("KNOCKBOX_HOME")
     if not home:
@@ -103,7 +49,7 @@ def now():
     return datetime.datetime.now().strftime("%Y-%m-%d %H:%M:%S")
 
 
-class History:
+class History(Reads):
     def __init__(self, path=None, create=True):
         self.path = path or default_path()
         if not create and not os.path.exists(self.path):
@@ -135,28 +81,28 @@ class History:
         if self._schema() == str(SCHEMA):
             have = {r[0] for r in self.db.execute("SELECT name FROM sqlite_master WHERE type = "
                                                   "'index'")}
-            if set(_INDEXES_2) <= have:
+            if set(INDEXES_2) <= have:
                 return
         with self.transaction():
             have = self._schema()
             if have is None:
-                _run_script(self.db, _TABLES + _TABLES_2)
+                run_script(self.db, TABLES + TABLES_2)
                 self.db.execute("INSERT INTO meta VALUES ('schema', ?)", (str(SCHEMA),))
             elif have == "1":
                 self._upgrade_from_1()
             if have in (None, "1", str(SCHEMA)):
-                for sql in _INDEXES_2.values():
+                for sql in INDEXES_2.values():
                     self.db.execute(sql.replace("INDEX", "INDEX IF NOT EXISTS", 1))
             elif have != str(SCHEMA):
                 raise UserError("%s: history schema %s, this knockbox reads %d"
                                 % (self.path, have, SCHEMA))
 
     def _upgrade_from_1(self):
-        _run_script(self.db, _TABLES_2)
+        run_script(self.db, TABLES_2)
         starts = []
         for dev, epoch, seq, body in self.db.execute(
                 "SELECT device_id, epoch, seq, body FROM events WHERE gid IS NULL"):
-            g = _evening_next(json.loads(body))
+            g = evening_next(json.loads(body))
             if g is not None:
                 starts.append((dev, epoch, seq, g))
         self.db.executemany("INSERT INTO evening_starts VALUES (?, ?, ?, ?)", starts)
@@ -268,7 +214,7 @@ class History:
         for seq, ev in evs:
             rows.append((device_id, epoch, seq, event_gid(ev),
                          json.dumps(ev, ensure_ascii=False, sort_keys=True)))
-            g = _evening_next(ev) if rows[-1][3] is None else None
+            g = evening_next(ev) if rows[-1][3] is None else None
             if g is not None:
                 starts.append((device_id, epoch, seq, g))
         self.db.executemany("INSERT INTO events VALUES (?, ?, ?, ?, ?)", rows)
@@ -298,7 +244,7 @@ class History:
         rec, status, winners, error = replay_events(evs)
         text = json.dumps(rec, ensure_ascii=False, sort_keys=True)
         result = "new" if old is None else "updated"
-        if old is not None and _identity(json.loads(old[0])) != _identity(rec):
+        if old is not None and identity(json.loads(old[0])) != identity(rec):
             # Never overwrite a game with another one: the old row leaves the unique key (its
             # gid becomes -id, so it cannot clash: device gids are >= 1) and stays as it was.
             self.db.execute("UPDATE games SET gid = ? WHERE id = ?", (-old[3], old[3]))
@@ -461,186 +407,11 @@ class History:
             "%s) AS n FROM evenings WHERE (%s) >= (?, ?, ?, ?, ?)) AS r WHERE evenings.key = "
             "r.key AND evenings.number IS NOT r.n" % (_FIRST, _FIRST), (before,) + low)
 
-    def evenings(self):
-        """[{number, key, first (when its first game was synced), games}] in order."""
-        return [{"number": n, "key": k, "first": f, "games": c} for n, k, f, c in self.db.execute(
-            "SELECT e.number, e.key, e.first_synced, (SELECT COUNT(*) FROM games g WHERE "
-            "g.evening = e.key) FROM evenings e ORDER BY e.number")]
-
-    def evening(self, n=None, **parts):
-        """(number, game rows) of evening n, the latest when n is None; UserError if none.
-        parts: as games()."""
-        count = self.db.execute("SELECT MAX(number) FROM evenings").fetchone()[0]
-        if not count:
-            raise UserError("no games yet: `knockbox sync` pulls them from the device")
-        if n is None:
-            n = count
-        if not 1 <= n <= count:
-            raise UserError("no evening %d: the history has evenings 1 to %d (see `knockbox "
-                            "history`)" % (n, count))
-        return n, self.games(evening=n, **parts)
-
-    # ---- reading
-
-    def games(self, ids=None, since=None, evening=None, day=None, seats=False, detail=False):
-        """Game rows (dicts) in the order they were first synced: every game, or those of these
-        ids, first synced since a date, of evening number `evening`, or first synced on `day`.
-        A row: id, device_id, epoch, gid, replaced, synced, updated, method, players, hands,
-        status, winners (seats), error, evening (number or None), evening_key; seats=True adds
-        "seats" (knockbox.derived's per-seat counts, [] for a game the core refused);
-        detail=True adds those and "record", "standings" (None if refused) and "play"."""
-        cols = ("g.id, g.device_id, g.epoch, g.gid, g.synced, g.updated, g.method, g.players, "
-                "g.hands, g.status, g.winners, g.error, g.evening, e.number")
-        if detail:
-            cols += ", g.record, g.standings, g.play"
-        q = "SELECT %s FROM games g LEFT JOIN evenings e ON e.key = g.evening" % cols
-        args, where = [], []
-        if ids:
-            where.append("g.id IN (%s)" % ",".join("?" * len(ids)))
-            args += list(ids)
-        if since:
-            where.append("g.synced >= ?")
-            args.append(since)
-        if day:
-            where.append("g.synced >= ? AND g.synced < ?")
-            args += [day, day + "~"]
-        if evening is not None:
-            where.append("g.evening = (SELECT key FROM evenings WHERE number = ?)")
-            args.append(evening)
-        if where:
-            q += " WHERE " + " AND ".join(where)
-        out = [_game_row(r, detail) for r in self.db.execute(q + _ORDER_G, args)]
-        if ids:
-            have = {g["id"] for g in out}
-            missing = [str(i) for i in ids if i not in have]
-            if missing:
-                raise UserError("no game %s in the history (see `knockbox history`)"
-                                % ", ".join(missing))
-        if seats or detail:
-            self._add_seats(out)
-        return out
-
-    def each_game(self, ids=None, since=None, chunk=500, **parts):
-        """games(ids, since, **parts) a chunk of rows at a time, in the same order: an export of
-        years of games holds one chunk in memory."""
-        order = [r["id"] for r in self.games(ids, since)]
-        for i in range(0, len(order), chunk):
-            yield from self.games(order[i:i + chunk], **parts)
-
-    def _add_seats(self, rows):
-        by_id = {r["id"]: r for r in rows}
-        for r in rows:
-            r["seats"] = []
-        q = "SELECT game_id, seat, player, %s FROM seats" % ", ".join(SEAT_COUNTS)
-        if len(rows) <= 500:
-            q += " WHERE game_id IN (%s)" % ",".join(str(i) for i in by_id)
-        for t in self.db.execute(q + " ORDER BY game_id, seat"):
-            r = by_id.get(t[0])
-            if r is not None:
-                c = dict(zip(SEAT_COUNTS, t[3:]))
-                c["seat"], c["player"] = t[1], t[2]
-                r["seats"].append(c)
-
-    def game(self, gid, detail=True):
-        return self.games([gid], detail=detail)[0]
-
-    def latest_day(self):
-        """The date (YYYY-MM-DD) the latest game was first synced, None if no game."""
-        r = self.db.execute("SELECT MAX(synced) FROM games").fetchone()[0]
-        return r[:10] if r else None
-
 
 _ORDER = " ORDER BY synced, device_id, epoch, ABS(gid), id"
 _FIRST = "first_synced, first_device, first_epoch, first_gid, first_id"  # an evening's place
-_ORDER_G = " ORDER BY g.synced, g.device_id, g.epoch, ABS(g.gid), g.id"
-_ROW = ("id", "device_id", "epoch", "gid", "synced", "updated", "method", "players", "hands",
-        "status", "winners", "error", "evening_key", "evening")
 
-
-def _game_row(t, detail):
-    d = dict(zip(_ROW, t))
-    d["replaced"] = d["gid"] < 0     # the device later had another game under its number
-    d["players"] = json.loads(d["players"])
-    d["winners"] = json.loads(d["winners"]) if d["winners"] else []
-    if detail:
-        rec, st, play = t[len(_ROW):]
-        d["record"] = json.loads(rec)
-        d["standings"] = json.loads(st) if st else None
-        d["play"] = json.loads(play) if play else None
-    return d
 
 
 def _dumps(v):
     return json.dumps(v, ensure_ascii=False, separators=(",", ":"))
-
-
-def _run_script(db, script):
-    for stmt in script.split(";"):
-        if stmt.strip():
-            db.execute(stmt)
-
-
-def _evening_next(ev):
-    """G of an evening record (knockcore.events.evening_next) that SQLite can hold, else None."""
-    g = events.evening_next(ev)
-    return g if g is not None and g <= MAX_INT else None
-
-
-def standings(row):
-    """The standings of a stored game (a History.games(detail=True) row, worked out when it was
-    stored); UserError for a game the rules core refused."""
-    if row.get("standings") is None:
-        raise UserError("game %d: %s" % (row["id"], row.get("error") or "refused by the rules "
-                                         "core"))
-    return row["standings"]
-
-
-def replay_events(evs):
-    """(record, status, winners, error) of one game from its events [(seq, event)], each applied
-    by knockcore.events.apply as on the device; a game the rules core refuses keeps the hands up
-    to the refused event and status 'invalid'."""
-    g, error, rec0 = None, None, None
-    for seq, ev in evs:
-        try:
-            if g is None and isinstance(ev, dict) and ev.get("t") == events.GAME:
-                rec0 = ev.get("rec")
-            g = events.apply(g, ev)
-        except (GameError, TypeError, AttributeError) as e:
-            error = "record %d: %s" % (seq, e if isinstance(e, GameError) else "malformed (%r)"
-                                       % (e,))
-            break
-    if g is None:
-        return _clean(rec0), "invalid", [], error or "no game record"
-    rec = g.record()
-    if error:
-        return rec, "invalid", [], error
-    if g.over:
-        return rec, "over", list(g.winners), None
-    return rec, ("abandoned" if g.closed else "playing"), [], None
-
-
-def event_gid(ev):
-    """The game number an event belongs to, None if it has none we can use (1..MAX_INT)."""
-    g = events.game_of(ev)
-    return g if g is not None and 1 <= g <= MAX_INT else None
-
-
-def _identity(rec):
-    """What makes a game that game: its start record (an edit or undo never changes it)."""
-    return [rec.get(k) for k in ("method", "players", "start", "rules")]
-
-
-def _clean(rec0):
-    """The parts of a start record the rules core refused that are safe to store and show."""
-    rec = {"hands": []}
-    if not isinstance(rec0, dict):
-        return rec
-    m, p = rec0.get("method"), rec0.get("players")
-    if type(m) is int and 0 <= m <= MAX_INT:
-        rec["method"] = m
-    if isinstance(p, list) and all(isinstance(x, str) for x in p):
-        rec["players"] = p
-    for k in ("start", "rules"):
-        if isinstance(rec0.get(k), dict):
-            rec[k] = rec0[k]
-    return rec

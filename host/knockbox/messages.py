@@ -14,7 +14,7 @@ from knockcore.errors import say as _say
 
 # The core's messages only the laptop shows (a malformed game record, rules, a start: the device
 # makes none of these from its buttons), and the laptop's own framing of a core message
-# (history.replay_events), in Russian; the rest are the device's lines (knockfw/messages_ru.py).
+# (knockbox.fromevents.replay_events), in Russian; the rest are the device's lines (knockfw/messages_ru.py).
 RU = """
 record %d: |запись %d: 
 game: a new game has a start record and no hands|партия: у новой партии есть начало и нет сдач

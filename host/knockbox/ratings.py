@@ -23,6 +23,7 @@ import json
 from openskill.models import PlackettLuce
 
 from knockbox.errors import UserError
+from knockbox.history_schema import run_script
 
 MODEL = PlackettLuce()      # mu 25, sigma 25/3, beta 25/6, tau 25/300: openskill's defaults
 _TABLES = """
@@ -84,9 +85,7 @@ def update(h):
     """Bring the stored ratings up to date with h's finished games; returns how many games were
     rated now. Raises UserError when the history cannot be written (read-only, locked)."""
     with h.transaction():
-        for stmt in _TABLES.split(";"):     # (executescript would commit the transaction)
-            if stmt.strip():
-                h.db.execute(stmt)
+        run_script(h.db, _TABLES)
         return _update(h.db)
 
 

@@ -1,0 +1,65 @@
+"""A device's journal events as games, for knockbox.history: the events of one game replayed by
+the rules core as the device applied them (replay_events), and the numbers an event carries that
+SQLite can hold (event_gid, evening_next)."""
+from knockcore import events
+from knockcore.errors import GameError
+
+MAX_INT = (1 << 63) - 1     # SQLite's largest integer: game ids, epochs, seqs, gids
+
+
+
+def evening_next(ev):
+    """G of an evening record (knockcore.events.evening_next) that SQLite can hold, else None."""
+    g = events.evening_next(ev)
+    return g if g is not None and g <= MAX_INT else None
+
+
+def replay_events(evs):
+    """(record, status, winners, error) of one game from its events [(seq, event)], each applied
+    by knockcore.events.apply as on the device; a game the rules core refuses keeps the hands up
+    to the refused event and status 'invalid'."""
+    g, error, rec0 = None, None, None
+    for seq, ev in evs:
+        try:
+            if g is None and isinstance(ev, dict) and ev.get("t") == events.GAME:
+                rec0 = ev.get("rec")
+            g = events.apply(g, ev)
+        except (GameError, TypeError, AttributeError) as e:
+            error = "record %d: %s" % (seq, e if isinstance(e, GameError) else "malformed (%r)"
+                                       % (e,))
+            break
+    if g is None:
+        return _clean(rec0), "invalid", [], error or "no game record"
+    rec = g.record()
+    if error:
+        return rec, "invalid", [], error
+    if g.over:
+        return rec, "over", list(g.winners), None
+    return rec, ("abandoned" if g.closed else "playing"), [], None
+
+
+def event_gid(ev):
+    """The game number an event belongs to, None if it has none we can use (1..MAX_INT)."""
+    g = events.game_of(ev)
+    return g if g is not None and 1 <= g <= MAX_INT else None
+
+
+def identity(rec):
+    """What makes a game that game: its start record (an edit or undo never changes it)."""
+    return [rec.get(k) for k in ("method", "players", "start", "rules")]
+
+
+def _clean(rec0):
+    """The parts of a start record the rules core refused that are safe to store and show."""
+    rec = {"hands": []}
+    if not isinstance(rec0, dict):
+        return rec
+    m, p = rec0.get("method"), rec0.get("players")
+    if type(m) is int and 0 <= m <= MAX_INT:
+        rec["method"] = m
+    if isinstance(p, list) and all(isinstance(x, str) for x in p):
+        rec["players"] = p
+    for k in ("start", "rules"):
+        if isinstance(rec0.get(k), dict):
+            rec[k] = rec0[k]
+    return rec

@@ -1,0 +1,68 @@
+"""The history file's tables, for knockbox.history.
+
+Tables (schema 2; a schema 1 file is upgraded in place when opened, nothing lost):
+  devices(device_id, epoch, board, firmware, first_sync, last_sync, built_seq)
+                        one row per device epoch; its events up to built_seq are built into games
+  events(device_id, epoch, seq, gid, body)   the device's journal events as received (JSON)
+  games(id, device_id, epoch, gid, synced, updated, method, players, hands, status, winners,
+        record, error, evening, standings, play)
+                        one row per game, rebuilt from its events by the rules core (or imported);
+                        key (device_id, epoch, gid), so a game edited on the device after a sync
+                        is updated; standings, play and its seats' rows are knockbox.derived's,
+                        worked out once when the game is stored
+  seats(game_id, seat, player, won, hands, hands_won, gins, undercuts, points, net)
+  evening_starts(device_id, epoch, seq, next)   the device's evening records
+  evenings(key, number, first_...)              each evening's number and its first game
+"""
+SCHEMA = 2      # 1: before the derived data (upgraded in place on first use, nothing lost)
+TABLES = """
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT);
+CREATE TABLE IF NOT EXISTS devices (
+    device_id TEXT NOT NULL, epoch INTEGER NOT NULL, board TEXT, firmware TEXT,
+    first_sync TEXT NOT NULL, last_sync TEXT NOT NULL, PRIMARY KEY (device_id, epoch));
+CREATE TABLE IF NOT EXISTS events (
+    device_id TEXT NOT NULL, epoch INTEGER NOT NULL, seq INTEGER NOT NULL, gid INTEGER,
+    body TEXT NOT NULL, PRIMARY KEY (device_id, epoch, seq));
+CREATE INDEX IF NOT EXISTS events_game ON events (device_id, epoch, gid, seq);
+CREATE TABLE IF NOT EXISTS games (
+    id INTEGER PRIMARY KEY, device_id TEXT NOT NULL, epoch INTEGER NOT NULL,
+    gid INTEGER NOT NULL, synced TEXT NOT NULL, updated TEXT NOT NULL, method INTEGER,
+    players TEXT NOT NULL, hands INTEGER NOT NULL, status TEXT NOT NULL, winners TEXT,
+    record TEXT NOT NULL, error TEXT, UNIQUE (device_id, epoch, gid));
+"""
+# Schema 2: what the readers need, worked out once when a game is stored (knockbox.derived)
+TABLES_2 = """
+ALTER TABLE devices ADD COLUMN built_seq INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE games ADD COLUMN evening TEXT;
+ALTER TABLE games ADD COLUMN standings TEXT;
+ALTER TABLE games ADD COLUMN play TEXT;
+CREATE INDEX games_evening ON games (evening);
+CREATE INDEX games_synced ON games (synced);
+
+CREATE TABLE seats (
+    game_id INTEGER NOT NULL REFERENCES games (id), seat INTEGER NOT NULL, player TEXT NOT NULL,
+    won INTEGER NOT NULL, hands INTEGER NOT NULL, hands_won INTEGER NOT NULL,
+    gins INTEGER NOT NULL, undercuts INTEGER NOT NULL, points INTEGER NOT NULL, net INTEGER,
+    PRIMARY KEY (game_id, seat));
+CREATE INDEX seats_player ON seats (player);
+CREATE TABLE evening_starts (
+    device_id TEXT NOT NULL, epoch INTEGER NOT NULL, seq INTEGER NOT NULL, next INTEGER NOT NULL,
+    PRIMARY KEY (device_id, epoch, seq));
+CREATE TABLE evenings (
+    key TEXT PRIMARY KEY, number INTEGER, first_synced TEXT, first_device TEXT,
+    first_epoch INTEGER, first_gid INTEGER, first_id INTEGER);
+CREATE INDEX evenings_number ON evenings (number);
+"""
+# Indexes added to schema 2 since it first landed: made when missing
+INDEXES_2 = {
+    "games_players": "CREATE INDEX games_players ON games (players, hands)",
+    "evenings_first": "CREATE INDEX evenings_first ON evenings (first_synced, first_device, "
+                      "first_epoch, first_gid, first_id)"}
+
+
+def run_script(db, script):
+    """Run the statements of an SQL script one by one inside the caller's transaction (sqlite3's
+    executescript would commit it first)."""
+    for stmt in script.split(";"):
+        if stmt.strip():
+            db.execute(stmt)
