@@ -20,3 +20,12 @@ settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "suite"))
 def db(tmp_path):
     """A history file in tmp_path that does not exist yet (the command under test creates it)."""
     return str(tmp_path / "h.sqlite3")
+
+
+@pytest.fixture(scope="module")
+def chromium():
+    """Debian's Chromium, headless, through Playwright (tests/browser.py), for a module's pages."""
+    import browser
+
+    with browser.Chromium() as b:
+        yield b

@@ -11,7 +11,6 @@ import urllib.parse
 
 import pytest
 
-import browser
 import evenings as E
 from gamegen import random_game
 from knockbox import cli, history
@@ -102,12 +101,6 @@ COLLECT = r"""(() => {
     text: document.body.innerText,
   };
 })()"""
-
-
-@pytest.fixture(scope="module")
-def chromium():
-    with browser.Chromium() as b:
-        yield b
 
 
 def crawl(chromium, folder):

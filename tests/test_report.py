@@ -132,12 +132,6 @@ COLLECT = r"""(() => {
 })()"""
 
 
-@pytest.fixture(scope="module")
-def chromium():
-    with browser.Chromium() as b:
-        yield b
-
-
 def rgb(css):
     return tuple(int(v) for v in re.findall(r"\d+", css)[:3])
 
