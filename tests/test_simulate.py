@@ -181,12 +181,17 @@ def test_bridge_relays_both_ways_and_never_blocks_the_process():
 
 # ---- the command, headless ------------------------------------------------------------------
 
-def start_sim(args, env=None):
+def start_sim(args, env=None, exe=None, cwd=None):
+    """`knockbox simulate --no-tty ARGS` (exe: another knockbox, e.g. an installed one, run with
+    none of this checkout's paths in its environment)."""
     e = dict(os.environ)
+    if exe:
+        e.pop("PYTHONPATH", None)
+        e.pop("MICROPYPATH", None)
     e.update(env or {})
-    return subprocess.Popen(KNOCKBOX + ["simulate", "--no-tty"] + args, stdin=subprocess.PIPE,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=e,
-                            cwd=mp.ROOT, text=True, bufsize=1)
+    return subprocess.Popen((exe and [exe] or KNOCKBOX) + ["simulate", "--no-tty"] + args,
+                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            env=e, cwd=cwd or mp.ROOT, text=True, bufsize=1)
 
 
 def read_until(proc, pred, timeout=60):

@@ -40,14 +40,16 @@ print(json.dumps([dev.store.game(g).record() for g in dev.store.gids()]))
 """
 
 
-def run_sim(sim, keys, shots=None, reset=False, frames_before_quit=1, while_running=None):
+def run_sim(sim, keys, shots=None, reset=False, frames_before_quit=1, while_running=None,
+            exe=None, cwd=None, timeout=60):
     """One simulate session: type keys, wait for that many frames, call while_running(port),
-    quit; returns the frame lines it printed."""
+    quit; returns the frame lines it printed. exe, cwd: as start_sim; timeout: for each wait
+    (the first includes the build)."""
     args = ["--dir", sim] + (["--screenshot", shots] if shots else [])
     args += ["--reset"] if reset else []
-    p = start_sim(args)
+    p = start_sim(args, exe=exe, cwd=cwd)
     try:
-        head = read_until(p, lambda s: s.startswith("frame 1 "), timeout=30)
+        head = read_until(p, lambda s: s.startswith("frame 1 "), timeout=max(30, timeout // 2))
         assert head[0].startswith("serial port: /dev/pts/")
         port = head[0].split()[2]
         p.stdin.write("".join(k + "\n" for k in keys))
@@ -55,7 +57,7 @@ def run_sim(sim, keys, shots=None, reset=False, frames_before_quit=1, while_runn
         more = []
         if frames_before_quit > 1:
             more = read_until(p, lambda s: s.startswith("frame %d " % frames_before_quit),
-                              timeout=60)
+                              timeout=timeout)
         if while_running:
             while_running(port)
         p.stdin.write("wait 300\nquit\n")

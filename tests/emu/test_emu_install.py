@@ -15,8 +15,7 @@ from importlib.metadata import version
 
 import emu_device
 from emu_plan import Planner
-from test_simulate import read_until
-from test_simulate_firmware import HAND, NEW_GAME, RECORD
+from test_simulate_firmware import HAND, NEW_GAME, RECORD, run_sim
 
 VERSION = version("knockbox")  # this checkout's, from pyproject.toml (pip install -e)
 RULES = {"preset": "seed", "target": 30, "m3_target": 40}  # a short game
@@ -141,26 +140,13 @@ def test_installed_knockbox_deploys_plays_syncs_and_reports(emu, installed, depl
 
 def test_installed_knockbox_simulates_the_device(installed, tmp_path):
     sim, shots, db = (str(tmp_path / n) for n in ("sim", "shots", "h.sqlite3"))
-    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "MICROPYPATH")}
-    p = subprocess.Popen([installed["knockbox"], "simulate", "--no-tty", "--dir", sim,
-                          "--screenshot", shots], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                         stderr=subprocess.PIPE, text=True, bufsize=1, cwd=str(tmp_path), env=env)
-    try:
-        head = read_until(p, lambda s: s.startswith("frame 1 "), timeout=120)  # builds first
-        port = head[0].split()[2]
-        p.stdin.write("".join(k + "\n" for k in NEW_GAME + HAND))
-        p.stdin.flush()
-        n = 1 + len(NEW_GAME) + len(HAND)
-        read_until(p, lambda s: s.startswith("frame %d " % n), timeout=120)
+    n = 1 + len(NEW_GAME) + len(HAND)
+
+    def synced(port):
         run([installed["knockbox"], "sync", "--port", port, "--db", db], tmp_path)
         assert devices(db) == [("sim", VERSION)]
-        p.stdin.write("wait 300\nquit\n")
-        p.stdin.flush()
-        _out, err = p.communicate(timeout=60)
-    finally:
-        if p.poll() is None:
-            p.kill()
-    assert p.returncode == 0, err
+    run_sim(sim, NEW_GAME + HAND, shots, frames_before_quit=n, while_running=synced,
+            exe=installed["knockbox"], cwd=str(tmp_path), timeout=240)  # the first wait builds
     games = json.loads(run([installed["knockbox"], "export", "--json", "--db", db], tmp_path))
     assert [(g["method"], g["players"], g["start"], g["hands"]) for g in games] == [
         (RECORD["method"], RECORD["players"], RECORD["start"], RECORD["hands"])]
