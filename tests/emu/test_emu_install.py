@@ -67,7 +67,8 @@ def test_the_archives_carry_the_device_files_and_the_install_reads_only_itself(i
             "knockbox/firmware/main.py", "knockfw/version.py", "knockfw/fonts.py",
             "knockcore/game.py", "knockbox/mp_replay.py", "knockbox/simulate/device/sim_main.py",
             "knockbox/report/templates/report.html"} <= wheel
-    for folder in ("knockbox/book/templates", "knockbox/report/templates"):  # as in the checkout
+    for folder in ("knockbox/book/templates", "knockbox/report/templates",  # as in the checkout
+                   "knockbox/templates"):
         here = os.path.join(emu_device.ROOT, "host", folder)
         if os.path.isdir(here):
             assert {folder + "/" + n for n in os.listdir(here)} <= wheel
