@@ -114,3 +114,17 @@ class Page:
 
     def close(self):
         self.page.context.close()
+
+
+def save_shot(page_file, png, height, width=1100):
+    """The README's pictures (tools/*_shot.py): the top `height` pixels of a page written on disk,
+    as the tests open it, saved as an optimised RGB PNG."""
+    import io
+
+    from PIL import Image
+
+    with Chromium() as b:
+        shot = b.open("file://" + page_file).screenshot({"x": 0, "y": 0, "width": width,
+                                                         "height": height})
+    Image.open(io.BytesIO(shot)).convert("RGB").save(png, optimize=True)
+    print("wrote", png)

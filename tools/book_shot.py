@@ -4,7 +4,6 @@ history through the calls `knockbox sync` makes, the book written by the real co
 player's page photographed in headless Chromium as tests/test_book.py opens it.
 Run: .venv/bin/python tools/book_shot.py"""
 import datetime
-import io
 import os
 import random
 import sys
@@ -17,7 +16,6 @@ import browser  # noqa: E402
 import evenings  # noqa: E402
 from gamegen import random_game  # noqa: E402
 from knockbox import book, cli, history  # noqa: E402
-from PIL import Image  # noqa: E402
 
 PLAYERS = ["Ann", "Bob", "Cy", "Dee", "Eve", "Fay"]
 EVENINGS = 40
@@ -45,13 +43,8 @@ def main():
         out = os.path.join(d, "book")
         if cli.main(["book", "--db", db, "-o", out, "--lang", "en"]):
             sys.exit("knockbox book failed")
-        page = os.path.join(out, "players", book.slug("Ann"))
-        with browser.Chromium() as b:
-            shot = b.open("file://" + page).screenshot({"x": 0, "y": 0, "width": 1100,
-                                                         "height": HEIGHT})
-    path = os.path.join(ROOT, "docs", "img", "book_player.png")
-    Image.open(io.BytesIO(shot)).convert("RGB").save(path, optimize=True)
-    print("wrote", path)
+        browser.save_shot(os.path.join(out, "players", book.slug("Ann")),
+                          os.path.join(ROOT, "docs", "img", "book_player.png"), HEIGHT)
 
 
 if __name__ == "__main__":

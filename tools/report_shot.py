@@ -1,7 +1,6 @@
 """Makes the README's picture of `knockbox report` (docs/img/report.png): the evening the tests
 use (tests/evenings.py REPORT_PLAN), reported by the real command and photographed in headless
 Chromium as tests/test_report.py opens it. Run: .venv/bin/python tools/report_shot.py"""
-import io
 import os
 import sys
 import tempfile
@@ -12,7 +11,6 @@ sys.path[:0] = [os.path.join(ROOT, "tests")]
 import browser  # noqa: E402
 import evenings  # noqa: E402
 from knockbox import cli, history  # noqa: E402
-from PIL import Image  # noqa: E402
 
 HEIGHT = 1620   # the summary and the first game's chart and hands
 
@@ -26,12 +24,7 @@ def main():
         if cli.main(["report", "--db", db, "--evening", "1", "--per-point", "0.05", "--lang",
                      "en", "-o", page]):
             sys.exit("knockbox report failed")
-        with browser.Chromium() as b:
-            shot = b.open("file://" + page).screenshot({"x": 0, "y": 0, "width": 1100,
-                                                         "height": HEIGHT})
-    out = os.path.join(ROOT, "docs", "img", "report.png")
-    Image.open(io.BytesIO(shot)).convert("RGB").save(out, optimize=True)
-    print("wrote", out)
+        browser.save_shot(page, os.path.join(ROOT, "docs", "img", "report.png"), HEIGHT)
 
 
 if __name__ == "__main__":
