@@ -96,12 +96,14 @@ def main():
                                sources={"knockfw": src})
         lib = mpy.lib(os.path.join(tmp, "mpy"))
         print("fonts: committed files %s" % ("STALE: " + " ".join(stale) if stale else "match the generator"))
-        sys.path.insert(0, src)
         for name in ("large", "medium", "small"):
-            f = getattr(__import__("knockfw.fonts", None, None, ["x"]), name)
-            n = len(f._sparse) // 4
-            print("font %-7s cell %2d px, baseline %2d, max width %2d, %3d glyphs, digit '0' %d px"
-                  % (name, f.height(), f.baseline(), f.max_width(), n, f.get_ch("0")[2]))
+            with open(os.path.join(src, "knockfw", "fonts.py"), encoding="utf-8") as f:
+                env = {}
+                exec(f.read(), env)     # the regenerated module: plain bytes, nothing imported
+            h, base, cells, none = gen_fonts.decode(env[name])
+            print("font %-7s cell %2d px, baseline %2d, max width %2d, %3d glyphs, digit '0' %d px,"
+                  " %d bytes" % (name, h, base, max(w for w, _c in cells.values()), len(cells),
+                                 cells[ord("0")][0], len(env[name])))
         print("%-22s %8s %10s" % ("module", ".mpy B", "heap B"))
         total = 0
         for mod in MODULES:

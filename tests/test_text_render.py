@@ -2,8 +2,8 @@
 
 Strings are drawn by the real text.py into a real framebuf.FrameBuffer under micropython (from
 source and from .mpy files compiled with mpy-cross -O3); the frame comes back as hex and is
-checked here against a reference drawn in CPython straight from the font modules' get_ch()
-bitmaps (font_to_py's own accessor, tests/textref.py), pixel for pixel, plus structural checks:
+checked here against a reference drawn in CPython from the faces read back by the fonts'
+generator's decoder with font_to_py's accessors (tests/textref.py), pixel for pixel, plus structural checks:
 widths add up, ink stays inside the text box, fit() never exceeds its width and always shows the
 cut. Every frame is saved to out/text/*.png for looking at. The strings themselves, their glyphs
 and widths, and the fast glyph lookup: test_text_strings.py.
@@ -52,12 +52,12 @@ for job in json.loads(sys.stdin.read()):
     if not color:
         fb.fill(1)
     w = text.draw(fb, s, x, y, f, color)
-    print(json.dumps([w, text.width(job[1], f), text.height(f), text.baseline(f), buf.hex()]))
+    print(json.dumps([w, text.width(job[1], f), f[0], f[1], buf.hex()]))
     del buf, fb
 """
 
 
-# ---- reference drawing in CPython, from the generated modules' own get_ch() --------------------
+# ---- reference drawing in CPython, from the faces' cells (textref.Face.get_ch) -----------------
 
 def ref_draw(s, font, x, y):
     """Set of ink pixels (inside the W x H screen) of s drawn at (x, y)."""

@@ -1,10 +1,11 @@
 """knockfw.strings and the string catalogue: both languages, every key asked for, placeholders,
-glyphs and width budgets, the Russian words and messages; and the fast glyph lookup in
-knockfw.text, under the MicroPython unix port where the device code runs. Drawing and fit():
-test_text_render.py.
+glyphs and width budgets, the Russian words and messages; and the glyph lookup of
+knockfw.glyphs for any code point, under the MicroPython unix port where the device code runs.
+Drawing and fit(): test_text_render.py.
 """
 import os
 import re
+import zlib
 
 import catalog
 import mp
@@ -19,42 +20,61 @@ def test_each_glyph_of_a_string_is_its_own_not_the_placeholder():
             assert ch == " " or has_glyph(font, ch), (ch, font.__name__)
 
 
-# ---- the fast glyph lookup in text.py agrees with font_to_py's get_ch everywhere ----------------
+# ---- the glyph lookup in native code agrees with the reference everywhere ------------------------
 
 FIND = r"""
-from knockfw import glyphs, text
+import binascii, framebuf
+from knockfw import text
 from knockfw.fonts import large, medium, small
 
-def check(f, codes):
-    bad = 0
-    for c in codes:
-        ch = chr(c)
-        buf, h, w = f.get_ch(ch)
-        d = glyphs._glyph(f._font, f._sparse, len(f._sparse) >> 2, c)
-        mine = bytes(f._font[d + 2:d + 2 + ((h + 7) >> 3) * w])
-        if text.width(ch, f) != w or mine != bytes(buf):
-            bad += 1
-    return bad
+class Panel(framebuf.FrameBuffer):      # 64 x 32, MONO_VLSB as the e-ink drivers
+    def __init__(self):
+        self.buf, self.width, self.height = bytearray(256), 64, 32
+        super().__init__(self.buf, 64, 32, framebuf.MONO_VLSB)
 
-n = bad = 0
+fb = Panel()
+out = []
 for f in (large, medium, small):
     # (chr() interns each new character as a qstr that is never freed: keep the set modest)
     for codes in (range(0, 0xD800, 101), range(0x20, 0x480), range(0x2010, 0x2030),
                   range(0x2190, 0x21A0), range(0x2200, 0x2220), range(0x25A0, 0x25D0),
                   range(0x2700, 0x2720), (0xFFFD, 0xFFFF, 0x10000, 0x1F600)):
-        bad += check(f, codes)
-        n += len(codes)
-print(n, bad)
+        for c in codes:
+            ch = chr(c)
+            text.clear(fb)
+            w = text.draw(fb, ch, 0, 0, f)
+            out.append("%d %d %d" % (c, w, binascii.crc32(fb.buf)))
+print(";".join(out))
 """
 
 
-def test_fast_lookup_agrees_with_get_ch():
+def _ref_panel(font, c):
+    """The 64 x 32 MONO_VLSB panel with code point c's cell drawn at (0, 0), from the reference."""
+    cols, h, w = font.get_ch(chr(c))
+    pages = (h + 7) // 8
+    panel = bytearray(256)
+    for x in range(w):
+        for q in range(pages):
+            panel[q * 64 + x] = cols[x * pages + q]
+    return w, zlib.crc32(panel)
+
+
+def test_native_lookup_and_draw_agree_with_the_reference_for_any_code_point():
     # Not a heap test: each chr() interns a qstr for good, and at 192 KB whether ~7,000 of them
     # fit depended on the length of the checkout's path (it failed in one worktree, not another).
     r = mp.run(FIND, heap="1M")
     assert r.returncode == 0, r.stderr
-    n, bad = map(int, r.stdout.split())
-    assert n > 5000 and bad == 0
+    got = [tuple(map(int, e.split())) for e in r.stdout.strip().split(";")]
+    assert len(got) > 5000
+    n = len(got) // 3
+    bad = []
+    for i, (c, w, crc) in enumerate(got):
+        font = (large, medium, small)[i // n]
+        if (w, crc) != _ref_panel(font, c):
+            bad.append((font.__name__, hex(c)))
+    assert bad == []
+    # most of those code points are in no face: they drew the placeholder
+    assert sum(1 for i, e in enumerate(got) if e[0] not in (large, medium, small)[i // n].cells) > 5000
 
 
 # ---- strings ------------------------------------------------------------------------------------

@@ -1,6 +1,7 @@
-"""The reference for knockfw.text in CPython, straight from the font modules' get_ch() bitmaps
-(font_to_py's own accessor), and the strings filled with sample arguments: for
-test_text_render.py and test_text_strings.py."""
+"""The reference for knockfw.text in CPython: the faces of knockfw/fonts.py read back by the
+generator's own decoder (tools/fonts/gen_fonts.py, which checks that it gives font_to_py's cells)
+with font_to_py's accessors, and the strings filled with sample arguments: for
+test_text_render.py, test_text_strings.py and test_fonts.py."""
 import os
 import re
 import sys
@@ -9,8 +10,35 @@ import mp
 
 ROOT = mp.ROOT
 sys.path.insert(0, os.path.join(ROOT, "firmware"))
-from knockfw.fonts import large, medium, small  # noqa: E402
+sys.path.insert(0, os.path.join(ROOT, "tools", "fonts"))
+import gen_fonts  # noqa: E402
+from knockfw import fonts  # noqa: E402
 
+
+class Face:
+    """A face of knockfw/fonts.py (its bytes: data) with font_to_py's accessors: height(),
+    baseline(), get_ch(ch) -> (columns, height, advance) of the full cell, the placeholder's for
+    a character the face lacks; codes: its code points."""
+
+    def __init__(self, name):
+        self.__name__ = name
+        self.data = getattr(fonts, name)
+        self._height, self._baseline, self.cells, none = gen_fonts.decode(self.data)
+        self.none = self.cells[none]
+        self.codes = sorted(self.cells)
+
+    def height(self):
+        return self._height
+
+    def baseline(self):
+        return self._baseline
+
+    def get_ch(self, ch):
+        w, cols = self.cells.get(ord(ch), self.none)
+        return cols, self._height, w
+
+
+large, medium, small = Face("large"), Face("medium"), Face("small")
 FONTS = {"large": large, "medium": medium, "small": small}
 
 

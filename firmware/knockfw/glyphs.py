@@ -5,12 +5,11 @@
 # glyph is a few microseconds. Native code: on the Pico this module is compiled with
 # mpy-cross -march=armv6m (firmware/manifest.py); the unix port compiles it for its own CPU.
 #
-# Fonts are font_to_py's sparse, vertically mapped faces (knockfw/fonts.py, made by
-# tools/fonts/gen_fonts.py): `_font` holds each glyph as a 16-bit little-endian width followed by
-# `width` columns of (height + 7) // 8 bytes, top to bottom, least significant bit on top (so a
-# byte goes into the MONO_VLSB panel whole, shifted across two pages); `_sparse` is the
-# index, 4 bytes an entry sorted by code point: the code (u16 LE) and the glyph's offset / 8
-# (u16 LE). A code point the font lacks gets the glyph at offset 0 (the placeholder).
+# A font is a face of knockfw/fonts.py in the layout knockfw/text.py describes: a header, runs
+# of code points (a code point no run holds gets the placeholder), a glyph table, and each glyph
+# as its advance and lead then its ink's columns of (height + 7) // 8 bytes, top to bottom,
+# least significant bit on top (so a byte goes into the MONO_VLSB panel whole, shifted across
+# two pages).
 #
 # A string arrives as the str object itself (its UTF-8 bytes through the buffer protocol) with
 # its length in code points, so it is decoded here and never read past its end.
@@ -20,30 +19,6 @@
 # Only a glyph's ink is written: 1 sets the bits (black), 0 clears them (white on black);
 # pixels outside the panel are skipped.
 import micropython
-
-
-@micropython.viper
-def _glyph(font_obj, index_obj, entries: int, c: int) -> int:
-    # Offset of code point c's glyph in _font (0 = the placeholder): binary search of the index.
-    idx = ptr8(index_obj)
-    lo = 0
-    hi = entries
-    while lo < hi:
-        m = (lo + hi) >> 1
-        i = m << 2
-        v = idx[i] | (idx[i + 1] << 8)
-        if v == c:
-            return (idx[i + 2] | (idx[i + 3] << 8)) << 3
-        if v < c:
-            lo = m + 1
-        else:
-            hi = m
-    return 0
-
-
-def width(s_obj, n, font_obj, index_obj, entries):
-    """Width in pixels of the first n code points of str s in the font (draw() without ink)."""
-    return draw(None, 0, 0, 1, s_obj, n, 0, 0, font_obj, index_obj, entries, 0, -1)
 
 
 @micropython.viper
@@ -58,14 +33,15 @@ def fill(panel_obj, words: int, value: int):
 
 @micropython.viper
 def draw(panel_obj, pw: int, ph: int, vlsb: int, s_obj, n: int, x: int, y: int, font_obj,
-         index_obj, entries: int, h: int, ink: int) -> int:
+         ink: int) -> int:
     """Draw the first n code points of str s with the cell's top-left corner at (x, y) on a
-    pw x ph panel; returns the x after the last glyph. ink -1 draws nothing (width())."""
+    pw x ph panel; returns the x after the last glyph. ink -1 draws nothing (the width)."""
     p = ptr8(panel_obj if ink >= 0 else font_obj)
     s = ptr8(s_obj)
     f = ptr8(font_obj)
     stride = (pw + 7) >> 3
-    pages = (h + 7) >> 3        # bytes per glyph column
+    pages = (f[0] + 7) >> 3     # bytes per glyph column
+    table = f[4] | (f[5] << 8)
     last = ph >> 3              # pages of a MONO_VLSB panel
     i = 0
     k = 0
@@ -83,12 +59,27 @@ def draw(panel_obj, pw: int, ph: int, vlsb: int, s_obj, n: int, x: int, y: int, 
         else:
             c = 0x10000
             i += 4
-        d = int(_glyph(font_obj, index_obj, entries, c))
-        w = f[d] | (f[d + 1] << 8)
-        g = d + 2
-        col = 0 if ink >= 0 else w
-        while col < w:
-            px = x + col
+        # the glyph's number: the runs of code points before c's, and c's place in its run
+        r = 6
+        g = 0
+        while True:
+            m = f[r + 2]
+            if m == 0:
+                g = f[3]            # in no run: the placeholder
+                break
+            d = c - (f[r] | (f[r + 1] << 8))
+            if d >= 0 and d < m:
+                g += d
+                break
+            g += m
+            r += 3
+        r = table + (g << 1)
+        g = f[r] | (f[r + 1] << 8)      # the glyph,
+        end = f[r + 2] | (f[r + 3] << 8)    # and where the next one starts
+        px = x + (f[g] >> 6)
+        x += f[g] & 63
+        g += 1
+        while g < end and ink >= 0:
             if px >= 0 and px < pw:
                 q = 0
                 while q < pages:
@@ -126,7 +117,6 @@ def draw(panel_obj, pw: int, ph: int, vlsb: int, s_obj, n: int, x: int, y: int, 
                             top += 1
                     q += 1
             g += pages
-            col += 1
-        x += w
+            px += 1
         k += 1
     return x

@@ -28,7 +28,7 @@ _render = screens.draw
 
 def traced_draw(fb, s, x, y, font, color=1):
     w = _draw(fb, s, x, y, font, color)
-    boxes.append([x, y, w, text.height(font), s])
+    boxes.append([x, y, w, font[0], s])     # a face's byte 0: its height (knockfw/text.py)
     return w
 
 

@@ -4,15 +4,17 @@
     .venv/bin/python tools/fonts/gen_fonts.py [--out DIR] [--font-dir DIR] [--check]
 
 The faces, sizes and character sets are in tools/fonts/fonts.json beside this script. The
-conversion is font_to_py's own (PyPI `font-to-py`, Peter Hinch; FreeType via freetype-py):
-vertical mapping (column by column, each column's bytes top to bottom, least significant bit on
-top: the e-ink framebuffer's own MONO_VLSB layout, so knockfw.glyphs ORs whole bytes into it),
-variable pitch, glyph bitmaps in `bytes` literals so they live in the .mpy's constant area. The
-faces go into one module, each a knockfw.text.Face holding its data (one module, not one a
-face: each import costs a Pico ~10 ms of littlefs lookups at boot; the accessor is written
-once, by hand, in knockfw/text.py). The output is deterministic: the header names the source
-font and its version, never a path or a date, so a test can regenerate into a temporary folder
-and demand byte-identical files (--check does the same here).
+glyphs are font_to_py's (PyPI `font-to-py`, Peter Hinch; FreeType via freetype-py): vertical
+mapping (column by column, each column's bytes top to bottom, least significant bit on top: the
+e-ink framebuffer's own MONO_VLSB layout, so knockfw.glyphs ORs whole bytes into it), variable
+pitch. Each glyph cell is then stored without its blank columns at the sides, in the layout
+knockfw/text.py describes, one `bytes` literal a face so it lives in the .mpy's constant area
+(font_to_py's own layout held the same glyphs in half as much again: 8-byte aligned glyphs, a
+16-bit width each, a 4-byte index entry a glyph). The faces go into one module (not one a
+face: each import costs a Pico ~10 ms of littlefs lookups at boot). The output is
+deterministic: the header names the source font and its version, never a path or a date, so a
+test can regenerate into a temporary folder and demand byte-identical files (--check does the
+same here).
 
 The TTF files come from Debian's fonts-dejavu-core (scripts/setup installs it when missing);
 --font-dir or $KNOCKBOX_FONT_DIR points elsewhere (matplotlib's mpl-data/fonts/ttf works too).
@@ -38,16 +40,18 @@ FONT_DIRS = (
 
 HEAD = '''"""Bitmap fonts for the e-ink screens: generated, do not edit (tools/fonts/gen_fonts.py).
 
-`from knockfw.fonts import medium`: each face is a knockfw.text.Face (height(), baseline(),
-max_width(), get_ch(ch) -> (bitmap, height, width), and the data _font, _sparse) of font_to_py's
-conversion of a DejaVu Sans face; knockfw.text draws them.
+`from knockfw.fonts import medium`: each face is one bytes object in the layout of
+knockfw/text.py (a header, the code points it has, its glyphs without their blank side
+columns), made from font_to_py's conversion of a DejaVu Sans face; knockfw.text draws them.
 """
-from knockfw.text import Face
 
 %s
 '''
-# What font_to_py writes and the firmware does not use: only its data and metrics are kept.
 BYTES_A_LINE = 32     # (a wide data line keeps the generated module under ~400 lines)
+ELLIPSIS = 0x2026     # "…": fit() marks a cut with it in a face that has it, else with "."
+MAX_LEAD = 3          # blank columns before the ink a glyph's first byte can say (2 bits)
+
+
 class FontError(Exception):
     pass
 
@@ -112,13 +116,86 @@ def render_face(config, face, font_dir=None):
     exec(out.getvalue(), mod)   # font_to_py's module: its data and metrics
     if mod["hmap"]() or mod["monospaced"]() or mod["reverse"]():
         raise FontError("font_to_py made a horizontal, monospaced or reversed face")
+    cells, none = ftp_cells(mod["_font"], mod["_sparse"], mod["height"]())
+    if cells.get(errchar) != none:
+        raise FontError("font_to_py's placeholder is not the glyph of %r" % face["errchar"])
+    data = encode(cells, mod["height"](), mod["baseline"](), errchar)
     head = ("# %s: DejaVu Sans %s (%s), %d px cell, %d ppem, %d glyphs, placeholder %r\n"
             "# (font_to_py -e %d -c <charset> %s %d)\n"
             % (face["module"], version, face["file"], fnt.height, fnt._face.size.y_ppem,
                len(fnt), face["errchar"], errchar, face["file"], face["height"]))
-    return (head + "%s = Face(%d, %d, %d,\n%s,\n%s)\n"
-            % (face["module"], mod["height"](), mod["baseline"](), mod["max_width"](),
-               _literal(mod["_font"]), _literal(mod["_sparse"])))
+    return head + "%s = (\n%s)\n" % (face["module"], _literal(data))
+
+
+def ftp_cells(font, sparse, height):
+    """font_to_py's sparse vertical face as ({code point: (advance, columns)}, the placeholder's
+    (advance, columns)): its _font holds each glyph at a multiple of 8 as a 16-bit
+    little-endian width then the columns, (height + 7) // 8 bytes each, the placeholder at 0;
+    its _sparse 4 bytes a glyph: the code point and the offset // 8, 16-bit little-endian each."""
+    pages = (height + 7) // 8
+
+    def cell(off):
+        w = font[off] | (font[off + 1] << 8)
+        return w, bytes(font[off + 2:off + 2 + pages * w])
+
+    cells = {}
+    for i in range(0, len(sparse), 4):
+        cells[sparse[i] | (sparse[i + 1] << 8)] = cell((sparse[i + 2] | (sparse[i + 3] << 8)) << 3)
+    return cells, cell(0)
+
+
+def encode(cells, height, baseline, errchar):
+    """{code point: (advance, columns)} as one face in knockfw/text.py's layout (bytes)."""
+    pages = (height + 7) // 8
+    codes = sorted(cells)
+    if len(codes) > 255 or max(w for w, _c in cells.values()) > 63:
+        raise FontError("a face holds at most 255 glyphs, each at most 63 px wide")
+    runs = []       # [first code point, count]
+    for c in codes:
+        if runs and runs[-1][0] + runs[-1][1] == c and runs[-1][1] < 255:
+            runs[-1][1] += 1
+        else:
+            runs.append([c, 1])
+    table = 6 + 3 * (len(runs) + 1)
+    head = bytes((height, baseline, ELLIPSIS in cells, codes.index(errchar), table & 255, table >> 8))
+    head += b"".join(bytes((c & 255, c >> 8, n)) for c, n in runs) + bytes(3)
+    records = []
+    for c in codes:
+        w, cols = cells[c]
+        ink = [i for i in range(w) if any(cols[i * pages:(i + 1) * pages])]
+        lead = min(ink[0], MAX_LEAD) if ink else 0
+        end = ink[-1] + 1 if ink else 0
+        records.append(bytes((w | (lead << 6),)) + cols[lead * pages:end * pages])
+    offsets = []
+    at = table + 2 * (len(codes) + 1)
+    for r in records + [b""]:
+        offsets += [at & 255, at >> 8]
+        at += len(r)
+    data = head + bytes(offsets) + b"".join(records)
+    if len(data) > 0xFFFF or decode(data) != (height, baseline, cells, errchar):
+        raise FontError("face of %d bytes does not decode to its glyphs" % len(data))
+    return data
+
+
+def decode(data):
+    """(height, baseline, {code point: (advance, columns)}, placeholder code point) of a face:
+    encode() checks itself with it."""
+    height, baseline, _ell, none, table = data[0], data[1], data[2], data[3], data[4] | (data[5] << 8)
+    pages = (height + 7) // 8
+    codes = []
+    i = 6
+    while data[i + 2]:
+        first = data[i] | (data[i + 1] << 8)
+        codes += range(first, first + data[i + 2])
+        i += 3
+    cells = {}
+    for k, c in enumerate(codes):
+        t = table + 2 * k
+        at, end = data[t] | (data[t + 1] << 8), data[t + 2] | (data[t + 3] << 8)
+        w, lead = data[at] & 63, data[at] >> 6
+        cols = bytes(pages * lead) + data[at + 1:end]
+        cells[c] = (w, cols + bytes(pages * w - len(cols)))
+    return height, baseline, cells, codes[none]
 
 
 def _literal(data):
