@@ -32,10 +32,10 @@ W, H = 296, 128
 
 
 class Panel(framebuf.FrameBuffer):
-    # what knockfw.text draws on: a FrameBuffer with buf, width, height and its layout
-    def __init__(self, buf, vlsb):
-        super().__init__(buf, W, H, framebuf.MONO_VLSB if vlsb else framebuf.MONO_HLSB)
-        self.buf, self.width, self.height, self.vlsb = buf, W, H, vlsb
+    # what knockfw.text draws on: a MONO_VLSB FrameBuffer with buf, width, height
+    def __init__(self, buf):
+        super().__init__(buf, W, H, framebuf.MONO_VLSB)
+        self.buf, self.width, self.height = buf, W, H
 
 
 for job in json.loads(sys.stdin.read()):
@@ -46,12 +46,15 @@ for job in json.loads(sys.stdin.read()):
         print(json.dumps([r, text.width(r, f)]))
         continue
     buf = bytearray(W * H // 8)
-    # the e-ink drivers' layout (knockfw.epd) or the simulator's rows (simboard)
-    fb = Panel(buf, op == "vlsb")
+    fb = Panel(buf)
     s, x, y, color = job[1], job[3], job[4], job[5]
     if not color:
         fb.fill(1)
     w = text.draw(fb, s, x, y, f, color)
+    if op == "draw":    # as rows (a PBM image's, the simulator's frames): framebuf converts
+        rows = bytearray(W * H // 8)
+        framebuf.FrameBuffer(rows, W, H, framebuf.MONO_HLSB).blit(fb, 0, 0)
+        buf = rows
     print(json.dumps([w, text.width(job[1], f), f[0], f[1], buf.hex()]))
     del buf, fb
 """

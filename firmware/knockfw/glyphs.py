@@ -14,10 +14,9 @@
 # A string arrives as the str object itself (its UTF-8 bytes through the buffer protocol) with
 # its length in code points, so it is decoded here and never read past its end.
 #
-# The panel is 1 bit a pixel, MONO_VLSB (the e-ink drivers: byte (y // 8) * width + x, bit y % 8)
-# or MONO_HLSB (the simulator's PBM rows: byte y * ((width + 7) // 8) + x // 8, bit 7 - x % 8).
-# Only a glyph's ink is written: 1 sets the bits (black), 0 clears them (white on black);
-# pixels outside the panel are skipped.
+# The panel is 1 bit a pixel, MONO_VLSB (the e-ink drivers', and the simulator's: byte
+# (y // 8) * width + x, bit y % 8). Only a glyph's ink is written: 1 sets the bits (black), 0
+# clears them (white on black); pixels outside the panel are skipped.
 import micropython
 
 
@@ -32,14 +31,12 @@ def fill(panel_obj, words: int, value: int):
 
 
 @micropython.viper
-def draw(panel_obj, pw: int, ph: int, vlsb: int, s_obj, n: int, x: int, y: int, font_obj,
-         ink: int) -> int:
+def draw(panel_obj, pw: int, ph: int, s_obj, n: int, x: int, y: int, font_obj, ink: int) -> int:
     """Draw the first n code points of str s with the cell's top-left corner at (x, y) on a
     pw x ph panel; returns the x after the last glyph. ink -1 draws nothing (the width)."""
     p = ptr8(panel_obj if ink >= 0 else font_obj)
     s = ptr8(s_obj)
     f = ptr8(font_obj)
-    stride = (pw + 7) >> 3
     pages = (f[0] + 7) >> 3     # bytes per glyph column
     table = f[4] | (f[5] << 8)
     last = ph >> 3              # pages of a MONO_VLSB panel
@@ -85,7 +82,7 @@ def draw(panel_obj, pw: int, ph: int, vlsb: int, s_obj, n: int, x: int, y: int, 
                 while q < pages:
                     v = f[g + q]
                     top = y + (q << 3)          # panel row of this byte's bit 0
-                    if v and vlsb:
+                    if v:
                         # MONO_VLSB: the byte lands on one page, or straddles two
                         page = top >> 3         # floor, also for rows above the panel
                         sh = top & 7
@@ -103,18 +100,6 @@ def draw(panel_obj, pw: int, ph: int, vlsb: int, s_obj, n: int, x: int, y: int, 
                                 p[a] = p[a] | m
                             else:
                                 p[a] = p[a] & (m ^ 0xFF)
-                    elif v:
-                        # MONO_HLSB (the simulator): one bit at a time
-                        m = 0x80 >> (px & 7)
-                        while v:
-                            if v & 1 and top >= 0 and top < ph:
-                                a = top * stride + (px >> 3)
-                                if ink:
-                                    p[a] = p[a] | m
-                                else:
-                                    p[a] = p[a] & (m ^ 0xFF)
-                            v = v >> 1
-                            top += 1
                     q += 1
             g += pages
             px += 1

@@ -18,8 +18,8 @@
 # Strings are measured and drawn per code point by knockfw.glyphs (native code), so a glyph is
 # never cut: fit() shortens by whole glyphs and marks the cut with an ellipsis.
 #
-# The panel (fb) is a framebuf.FrameBuffer that also has `buf`, `width` and `height`, and is
-# MONO_VLSB like the e-ink drivers unless it says `vlsb = False` (MONO_HLSB, the simulator).
+# The panel (fb) is a framebuf.FrameBuffer in MONO_VLSB, as the e-ink drivers' (and the
+# simulator's) are, that also has `buf`, `width` and `height`.
 from knockfw import glyphs
 
 _ELLIPSIS = "\u2026"  # "…"; faces without it get "." instead
@@ -27,7 +27,7 @@ _ELLIPSIS = "\u2026"  # "…"; faces without it get "." instead
 
 def width(s, font):
     """Width in pixels of s drawn in font."""
-    return glyphs.draw(None, 0, 0, 1, s, len(s), 0, 0, font, -1)
+    return glyphs.draw(None, 0, 0, s, len(s), 0, 0, font, -1)
 
 
 def draw(fb, s, x, y, font, color=1):
@@ -35,8 +35,7 @@ def draw(fb, s, x, y, font, color=1):
 
     color 1 draws black ink, 0 white ink (for text on a black bar). Returns the width drawn.
     Pixels outside the panel are left out."""
-    return glyphs.draw(fb.buf, fb.width, fb.height, getattr(fb, "vlsb", True), s, len(s), x, y,
-                       font, color) - x
+    return glyphs.draw(fb.buf, fb.width, fb.height, s, len(s), x, y, font, color) - x
 
 
 def clear(fb):

@@ -144,13 +144,12 @@ class KeyFeed:
 
 
 class SimDisplay(framebuf.FrameBuffer):
-    """A 296x128 panel: 1 = black, MONO_HLSB rows (the bytes of a P4 PBM image)."""
-
-    vlsb = False    # for knockfw.text: rows of bytes, not the e-ink drivers' columns
+    """A 296x128 panel: 1 = black, MONO_VLSB as the e-ink drivers' framebuffer (knockfw.epd),
+    shown as a P4 PBM image (pbm(): its rows)."""
 
     def __init__(self, out_dir=None, full_ms=0, partial_ms=0, clock=None):
         self.buf = bytearray(W * H // 8)
-        super().__init__(self.buf, W, H, framebuf.MONO_HLSB)
+        super().__init__(self.buf, W, H, framebuf.MONO_VLSB)
         self.width = W
         self.height = H
         self.out_dir = out_dir
@@ -173,10 +172,17 @@ class SimDisplay(framebuf.FrameBuffer):
             path = self.out_dir + "/frame.pbm"
             with open(path + ".tmp", "wb") as f:
                 f.write(b"P4\n296 128\n")
-                f.write(self.buf)
+                f.write(self.pbm())
             os.rename(path + ".tmp", path)
             sys.stderr.write("@frame %d %s\n" % (self.frames, "full" if full else "partial"))
         self._until = time.ticks_add(self.now(), self.full_ms if full else self.partial_ms)
+
+    def pbm(self):
+        """The panel as the data of a P4 PBM image: rows of bytes, bit 7 the leftmost pixel (a
+        copy, made when asked: the panel's own heap stays the device's)."""
+        rows = bytearray(W * H // 8)
+        framebuf.FrameBuffer(rows, W, H, framebuf.MONO_HLSB).blit(self, 0, 0)
+        return rows
 
     def busy(self):
         return self._until is not None and time.ticks_diff(self._until, self.now()) > 0
