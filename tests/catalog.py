@@ -6,19 +6,28 @@ import importlib
 LANGS = ("en", "ru")
 
 
-def table(code):
-    """{key: text} of one language, from firmware/knockfw/strings_<code>.py."""
-    mod = importlib.import_module("knockfw.strings_" + code)
-    out = {}
-    for line in mod.TABLE.split("\n"):
-        if line:
-            k, _, v = line.partition("|")
-            out[k] = v
-    return out
-
-
 def keys():
-    return list(table("en"))
+    """The keys, in their order (knockfw.strings.KEYS)."""
+    from knockfw import strings
+
+    return strings.KEYS.strip("\n").split("\n")
+
+
+def lines(code):
+    """The lines of firmware/knockfw/strings_<code>.py's table, in order."""
+    mod = importlib.import_module("knockfw.strings_" + code)
+    assert mod.TABLE.startswith("\n") and mod.TABLE.endswith("\n")
+    return mod.TABLE[1:-1].split("\n")
+
+
+def table(code):
+    """{key: text} of one language: line n of its table is the text of key n; a table with a
+    line more or less than there are keys is refused."""
+    k, v = keys(), lines(code)
+    if len(k) != len(v) or len(set(k)) != len(k):
+        raise AssertionError("strings_%s.py: %d lines for %d keys (%d different)"
+                             % (code, len(v), len(k), len(set(k))))
+    return dict(zip(k, v))
 
 
 def text(key, code):

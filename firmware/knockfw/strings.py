@@ -5,55 +5,165 @@
 #   strings.t("deals")              # -> "Сдаёт"
 #   strings.t("hand_n") % 12        # templates take % arguments; word order is per language
 #
-# The texts are in knockfw/strings_en.py and strings_ru.py, one `key|text` line per key. Only the
-# language in use is loaded, kept as one bytes object (a dict of str objects costs several times
-# its text on the heap); a lookup is a find() in C, and the strings a screen asks for are kept in
-# a small dict, so drawing a screen does not search the table again.
+# The keys are KEYS below, one a line; the texts are in knockfw/strings_en.py and strings_ru.py,
+# one line per key in the same order (a key is written once, not once per language). Only the
+# language in use is loaded, kept as one bytes object with the start of each line (an array:
+# a dict of str objects costs several times its text on the heap); a lookup is a find() and a
+# count() in C, and the strings a screen asks for are kept in a small dict, so drawing a screen
+# does not search the tables again.
 #
 # t() returns any key it does not know unchanged, so t(message) is safe and never raises. The
 # rules core's messages and the journal's notes are keyed by their English text (a template,
 # knockcore.errors.say()); in Russian t() finds them in knockfw/messages_ru.py, loaded the first
 # time one is asked for.
 import sys
+from array import array
 
 LANGS = ("en", "ru")
 
+# key n's text is line n of the language's table
+KEYS = """
+method1
+method2
+method3
+target
+deals
+sits_out
+advises
+in_box
+partners
+hand_n
+boxes
+knock
+gin
+count
+confirm
+edit_hand
+hint_who
+hint_count
+hint_confirm
+x_knocks
+x_knocks_n
+x_gin
+x_undercuts
+void_hand
+void_result
+undo_last
+undo_q
+totals_change
+cannot_save
+sits_out_x
+who_knocked_n
+no_game
+hint_empty
+hint_score
+hint_over
+menu
+back
+hint_menu
+hint_pick
+hint_method
+players
+hint_players
+hint_roles
+cut_lowest
+cut_next_lowest
+cut_highest_box
+cut_second
+cut_highest_deals
+role_idle
+role_dealer
+role_box
+role_captain
+set_preset
+set_target
+set_m3_target
+set_m1_extra
+set_m3_formula
+set_m3_penalty_on
+set_lang
+set_sleep_s
+n_min
+opt_seed
+opt_classic
+opt_idle
+opt_shutout
+opt_literal
+opt_pairwise
+opt_tie
+opt_tie_or_undercut
+hint_settings
+erase_n
+hint_erase
+hold_a
+erase_failed
+new_game
+next_game
+game_over
+x_wins
+x_win
+x_wins_pays
+x_win_pay
+x_pays_y
+net
+settings
+lang_en
+lang_ru
+erase_all
+syncing
+saved
+evening
+new_evening
+ev_title
+ev_none
+ev_gw
+ev_pts
+ev_settle
+ev_pays
+ev_square
+ev_so_far
+ev_hint
+ev_new_q
+ev_new_1
+ev_new_2
+about
+set_stake
+ev_off
+"""
+
 _lang = "en"
 _table = b""
-_messages: object = None  # the language's messages table (bytes) once asked for; b"": none
+_lines = array("H")     # where each line of _table starts, and where the last one ends
+_messages: "bytes | None" = None  # the language's messages table (bytes) once asked for; b"": none
 _memo: dict = {}
 _MEMO = 64  # strings remembered
 
 
 def set_lang(code):
     """Select the language for t(): "en" or "ru" (anything else selects English)."""
-    global _lang, _table, _messages
+    global _lang, _table, _lines, _messages
     code = code if code in LANGS else "en"
     if _table and code == _lang:
         return
     _table = b""
     _messages = None
     _memo.clear()
+    _lines = array("H")
     _table = _load("strings_" + code)
+    i = _table.find(b"\n") + 1
+    while i:
+        _lines.append(i)
+        i = _table.find(b"\n", i) + 1
     _lang = code
 
 
 def _load(name):
     # A table module's text as bytes; the module is forgotten, so its str goes.
     mod = __import__("knockfw." + name, None, None, ("TABLE",))
-    b = ("\n" + mod.TABLE).encode()
+    b = mod.TABLE.encode()
     del sys.modules["knockfw." + name]
     delattr(sys.modules["knockfw"], name)
     return b
-
-
-def _find(table, key):
-    k = b"\n" + key.encode() + b"|"
-    i = table.find(k)
-    if i < 0:
-        return None
-    i += len(k)
-    return table[i:table.find(b"\n", i)].decode()
 
 
 def lang():
@@ -69,16 +179,22 @@ def t(key):
         return s
     if not _table:
         set_lang(_lang)
-    s = _find(_table, key)
-    if s is None:
+    i = KEYS.find("\n" + key + "\n")
+    if i >= 0:
+        i = KEYS.count("\n", 0, i)
+        s = _table[_lines[i]:_lines[i + 1] - 1].decode()
+    else:
         if _messages is None:
             try:
                 _messages = _load("messages_" + _lang)
             except ImportError:
                 _messages = b""
-        s = _find(_messages, key) if _messages else None
-        if s is None:
+        k = b"\n" + key.encode() + b"|"
+        i = _messages.find(k)
+        if i < 0:
             return key
+        i += len(k)
+        s = _messages[i:_messages.find(b"\n", i)].decode()
     if len(_memo) >= _MEMO:
         _memo.clear()
     _memo[key] = s
