@@ -25,7 +25,7 @@ import mp  # noqa: E402
 from knockbox import mpy  # noqa: E402
 
 FW = os.path.join(ROOT, "firmware", "knockfw")
-MODULES = ("knockfw.fonts", "knockfw.glyphs", "knockfw.text", "knockfw.strings")
+MODULES = ("knockfw.fonts", "knockfw.text", "knockfw.strings")
 
 HEAP = """
 import gc

@@ -50,8 +50,9 @@ module("knockfw/ssd1680.py", board="pico-epd")
 module("knockfw/epdconv.py", march="armv6m", board="badger2040")
 module("knockfw/epdinvert.py", march="armv6m", board="pico-epd")
 
-# text: the glyph loops of knockfw.text in @micropython.viper, native code for the RP2040
-module("knockfw/glyphs.py", march="armv6m")
+# text: its glyph loops in @micropython.viper, native code for the RP2040 (its other functions
+# stay bytecode)
+module("knockfw/text.py", march="armv6m")
 
 # the journal's boot scan (line checks and CRC-32): @micropython.viper, native code too
 module("knockfw/jscan.py", march="armv6m")

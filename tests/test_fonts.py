@@ -156,7 +156,7 @@ print(b - a, w, large[0], medium[0], small[0])
 
 
 def test_fonts_fit_the_mpy_budget_and_load_from_mpy(tmp_path):
-    lib = mp.build(str(tmp_path), modules=["knockfw.fonts", "knockfw.text", "knockfw.glyphs"])
+    lib = mp.build(str(tmp_path), modules=["knockfw.fonts", "knockfw.text"])
     total = (tmp_path / "knockfw" / "fonts.mpy").stat().st_size
     assert total <= MPY_BUDGET, total
     r = mp.run(FONT_HEAP, paths=[lib])

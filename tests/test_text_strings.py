@@ -1,6 +1,6 @@
 """knockfw.strings and the string catalogue: both languages, every key asked for, placeholders,
 glyphs and width budgets, the Russian words and messages; and the glyph lookup of
-knockfw.glyphs for any code point, under the MicroPython unix port where the device code runs.
+knockfw.text for any code point, under the MicroPython unix port where the device code runs.
 Drawing and fit(): test_text_render.py.
 """
 import os

@@ -15,19 +15,25 @@
 # every pixel lies inside the box (x, y, width(s), height). Characters a face lacks are drawn
 # as its placeholder (a box in medium/small, "?" in large).
 #
-# Strings are measured and drawn per code point by knockfw.glyphs (native code), so a glyph is
-# never cut: fit() shortens by whole glyphs and marks the cut with an ellipsis.
+# Strings are measured and drawn per code point in native code (@micropython.viper, _draw below),
+# so a glyph is never cut: fit() shortens by whole glyphs and marks the cut with an ellipsis.
+# In bytecode each glyph cost ~250 us on an RP2040 (a lookup, a blit through framebuf's generic
+# per-pixel path, the objects a blit call needs), so a scoreboard took ~50 ms to draw; here a
+# glyph is a few microseconds. On the Pico this module is compiled with mpy-cross -march=armv6m
+# (firmware/manifest.py); the unix port compiles it for its own CPU. (Its Python functions stay
+# bytecode: one module, one import at boot.)
 #
 # The panel (fb) is a framebuf.FrameBuffer in MONO_VLSB, as the e-ink drivers' (and the
-# simulator's) are, that also has `buf`, `width` and `height`.
-from knockfw import glyphs
-
-_ELLIPSIS = "\u2026"  # "…"; faces without it get "." instead
+# simulator's) are, that also has `buf`, `width` and `height`: byte (y // 8) * width + x, bit
+# y % 8. A glyph's column byte goes into it whole, shifted across two pages. Only a glyph's ink is
+# written: 1 sets the bits (black), 0 clears them (white on black); pixels outside the panel are
+# skipped.
+import micropython
 
 
 def width(s, font):
     """Width in pixels of s drawn in font."""
-    return glyphs.draw(None, 0, 0, s, len(s), 0, 0, font, -1)
+    return _draw(None, 0, 0, s, len(s), 0, 0, font, -1)
 
 
 def draw(fb, s, x, y, font, color=1):
@@ -35,12 +41,12 @@ def draw(fb, s, x, y, font, color=1):
 
     color 1 draws black ink, 0 white ink (for text on a black bar). Returns the width drawn.
     Pixels outside the panel are left out."""
-    return glyphs.draw(fb.buf, fb.width, fb.height, s, len(s), x, y, font, color) - x
+    return _draw(fb.buf, fb.width, fb.height, s, len(s), x, y, font, color) - x
 
 
 def clear(fb):
     """Blank the whole panel (framebuf's fill() takes ~4 ms on an RP2040, this ~0.4 ms)."""
-    glyphs.fill(fb.buf, len(fb.buf) >> 2, 0)
+    _fill(fb.buf, len(fb.buf) >> 2, 0)
 
 
 def fit(s, font, max_w):
@@ -50,7 +56,7 @@ def fit(s, font, max_w):
     in "…" (or "." where the font has no "…"). Returns "" if not even the ellipsis fits."""
     if width(s, font) <= max_w:
         return s
-    ell = _ELLIPSIS if font[2] else "."
+    ell = "\u2026" if font[2] else "."     # "…" where the face has it
     room = max_w - width(ell, font)
     if room < 0:
         return ""
@@ -63,3 +69,92 @@ def fit(s, font, max_w):
         used += w
         n += 1
     return s[:n].rstrip() + ell
+
+
+@micropython.viper
+def _fill(panel_obj, words: int, value: int):
+    """Set the first `words` 32-bit words of the panel's buffer to value (0 or -1)."""
+    p = ptr32(panel_obj)
+    i = 0
+    while i < words:
+        p[i] = value
+        i += 1
+
+
+@micropython.viper
+def _draw(panel_obj, pw: int, ph: int, s_obj, n: int, x: int, y: int, font_obj, ink: int) -> int:
+    """Draw the first n code points of str s with the cell's top-left corner at (x, y) on a
+    pw x ph panel; returns the x after the last glyph. ink -1 draws nothing (the width).
+    s arrives as the str object itself (its UTF-8 bytes through the buffer protocol) with its
+    length in code points, so it is decoded here and never read past its end."""
+    p = ptr8(panel_obj if ink >= 0 else font_obj)
+    s = ptr8(s_obj)
+    f = ptr8(font_obj)
+    pages = (f[0] + 7) >> 3     # bytes per glyph column
+    table = f[4] | (f[5] << 8)
+    last = ph >> 3              # pages of a MONO_VLSB panel
+    i = 0
+    k = 0
+    while k < n:
+        b = s[i]
+        if b < 0x80:
+            c = b
+            i += 1
+        elif b < 0xE0:
+            c = ((b & 0x1F) << 6) | (s[i + 1] & 0x3F)
+            i += 2
+        elif b < 0xF0:
+            c = ((b & 0x0F) << 12) | ((s[i + 1] & 0x3F) << 6) | (s[i + 2] & 0x3F)
+            i += 3
+        else:
+            c = 0x10000
+            i += 4
+        # the glyph's number: the runs of code points before c's, and c's place in its run
+        r = 6
+        g = 0
+        while True:
+            m = f[r + 2]
+            if m == 0:
+                g = f[3]            # in no run: the placeholder
+                break
+            d = c - (f[r] | (f[r + 1] << 8))
+            if d >= 0 and d < m:
+                g += d
+                break
+            g += m
+            r += 3
+        r = table + (g << 1)
+        g = f[r] | (f[r + 1] << 8)      # the glyph,
+        end = f[r + 2] | (f[r + 3] << 8)    # and where the next one starts
+        px = x + (f[g] >> 6)
+        x += f[g] & 63
+        g += 1
+        while g < end and ink >= 0:
+            if px >= 0 and px < pw:
+                q = 0
+                while q < pages:
+                    v = f[g + q]
+                    top = y + (q << 3)          # panel row of this byte's bit 0
+                    if v:
+                        # MONO_VLSB: the byte lands on one page, or straddles two
+                        page = top >> 3         # floor, also for rows above the panel
+                        sh = top & 7
+                        if page >= 0 and page < last:
+                            a = page * pw + px
+                            m = (v << sh) & 0xFF
+                            if ink:
+                                p[a] = p[a] | m
+                            else:
+                                p[a] = p[a] & (m ^ 0xFF)
+                        if sh and page + 1 >= 0 and page + 1 < last:
+                            a = (page + 1) * pw + px
+                            m = v >> (8 - sh)
+                            if ink:
+                                p[a] = p[a] | m
+                            else:
+                                p[a] = p[a] & (m ^ 0xFF)
+                    q += 1
+            g += pages
+            px += 1
+        k += 1
+    return x

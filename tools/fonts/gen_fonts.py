@@ -6,7 +6,7 @@
 The faces, sizes and character sets are in tools/fonts/fonts.json beside this script. The
 glyphs are font_to_py's (PyPI `font-to-py`, Peter Hinch; FreeType via freetype-py): vertical
 mapping (column by column, each column's bytes top to bottom, least significant bit on top: the
-e-ink framebuffer's own MONO_VLSB layout, so knockfw.glyphs ORs whole bytes into it), variable
+e-ink framebuffer's own MONO_VLSB layout, so knockfw.text ORs whole bytes into it), variable
 pitch. Each glyph cell is then stored without its blank columns at the sides, in the layout
 knockfw/text.py describes, one `bytes` literal a face so it lives in the .mpy's constant area
 (font_to_py's own layout held the same glyphs in half as much again: 8-byte aligned glyphs, a
