@@ -16,6 +16,10 @@
 #   version(path, base_path=None, only=None)
 #       the module at path (found as module() finds it) compiled from `VERSION = "<V>"`, V the
 #       knockbox package's version (pyproject.toml's `version`), not from its own text
+#   table(path, base_path=None, only=None)
+#       the module at path (found as module() finds it), a string table (`TABLE = """..."""`),
+#       compiled from its TABLE packed: each Cyrillic letter one byte instead of UTF-8's two
+#       (knockbox.mpy.pack_table; knockfw.strings unpacks it), not from its own text
 #   root(path, base_path=".", only=None, board=None, dest=None)
 #       copied as source to the device's root (MicroPython runs /boot.py, then /main.py), as
 #       dest if given; a board= root file takes the place of the every-board one of its dest
@@ -59,6 +63,12 @@ module("knockfw/jscan.py", march="armv6m")
 
 # the version of the knockbox that builds it: the settings' about line and the serial hello
 version("knockfw/version.py")
+
+# the Russian string tables, packed (a letter one byte); knockfw.strings, which unpacks them in
+# @micropython.viper code when they are loaded, native code for the RP2040
+table("knockfw/strings_ru.py")
+table("knockfw/messages_ru.py")
+module("knockfw/strings.py", march="armv6m")
 
 # /boot.py: the board file's early() before the app is imported; the Badger's own takes its power
 # latch first of all, before any file is read

@@ -220,3 +220,27 @@ def test_a_module_of_a_listed_package_comes_from_that_package_s_folder(tree):
     assert sim_board.startswith(os.path.dirname(os.path.abspath(knockbox.__file__)) + os.sep)
     with pytest.raises(ManifestError, match="no such package"):
         home("no_such_package_here")
+
+
+def test_a_table_is_compiled_from_its_text_packed(tree):
+    # table(): the module's TABLE, a Cyrillic letter one byte (0x80 + its offset from U+0410),
+    # the rest UTF-8 as it is; its comments and anything else of the file are not compiled
+    text = "\nСдаёт · Ann\nЯ → а\n"
+    (tree / "src" / "pkg" / "t.py").write_text("# a comment\nTABLE = %r\n" % text,
+                                               encoding="utf-8")
+    (tree / "src" / "manifest.py").write_text(
+        'package("pkg")\nmodule("pkg/v.py", march="armv6m")\ntable("pkg/t.py")\n')
+    m = parse(str(tree / "src" / "manifest.py"))
+    assert m.entry("pkg/t.mpy").packed and not m.entry("pkg/a.mpy").packed
+    packed = mpy.pack_table(text)
+    assert packed == b"\n\x91\xa4\xa0\xd1\x91\xb2 \xc2\xb7 Ann\n\x9f \xe2\x86\x92 \xa0\n"
+    assert len(packed) == len(text.encode()) - 6     # 6 letters of А..я (not ё), a byte each
+    mpy.build_into(str(tree / "out"), "sim", manifest=m)
+    r = mp.run("from pkg import t\nprint(repr(t.TABLE))", paths=[mpy.lib(str(tree / "out"))])
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert r.stdout.strip() == repr(packed)
+    with pytest.raises(mpy.CompileError, match="U\\+1F600"):
+        mpy.pack_table("\U0001F600")
+    (tree / "src" / "pkg" / "t.py").write_text("TABLE = 'x' + 'y'\n")
+    with pytest.raises(mpy.CompileError, match="no TABLE"):
+        mpy.build("sim", manifest=m, modules=["pkg.t"])

@@ -3,6 +3,7 @@ glyphs and width budgets, the Russian words and messages; and the glyph lookup o
 knockfw.text for any code point, under the MicroPython unix port where the device code runs.
 Drawing and fit(): test_text_render.py.
 """
+import json
 import os
 import re
 import zlib
@@ -191,6 +192,40 @@ def test_t_under_micropython():
     assert r.stdout.strip().split("|") == [
         "en", "Deals", "ru", "Сдаёт", "Сдаёт", "Сдача 12", "no such key", "False",
         "en", "Русский", "hand: count 99 is above 98", "Deals"]
+
+
+EVERY = r"""
+import sys, json
+from knockfw import strings as S
+out = {}
+messages = json.loads(sys.stdin.read())
+for code in S.LANGS:
+    S.set_lang(code)
+    out[code] = [S.t(k) for k in S.KEYS.strip("\n").split("\n")]
+    out[code + " messages"] = [S.t(m) for m in messages]
+print(json.dumps(out))
+"""
+
+
+def test_every_string_and_message_as_the_device_build_has_them(tmp_path):
+    # The device's build: the Russian tables packed (firmware/manifest.py's table(), a letter a
+    # byte) and unpacked by knockfw.strings' native code. Every string of both languages and
+    # every message comes out as the tables' text says.
+    import importlib
+
+    lines = importlib.import_module("knockfw.messages_ru").TABLE.strip("\n").split("\n")
+    messages = dict(line.split("|", 1) for line in lines)
+    lib = mp.build(str(tmp_path), modules=["knockfw.strings", "knockfw.strings_en",
+                                           "knockfw.strings_ru", "knockfw.messages_ru"])
+    packed = (tmp_path / "knockfw" / "strings_ru.mpy").stat().st_size
+    assert packed < len(importlib.import_module("knockfw.strings_ru").TABLE.encode())
+    r = mp.run(EVERY, paths=[lib], stdin=json.dumps(sorted(messages)))
+    assert r.returncode == 0, r.stdout + r.stderr
+    got = json.loads(r.stdout)
+    for code in catalog.LANGS:
+        assert got[code] == [catalog.text(k, code) for k in catalog.keys()], code
+    assert got["ru messages"] == [messages[m] for m in sorted(messages)]
+    assert got["en messages"] == sorted(messages)         # English: the template itself
 
 
 # ---- Russian as the rules speak it (RULES.md section 7) ------------------------------------------

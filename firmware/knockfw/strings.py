@@ -16,8 +16,16 @@
 # rules core's messages and the journal's notes are keyed by their English text (a template,
 # knockcore.errors.say()); in Russian t() finds them in knockfw/messages_ru.py, loaded the first
 # time one is asked for.
+#
+# On the device the tables come packed (firmware/manifest.py's table(): the build compiles each
+# from its TABLE packed, not from its text): every Cyrillic letter А..я is one byte, 0x80 + its
+# offset from U+0410, instead of UTF-8's two; everything else is UTF-8 as it is. _utf8 (native
+# code: this module is compiled with mpy-cross -march=armv6m for the Pico) unpacks a table once,
+# when it is loaded. From source (the unix port's tests) a table is its text, a str.
 import sys
 from array import array
+
+import micropython
 
 LANGS = ("en", "ru")
 
@@ -158,12 +166,42 @@ def set_lang(code):
 
 
 def _load(name):
-    # A table module's text as bytes; the module is forgotten, so its str goes.
+    # A table module's text as UTF-8; the module is forgotten, so its constant goes.
     mod = __import__("knockfw." + name, None, None, ("TABLE",))
-    b = mod.TABLE.encode()
+    b = mod.TABLE
     del sys.modules["knockfw." + name]
     delattr(sys.modules["knockfw"], name)
-    return b
+    if type(b) is str:
+        return b.encode()
+    out = bytearray(2 * len(b))     # unpacked, a table is at most twice as long
+    return out[:_utf8(b, len(b), out)]
+
+
+@micropython.viper
+def _utf8(src, n: int, dst) -> int:
+    """The packed table src[0:n] as UTF-8 into dst; returns its length."""
+    s = ptr8(src)
+    d = ptr8(dst)
+    i = 0
+    j = 0
+    more = 0            # continuation bytes of a UTF-8 character still to copy
+    while i < n:
+        c = s[i]
+        i += 1
+        if more:
+            more -= 1
+        elif c >= 0xE0:     # (the tables have no 4-byte characters: the build refuses them)
+            more = 2
+        elif c >= 0xC0:
+            more = 1
+        elif c >= 0x80:     # a packed letter: U+0410 + c - 0x80, two bytes of UTF-8
+            c += 0x390
+            d[j] = 0xC0 | (c >> 6)
+            j += 1
+            c = 0x80 | (c & 0x3F)
+        d[j] = c
+        j += 1
+    return j
 
 
 def lang():

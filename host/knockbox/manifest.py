@@ -1,5 +1,6 @@
 """The device's files: firmware/manifest.py read into a list of entries (see that file for the
-language: package(), module(), root(), version(), home(), with only= and march= options).
+language: package(), module(), root(), version(), table(), home(), with only= and march=
+options).
 
     m = manifest.load()                  # firmware/manifest.py (installed: knockbox/firmware/)
     m.entries("device")                  # [Entry] for the Pico; "sim": the unix port's build
@@ -38,6 +39,7 @@ class Entry:
                  text=None):
         self.src = src            # absolute path of the source
         self.text = text          # None, or the source the build compiles instead of src's
+        self.packed = False       # a table(): compiled from src's TABLE packed (knockbox.mpy)
         self.dest = dest          # path on the device, relative to its root ("knockfw/app.mpy")
         self.opt = opt
         self.only = only          # None, "device" or "sim"
@@ -151,6 +153,13 @@ class Manifest:
         self.module(path, base_path, only=only)
         self.entry(path[:-3] + ".mpy").text = "VERSION = %r\n" % package_version()
 
+    def table(self, path, base_path=None, only=None):
+        """The module at path (as module() finds it), a string table (`TABLE = "..."`), compiled
+        from its TABLE packed (knockbox.mpy.pack_table: a Cyrillic letter one byte), instead of
+        from its own text."""
+        self.module(path, base_path, only=only)
+        self.entry(path[:-3] + ".mpy").packed = True
+
     def root(self, path, base_path=".", only=None, board=None, dest=None):
         src = os.path.join(self._base(base_path), *path.split("/"))
         if not os.path.isfile(src):
@@ -229,7 +238,7 @@ def parse(path):
     except OSError as e:
         raise ManifestError("cannot read the device manifest %s: %s" % (path, e)) from None
     exec(code, {"__file__": path, "package": m.package, "module": m.module, "root": m.root,
-                "version": m.version, "home": home})
+                "version": m.version, "table": m.table, "home": home})
     return m
 
 

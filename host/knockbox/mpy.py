@@ -96,6 +96,37 @@ def compile_text(text, name, opt=3, march=None):
     return data
 
 
+def table_of(src):
+    """The TABLE string of a table module (firmware/knockfw/strings_en.py...), read, not run."""
+    import ast
+
+    with open(src, encoding="utf-8") as f:
+        tree = ast.parse(f.read(), src)
+    for node in tree.body:
+        if (isinstance(node, ast.Assign) and [getattr(t, "id", None) for t in node.targets] ==
+                ["TABLE"] and isinstance(node.value, ast.Constant) and
+                isinstance(node.value.value, str)):
+            return node.value.value
+    raise CompileError("%s: no TABLE = \"...\" to pack" % (src,))
+
+
+def pack_table(text):
+    """A table's text as the device takes it (knockfw.strings unpacks it): each Cyrillic letter
+    А..я (U+0410..U+044F) one byte, 0x80 + its offset from U+0410, instead of UTF-8's two;
+    everything else UTF-8 as it is (0x80..0xBF alone never starts a UTF-8 character, so the
+    two cannot be confused)."""
+    out = bytearray()
+    for ch in text:
+        c = ord(ch)
+        if 0x410 <= c <= 0x44F:
+            out.append(0x80 + c - 0x410)
+        elif c < 0x10000:
+            out += ch.encode("utf-8")
+        else:   # (the device's unpacker knows UTF-8 of up to 3 bytes: no font has these)
+            raise CompileError("a string table holds %r (U+%X): no face has it" % (ch, c))
+    return bytes(out)
+
+
 def _selected(entry, modules):
     if modules is None:
         return True
@@ -136,6 +167,9 @@ def build(target="device", modules=None, native_march=None, sources=None, manife
             march = native_march
         if e.text is not None:
             return e.dest, compile_text(e.text, e.dest[:-4] + ".py", e.opt, march)
+        if e.packed:
+            text = "TABLE = %r\n" % (pack_table(table_of(src)),)
+            return e.dest, compile_text(text, e.dest[:-4] + ".py", e.opt, march)
         return e.dest, compile_file(src, e.opt, march, e.dest[:-4] + ".py")
 
     with ThreadPoolExecutor(max_workers=min(4, os.cpu_count() or 2)) as pool:
