@@ -2,7 +2,8 @@
 player does it (press, watch the panel change, press again), then pulled with `knockbox sync`:
 every game's standings equal `knockbox replay` of the game intended, and the panel (decoded from
 the SPI stream with the UC8151 model) showed, after each game, exactly what the unix port draws
-after the same presses, pixel for pixel."""
+after the same presses, pixel for pixel; and so in Russian, once `knockbox push --lang ru` has
+switched it (the device's Russian tables go there packed, unpacked by its native code)."""
 import json
 
 import device as unix  # tests/device.py: the firmware under the MicroPython unix port
@@ -40,6 +41,7 @@ def test_three_methods_played_synced_and_drawn(device, tmp_path):
     for i, end in enumerate(ends):
         actions += [p.driver_keys(p.presses[last:end]), ["shot", "game%d" % (i + 1)]]
         last = end
+    actions += [["settings", {"lang": "ru"}], ["shot", "ru"]]
     out = str(tmp_path / "unix")
     rep = unix.run_script(actions, out)
     # (the store keeps the latest games in RAM: older ones are on flash only)
@@ -59,6 +61,15 @@ def test_three_methods_played_synced_and_drawn(device, tmp_path):
         ref = emu_frames.pbm_image("%s/game%d.pbm" % (out, i + 1))
         shown = r.frames[n - 1]
         assert shown.diff(ref) == 0, "after game %d the panel shows:\n%s" % (i + 1, shown.ascii())
+    # the same screen in Russian
+    device.push("--lang", "ru")
+    device.wait_quiet(300)
+    r = device.frames()
+    assert r.errors == [], r.errors[:5]
+    shown = r.frames[-1]
+    ru = emu_frames.pbm_image(out + "/ru.pbm")
+    assert ru != emu_frames.pbm_image("%s/game%d.pbm" % (out, len(ends)))     # not English
+    assert shown.diff(ru) == 0, shown.ascii()
 
     # the laptop: sync, then each game's standings = knockbox replay of the game intended
     device.sync()
