@@ -134,7 +134,7 @@ def emulated():
 
     subprocess.run([os.path.join(emu, "setup.sh")], check=True, capture_output=True)
     files = mpy.build("device", modules=["knockfw.epd", "knockfw.uc8151", "knockfw.ssd1680",
-                                         "knockfw.epdconv", "knockfw.epdinvert"])
+                                         "knockfw.epdconv", "knockfw.epdinvert", "knockfw.board"])
     mpremote = os.path.join(os.path.dirname(sys.executable), "mpremote")
     with tempfile.TemporaryDirectory(prefix="knockbox-bench-display-") as tmp:
         for dest, data in files.items():

@@ -159,7 +159,7 @@ def main():
         build = json.loads(r.stdout)
         lib = mp.build(os.path.join(d, "mpy"), modules=["knockcore", "simflash",
                                                          "knockfw.journal", "knockfw.jscan",
-                                                         "knockfw.store"])
+                                                         "knockfw.store", "knockfw.board"])
         # the tests' Store helpers (storekit) compiled too: from source their compilation
         # would take heap the device's own code does not
         mpy.compile_file(os.path.join(MP_SCRIPTS, "storekit.py"),

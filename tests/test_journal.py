@@ -17,8 +17,8 @@ MP_SCRIPTS = os.path.join(HERE, "mp_scripts")
 @pytest.fixture(scope="module")
 def journal_mpy(tmp_path_factory):
     return mp.build(str(tmp_path_factory.mktemp("mpy")),
-                    modules=["knockfw.journal", "knockfw.jscan", "knockfw.store", "simflash",
-                             "knockcore"])
+                    modules=["knockfw.journal", "knockfw.jscan", "knockfw.store", "knockfw.board",
+                             "simflash", "knockcore"])
 
 
 @pytest.mark.parametrize("script, case", CASES)

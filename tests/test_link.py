@@ -22,7 +22,7 @@ LINK_MPY_BUDGET = 4096
 def link_mpy(tmp_path_factory):
     return mp.build(str(tmp_path_factory.mktemp("mpy")),
                     modules=["knockfw.link", "knockfw.version", "knockfw.journal", "knockfw.jscan",
-                             "knockfw.store", "simflash",
+                             "knockfw.store", "knockfw.board", "simflash",
                              "knockcore"])
 
 

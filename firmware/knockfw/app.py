@@ -267,11 +267,15 @@ class App:
 
 
 def run():
+    # main.py runs this inside its guard: an exception out of here is a fault (knockfw.fault)
     from knockfw import board as _board
 
     board = _board.load()
+    board.watch(True)   # a hang anywhere from here on restarts the chip
+    feed = _board.feed
     app = App(board)
     while True:
+        feed()
         now = time.ticks_ms()
         more = app.step(now)
         if app.should_sleep(now):

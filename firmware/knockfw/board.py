@@ -8,10 +8,16 @@
 # The boards: knockfw.rp2board.Rp2Board (what the two RP2040 boards share) under
 # board_badger.py and board_pico_epd.py, and the simulator's (host/knockbox/simulate/device/
 # simboard.py). The app calls nothing of a board that Board does not list here.
+#
+# The watchdog: a board that has one arms it in watch(True) (the RP2040's machine.WDT, at most
+# 8.3 s) and puts it in _wdt here; feed() tells it the firmware is alive, and every wait calls
+# feed() (the app's loop, the panel's busy waits, the light sleeps, the journal's long loops).
 import sys
 
 BOARD_FILE = "/data/board.json"
 RP2 = sys.platform == "rp2"
+current = None  # the board load() made (the fault handler, knockfw.fault, draws on its panel)
+_wdt: object = None     # the armed watchdog (its feed()), set by the board's watch()
 
 def _nothing(self, *args):
     return None
@@ -38,6 +44,9 @@ class Board:
     #                      press starts it again); returns if the board keeps running (USB
     #                      power, a held button)                                            [must]
     #   on_usb()           True while USB power is present (False: on battery)
+    #   watch(on)          on: arm the watchdog (then feed() at least every few seconds, or the
+    #                      chip restarts); off: stop it (the REPL takes over)
+    #   restart()          a fresh start, as from a reset (knockfw.fault)                 [must]
     name = "?"           # the board's name: hello's "board", the history's device row
     active_low = False   # the buttons read 0 while pressed
     data_dir = "/data"   # the user's data folder (journal, settings, faults)
@@ -47,8 +56,8 @@ class Board:
     serial_out: object = None
     clock = None         # the buttons' clock (a ticks_ms()-like function); None: time.ticks_ms
 
-    mount = buttons_pins = idle_sleep = power_off = _must
-    latched_buttons = wake_button = service = _nothing
+    mount = buttons_pins = idle_sleep = power_off = restart = _must
+    latched_buttons = wake_button = service = watch = _nothing
 
     def on_usb(self):
         return True
@@ -77,9 +86,19 @@ def module(name):
 
 
 def load():
+    """The board, made once (current)."""
+    global current
     if RP2:
-        return module(chosen()).Board()
-    # the simulator's board (host/knockbox/simulate/device/, in the unix port's build only)
-    from simboard import Board  # type: ignore[import-not-found]
+        current = module(chosen()).Board()
+    else:
+        # the simulator's board (host/knockbox/simulate/device/, in the unix port's build only)
+        from simboard import Board  # type: ignore[import-not-found]
 
-    return Board()
+        current = Board()
+    return current
+
+
+def feed():
+    """Tell the watchdog the firmware is alive (if one is armed): every wait calls this."""
+    if _wdt:
+        _wdt.feed()  # type: ignore[attr-defined]

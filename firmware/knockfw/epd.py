@@ -17,19 +17,31 @@
 # Deep sleep: a controller in deep sleep is never asked anything, its BUSY pin is not read (the
 # SSD1680 holds BUSY high until a hardware reset, as GxEPD2's _InitDisplay() allows for: it
 # resets before anything else when it was hibernating); the next show() resets it first.
+#
+# A panel that stays busy (a loose cable: the pull-up reads busy; a hung controller): busy()
+# gives each command _BUSY_MS (a few times the longest refresh, the UC8151's full ~4.5 s), then
+# resets the controller, inits it and sends the frame again, in full; after _RETRIES such resets
+# in a row it gives up: the panel is left alone (asleep for this driver, stuck counts them) and
+# busy() raises, which ends the app (knockfw.fault records it and, on battery, switches off).
+# Every blocking wait feeds the watchdog (knockfw.board.feed).
 import framebuf
 from time import sleep_ms, ticks_ms, ticks_diff
 from micropython import const
+
+from knockfw.board import feed
 
 WIDTH = const(296)
 HEIGHT = const(128)
 PAGES = const(16)
 _FULL_EVERY = const(8)
 _WAIT_MS = const(10000)
+_BUSY_MS = const(15000)
+_RETRIES = const(2)
 
 
 class EPD(framebuf.FrameBuffer):
     BUSY_LEVEL = 1  # the BUSY pin level that means "busy"; each controller sets its own
+    stuck = 0  # resets in a row of a panel that did not finish (see the header)
 
     def __init__(self, spi, cs, dc, rst, busy, full_every=_FULL_EVERY):
         buf = bytearray(WIDTH * HEIGHT // 8)
@@ -51,10 +63,12 @@ class EPD(framebuf.FrameBuffer):
         self.last_quick = False  # the refresh started last used the quickest waveform
         self._steps = []  # commands to send, one each time BUSY clears
         self._one = bytearray(1)
+        self._t = ticks_ms()  # when the last command was sent
         cs.value(1)
 
     # --- bus -------------------------------------------------------------------------------
     def cmd(self, c, data=None):
+        self._t = ticks_ms()
         self._one[0] = c
         self.cs.value(0)
         self.dc.value(0)
@@ -80,6 +94,7 @@ class EPD(framebuf.FrameBuffer):
         while self.pin_busy():
             if ticks_diff(ticks_ms(), t0) > timeout_ms:
                 return False
+            feed()
             sleep_ms(2)
         return True
 
@@ -116,7 +131,15 @@ class EPD(framebuf.FrameBuffer):
     def busy(self):
         """True while the panel is working; call it every loop (it drives the refresh)."""
         if self.awake and self.pin_busy():  # asleep: BUSY means nothing until a reset
-            return True
+            if ticks_diff(ticks_ms(), self._t) < _BUSY_MS:
+                return True
+            self.awake = False      # stuck: reset it (init() below) and send the frame again
+            self._steps = []
+            self.stuck += 1
+            if self.stuck > _RETRIES:
+                self._want = 0
+                raise OSError("panel stuck busy")
+            self._want = 2
         if self._steps:
             self.cmd(self._steps.pop(0))
             return True
@@ -136,6 +159,7 @@ class EPD(framebuf.FrameBuffer):
             self._shown = True
             self.refresh(full, quick)
             return True
+        self.stuck = 0
         return False
 
     def wait(self, timeout_ms=_WAIT_MS):
@@ -144,6 +168,7 @@ class EPD(framebuf.FrameBuffer):
         while self.busy():
             if ticks_diff(ticks_ms(), t0) > timeout_ms:
                 return False
+            feed()
             sleep_ms(5)
         return True
 

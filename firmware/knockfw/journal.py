@@ -35,6 +35,7 @@ from array import array
 from micropython import const
 
 from knockfw import jscan
+from knockfw.board import feed  # the watchdog, in the loops that grow with the journal
 
 _CHUNK = const(512)     # bytes copied at a time when the journal is rewritten
 _SCAN = const(2048)     # bytes read at a time by the boot scan: a longer line is garbage
@@ -121,6 +122,7 @@ def _copy_prefix(src, dst, size):
                     break
                 fo.write(chunk)
                 left -= len(chunk)
+                feed()
 
 
 class Journal:
@@ -196,6 +198,7 @@ class Journal:
         base = have = 0
         eof = False
         while True:
+            feed()
             if not eof and have < _SCAN:
                 k = f.readinto(memoryview(buf)[have:])
                 eof = not k
@@ -321,6 +324,7 @@ class Journal:
             left = self.size - off     # bytes of good records still to read
             have = 0
             while True:
+                feed()
                 if left > 0 and have < _READ:
                     k = f.readinto(memoryview(buf)[have:have + min(_READ - have, left)])
                     if not k:

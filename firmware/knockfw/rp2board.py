@@ -17,7 +17,7 @@ import time
 
 import machine
 
-from knockfw.board import Board
+from knockfw import board as _board
 
 _EARLY_GAP_MS = 5  # second look at the buttons, as Pimoroni's wakeup module (gpio_get_all twice)
 _early = None  # early_buttons(): the button held when boot.py ran, "" if none (None: not run)
@@ -48,7 +48,7 @@ def early_buttons(pins, names, pull, pressed):
     return held or None
 
 
-class Rp2Board(Board):
+class Rp2Board(_board.Board):
     name = "rp2"
     active_low = False
     data_dir = "/data"
@@ -135,9 +135,24 @@ class Rp2Board(Board):
 
     def lightsleep(self, ms):
         """machine.lightsleep, then the SPI divider recomputed for the clock it leaves behind
-        (see the header)."""
+        (see the header). The watchdog is fed first (the Pico build's power_off() sleeps in
+        slices for hours)."""
+        _board.feed()
         machine.lightsleep(ms)
         self._spi.init(baudrate=self._spi_hz)
+
+    def watch(self, on):
+        """on: arm the watchdog (knockfw.board.feed() feeds it); off: stop it. MicroPython's
+        WDT cannot stop, so this clears CTRL.ENABLE itself (RP2040 datasheet 4.7: WATCHDOG_BASE
+        0x40058000, CTRL bit 30; 2.1.2: + 0x3000, the register's atomic clear alias)."""
+        if on:
+            _board._wdt = machine.WDT(timeout=8000)     # (the RP2040's longest: 8,388 ms)
+        else:
+            _board._wdt = None
+            machine.mem32[0x4005B000] = 1 << 30
+
+    def restart(self):
+        machine.reset()
 
     def idle_sleep(self, ms):
         """Sleep between polls. On battery: light sleep (clocks stopped, RAM kept); on USB a
