@@ -58,4 +58,6 @@ BUDGETS = {
     "cut_highest_deals": BAR,
     # the winners follow "Game over · " in the title bar ("Партия окончена · ": 96 px)
     "x_wins": WON, "x_win": WON, "x_wins_pays": WON, "x_win_pay": WON,
+    # the error screen (knockfw.fault): its title bar, and the line in the hint's place
+    "fault": BAR, "fault_sync": HINT,
 }

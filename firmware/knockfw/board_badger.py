@@ -94,10 +94,13 @@ def Board():
             """Finish the refresh, then release the power latch. On battery the board goes
             dark (the panel keeps its image) and a button press starts it again from boot. On
             USB power, or while a button is held, the board keeps running: this returns, and
-            the next idle_sleep() takes the latch again."""
-            self.display.sleep()
-            self.led(False)
-            self._latch.value(0)
+            the next idle_sleep() takes the latch again. The latch drops even if the panel
+            fails (a fault while knockfw.fault switches off)."""
+            try:
+                self.display.sleep()
+                self.led(False)
+            finally:
+                self._latch.value(0)
             time.sleep_ms(_OFF_MS)
 
     return Badger()

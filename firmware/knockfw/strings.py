@@ -137,6 +137,11 @@ ev_new_2
 about
 set_stake
 ev_off
+fault
+fault_saved
+fault_off
+fault_usb
+fault_sync
 """
 
 _lang = "en"

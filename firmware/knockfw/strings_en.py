@@ -111,4 +111,9 @@ Nothing is erased
 Knockbox version %s
 Stake per point
 off
+Knockbox stopped on an error
+Your games are saved
+Press a button to start again
+Restarting in 5 seconds
+Details: knockbox sync
 """

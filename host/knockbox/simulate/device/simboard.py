@@ -147,6 +147,8 @@ class SimDisplay(framebuf.FrameBuffer):
     """A 296x128 panel: 1 = black, MONO_VLSB as the e-ink drivers' framebuffer (knockfw.epd),
     shown as a P4 PBM image (pbm(): its rows)."""
 
+    stuck = 0       # (knockfw.epd's: a simulated panel always finishes)
+
     def __init__(self, out_dir=None, full_ms=0, partial_ms=0, clock=None):
         self.buf = bytearray(W * H // 8)
         super().__init__(self.buf, W, H, framebuf.MONO_VLSB)
