@@ -356,6 +356,11 @@ class Link(_Wire):
             self.app.apply_settings(d)
         return {"settings": self.app.settings}
 
+    def _op_faults(self, req, rid):
+        from knockfw import fault
+
+        return fault.read(req.get("clear"))
+
     def _op_erase(self, req, rid):
         if self._erase is not None:
             raise ValueError("an erase is already waiting for the button")

@@ -4,7 +4,8 @@ work; the protocol is docs/PROTOCOL.md)."""
 HELP = "pull new games and hands from the device into the history"
 DESCRIPTION = ("Pull everything new from the device over USB serial, check every game with the "
                "rules core and store it in the history (one transaction). Run it again after an "
-               "interruption: it resumes.")
+               "interruption: it resumes. Faults the device recorded (it stopped on an error) "
+               "are printed once, kept in the history and cleared on the device.")
 
 
 def arguments(p):
@@ -17,9 +18,9 @@ def arguments(p):
 
 
 def run(args, out, err):
-    from knockbox import serialio
+    from knockbox import faults, serialio
     from knockbox import sync as S
-    from knockbox.history import History
+    from knockbox.history import History, now
 
     with serialio.open_device(args.port, args.timeout) as conn:
         try:
@@ -27,6 +28,8 @@ def run(args, out, err):
             S.check_hello(info)     # before the history is opened: a stranger leaves no file
             s = S.Sync(conn, History(args.db), err).run(info)
             out.write(s.summary() + "\n")
+            for f in faults.pull(conn, s.hist, info["device"], now()):
+                out.write(faults.describe(f) + "\n")
             for g in s.invalid:
                 err.write("knockbox: game %d (device game %d) failed the rules check: %s\n"
                           % (g["id"], g["gid"], g["error"]))
