@@ -59,7 +59,8 @@ def emu():
 # The emulator tests run after the rest of the suite, longest first (so the two xdist workers
 # finish together), and the deploy they all start from is made in the background as soon as
 # they are collected: it waits on the emulated serial port, not on the CPU the other tests use.
-_LONGEST_FIRST = ("test_emu_presses", "test_hw_", "test_emu_serial", "test_emu_powercut",
+_LONGEST_FIRST = ("test_emu_presses", "test_hw_", "test_emu_recover", "test_emu_serial",
+                  "test_emu_powercut",
                   "test_emu_games", "test_emu_wake", "test_emu_boot", "test_emu_setup")
 _NEEDS_DEPLOY = ("deployed", "deployed_pico_epd", "device", "device_factory")
 _background = []
