@@ -125,8 +125,7 @@ def hold(name, ms):
 
 def save(name):
     with open("%s/%s.pbm" % (out_dir, name), "wb") as f:
-        f.write(b"P4\n296 128\n")
-        f.write(dev.display.pbm())
+        dev.display.write_pbm(f)
     with open("%s/%s.json" % (out_dir, name), "w") as f:
         f.write(json.dumps({"boxes": boxes, "mode": dev.ui.mode}))
 

@@ -145,7 +145,7 @@ class KeyFeed:
 
 class SimDisplay(framebuf.FrameBuffer):
     """A 296x128 panel: 1 = black, MONO_VLSB as the e-ink drivers' framebuffer (knockfw.epd),
-    shown as a P4 PBM image (pbm(): its rows)."""
+    shown as a P4 PBM image (write_pbm())."""
 
     stuck = 0       # (knockfw.epd's: a simulated panel always finishes)
 
@@ -173,18 +173,22 @@ class SimDisplay(framebuf.FrameBuffer):
         if self.out_dir:
             path = self.out_dir + "/frame.pbm"
             with open(path + ".tmp", "wb") as f:
-                f.write(b"P4\n296 128\n")
-                f.write(self.pbm())
+                self.write_pbm(f)
             os.rename(path + ".tmp", path)
             sys.stderr.write("@frame %d %s\n" % (self.frames, "full" if full else "partial"))
         self._until = time.ticks_add(self.now(), self.full_ms if full else self.partial_ms)
 
-    def pbm(self):
-        """The panel as the data of a P4 PBM image: rows of bytes, bit 7 the leftmost pixel (a
-        copy, made when asked: the panel's own heap stays the device's)."""
-        rows = bytearray(W * H // 8)
-        framebuf.FrameBuffer(rows, W, H, framebuf.MONO_HLSB).blit(self, 0, 0)
-        return rows
+    def write_pbm(self, f):
+        """Write the panel to file f as a P4 PBM image: rows of bytes, bit 7 the leftmost pixel,
+        copied 8 rows at a time (296 bytes: the panel's own heap stays the device's, and a
+        whole copy's 4.7 KB in one piece is not always there in 192 KB)."""
+        f.write(b"P4\n296 128\n")
+        rows = bytearray(W)
+        band = framebuf.FrameBuffer(rows, W, 8, framebuf.MONO_HLSB)
+        for y in range(0, H, 8):
+            band.fill(0)
+            band.blit(self, 0, -y)
+            f.write(rows)
 
     def busy(self):
         return self._until is not None and time.ticks_diff(self._until, self.now()) > 0
