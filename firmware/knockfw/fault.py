@@ -1,6 +1,17 @@
 # A fault: the app stopped on an exception it did not handle (a bug, the heap full, a flash error,
-# a panel that never finishes: knockfw.epd). main.py runs the app inside a guard that collects
-# the heap (the app is gone by then; the board stays in knockfw.board.current) and calls top():
+# a panel that never finishes: knockfw.epd). main.py runs the app inside a guard that imports
+# this module and calls top() (the app is gone by then, its heap free again: the allocator
+# collects when it must; the board stays in knockfw.board.current). main.py has no comments: the
+# Pico reads it as source at every boot, from a file small enough for littlefs to keep in its
+# directory, 32 bytes a read at ~5 ms each (its comments cost the first screen 57 ms):
+#
+#   try:                                    main.py
+#       import knockfw.app
+#       knockfw.app.run()
+#   except BaseException as e:
+#       from knockfw import fault
+#       fault.top(e)
+#       raise
 #
 #   1. the fault is recorded: appended to PATH as "@<ms since boot>" and the traceback (type,
 #      message, the functions it went through: -O3 keeps no line numbers), after the older
@@ -14,8 +25,8 @@
 #      (the board's restart(): machine.reset()).
 # Each step is on its own: if one fails (a second MemoryError, a flash error) the next still
 # runs, and anything that escapes them ends in the restart. The watchdog keeps running
-# throughout: a hang here restarts the chip too. (A board that cannot even be made, a module
-# that will not import, leaves the fault recorded and the REPL with its traceback.)
+# throughout: a hang here restarts the chip too. (If even the board cannot be made, the fault
+# is recorded and main.py's raise leaves the REPL with its traceback.)
 # Ctrl-C is no fault: a KeyboardInterrupt (mpremote, `knockbox deploy` taking the REPL) stops
 # the watchdog, which the REPL would not feed, and main.py raises it again: the REPL, as always.
 import os
