@@ -6,16 +6,20 @@
   players/NAME-H.html   a player: the statistics of `knockbox stats`, the rating, net and rating
                         over time (inline SVG charts), head to head against each other player,
                         by method, the evenings played
-  knockbox-book.json    the manifest: each page's content hash and the inputs it was made from,
-                        and each evening's sums (so a player's page is the sum over evenings)
+  years/YYYY.html       a book of more than INDEX evenings: the evenings of each year (the index
+                        lists the latest INDEX and links to these)
+  knockbox-book.json    the manifest: each page's content hash and the inputs it was made from
 
 build(h, folder, lang) brings the folder up to date. The evening is the unit of work: an evening
-whose games (their ids, versions, statuses) are what the manifest says keeps its page and its
-sums untouched; a player's page is made again only when one of the player's evenings or the
-player's ratings changed; the index is made each time (it is small) and written only when its
-bytes differ. So after a sync of one evening, one evening page and the pages of its players are
-made, whatever the size of the history. Pages the manifest lists that are no longer part of the
-book are removed; nothing else in the folder is touched.
+whose games (their ids, versions, statuses) are what the manifest says keeps its page; its sums
+(what its players' pages and the index add up) are kept in the history (knockbox.book.sums),
+made again only when its games changed. A player's page is made again only when one of the
+player's evenings or the player's ratings changed, a year's page when one of its evenings did;
+the index is made each time (it lists at most INDEX evenings) and written only when its bytes
+differ. So after a sync of one evening, one evening page, the pages of its players and its
+year are made, and nothing read or written grows with the history but the list of games and
+the manifest's line per page. Pages the manifest lists that are no longer part of the book are
+removed; nothing else in the folder is touched.
 """
 import concurrent.futures
 import datetime
@@ -25,23 +29,24 @@ import json
 import os
 import re
 
-from knockbox import ratings, settle, stats, templating
+from knockbox import ratings, templating
 from knockbox.book import svg
+from knockbox.book.sums import COUNTS, VS, Store, sums
 from knockbox.book.words import LANGS
 from knockbox.errors import UserError
 from knockbox.files import write_whole
-from knockbox.history import standings
 
-FORMAT = "knockbox-book/1"
+FORMAT = "knockbox-book/2"      # 1: each evening's sums in the manifest (read as 2: they are not)
+FORMATS = ("knockbox-book/1", FORMAT)
+SUMS = 1                # bump when sums() counts differently: every evening summed again
 PAGES = 2               # bump when the code makes different pages from the same history
 MANIFEST = "knockbox-book.json"
-COUNTS = stats.COUNTS       # games, wins, hands, hands_won, gins, undercuts, points, net
 STATS = ("games", "wins", "hands", "hands_won", "gins", "undercuts", "avg_points", "net")
-LATEST = 40             # evenings listed on a player's page (all of them are on the index)
+LATEST = 40             # evenings listed on a player's page
+INDEX = 60              # evenings listed on the index; a book of more has a page for each year
 NET_COLOUR, RATING_COLOUR = "#0969da", "#8250df"     # the report's first and fourth colours
-VS = ("together", "wins", "their_wins", "ahead", "behind", "net")
 _HERE = os.path.dirname(os.path.abspath(__file__))
-_TEMPLATES = ("index.html", "player.html", "style.css")
+_TEMPLATES = ("index.html", "player.html", "style.css", "year.html", "evenings.html")
 
 
 def version():
@@ -79,6 +84,7 @@ class Book:
         self.h, self.folder, self.lang, self.jobs = h, folder, lang, jobs
         self.words = LANGS[lang]
         self.version = version()
+        self.anew = False       # the folder's pages were made by another knockbox or language
         self.old = self._manifest()
         self.pages = {}         # path -> {"sha256", "size", "mtime", "inputs"}
         self.written = self.kept = self.removed = 0
@@ -97,13 +103,13 @@ class Book:
                 self._old_bytes = f.read()
             m = json.loads(self._old_bytes)
         except FileNotFoundError:
-            return {"pages": {}, "evenings": {}}
+            return {"pages": {}}
         except (OSError, ValueError) as e:
             raise UserError("%s: not a Knockbox book manifest (%s)" % (path, e)) from None
-        if not isinstance(m, dict) or m.get("format") != FORMAT:
+        if not isinstance(m, dict) or m.get("format") not in FORMATS:
             raise UserError("%s: not a Knockbox book manifest" % path)
         if m.get("version") != self.version or m.get("lang") != self.lang:
-            m["evenings"] = {}      # made by another knockbox or in another language: all anew
+            self.anew = bool(m.get("pages"))    # made by another knockbox or in another language
             for p in m.get("pages", {}).values():
                 p["inputs"] = None
         return m
@@ -144,15 +150,14 @@ class Book:
         self.pages[path] = {"sha256": digest, "size": st.st_size, "mtime": st.st_mtime_ns,
                             "inputs": inputs}
 
-    def _finish(self, evenings):
+    def _finish(self):
         for path in sorted(set(self.old["pages"]) - set(self.pages)):
             try:
                 os.remove(os.path.join(self.folder, path))
                 self.removed += 1
             except FileNotFoundError:
                 pass
-        m = {"format": FORMAT, "version": self.version, "lang": self.lang,
-             "pages": self.pages, "evenings": evenings}
+        m = {"format": FORMAT, "version": self.version, "lang": self.lang, "pages": self.pages}
         data = json.dumps(m, ensure_ascii=False, sort_keys=True, separators=(",", ":"),
                           check_circular=False).encode("utf-8")
         if data != self._old_bytes or not os.path.exists(os.path.join(self.folder, MANIFEST)):
@@ -172,78 +177,74 @@ class Book:
         groups = {}
         for r in rows:
             groups.setdefault(r["evening"], []).append(r)
-        evenings, todo = {}, []
+        self.store = Store(self.h)
+        kept = self.store.inputs()
+        keys, todo = {}, []         # keys: evening number -> (its key in the store, sums' inputs)
         for n in sorted(groups, key=lambda n: (n is None, n or 0)):
-            inputs = _key(self.version, self.lang, n, [[r["id"], r["updated"], r["status"],
-                                                        r["synced"], r["hands"]]
-                                                       for r in groups[n]])
-            evenings[_name(n)] = self._kept(n, inputs)
-            if evenings[_name(n)] is None:
-                todo.append((n, [r["id"] for r in groups[n]], inputs))
-        for (n, _, inputs), (html, got) in zip(todo, self._make(todo)):
-            path = _page(n)
-            if path is not None:
-                self._put(path, html, inputs)
-            evenings[_name(n)] = dict(got, inputs=inputs, n=n, page=path)
+            games = [[r["id"], r["updated"], r["status"], r["synced"], r["hands"]]
+                     for r in groups[n]]
+            key = "" if n is None else groups[n][0]["key"]
+            keys[n] = (key, _key(SUMS, key, games))
+            inputs = _key(self.version, self.lang, n, games)
+            page = n is not None and not self._fresh(_page(n), inputs)
+            if page or kept.get(key) != keys[n][1]:
+                todo.append((n, [r["id"] for r in groups[n]], inputs, page))
+        made = {}
+        for (n, _, inputs, page), (html, got) in zip(todo, self._make(todo)):
+            if page:
+                self._put(_page(n), html, inputs)
+            made[keys[n][0]] = (keys[n][1], got)
+        self.store.put(made, set(kept) - {k for k, _ in keys.values()})
         rated = ratings.Ratings(self.h)
         tab = rated.table
-        names = sorted({name for e in evenings.values() for name in e["players"]})
-        for name in names:
-            self._player(name, evenings, ratings.of(tab, name), rated)
-        self._index(rows, evenings, tab, names)
-        self._finish(evenings)
-        return {"evenings": len(groups) - (None in groups), "players": len(names),
-                "written": self.written, "kept": self.kept, "removed": self.removed}
-
-    def _kept(self, n, inputs):
-        """Evening n's sums from the manifest if its games and its page are as they were."""
-        old = self.old["evenings"].get(_name(n))
-        if old and old["inputs"] == inputs and (n is None or self._fresh(_page(n), inputs)):
-            return old
-        return None
+        players = self.store.players()
+        for name in sorted(players):
+            self._player(name, players[name], keys, ratings.of(tab, name), rated)
+        self._index(rows, keys, tab, sorted(players))
+        self._finish()
+        return {"evenings": len(groups) - (None in groups), "players": len(players),
+                "written": self.written, "kept": self.kept, "removed": self.removed,
+                "anew": self.anew}
 
     def _make(self, todo):
-        """(page, sums) of each evening to make, in order: in worker processes when there are
-        many (a first build), else here."""
-        args = [(n, ids, self.lang) for n, ids, _ in todo]
+        """(page or None, sums) of each evening to make, in order: in worker processes when
+        there are many (a first build), else here."""
+        args = [(n, ids, self.lang, page) for n, ids, _, page in todo]
         if self.jobs < 2 or len(todo) < 4 * self.jobs:
             return [make_evening(self.h, *a) for a in args]
         with concurrent.futures.ProcessPoolExecutor(self.jobs) as pool:
             return list(pool.map(_work, [(self.h.path,) + a for a in args], chunksize=4))
 
-    def _player(self, name, evenings, rating, rated):
-        mine = [e for e in evenings.values() if name in e["players"]]
+    def _player(self, name, inputs, keys, rating, rated):
+        """The player's page; inputs: the sums' inputs of the player's evenings."""
         path = "players/" + slug(name)
-        others = sorted({o for e in mine for o in e["players"][name]["vs"]})
-        inputs = _key(self.version, self.lang, name, [e["inputs"] for e in mine],
-                      rated.mark.get(name), [slug(o) for o in others])
+        vs = self.store.vs(name)
+        others = sorted(vs)
+        inputs = _key(self.version, self.lang, name, inputs, rated.mark.get(name),
+                      [slug(o) for o in others])
         if self._fresh(path, inputs):
             return
         progress = rated.progress(name)
         w = self.words
-        total = _add([e["players"][name]["all"] for e in mine])
-        methods = []
-        for m in (1, 2, 3):
-            got = [e["players"][name]["m%d" % m] for e in mine if "m%d" % m in e["players"][name]]
-            if got:
-                methods.append({"method": m, "label": w["method%d" % m], "s": _stats(_add(got))})
-        vs = []
-        for o in others:
-            got = [e["players"][name]["vs"][o] for e in mine if o in e["players"][name]["vs"]]
-            vs.append({"player": o, "href": slug(o), "v": dict(zip(VS, _add(got)))})
-        played = [e for e in mine if e["n"] is not None]
+        totals = self.store.totals(name)
+        methods = [{"method": m, "label": w["method%d" % m], "s": _stats(totals[m])}
+                   for m in (1, 2, 3) if m in totals]
+        vs = [{"player": o, "href": slug(o), "v": dict(zip(VS, vs[o]))} for o in others]
+        nets = self.store.nets(name)
+        dates = self.store.evenings([keys[n][0] for n in keys
+                                     if n is not None and keys[n][0] in nets])
+        played = sorted((n, keys[n][0]) for n in keys if n is not None and keys[n][0] in nets)
         run, xs, ys = 0, [], []
-        for e in played:
-            run += e["players"][name]["all"][COUNTS.index("net")]
-            xs.append(e["n"])
+        for n, key in played:
+            run += nets[key]
+            xs.append(n)
             ys.append(run)
-        colour = NET_COLOUR
         ctx = {"lang": self.lang, "t": w, "name": name, "rating": rating,
-               "s": _stats(total), "stat_keys": STATS, "methods": methods, "vs": vs,
-               "evenings": [{"n": e["n"], "date": e["date"],
-                             "net": e["players"][name]["all"][COUNTS.index("net")]}
-                            for e in reversed(played[-LATEST:])],
-               "net_chart": svg.line(xs, ys, colour, w["net_axis"], w["net_ylabel"], "net")
+               "s": _stats(totals.get(0, [0] * len(COUNTS))), "stat_keys": STATS,
+               "methods": methods, "vs": vs,
+               "evenings": [{"n": n, "date": dates[key]["date"], "net": nets[key]}
+                            for n, key in reversed(played[-LATEST:])],
+               "net_chart": svg.line(xs, ys, NET_COLOUR, w["net_axis"], w["net_ylabel"], "net")
                if xs else None,
                "rating_chart": svg.line(list(range(1, len(progress) + 1)),
                                         [r for _, r in progress], RATING_COLOUR,
@@ -252,20 +253,48 @@ class Book:
                "style": self._style()}
         self._put(path, self.env.get_template("player.html").render(ctx), inputs)
 
-    def _index(self, rows, evenings, tab, names):
+    def _index(self, rows, keys, tab, names):
+        """The index (the latest INDEX evenings) and, in a book of more, the page of each year
+        whose evenings changed."""
         w = self.words
         table = sorted(names, key=lambda n: (-ratings.of(tab, n)["rating"], n))
-        overall = {n: _stats(_add([e["players"][n]["all"] for e in evenings.values()
-                                   if n in e["players"]])) for n in names}
+        overall = self.store.overall()
+        overall = {n: _stats(overall[n]) for n in names}
         days = sorted(r["synced"][:10] for r in rows)
-        listed = [e for e in evenings.values() if e["n"] is not None]
+        numbers = sorted((n for n in keys if n is not None), reverse=True)
+        years = self._years(keys, numbers) if len(numbers) > INDEX else []
         ctx = {"lang": self.lang, "t": w, "style": self._style(),
-               "sub": w["sub"] % (len(rows), len(listed), days[0], days[-1]),
-               "evenings": sorted(listed, key=lambda e: -e["n"]),
+               "sub": w["sub"] % (len(rows), len(numbers), days[0], days[-1]),
+               "evenings": self._listed(keys, numbers[:INDEX], ""),
+               "years": years,
                "ratings": [dict(player=n, href="players/" + slug(n), r=ratings.of(tab, n),
                                 s=overall[n]) for n in table],
                "made": max(r["updated"] for r in rows)[:16]}
         self._put("index.html", self.env.get_template("index.html").render(ctx), None)
+
+    def _listed(self, keys, numbers, up):
+        """The evenings numbers as the index and the years list them (links from up)."""
+        got = self.store.evenings([keys[n][0] for n in numbers])
+        return [dict(got[keys[n][0]], n=n, page=up + _page(n)) for n in numbers]
+
+    def _years(self, keys, numbers):
+        """Make each year's page that changed; [{"year", "evenings", "href"}], the latest
+        first."""
+        dates = self.store.dates()
+        years = {}
+        for n in numbers:
+            years.setdefault(dates[keys[n][0]][:4], []).append(n)
+        out = []
+        os.makedirs(os.path.join(self.folder, "years"), exist_ok=True)
+        for year, ns in sorted(years.items(), reverse=True):
+            path = "years/%s.html" % year
+            inputs = _key(self.version, self.lang, year, [(n, keys[n][1]) for n in ns])
+            if not self._fresh(path, inputs):
+                ctx = {"lang": self.lang, "t": self.words, "style": self._style(), "year": year,
+                       "evenings": self._listed(keys, ns, "../")}
+                self._put(path, self.env.get_template("year.html").render(ctx), inputs)
+            out.append({"year": year, "evenings": len(ns), "href": path})
+        return out
 
     def _style(self):
         with open(os.path.join(_HERE, "templates", "style.css"), encoding="utf-8") as f:
@@ -274,19 +303,20 @@ class Book:
 
 def _rows(h):
     """Every game as the book needs it to see what changed: {id, updated, status, synced, hands,
-    evening (number or None)}, in the history's order (History.games() without the JSON)."""
-    cols = ("id", "updated", "status", "synced", "hands", "evening")
+    evening (number or None), key (the evening's)}, in the history's order (History.games()
+    without the JSON)."""
+    cols = ("id", "updated", "status", "synced", "hands", "evening", "key")
     return [dict(zip(cols, t)) for t in h.db.execute(
-        "SELECT g.id, g.updated, g.status, g.synced, g.hands, e.number FROM games g LEFT JOIN "
-        "evenings e ON e.key = g.evening ORDER BY g.synced, g.device_id, g.epoch, ABS(g.gid), "
-        "g.id")]
+        "SELECT g.id, g.updated, g.status, g.synced, g.hands, e.number, g.evening FROM games g "
+        "LEFT JOIN evenings e ON e.key = g.evening ORDER BY g.synced, g.device_id, g.epoch, "
+        "ABS(g.gid), g.id")]
 
 
-def make_evening(h, n, ids, lang):
-    """(page, sums) of evening n (n None: the games that have no evening, and no page)."""
+def make_evening(h, n, ids, lang, page=True):
+    """(page, sums) of evening n (n None, or not page: no page, its sums only)."""
     rows = h.games(ids=ids, detail=True)
     html = None
-    if n is not None:
+    if n is not None and page:
         from knockbox import report     # (matplotlib: only when an evening page is made)
 
         made = max(r["updated"] for r in rows)
@@ -307,46 +337,8 @@ def _work(args):
     return make_evening(_HISTORIES[path], *args[1:])
 
 
-def _name(n):
-    return "-" if n is None else str(n)
-
-
 def _page(n):
     return None if n is None else "evenings/%d.html" % n
-
-
-def sums(rows):
-    """An evening's sums (over History.games(detail=True) rows): {"date", "games", "net": [[player, net, games, wins]] (the settlement's
-    order), "players": {name: {"all": COUNTS, "m1".."m3": COUNTS, "vs": {other: VS}}}}."""
-    res = settle.tally([r for r in rows if r["status"] != "invalid"])
-    players = {}
-    for p in stats.compute(rows):
-        players[p["player"]] = {"all": [p[k] for k in COUNTS], "vs": {}}
-    for m in (1, 2, 3):
-        for p in stats.compute([r for r in rows if r["method"] == m]):
-            players[p["player"]]["m%d" % m] = [p[k] for k in COUNTS]
-    for r in rows:
-        if r["status"] != "over":
-            continue
-        st = standings(r)
-        place = ratings.places(r["method"], st["final"], r["record"]["start"].get("box"))
-        names = r["players"]
-        for i in range(3):
-            vs = players[names[i]]["vs"]
-            for j in range(3):
-                if i != j:
-                    v = vs.setdefault(names[j], [0] * len(VS))
-                    got = (1, i in st["winners"], j in st["winners"], place[i] < place[j],
-                           place[i] > place[j], st["net"][i])
-                    for k, x in enumerate(got):
-                        v[k] += int(x)
-    return {"date": min(r["synced"] for r in rows)[:10], "games": len(rows),
-            "net": [[p["player"], p["net"], p["games"], p["wins"]] for p in res["players"]],
-            "players": players}
-
-
-def _add(lists):
-    return [sum(v) for v in zip(*lists)] if lists else [0] * len(COUNTS)
 
 
 def _stats(counts):
@@ -354,7 +346,6 @@ def _stats(counts):
     s = dict(zip(COUNTS, counts))
     s["avg_points"] = round(s["points"] / s["hands"], 2) if s["hands"] else 0.0
     return s
-
 
 
 def build(h, folder, lang="en", jobs=1):

@@ -45,6 +45,9 @@ def run(args, out, err):
         raise UserError("--jobs: %d is not a number of processes (1 or more)" % args.jobs)
     done = book.build(open_history(args), folder, lang=args.lang or default_lang(),
                       jobs=args.jobs)
+    if done["anew"]:
+        err.write("%s was made by another knockbox or in another language: every page was "
+                  "made again\n" % args.output)
     err.write("book of %d evenings and %d players in %s: %d pages written, %d unchanged%s\n"
               % (done["evenings"], done["players"], args.output, done["written"], done["kept"],
                  ", %d removed" % done["removed"] if done["removed"] else ""))
