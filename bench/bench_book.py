@@ -18,17 +18,20 @@ Best of 3 each, the update and the report taken in turns (the same load on both)
 
 A first build of 10,000 games makes 2,000 evening pages (the report's matplotlib charts: about
 half an hour on two idle cores). --parts measures, in this process, what an update costs beyond
-the new evening's page at each size, the parts that grow with the history, without a first
-build: reading the games, the ratings (all rated, read back), each evening's inputs key, the
-manifest written and read back with every evening's sums (made by the book's own sums()), the
-index and the pages of the six players; and, for scale, `knockbox report` of the latest evening
-(a new process, best of 3).
+the new evening's page at each size, without a first build: the book's own build with a
+stand-in for each evening's page (the real sums), of the whole history (not timed), then after
+a sync of one more evening again, timed part by part: the manifest read and written, the games
+read, the new evening's sums made and kept in the history, the ratings (the new games rated),
+the pages of its players, the index and its year's page, and the rest (each evening's inputs
+keys, the pages' checks); and, for scale, `knockbox report` of the latest evening (a new
+process, best of 3).
 Times are wall times: the load average is printed with them.
 
     .venv/bin/python bench/bench_book.py [--sizes 100,1000,10000] [--scratch DIR] [--jobs N]
     .venv/bin/python bench/bench_book.py --parts [--sizes ...]
 """
 import argparse
+import functools
 import os
 import shutil
 import subprocess
@@ -40,7 +43,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 import bench_history as BH  # noqa: E402  (puts tests/ on the path and imports knockbox)
 
-from knockbox import book, ratings  # noqa: E402
+from knockbox import book  # noqa: E402
 
 BUDGET = 1.5            # the update's time at most this many times the report's
 
@@ -71,12 +74,17 @@ def first_build(n, path, scratch, jobs):
     return folder, db, took
 
 
+def _listed(folder, sub):
+    return [sub + "/" + f for f in os.listdir(os.path.join(folder, sub))] if os.path.isdir(
+        os.path.join(folder, sub)) else []
+
+
 def saved(folder):
-    """What an update may change in the book (the manifest, the index, the player pages) and
-    the evening pages it has: put back by restore()."""
+    """What an update may change in the book (the manifest, the index, the player and year
+    pages) and the evening pages it has: put back by restore()."""
     keep = {}
-    for rel in ["knockbox-book.json", "index.html"] + [
-            "players/" + f for f in os.listdir(os.path.join(folder, "players"))]:
+    for rel in (["knockbox-book.json", "index.html"] + _listed(folder, "players")
+                + _listed(folder, "years")):
         with open(os.path.join(folder, rel), "rb") as f:
             keep[rel] = (f.read(), os.stat(os.path.join(folder, rel)).st_mtime_ns)
     return keep, set(os.listdir(os.path.join(folder, "evenings")))
@@ -86,9 +94,9 @@ def restore(folder, state):
     keep, evenings = state
     for f in set(os.listdir(os.path.join(folder, "evenings"))) - evenings:
         os.unlink(os.path.join(folder, "evenings", f))
-    for f in os.listdir(os.path.join(folder, "players")):
-        if "players/" + f not in keep:
-            os.unlink(os.path.join(folder, "players", f))
+    for rel in _listed(folder, "players") + _listed(folder, "years"):
+        if rel not in keep:
+            os.unlink(os.path.join(folder, rel))
     for rel, (data, mtime) in keep.items():
         with open(os.path.join(folder, rel), "wb") as f:
             f.write(data)
@@ -118,65 +126,81 @@ def measure(n, path, journal, k, scratch, jobs, runs):
             "mb": mb / 1e6, "evenings": len(state[1])}
 
 
-def parts(path, scratch):
-    """{part: seconds} of an update beyond the new evening's page, on the history at path."""
+class _Timed:
+    """Calls of fn, timed into out[part]."""
+
+    def __init__(self, out, part, fn):
+        self.out, self.part, self.fn = out, part, fn
+
+    def __call__(self, *args, **kw):
+        t = time.perf_counter()
+        try:
+            return self.fn(*args, **kw)
+        finally:
+            self.out[self.part] = self.out.get(self.part, 0) + time.perf_counter() - t
+
+    def __get__(self, obj, cls=None):        # (a method: bound as one)
+        return self if obj is None else functools.partial(self, obj)
+
+
+_MAKE_EVENING = book.make_evening
+
+
+def _no_page(h, n, ids, lang, page=True):
+    """book.make_evening without the report: a stand-in page, the real sums."""
+    html, got = _MAKE_EVENING(h, n, ids, lang, page=False)
+    return ("<p>evening %s</p>" % n if n is not None and page else None), got
+
+
+def parts(path, journal, k, scratch):
+    """{part: seconds} of an update beyond the new evening's page, on the history at path:
+    the book's own build (knockbox.book.Book) with each evening page a stand-in, first of the
+    whole history (not timed: it sums every evening), then, after a sync of one more evening,
+    again, timed part by part."""
     work = tempfile.mkdtemp(prefix="knockbox-bench-parts-", dir=scratch)
+    real = book.make_evening
     try:
         db = os.path.join(work, "h.sqlite3")
         shutil.copy(path, db)
+        folder = os.path.join(work, "book")
+        book.make_evening = _no_page
         h = BH.history.History(db)
+        book.Book(h, folder, "en").build()
+        h.close()
+        BH.sync_evening(db, journal, k)
         out = {}
         t = time.perf_counter()
-        rows = book._rows(h)
-        out["games read"] = time.perf_counter() - t
-        ratings.update(h)
-        t = time.perf_counter()
-        rated = ratings.Ratings(h)
-        tab = rated.table
-        out["ratings"] = time.perf_counter() - t
-        folder = os.path.join(work, "book")
+        h = BH.history.History(db)
         b = book.Book(h, folder, "en")
-        os.makedirs(os.path.join(folder, "players"))
-        groups = {}
-        for r in rows:
-            groups.setdefault(r["evening"], []).append(r)
-        t = time.perf_counter()
-        keys = {n: book._key(b.version, "en", n, [[r["id"], r["updated"], r["status"],
-                                                   r["synced"], r["hands"]] for r in g])
-                for n, g in groups.items()}
-        out["inputs keys"] = time.perf_counter() - t
-        evenings = {book._name(n): dict(book.sums(h.games(ids=[r["id"] for r in g],
-                                                          detail=True)),
-                                        inputs=keys[n], n=n, page=book._page(n))
-                    for n, g in groups.items()}
-        for n in groups:
-            if n is not None:
-                b.pages[book._page(n)] = {"sha256": "0" * 64, "size": 200000,
-                                          "mtime": 1 << 60, "inputs": keys[n]}
-        names = sorted({p for e in evenings.values() for p in e["players"]})
-        t = time.perf_counter()
-        for name in names:
-            b._player(name, evenings, ratings.of(tab, name), rated)
-        out["player pages"] = time.perf_counter() - t
-        t = time.perf_counter()
-        b._index(rows, evenings, tab, names)
-        out["index"] = time.perf_counter() - t
-        t = time.perf_counter()
-        b._finish(evenings)
-        book.Book(h, folder, "en")         # reads it back, as the next update does
         out["manifest"] = time.perf_counter() - t
+        saved = (book._rows, book.Store.put, book.ratings.Ratings)
+        book._rows = _Timed(out, "games read", book._rows)
+        book.Store.put = _Timed(out, "sums kept", book.Store.put)
+        book.ratings.Ratings = _Timed(out, "ratings", book.ratings.Ratings)
+        b._make = _Timed(out, "new sums", b._make)
+        b._player = _Timed(out, "player pages", b._player)
+        b._index = _Timed(out, "index, year", b._index)
+        b._finish = _Timed(out, "manifest", b._finish)
+        try:
+            t = time.perf_counter()
+            done = b.build()
+            whole = time.perf_counter() - t + out["manifest"]
+        finally:
+            book._rows, book.Store.put, book.ratings.Ratings = saved
         h.close()
+        out["the rest"] = whole - sum(out.values())
         out["report"] = min(knockbox(["report", "--db", db, "-o", os.path.join(work, "r.html"),
                                       "--lang", "en"], work)[0] for _ in range(3))
-        return out, len(groups), os.path.getsize(os.path.join(folder, book.MANIFEST))
+        return out, done, os.path.getsize(os.path.join(folder, book.MANIFEST))
     finally:
+        book.make_evening = real
         shutil.rmtree(work, ignore_errors=True)
 
 
 def main_parts(a, sizes):
     results = {}
-    for n, (path, _journal, _k) in sorted(BH.fill(a.scratch, sizes).items()):
-        results[n] = parts(path, a.scratch)
+    for n, (path, journal, k) in sorted(BH.fill(a.scratch, sizes).items()):
+        results[n] = parts(path, journal, k, a.scratch)
         print("  measured %d games" % n, flush=True)
     names = list(results[sizes[0]][0])
     print("\n%-14s %s" % ("part (s)", " ".join("%12s" % ("%d games" % n) for n in sizes)))
@@ -188,7 +212,10 @@ def main_parts(a, sizes):
             "%12.3f" % (total(n) if name == "all" else results[n][0][name]) for n in sizes)))
     print("%-14s %s" % ("all / report", " ".join("%11.2fx" % (total(n) / results[n][0]["report"])
                                                  for n in sizes)))
-    print("%-14s %s" % ("evenings", " ".join("%12d" % results[n][1] for n in sizes)))
+    print("%-14s %s" % ("evenings", " ".join("%12d" % results[n][1]["evenings"]
+                                             for n in sizes)))
+    print("%-14s %s" % ("pages written", " ".join("%12d" % results[n][1]["written"]
+                                                  for n in sizes)))
     print("%-14s %s" % ("manifest MB", " ".join("%12.1f" % (results[n][2] / 1e6)
                                                 for n in sizes)))
     print("\n(load average %.1f)" % os.getloadavg()[0])
