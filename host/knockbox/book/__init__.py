@@ -177,7 +177,7 @@ class Book:
         groups = {}
         for r in rows:
             groups.setdefault(r["evening"], []).append(r)
-        self.store = Store(self.h)
+        self.store, self.dates = Store(self.h), None     # dates: {evening: day}, when read
         kept = self.store.inputs()
         keys, todo = {}, []         # keys: evening number -> (its key in the store, sums' inputs)
         for n in sorted(groups, key=lambda n: (n is None, n or 0)):
@@ -185,7 +185,7 @@ class Book:
                      for r in groups[n]]
             key = "" if n is None else groups[n][0]["key"]
             keys[n] = (key, _key(SUMS, key, games))
-            inputs = _key(self.version, self.lang, n, games)
+            inputs = _key(self.version, self.lang, n, keys[n][1])
             page = n is not None and not self._fresh(_page(n), inputs)
             if page or kept.get(key) != keys[n][1]:
                 todo.append((n, [r["id"] for r in groups[n]], inputs, page))
@@ -231,9 +231,9 @@ class Book:
                    for m in (1, 2, 3) if m in totals]
         vs = [{"player": o, "href": slug(o), "v": dict(zip(VS, vs[o]))} for o in others]
         nets = self.store.nets(name)
-        dates = self.store.evenings([keys[n][0] for n in keys
-                                     if n is not None and keys[n][0] in nets])
         played = sorted((n, keys[n][0]) for n in keys if n is not None and keys[n][0] in nets)
+        if self.dates is None:
+            self.dates = self.store.dates()
         run, xs, ys = 0, [], []
         for n, key in played:
             run += nets[key]
@@ -242,7 +242,7 @@ class Book:
         ctx = {"lang": self.lang, "t": w, "name": name, "rating": rating,
                "s": _stats(totals.get(0, [0] * len(COUNTS))), "stat_keys": STATS,
                "methods": methods, "vs": vs,
-               "evenings": [{"n": n, "date": dates[key]["date"], "net": nets[key]}
+               "evenings": [{"n": n, "date": self.dates[key], "net": nets[key]}
                             for n, key in reversed(played[-LATEST:])],
                "net_chart": svg.line(xs, ys, NET_COLOUR, w["net_axis"], w["net_ylabel"], "net")
                if xs else None,
@@ -280,10 +280,11 @@ class Book:
     def _years(self, keys, numbers):
         """Make each year's page that changed; [{"year", "evenings", "href"}], the latest
         first."""
-        dates = self.store.dates()
+        if self.dates is None:
+            self.dates = self.store.dates()
         years = {}
         for n in numbers:
-            years.setdefault(dates[keys[n][0]][:4], []).append(n)
+            years.setdefault(self.dates[keys[n][0]][:4], []).append(n)
         out = []
         os.makedirs(os.path.join(self.folder, "years"), exist_ok=True)
         for year, ns in sorted(years.items(), reverse=True):
