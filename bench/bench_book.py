@@ -146,9 +146,9 @@ class _Timed:
 _MAKE_EVENING = book.make_evening
 
 
-def _no_page(h, n, ids, lang, page=True):
+def _no_page(h, n, ids, lang, page=True, summ=True):
     """book.make_evening without the report: a stand-in page, the real sums."""
-    html, got = _MAKE_EVENING(h, n, ids, lang, page=False)
+    html, got = _MAKE_EVENING(h, n, ids, lang, False, summ)
     return ("<p>evening %s</p>" % n if n is not None and page else None), got
 
 

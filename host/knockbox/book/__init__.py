@@ -187,13 +187,15 @@ class Book:
             keys[n] = (key, _key(SUMS, key, games))
             inputs = _key(self.version, self.lang, n, keys[n][1])
             page = n is not None and not self._fresh(_page(n), inputs)
-            if page or kept.get(key) != keys[n][1]:
-                todo.append((n, [r["id"] for r in groups[n]], inputs, page))
+            summed = kept.get(key) == keys[n][1]
+            if page or not summed:
+                todo.append((n, [r["id"] for r in groups[n]], inputs, page, not summed))
         made = {}
-        for (n, _, inputs, page), (html, got) in zip(todo, self._make(todo)):
+        for (n, _, inputs, page, _), (html, got) in zip(todo, self._make(todo)):
             if page:
                 self._put(_page(n), html, inputs)
-            made[keys[n][0]] = (keys[n][1], got)
+            if got is not None:
+                made[keys[n][0]] = (keys[n][1], got)
         self.store.put(made, set(kept) - {k for k, _ in keys.values()})
         rated = ratings.Ratings(self.h)
         tab = rated.table
@@ -207,9 +209,9 @@ class Book:
                 "anew": self.anew}
 
     def _make(self, todo):
-        """(page or None, sums) of each evening to make, in order: in worker processes when
-        there are many (a first build), else here."""
-        args = [(n, ids, self.lang, page) for n, ids, _, page in todo]
+        """(page or None, sums or None) of each evening to make, in order: in worker processes
+        when there are many (a first build), else here."""
+        args = [(n, ids, self.lang, page, summ) for n, ids, _, page, summ in todo]
         if self.jobs < 2 or len(todo) < 4 * self.jobs:
             return [make_evening(self.h, *a) for a in args]
         with concurrent.futures.ProcessPoolExecutor(self.jobs) as pool:
@@ -313,8 +315,9 @@ def _rows(h):
         "ABS(g.gid), g.id")]
 
 
-def make_evening(h, n, ids, lang, page=True):
-    """(page, sums) of evening n (n None, or not page: no page, its sums only)."""
+def make_evening(h, n, ids, lang, page=True, summ=True):
+    """(page, sums) of evening n: page None if n is None or not page, sums None if not
+    summ."""
     rows = h.games(ids=ids, detail=True)
     html = None
     if n is not None and page:
@@ -323,7 +326,7 @@ def make_evening(h, n, ids, lang, page=True):
         made = max(r["updated"] for r in rows)
         html = report.page(rows, lang=lang, evening=n, now=datetime.datetime.fromisoformat(made),
                            home=("../index.html", LANGS[lang]["home"]))
-    return html, sums(rows)
+    return html, sums(rows) if summ else None
 
 
 _HISTORIES = {}     # a worker process's history, opened once
