@@ -72,9 +72,11 @@ def slug(name):
     return "%s-%s.html" % (base, hashlib.sha1(name.encode("utf-8")).hexdigest()[:6])
 
 
+_JSON = json.JSONEncoder(ensure_ascii=False, sort_keys=True)   # (json.dumps makes one a call)
+
+
 def _key(*parts):
-    return hashlib.sha256(json.dumps(parts, ensure_ascii=False, sort_keys=True)
-                          .encode("utf-8")).hexdigest()[:24]
+    return hashlib.sha256(_JSON.encode(parts).encode("utf-8")).hexdigest()[:24]
 
 
 class Book:
@@ -176,20 +178,19 @@ class Book:
                 raise UserError("%s: %s" % (self.folder, e.strerror or e)) from None
         groups = {}
         for r in rows:
-            groups.setdefault(r["evening"], []).append(r)
+            groups.setdefault(r[5], []).append(r)
         self.store, self.dates = Store(self.h), None     # dates: {evening: day}, when read
         kept = self.store.inputs()
         keys, todo = {}, []         # keys: evening number -> (its key in the store, sums' inputs)
         for n in sorted(groups, key=lambda n: (n is None, n or 0)):
-            games = [[r["id"], r["updated"], r["status"], r["synced"], r["hands"]]
-                     for r in groups[n]]
-            key = "" if n is None else groups[n][0]["key"]
+            games = [r[:5] for r in groups[n]]
+            key = "" if n is None else groups[n][0][6]
             keys[n] = (key, _key(SUMS, key, games))
             inputs = _key(self.version, self.lang, n, keys[n][1])
             page = n is not None and not self._fresh(_page(n), inputs)
             summed = kept.get(key) == keys[n][1]
             if page or not summed:
-                todo.append((n, [r["id"] for r in groups[n]], inputs, page, not summed))
+                todo.append((n, [r[0] for r in groups[n]], inputs, page, not summed))
         made = {}
         for (n, _, inputs, page, _), (html, got) in zip(todo, self._make(todo)):
             if page:
@@ -200,8 +201,10 @@ class Book:
         rated = ratings.Ratings(self.h)
         tab = rated.table
         players = self.store.players()
+        summed = {key: inputs for key, inputs in keys.values()}
         for name in sorted(players):
-            self._player(name, players[name], keys, ratings.of(tab, name), rated)
+            self._player(name, sorted(summed[e] for e in players[name]), keys,
+                         ratings.of(tab, name), rated)
         self._index(rows, keys, tab, sorted(players))
         self._finish()
         return {"evenings": len(groups) - (None in groups), "players": len(players),
@@ -262,7 +265,7 @@ class Book:
         table = sorted(names, key=lambda n: (-ratings.of(tab, n)["rating"], n))
         overall = self.store.overall()
         overall = {n: _stats(overall[n]) for n in names}
-        days = sorted(r["synced"][:10] for r in rows)
+        days = sorted(r[3][:10] for r in rows)
         numbers = sorted((n for n in keys if n is not None), reverse=True)
         years = self._years(keys, numbers) if len(numbers) > INDEX else []
         ctx = {"lang": self.lang, "t": w, "style": self._style(),
@@ -271,7 +274,7 @@ class Book:
                "years": years,
                "ratings": [dict(player=n, href="players/" + slug(n), r=ratings.of(tab, n),
                                 s=overall[n]) for n in table],
-               "made": max(r["updated"] for r in rows)[:16]}
+               "made": max(r[1] for r in rows)[:16]}
         self._put("index.html", self.env.get_template("index.html").render(ctx), None)
 
     def _listed(self, keys, numbers, up):
@@ -305,14 +308,13 @@ class Book:
 
 
 def _rows(h):
-    """Every game as the book needs it to see what changed: {id, updated, status, synced, hands,
-    evening (number or None), key (the evening's)}, in the history's order (History.games()
-    without the JSON)."""
-    cols = ("id", "updated", "status", "synced", "hands", "evening", "key")
-    return [dict(zip(cols, t)) for t in h.db.execute(
+    """Every game as the book needs it to see what changed: (id, updated, status, synced, hands,
+    evening number or None, the evening's key), in the history's order (History.games() without
+    the JSON)."""
+    return h.db.execute(
         "SELECT g.id, g.updated, g.status, g.synced, g.hands, e.number, g.evening FROM games g "
         "LEFT JOIN evenings e ON e.key = g.evening ORDER BY g.synced, g.device_id, g.epoch, "
-        "ABS(g.gid), g.id")]
+        "ABS(g.gid), g.id").fetchall()
 
 
 def make_evening(h, n, ids, lang, page=True, summ=True):

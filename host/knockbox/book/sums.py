@@ -23,13 +23,14 @@ from knockbox.history_schema import run_script
 
 COUNTS = stats.COUNTS       # games, wins, hands, hands_won, gins, undercuts, points, net
 VS = ("together", "wins", "their_wins", "ahead", "behind", "net")
+# (WITHOUT ROWID: the table is its key's index, a player's rows read in order)
 _TABLES = """
 CREATE TABLE IF NOT EXISTS book_evenings (evening TEXT PRIMARY KEY, inputs TEXT NOT NULL,
-    date TEXT NOT NULL, games INTEGER NOT NULL, net TEXT NOT NULL);
+    date TEXT NOT NULL, games INTEGER NOT NULL, net TEXT NOT NULL) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS book_counts (evening TEXT NOT NULL, player TEXT NOT NULL,
-    part INTEGER NOT NULL, %s, PRIMARY KEY (player, part, evening));
+    part INTEGER NOT NULL, %s, PRIMARY KEY (player, part, evening)) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS book_vs (evening TEXT NOT NULL, player TEXT NOT NULL,
-    other TEXT NOT NULL, %s, PRIMARY KEY (player, other, evening));
+    other TEXT NOT NULL, %s, PRIMARY KEY (player, other, evening)) WITHOUT ROWID;
 """ % (", ".join("%s INTEGER NOT NULL" % c for c in COUNTS),
        ", ".join("%s INTEGER NOT NULL" % c for c in VS))
 _SUM_COUNTS = ", ".join("SUM(%s)" % c for c in COUNTS)
@@ -111,12 +112,11 @@ class Store:
     # ---- reading
 
     def players(self):
-        """{name: sorted inputs of the player's evenings}."""
+        """{name: [the player's evenings]}."""
         out = {}
-        for name, inputs in self.db.execute(
-                "SELECT c.player, e.inputs FROM book_counts c JOIN book_evenings e "
-                "ON e.evening = c.evening WHERE c.part = 0 ORDER BY c.player, e.inputs"):
-            out.setdefault(name, []).append(inputs)
+        for name, evening in self.db.execute("SELECT player, evening FROM book_counts WHERE "
+                                             "part = 0"):
+            out.setdefault(name, []).append(evening)
         return out
 
     def totals(self, name):
