@@ -176,10 +176,28 @@ class Book:
                 os.makedirs(os.path.join(self.folder, sub), exist_ok=True)
             except OSError as e:
                 raise UserError("%s: %s" % (self.folder, e.strerror or e)) from None
+        self.store, self.dates = Store(self.h), None     # dates: {evening: day}, when read
+        keys = self._evenings(rows)
+        rated = ratings.Ratings(self.h)
+        tab = rated.table
+        players = self.store.players()
+        summed = {key: inputs for key, inputs in keys.values()}
+        for name in sorted(players):
+            self._player(name, sorted(summed[e] for e in players[name]), keys,
+                         ratings.of(tab, name), rated)
+        self._index(rows, keys, tab, sorted(players))
+        self._finish()
+        return {"evenings": len(keys) - (None in keys), "players": len(players),
+                "written": self.written, "kept": self.kept, "removed": self.removed,
+                "anew": self.anew}
+
+    def _evenings(self, rows):
+        """Make the page of each evening whose games changed (or whose page is not as made) and
+        keep the sums of each evening whose games changed; {evening number: (its key in the
+        store, the key of its games)}."""
         groups = {}
         for r in rows:
             groups.setdefault(r[5], []).append(r)
-        self.store, self.dates = Store(self.h), None     # dates: {evening: day}, when read
         kept = self.store.inputs()
         keys, todo = {}, []         # keys: evening number -> (its key in the store, sums' inputs)
         for n in sorted(groups, key=lambda n: (n is None, n or 0)):
@@ -198,18 +216,7 @@ class Book:
             if got is not None:
                 made[keys[n][0]] = (keys[n][1], got)
         self.store.put(made, set(kept) - {k for k, _ in keys.values()})
-        rated = ratings.Ratings(self.h)
-        tab = rated.table
-        players = self.store.players()
-        summed = {key: inputs for key, inputs in keys.values()}
-        for name in sorted(players):
-            self._player(name, sorted(summed[e] for e in players[name]), keys,
-                         ratings.of(tab, name), rated)
-        self._index(rows, keys, tab, sorted(players))
-        self._finish()
-        return {"evenings": len(groups) - (None in groups), "players": len(players),
-                "written": self.written, "kept": self.kept, "removed": self.removed,
-                "anew": self.anew}
+        return keys
 
     def _make(self, todo):
         """(page or None, sums or None) of each evening to make, in order: in worker processes

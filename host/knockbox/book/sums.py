@@ -86,6 +86,8 @@ class Store:
     def put(self, made, gone=()):
         """Keep made {evening: (inputs, sums())} in place of what was kept for those evenings,
         and drop the evenings gone."""
+        if not made and not gone:
+            return
         ev, counts, vs = [], [], []
         for key, (inputs, s) in made.items():
             ev.append((key, inputs, s["date"], s["games"], json.dumps(s["net"],
