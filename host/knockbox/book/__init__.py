@@ -12,13 +12,14 @@
 
 build(h, folder, lang) brings the folder up to date. The evening is the unit of work: an evening
 whose games (their ids, versions, statuses) are what the manifest says keeps its page; its sums
-(what its players' pages and the index add up) are kept in the history (knockbox.book.sums),
+(what its players' pages and the index add up) are kept in the history (knockbox.book.store),
 made again only when its games changed. A player's page is made again only when one of the
 player's evenings or the player's ratings changed, a year's page when one of its evenings did;
 the index is made each time (it lists at most INDEX evenings) and written only when its bytes
 differ. So after a sync of one evening, one evening page, the pages of its players and its
 year are made, and nothing read or written grows with the history but the list of games and
-the manifest's line per page. Pages the manifest lists that are no longer part of the book are
+the manifest's line per page; with --jobs 2 or more the few evening pages of an update are made
+by worker processes meanwhile. Pages the manifest lists that are no longer part of the book are
 removed; nothing else in the folder is touched.
 """
 import concurrent.futures
@@ -31,7 +32,7 @@ import re
 
 from knockbox import ratings, templating
 from knockbox.book import svg
-from knockbox.book.sums import COUNTS, VS, Store, sums
+from knockbox.book.store import COUNTS, VS, Store, sums
 from knockbox.book.words import LANGS
 from knockbox.errors import UserError
 from knockbox.files import write_whole
@@ -87,6 +88,7 @@ class Book:
         self.words = LANGS[lang]
         self.version = version()
         self.anew = False       # the folder's pages were made by another knockbox or language
+        self.later = None       # (worker processes, [(n, inputs, page to come)]): see _wait()
         self.old = self._manifest()
         self.pages = {}         # path -> {"sha256", "size", "mtime", "inputs"}
         self.written = self.kept = self.removed = 0
@@ -186,6 +188,7 @@ class Book:
             self._player(name, sorted(summed[e] for e in players[name]), keys,
                          ratings.of(tab, name), rated)
         self._index(rows, keys, tab, sorted(players))
+        self._wait()
         self._finish()
         return {"evenings": len(keys) - (None in keys), "players": len(players),
                 "written": self.written, "kept": self.kept, "removed": self.removed,
@@ -209,6 +212,14 @@ class Book:
             summed = kept.get(key) == keys[n][1]
             if page or not summed:
                 todo.append((n, [r[0] for r in groups[n]], inputs, page, not summed))
+        pages = [(n, ids, inputs) for n, ids, inputs, page, _ in todo if page]
+        if self.jobs >= 2 and pages and len(todo) < 4 * self.jobs:
+            # an update: its few pages made by worker processes meanwhile, written by _wait()
+            pool = concurrent.futures.ProcessPoolExecutor(min(self.jobs, len(pages)))
+            self.later = pool, [(n, inputs, pool.submit(_work, (self.h.path, n, ids, self.lang,
+                                                                 True, False)))
+                                for n, ids, inputs in pages]
+            todo = [(n, ids, inputs, False, summ) for n, ids, inputs, _, summ in todo if summ]
         made = {}
         for (n, _, inputs, page, _), (html, got) in zip(todo, self._make(todo)):
             if page:
@@ -217,6 +228,14 @@ class Book:
                 made[keys[n][0]] = (keys[n][1], got)
         self.store.put(made, set(kept) - {k for k, _ in keys.values()})
         return keys
+
+    def _wait(self):
+        """Write the evening pages the worker processes made meanwhile."""
+        if self.later:
+            pool, pending = self.later
+            with pool:
+                for n, inputs, made in pending:
+                    self._put(_page(n), made.result()[0], inputs)
 
     def _make(self, todo):
         """(page or None, sums or None) of each evening to make, in order: in worker processes

@@ -29,8 +29,9 @@ def arguments(p):
     p.add_argument("--lang", choices=("en", "ru"),
                    help="language of the pages (default: from the locale, else en)")
     p.add_argument("--jobs", type=int, default=os.cpu_count() or 1, metavar="N",
-                   help="processes making evening pages at once, when many are to be made (a "
-                        "first build; default: the number of CPUs, %(default)s here)")
+                   help="processes making evening pages at once (a first build; after a sync "
+                        "the new evening's page is made by one while the rest of the book is; "
+                        "default: the number of CPUs, %(default)s here)")
     p.add_argument("--open", action="store_true", help="open the index in the web browser")
 
 
