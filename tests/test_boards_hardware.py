@@ -115,6 +115,8 @@ BOARD_SCRIPT = """
 import sys, json, os
 from fakes import fake_machine as fm
 sys.modules["machine"] = fm
+from fakes import fake_rp2
+sys.modules["_rp2"] = fake_rp2
 for gpio, level in %(levels)r:
     fm.levels[gpio] = level
 from knockfw import %(module)s as mod
@@ -287,6 +289,8 @@ BOOT_SCRIPT = """
 import sys, json
 from fakes import fake_machine as fm
 sys.modules["machine"] = fm
+from fakes import fake_rp2
+sys.modules["_rp2"] = fake_rp2
 fm.levels[12] = 1   # Badger A held
 fm.levels[2] = 0    # Pico build A held
 before = set(sys.modules)
@@ -299,8 +303,9 @@ from knockfw import rp2board, board
 board.BOARD_FILE = %(board_file)r
 latched = rp2board._latched[0]     # the Buttons boot.py started: a press now is kept
 pin = rp2board._latched[1]["up"]
+fake_rp2.entry(300)
 fm.levels[pin.gpio] = 0 if latched._low else 1     # pressed (the Pico build's are active low)
-pin.handler(pin)
+fake_rp2.entry(200)
 print(json.dumps({"loaded": loaded,
                   "irqs": sorted([p.gpio, p.trigger, p.hard] for p in fm.pins
                                  if p.handler is not None),
@@ -335,11 +340,11 @@ def test_boot_py(tmp_path, content):
     assert {m for m in res["loaded"] if m.startswith("knockfw.")} == {
         "knockfw.board", "knockfw.buttons", res["chosen_module"], "knockfw.rp2board"}, \
         res["loaded"]
-    # ... but the buttons: every press from here on is latched by an IRQ (here Up, made while
-    # the app would still be importing, comes out of the app's first poll)
+    # ... but the buttons: every press from here on is sampled into the rings (here Up, made
+    # while the app would still be importing, comes out of the app's first poll); no pin IRQs
     assert "knockfw.buttons" in res["loaded"]
-    assert len(res["irqs"]) == 5 and all(t == 12 and hard for _g, t, hard in res["irqs"])
-    assert ["up", "press"] in res["events"]
+    assert res["irqs"] == []
+    assert res["events"] == [["up", "press"]]
     boards = [m for m in res["loaded"] if m.startswith("knockfw.board_")]
     assert boards == [res["chosen_module"]]  # boot.py took the board knockfw.board takes
     assert res["early"] == "a"
@@ -412,12 +417,16 @@ with open(%(boot)r) as f:
     src = f.read()
 path = list(sys.path)
 sys.modules["machine"] = fm
+from fakes import fake_rp2
+sys.modules["_rp2"] = fake_rp2
 fm.levels[13] = 1   # B held
 # (the unix port's own machine module is what an empty path finds: the fake stands in for it)
 exec(src.replace("import machine  #", "machine = sys.modules['machine']  #"))
 print(json.dumps({"pins": [[p.gpio, p.mode, p.out] for p in fm.pins],
                   "path_kept": sys.path == path,
-                  "irqs": sorted(p.gpio for p in fm.pins if p.handler is not None)}))
+                  "irqs": sorted(p.gpio for p in fm.pins if p.handler is not None),
+                  "sampling": [(fake_rp2.channels[0].ctrl >> 15) & 63,
+                               fake_rp2.channels[1].read]}))
 """
 
 
@@ -450,4 +459,5 @@ def test_badger_boot_py_takes_the_latch_first(tmp_path):
     res = json.loads(r.stdout.strip().splitlines()[-1])
     assert res["pins"][0] == [10, OUT, 1]  # the latch, first of all
     assert res["path_kept"] is True
-    assert res["irqs"] == [11, 12, 13, 14, 15]  # then early(): the buttons latch presses
+    assert res["irqs"] == []    # then early(): the buttons sampled (DMA), no pin IRQs
+    assert res["sampling"] == [36, 0x400140F4]  # paced by the ADC, reading GPIO 8-15 (INTR1)

@@ -4,9 +4,13 @@
 # Where a pin can interrupt (machine.Pin on the RP2040, the simulator's pins), every edge is
 # written by a hard IRQ handler into a small ring with its time and the level read right then.
 # poll(now_ms) (the app calls it every loop turn) reads the ring in order, so a press made during
-# a save, a render, a flash write or a sync is still seen, with its own times, in order. poll()
-# also reads every pin: a pin without interrupts (tests' fake pins), or an edge the ring had no
-# room for, is caught there, at the time of the poll.
+# a save, a render or a sync is still seen, with its own times, in order. poll() also reads every
+# pin: a pin without interrupts (tests' fake pins), or an edge the ring had no room for, is caught
+# there, at the time of the poll.
+# With sample= (the RP2040: knockfw.rp2board's DMA keeps sampling the buttons while a flash write
+# holds the CPU with interrupts off, when no IRQ handler could run), the samples are the one
+# source: sample() returns the changes since its last call as [(ticks_ms, levels)], in order,
+# and pins[name] is that button's bit in levels; no pin is read or armed here.
 #
 # Debouncing: a change of level counts at once (the press acts on its first edge: no waiting),
 # then the button is deaf for debounce_ms, through the contact's bounce; if the level read after
@@ -75,7 +79,7 @@ class _Key:
 
 class Buttons:
     def __init__(self, pins, active_low=False, debounce_ms=50, long_ms=600, repeat_ms=150,
-                 repeat=("up", "down"), clock=None):
+                 repeat=("up", "down"), clock=None, sample=None):
         names = [n for n in NAMES if n in pins]
         names += sorted(n for n in pins if n not in NAMES)
         self._keys = [_Key(n, pins[n], n in repeat) for n in names]
@@ -88,8 +92,9 @@ class Buttons:
         self._ring = array("i", bytes(8 * _RING))   # (ticks, key * 2 + level) per edge
         self._w = 0     # edges written by the IRQ handlers (wraps at _TICKS)
         self._r = 0     # edges read by poll()
+        self._sample = sample
         for i in range(len(self._keys)):
-            self._arm(i, self._keys[i].pin)
+            self._arm(i, self._keys[i].pin)    # (not the sampled ones: an int has no irq)
 
     def _arm(self, i, pin):
         # Hard IRQ on both edges where the pin has interrupts. The handler must allocate
@@ -130,10 +135,14 @@ class Buttons:
             self._edge(keys[v >> 1], ring[j], v & 1 == 1, ev)
             r = (r + 1) & _TICKS
         self._r = w
+        smp = self._sample
+        for t, lv in smp() if smp else ((now_ms, 0),):   # the samples, or the pins now
+            for k in keys:
+                self._settle(k, t, ev)      # what was due before, for every button, first
+                raw = ((lv >> k.pin & 1 if smp else k.pin.value()) != 0) != self._low
+                if raw != k.raw:
+                    self._edge(k, t, raw, ev)
         for k in keys:
-            raw = (k.pin.value() != 0) != self._low
-            if raw != k.raw:
-                self._edge(k, now_ms, raw, ev)
             self._settle(k, now_ms, ev)
         return ev
 

@@ -11,30 +11,100 @@
 # every transfer after a light sleep would run 125/48 = 2.6x too fast (Badger: 12 -> 31 MHz).
 # So every light sleep here is followed by spi.init(baudrate=...), which recomputes the divider
 # from the clock as it is then (machine_spi.c: spi_set_baudrate()).
+#
+# The buttons are sampled by DMA, not read by pin interrupts: MicroPython writes the flash with
+# interrupts off (a 4 KiB erase: 45 ms typically, 400 ms at worst), so an IRQ handler runs only
+# afterwards, once for both edges of a tap made meanwhile, and reads it released. The ADC, free
+# running at its slowest (one conversion every 1.365 ms, its results unused), paces DMA channel
+# A, which drains _K of them; A chains to B, which copies the buttons' levels (IO_BANK0's raw
+# interrupt register of their group of 8 GPIOs: 4 bits a GPIO, bit 1 its level) into a RAM ring,
+# and B to C, which puts the timer (TIMERAWL, us) into a second ring beside it and chains back to
+# A. None of it needs the CPU, so the levels every 9.6 ms are kept, with their times, through any
+# flash write; the app's poll() reads the rings (_ring below). (Not the PIO: the emulated Pico's
+# PIO runs on the wall clock, not the emulated one, and misses taps while the CPU is busy.)
 import os
 import sys
 import time
+from array import array
 
 import machine
+from micropython import const
 
 from knockfw import board as _board
 
 _EARLY_GAP_MS = 5  # second look at the buttons, as Pimoroni's wakeup module (gpio_get_all twice)
 _early = None  # early_buttons(): the button held when boot.py ran, "" if none (None: not run)
-_latched: tuple = ()  # early_buttons(): (Buttons latching edges since boot.py, their pins)
+_latched: tuple = ()  # early_buttons(): (Buttons sampled since boot.py, their pins)
+_N = const(256)  # ring entries: 2.4 s of levels between two polls
+_K = const(7)    # ADC conversions a ring entry: 9.6 ms
+_dma: tuple = ()  # the ring's DMA channels, kept referenced (a collected one is closed)
+
+
+def _ring(gpio):
+    """Start sampling the group of 8 GPIOs that holds `gpio` (DMA into the rings, paced by the
+    ADC); returns the function that gives the changes since its last call as [(ticks_ms,
+    levels)], levels bit 4 * (g % 8) + 1 the level of GPIO g."""
+    global _dma
+    import _rp2  # type: ignore[import-not-found]  # the built-in behind rp2, found at once
+
+    m = machine.mem32
+    adc = 0x4004C000
+    machine.ADC(4)                    # the ADC out of reset, on (the temperature sensor)
+    m[adc + 16] = 0xFFFF00            # DIV: 48 MHz / 65536
+    m[adc + 8] = 0x1000009            # FCS: FIFO on, DREQ at 1 result
+    buf = array("H", bytes(_N * 12))  # two rings of _N words, each aligned to its size
+    da, db, dc = _dma = (_rp2.DMA(), _rp2.DMA(), _rp2.DMA())   # claimed (and kept)
+    da.write = buf
+    at = da.write                     # A's scratch word (the ADC's results), then the rings:
+    s = at + 4 + (-(at + 4) & (_N * 4 - 1))     # S (levels), aligned; T (times) right after it
+    t = s + _N * 4
+    h = (s - at) >> 1
+    # CTRL: enabled, words, IRQ quiet, CHAIN_TO (bits 11-14), TREQ_SEL (15-20: 36 the ADC, 63
+    # none); B and C: the write address incremented, in a ring of 2 ** 10 bytes
+    for d, src, dst, n, ctrl in ((dc, 0x40054028, t, 1, 0x3F86A9 | da.channel << 11),
+                                 (db, 0x400140F0 + 4 * (gpio >> 3), s, 1,
+                                  0x3F86A9 | dc.channel << 11),
+                                 (da, adc + 12, at, _K, 0x320009 | db.channel << 11)):
+        d.read = src
+        d.write = dst
+        d.count = n
+        d.ctrl = ctrl
+    da.active(1)
+    m[adc] = 0x4009                   # CS: on, free running, input 4
+    r = 0
+    last = -1
+
+    def read():
+        nonlocal r, last
+        out = []
+        w = (dc.write - t) >> 2 & (_N - 1)  # C's next word: every entry before it is whole
+        while r != w:
+            i = h + 2 * r
+            lv = (buf[i + 1] & 0x2222) << 16 | buf[i] & 0x2222
+            if lv != last:
+                last = lv
+                # ticks_us is TIMERAWL's low 30 bits: the sample's age gives its ticks_ms
+                u = (buf[i + 2 * _N + 1] & 0x3FFF) << 16 | buf[i + 2 * _N]
+                out.append((time.ticks_add(time.ticks_ms(),
+                                           time.ticks_diff(u, time.ticks_us()) // 1000), lv))
+            r = (r + 1) & (_N - 1)
+        return out
+
+    return read
 
 
 def early_buttons(pins, names, pull, pressed):
     """boot.py, through the board file's early(): set up the buttons, note the one held now
     (looked at twice, 5 ms apart; Board() hands it to the app as wake_button()), and start
-    latching every press from here on (knockfw.buttons' IRQs), so that a press made while
-    the app is still being imported counts too (Board().latched_buttons() hands them over)."""
+    sampling them (_ring), so that a press made while the app is still being imported counts
+    too (Board().latched_buttons() hands the Buttons reading the samples over)."""
     global _early, _latched
     P = machine.Pin
+    pins_on = dict((n, P(pins[n], P.IN, pull)) for n in names)
     held = ""
     for attempt in range(2):
         for n in names:
-            if P(pins[n], P.IN, pull).value() == pressed:
+            if pins_on[n].value() == pressed:
                 held = n
                 break
         if held or attempt:
@@ -43,8 +113,8 @@ def early_buttons(pins, names, pull, pressed):
     _early = held
     from knockfw.buttons import Buttons
 
-    pins_on = dict((n, P(pins[n], P.IN, pull)) for n in names)
-    _latched = (Buttons(pins_on, active_low=not pressed), pins_on)
+    _latched = (Buttons(dict((n, 4 * (pins[n] & 7) + 1) for n in names), active_low=not pressed,
+                        sample=_ring(pins[names[0]])), pins_on)
     return held or None
 
 
@@ -54,26 +124,17 @@ class Rp2Board(_board.Board):
     data_dir = "/data"
 
     def _buttons_from(self, pins, names, pull, pressed):
-        """Set up the button pins and note the waking press: the one boot.py saw held (if it
-        ran), else the one held right now."""
+        """The buttons boot.py set up and samples since (or, if it did not run, set up and
+        sampled from now) and the waking press: the one held then."""
         global _early, _latched
-        P = machine.Pin
+        if not _latched:                # boot.py did not run: what it does, now
+            early_buttons(pins, names, pull, pressed)
         self._pressed = pressed
         self._names = names
-        late = _latched                 # boot.py set them up and latches their edges
+        self._latched, self._buttons = _latched     # sampling since boot.py
         _latched = ()
-        self._latched = late[0] if late else None
-        if late:
-            self._buttons = late[1]
-        else:
-            self._buttons = {}
-            for n in names:
-                self._buttons[n] = P(pins[n], P.IN, pull)
-        if _early is not None:
-            self._woke = _early or None
-            _early = None
-        else:
-            self._woke = self._held()
+        self._woke = _early or None
+        _early = None
 
     def _held(self):
         """The first button (in button order) that reads pressed now, or None."""

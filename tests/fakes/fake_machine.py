@@ -105,3 +105,24 @@ def pin(gpio):
         if p.gpio == gpio:
             found = p
     return found
+
+
+class ADC:
+    def __init__(self, channel):
+        calls.append(("adc", channel))
+
+
+class _Mem:
+    """machine.mem32: what was written, by address (reads of anything else give 0)."""
+
+    def __init__(self):
+        self.words = {}
+
+    def __getitem__(self, addr):
+        return self.words.get(addr, 0)
+
+    def __setitem__(self, addr, value):
+        self.words[addr] = value
+
+
+mem32 = _Mem()

@@ -5,7 +5,9 @@
 # 20, ... (or at the given poll times) and returns the events as (t, name, kind). Times handed to
 # poll() are base + t in ticks, so a base just below the wrap point checks the tick arithmetic.
 # TracePin has no interrupts: the buttons see what poll() reads. IrqPin has them: every edge of
-# its trace runs the buttons' IRQ handler at its own time (as on the RP2040), between polls.
+# its trace runs the buttons' IRQ handler at its own time (the simulator's pins), between polls.
+# sampled=True is the RP2040's way (knockfw.rp2board's DMA rings): no pins, each poll takes the
+# levels of every change since the last one, with its time, from the buttons' sample().
 #
 # Expected times follow the module's rules: a change counts at the first edge (polled pins: the
 # first poll that reads it), then the button is deaf for 50 ms; long_ms=600, repeat_ms=150.
@@ -40,12 +42,35 @@ class IrqPin(TracePin):
         self.handler = handler
 
 
+def sampler(traces, clock, base, active_low):
+    """The sample() of the RP2040's rings for these traces: every change up to clock[0] not yet
+    taken, as (ticks, levels), bit i of levels the level GPIO i reads (ABCUD's i-th button)."""
+    changes = sorted((t, ABCUD.index(n), v) for n in traces for t, v in traces[n])
+    level = [0] * len(ABCUD)
+
+    def sample():
+        out = []
+        while changes and changes[0][0] <= clock[0]:
+            t, i, v = changes.pop(0)
+            level[i] = v
+            lv = 0
+            for j in range(len(ABCUD)):
+                lv |= (1 - level[j] if active_low else level[j]) << j
+            out.append((tadd(base, t), lv))
+        return out
+
+    return sample
+
+
 def replay(traces, end, base=0, step=10, active_low=False, polls=None, setup=None, irq=False,
-           **kw):
+           sampled=False, **kw):
     pins = {}
     for n in ABCUD:
         pins[n] = (IrqPin if irq else TracePin)(traces.get(n, []), active_low)
     clock = [0]
+    if sampled:
+        kw["sample"] = sampler(traces, clock, base, active_low)
+        pins = dict((n, ABCUD.index(n)) for n in ABCUD)
     b = Buttons(pins, active_low=active_low, clock=lambda: buttons._tadd(base, clock[0]), **kw)
     if setup:
         setup(b)
@@ -63,8 +88,10 @@ def replay(traces, end, base=0, step=10, active_low=False, polls=None, setup=Non
             clock[0] = te
             pins[n].t = te
             _locked(pins[n].handler, pins[n])
+        clock[0] = t
         for p in pins.values():
-            p.t = t
+            if not sampled:
+                p.t = t
         for name, kind in b.poll(tadd(base, t)):
             out.append((t, name, kind))
     return out, b
@@ -112,6 +139,7 @@ def case_chatter_both_edges():
          (400, 0), (405, 1), (412, 0), (421, 1), (433, 0)]
     check(replay({"a": a}, 700)[0], [(400, "a", "press")])
     check(replay({"a": a}, 700, irq=True)[0], [(400, "a", "press")])
+    check(replay({"a": a}, 700, sampled=True)[0], [(400, "a", "press")])
 
 
 def case_chatter_1ms():
@@ -131,6 +159,7 @@ def case_quick_taps_all_count():
     want = [(160 + 120 * i, "a", "press") for i in range(5)]
     check(replay({"a": taps(100, 5)}, 800)[0], want)
     check(replay({"a": taps(100, 5)}, 800, irq=True)[0], want)
+    check(replay({"a": taps(100, 5)}, 800, sampled=True)[0], want)
     check(len(replay({"up": taps(100, 5)}, 800)[0]), 5)
 
 
@@ -182,6 +211,7 @@ def case_presses_during_a_blocked_loop_all_count_in_order():
     polls = list(range(0, 201, 10)) + list(range(1300, 1500, 10))
     tr = {"a": taps(250, 3, gap=300), "b": taps(370, 3, gap=300), "up": taps(310, 4, gap=180)}
     got = replay(tr, 0, polls=polls, irq=True)[0]
+    check(replay(tr, 0, polls=polls, sampled=True)[0], got)
     order = sorted([(t, "a") for t, v in tr["a"] if v == 0] + [(t, "b") for t, v in tr["b"]
                                                                   if v == 0]
                    + [(t, "up") for t, v in tr["up"] if v == 1])
@@ -194,6 +224,18 @@ def case_a_hold_during_a_blocked_loop_is_timed_by_its_edges():
     polls = list(range(0, 201, 10)) + list(range(1300, 1500, 10))
     got = replay({"a": press(300, 700), "c": press(300, 1100)}, 0, polls=polls, irq=True)[0]
     check(got, [(1300, "a", "press"), (1300, "c", "long")])
+    got = replay({"a": press(300, 700), "c": press(300, 1100)}, 0, polls=polls, sampled=True)[0]
+    check(got, [(1300, "a", "press"), (1300, "c", "long")])
+
+
+def case_sampled_events_come_in_the_order_they_were_due():
+    # no poll from 200 to 1300: c held from 300 reaches its long at 900, before a is tapped at
+    # 1000-1060 and up at 1100: the long first; from the pins, only the level at 1300 is left
+    polls = list(range(0, 201, 10)) + list(range(1300, 1500, 10))
+    tr = {"a": press(1000, 1060), "c": press(300, 1250), "up": press(1100, 1160)}
+    check(replay(tr, 0, polls=polls, sampled=True)[0],
+          [(1300, "c", "long"), (1300, "a", "press"), (1300, "up", "press")])
+    check(replay(tr, 0, polls=polls)[0], [])
 
 
 def case_more_edges_than_the_ring_holds():
@@ -229,6 +271,7 @@ def case_wraparound():
     for back in (1, 150, 700, 1000, 1790):
         check(replay(tr, 1800, base=tadd(0, -back))[0], want)
         check(replay(tr, 1800, base=tadd(0, -back), irq=True)[0], want)
+        check(replay(tr, 1800, base=tadd(0, -back), sampled=True)[0], want)
     check(len(want), 7)
 
 
@@ -267,9 +310,9 @@ def case_diff_matches_ticks_diff():
 
 
 def case_active_low():
-    for irq in (False, True):
+    for irq, sampled in ((False, False), (True, False), (False, True)):
         got = replay({"a": press(100, 300), "up": press(100, 200)}, 500, active_low=True,
-                     irq=irq)[0]
+                     irq=irq, sampled=sampled)[0]
         check(got, [(100, "up", "press"), (300, "a", "press")])
 
 
@@ -277,6 +320,13 @@ def case_inject_released():
     # woke by B, released before the first poll: one press, nothing more, then normal again
     got = replay({"b": press(2000, 2200)}, 2500, setup=lambda b: b.inject("b"))[0]
     check(got, [(0, "b", "press"), (2200, "b", "press")])
+
+
+def case_inject_sampled():
+    # the RP2040: B woke the board, its levels come from the samples (held, then let go)
+    got = replay({"b": press(0, 200), "a": press(400, 460)}, 600,
+                 setup=lambda b: b.inject("b"), sampled=True)[0]
+    check(got, [(0, "b", "press"), (460, "a", "press")])
 
 
 def case_inject_still_held():
@@ -344,13 +394,13 @@ def case_random_bouncy_sessions():
     r = Rand(12345)
     for i in range(100):
         trace, holds, end = bouncy_session(r)
-        irq = i % 2 == 1
-        got = [k for _t, _n, k in replay({"b": trace}, end, irq=irq)[0]]
+        irq, sampled = i % 3 == 1, i % 3 == 2
+        got = [k for _t, _n, k in replay({"b": trace}, end, irq=irq, sampled=sampled)[0]]
         for lo, hi in holds:
             if lo < 600 <= hi:
                 raise AssertionError("session %d: ambiguous hold %r" % (i, (lo, hi)))
         check(got, ["long" if lo >= 600 else "press" for lo, _hi in holds])
-        got = [k for _t, _n, k in replay({"down": trace}, end, irq=irq)[0]]
+        got = [k for _t, _n, k in replay({"down": trace}, end, irq=irq, sampled=sampled)[0]]
         runs = []
         for k in got:
             if k == "press":
