@@ -14,7 +14,7 @@ Fixtures:
 - `deployed_pico_epd` (session): the same for the Pico + Waveshare build (`--board pico-epd`
   deployed over the Badger template, started with `-i 13=0`: SSD1680 BUSY idle).
 - `device_factory`: `device_factory(board="badger", no_pace=False, busy_ms=None, image=None,
-  inputs=())` starts a new instance from a copy of the template (`--wait usb`, SPI and GPIO
+  inputs=(), flash_timing=None)` starts a new instance from a copy of the template (`--wait usb`, SPI and GPIO
   logs from the first instruction) and returns an emu_device.Device; stopped after the test.
 - `device`: one Badger device, started.
 - `installed` (session): knockbox built as an sdist, then a wheel, and installed into a fresh

@@ -129,10 +129,12 @@ class _Panel:
 
 class Device(_Panel, Laptop):
     def __init__(self, emupico, state, image, board="badger", no_pace=False, busy_ms=None,
-                 home=None, inputs=()):
+                 home=None, inputs=(), flash_timing=None):
         """state: a new state directory; image: the flash image to boot (copied); busy_ms: if
         set, the panel's BUSY pin is held busy that long after each refresh command (a panel
-        that takes time); inputs: more `-i PIN=V` initial levels."""
+        that takes time); inputs: more `-i PIN=V` initial levels; flash_timing: the flash chip's
+        busy time, "typ", "max" or "off" (None: the emulator's default, typ, or
+        $PICO_EMU_FLASH_TIMING)."""
         self.emupico = emupico
         self.state = os.path.abspath(str(state))
         self.board = board
@@ -141,6 +143,7 @@ class Device(_Panel, Laptop):
         self.no_pace = no_pace
         self.busy_ms = busy_ms
         self.inputs = list(inputs)
+        self.flash_timing = flash_timing
         os.makedirs(self.state, exist_ok=True)
         self.flash = os.path.join(self.state, "flash.img")
         if image is None:  # a blank flash: MicroPython makes a new filesystem
@@ -167,6 +170,8 @@ class Device(_Panel, Laptop):
             args += ["-i", i]
         if self.no_pace:
             args.append("--no-pace")
+        if self.flash_timing:
+            args += ["--flash-timing", self.flash_timing]
         self.started = True  # from here stop() runs pico-stop (safe if nothing is running)
         p = self.pico.start(*args, check=False, capture_output=True, text=True)
         if p.returncode != 0:

@@ -3,11 +3,14 @@ without waiting for the panel, across several hands: during the saves, during th
 panel's BUSY is held for a real refresh time after each refresh command) and while
 `knockbox sync` runs again and again. Every hand's counts are made of Up taps only, so the hands
 read back from the journal show each press acted on once: a lost tap makes a count short or the
-hand wrong, a doubled one makes it long."""
+hand wrong, a doubled one makes it long. Then the flash chip's worst case (`--flash-timing max`),
+on both boards: whole games of each method tapped as quickly, through saves, checkpoints and a
+sync, recorded exactly."""
 import json
 import random
 import threading
 
+import pytest
 from emu_plan import Planner
 
 PLAYERS = ["Ann", "Bob", "Cy"]
@@ -78,3 +81,71 @@ def test_200_quick_taps_none_lost_none_doubled(device_factory):
     got = [e["h"] for _s, e in dev.journal() if e["t"] == "hand"]
     assert syncs and 0 in syncs, "no sync ran to the end during the taps: %r" % syncs
     assert got == plan, "hands recorded %r\nhands tapped %r" % (got, plan)
+
+
+# ---- the flash's worst case: the quick player through three whole games
+RULES = {"preset": "seed", "target": 30, "m3_target": 40}   # short games
+GAMES = [  # (method, start, hands): knocks, gins (long presses), a void hand
+    (1, {"idle": 2, "dealer": 0}, [{"knock": 0, "counts": [1, 2, None]},
+                                   {"gin": 0, "counts": [0, None, 4]}]),
+    (2, {"box": 1, "captain": 0}, [{"void": True}, {"knock": 1, "counts": [3, 1, None]},
+                                   {"gin": 1, "counts": [None, 0, 3]}]),
+    (3, {"dealer": 2}, [{"knock": 1, "counts": [2, 1, 1]}, {"gin": 2, "counts": [1, 2, 0]}]),
+]
+LONG_MS = 800
+PAUSE_MS = 2050     # the app checkpoints once the buttons are left alone 2 s: taps go on in it
+
+
+@pytest.mark.parametrize("board", ["badger", "pico-epd"])
+def test_quick_player_at_the_flash_worst_case(device_factory, board):
+    """--flash-timing max (the W25Q16JV's worst case: 400 ms a sector erased, the CPU stalled):
+    a game of each method tapped at 60 ms, 60 ms apart, never waiting for the panel, through
+    the saves (quick appends, and the merges their erases), a checkpoint after each game (the
+    next game's taps start inside its erases) and a `knockbox sync` during the second game.
+    The journal holds exactly the changes planned: no tap lost, none doubled. (With the pins'
+    IRQs instead of the DMA sampler, the first game is already wrong.)"""
+    dev = device_factory(board=board, busy_ms=600, flash_timing="max")
+    assert dev.wait_refresh(0, 120)
+    dev.wait_quiet(300)
+    dev.push("--rules", json.dumps(RULES))
+    dev.wait_quiet(700)
+
+    p = Planner({"rules": RULES})
+    planned = []
+    handle = p.ui.handle
+
+    def recording(ev, game, settings):
+        out = handle(ev, game, settings)
+        planned.extend(e for e in out or () if type(e) is dict)
+        return out
+
+    p.ui.handle = recording
+    games = []
+    for method, start, hands in GAMES:
+        a = len(p.presses)
+        p.new_game(method, PLAYERS, start)
+        for h in hands:
+            p.hand(h)
+        assert p.game.over
+        games.append(p.presses[a:])
+
+    syncs = []
+
+    def sync_once():
+        syncs.append(dev.sync(check=False, timeout=180))
+
+    t = threading.Thread(target=sync_once, daemon=True)
+    for i, presses in enumerate(games):
+        for j, (name, kind) in enumerate(presses):
+            if i == 1 and j == 2:
+                t.start()       # a sync while the second game is tapped
+            dev.press(name, LONG_MS if kind == "long" else TAP_MS)
+            dev.sleep(TAP_MS)
+        dev.sleep(PAUSE_MS)
+    t.join(180)
+    dev.wait_quiet(1000)
+
+    got = [dict((k, v) for k, v in e.items() if k != "g")
+           for _s, e in dev.journal() if e["t"] != "epoch"]
+    assert syncs and syncs[0].returncode == 0, syncs and syncs[0].stdout + syncs[0].stderr
+    assert got == planned, "recorded %r\nplanned %r" % (got, planned)
