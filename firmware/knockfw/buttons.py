@@ -89,7 +89,8 @@ class Buttons:
         self.repeat_ms = repeat_ms
         self._clock = clock or _now
         self._queue = []
-        self._ring = array("i", bytes(8 * _RING))   # (ticks, key * 2 + level) per edge
+        # (ticks, key * 2 + level) per edge; empty when sampled (no IRQ writes there)
+        self._ring = array("i", bytes(0 if sample else 8 * _RING))
         self._w = 0     # edges written by the IRQ handlers (wraps at _TICKS)
         self._r = 0     # edges read by poll()
         self._sample = sample

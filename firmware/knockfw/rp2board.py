@@ -19,7 +19,7 @@
 # A, which drains _K of them; A chains to B, which copies the buttons' levels (IO_BANK0's raw
 # interrupt register of their group of 8 GPIOs: 4 bits a GPIO, bit 1 its level) into a RAM ring,
 # and B to C, which puts the timer (TIMERAWL, us) into a second ring beside it and chains back to
-# A. None of it needs the CPU, so the levels every 9.6 ms are kept, with their times, through any
+# A. None of it needs the CPU, so the levels every 13.65 ms are kept, with their times, through any
 # flash write; the app's poll() reads the rings (_ring below). (Not the PIO: the emulated Pico's
 # PIO runs on the wall clock, not the emulated one, and misses taps while the CPU is busy.)
 import os
@@ -35,8 +35,9 @@ from knockfw import board as _board
 _EARLY_GAP_MS = 5  # second look at the buttons, as Pimoroni's wakeup module (gpio_get_all twice)
 _early = None  # early_buttons(): the button held when boot.py ran, "" if none (None: not run)
 _latched: tuple = ()  # early_buttons(): (Buttons sampled since boot.py, their pins)
-_N = const(256)  # ring entries: 2.4 s of levels between two polls
-_K = const(7)    # ADC conversions a ring entry: 9.6 ms
+_K = const(10)   # ADC conversions a ring entry: 13.65 ms
+_LOG = const(9)  # each ring 2 ** 9 bytes: _N entries, 1.75 s of levels between two polls
+_N = const(1 << (_LOG - 2))
 _dma: tuple = ()  # the ring's DMA channels, kept referenced (a collected one is closed)
 
 
@@ -60,15 +61,18 @@ def _ring(gpio):
     t = s + _N * 4
     h = (s - at) >> 1
     # CTRL: enabled, words, IRQ quiet, CHAIN_TO (bits 11-14), TREQ_SEL (15-20: 36 the ADC, 63
-    # none); B and C: the write address incremented, in a ring of 2 ** 10 bytes
-    for d, src, dst, n, ctrl in ((dc, 0x40054028, t, 1, 0x3F86A9 | da.channel << 11),
-                                 (db, 0x400140F0 + 4 * (gpio >> 3), s, 1,
-                                  0x3F86A9 | dc.channel << 11),
-                                 (da, adc + 12, at, _K, 0x320009 | db.channel << 11)):
-        d.read = src
-        d.write = dst
-        d.count = n
-        d.ctrl = ctrl
+    # none); B and C: the write address incremented, in a ring of 2 ** _LOG bytes
+    da.read = adc + 12                # the ADC's FIFO, into A's scratch word (its write)
+    da.count = _K
+    da.ctrl = 0x320009 | db.channel << 11
+    db.read = 0x400140F0 + 4 * (gpio >> 3)  # IO_BANK0 INTR0-3: the group's raw interrupts
+    db.write = s
+    db.count = 1
+    db.ctrl = 0x3F8429 | _LOG << 6 | dc.channel << 11
+    dc.read = 0x40054028              # the timer's TIMERAWL
+    dc.write = t
+    dc.count = 1
+    dc.ctrl = 0x3F8429 | _LOG << 6 | da.channel << 11
     da.active(1)
     m[adc] = 0x4009                   # CS: on, free running, input 4
     r = 0
