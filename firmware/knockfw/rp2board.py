@@ -21,7 +21,9 @@
 # and B to C, which puts the timer (TIMERAWL, us) into a second ring beside it and chains back to
 # A. None of it needs the CPU, so the levels every 13.65 ms are kept, with their times, through any
 # flash write; the app's poll() reads the rings (_ring below). (Not the PIO: the emulated Pico's
-# PIO runs on the wall clock, not the emulated one, and misses taps while the CPU is busy.)
+# PIO runs on the wall clock, not the emulated one, and misses taps while the CPU is busy.) The
+# ADC is the sampler's: a battery reading would have to share its conversions. A soft reset
+# closes the DMA channels (MicroPython v1.28), so nothing writes into the next run's heap.
 import os
 import sys
 import time
