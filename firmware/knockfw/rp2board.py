@@ -40,7 +40,7 @@ _latched: tuple = ()  # early_buttons(): (Buttons sampled since boot.py, their p
 _K = const(10)   # ADC conversions a ring entry: 13.65 ms
 _LOG = const(9)  # each ring 2 ** 9 bytes: _N entries, 1.75 s of levels between two polls
 _N = const(1 << (_LOG - 2))
-_dma: tuple = ()  # the ring's DMA channels, kept referenced (a collected one is closed)
+_dma: tuple = ()  # the ring's DMA channels and buffer, kept (a collected channel is closed)
 
 
 def _ring(gpio):
@@ -56,7 +56,8 @@ def _ring(gpio):
     m[adc + 16] = 0xFFFF00            # DIV: 48 MHz / 65536
     m[adc + 8] = 0x1000009            # FCS: FIFO on, DREQ at 1 result
     buf = array("H", bytes(_N * 12))  # two rings of _N words, each aligned to its size
-    da, db, dc = _dma = (_rp2.DMA(), _rp2.DMA(), _rp2.DMA())   # claimed (and kept)
+    da, db, dc = _rp2.DMA(), _rp2.DMA(), _rp2.DMA()    # claimed
+    _dma = (da, db, dc, buf)          # kept while the module lives (the app stopped by Ctrl-C too)
     da.write = buf
     at = da.write                     # A's scratch word (the ADC's results), then the rings:
     s = at + 4 + (-(at + 4) & (_N * 4 - 1))     # S (levels), aligned; T (times) right after it
@@ -174,7 +175,7 @@ class Rp2Board(_board.Board):
         return self._buttons
 
     def latched_buttons(self):
-        """The knockfw.buttons.Buttons that boot.py started (their IRQs have latched every
+        """The knockfw.buttons.Buttons that boot.py started (reading the samples of every
         press since), or None; once."""
         b = self._latched
         self._latched = None
