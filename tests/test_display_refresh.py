@@ -265,5 +265,6 @@ def test_drivers_compile_with_mpy_cross():
     total = sum(sizes["knockfw/%s.mpy" % n] for n in names)
     # drivers + boards (with the boards' contract, knockfw.board): keep them lean (whole
     # firmware: 64 KB, test_core_budget.py); since issue 14 with the watchdog and the retries of
-    # a panel that stays busy (~430 B)
-    assert total < 8600, total
+    # a panel that stays busy (~430 B), and the buttons sampled by DMA through flash writes
+    # (rp2board's rings, ~730 B)
+    assert total < 9300, total

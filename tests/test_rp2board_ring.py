@@ -1,8 +1,9 @@
 """The RP2040's button sampler (knockfw.rp2board._ring) under the unix port, against a model of
 its DMA chain (tests/fakes/fake_rp2.py: the transfers the channels' registers describe, into the
 buffers given): levels and times read back from the rings, changes only, in order, with the
-holds timed by the samples' own times (not the poll's), across the rings' wrap; the Buttons the
-board hands the app read nothing else (no pin is read, no IRQ armed). The emulated Pico runs the
+holds timed by the samples' own times (not the poll's), across the rings' wrap; a level that
+went and came back between two samples (both edges latched) still a tap; the Buttons the board
+hands the app read nothing else (no pin is read, no IRQ armed). The emulated Pico runs the
 real chain (tests/emu/test_emu_presses.py)."""
 import json
 import os
@@ -52,9 +53,22 @@ fake_rp2.entry(100)
 level("down", 0)
 fake_rp2.entry(30)
 out["after_wrap"] = poll()
+# quicker than the sampling: Up let go and pressed again between two entries (held at both),
+# then A tapped between two entries (up at both): each leaves both its edges latched
+level("up", 1)
+fake_rp2.entry(600)
+fake_rp2.edges[mod.PINS["up"]] = 12
+fake_rp2.entry(500)
+fake_rp2.edges[mod.PINS["a"]] = 12
+fake_rp2.entry(450)
+level("up", 0)
+fake_rp2.entry(300)
+out["quick"] = poll()
+out["edges_left"] = sorted(g for g in fake_rp2.edges if fake_rp2.edges[g])
 ch = fake_rp2.channels
-a, s, t = [d for d in ch if (d.ctrl >> 15) & 63 == 36][0], ch[1], ch[2]
-out["rings"] = [t.write - s.write, s.write %% 512 == (t.write - 512) %% 512]
+s, t = ch[1], ch[3]
+out["rings"] = [t.write - s.write, s.write %% 512 == (t.write - 512) %% 512,
+                ch[2].read == s.write]
 out["irqs"] = [p.gpio for p in fm.pins if p.handler is not None]
 print(json.dumps(out))
 """
@@ -70,5 +84,9 @@ def test_ring_reader(module):
     assert res["blocked"] == [["a", "long"], ["c", "press"], ["b", "press"], ["up", "press"]]
     assert res["again"] == [] and res["quiet"] == []
     assert res["after_wrap"] == [["down", "press"]]
-    assert res["rings"] == [512, True]      # T right after S, both written in step
+    # the second Up when its deaf time after the quick release ends, A when its own does
+    assert res["quick"] == [["up", "press"], ["up", "press"], ["a", "press"]]
+    assert res["edges_left"] == []      # every edge read was cleared by the chain
+    # T right after S, both written in step; C reads back the word B wrote, its ring in step
+    assert res["rings"] == [512, True, True]
     assert res["irqs"] == []

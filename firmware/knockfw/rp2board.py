@@ -17,13 +17,15 @@
 # afterwards, once for both edges of a tap made meanwhile, and reads it released. The ADC, free
 # running at its slowest (one conversion every 1.365 ms, its results unused), paces DMA channel
 # A, which drains _K of them; A chains to B, which copies the buttons' levels (IO_BANK0's raw
-# interrupt register of their group of 8 GPIOs: 4 bits a GPIO, bit 1 its level) into a RAM ring,
-# and B to C, which puts the timer (TIMERAWL, us) into a second ring beside it and chains back to
-# A. None of it needs the CPU, so the levels every 13.65 ms are kept, with their times, through any
-# flash write; the app's poll() reads the rings (_ring below). (Not the PIO: the emulated Pico's
-# PIO runs on the wall clock, not the emulated one, and misses taps while the CPU is busy.) The
-# ADC is the sampler's: a battery reading would have to share its conversions. A soft reset
-# closes the DMA channels (MicroPython v1.28), so nothing writes into the next run's heap.
+# interrupt register of their group of 8 GPIOs: 4 bits a GPIO, bit 1 its level, bits 2 and 3
+# its edges since they were cleared) into a RAM ring, B to C, which writes that word back (clearing
+# the edges it saw), and C to D, which puts the timer (TIMERAWL, us) into a second ring beside it
+# and chains back to A. None of it needs the CPU, so the levels every 13.65 ms, and whether they
+# went and came back in between, are kept, with their times, through any flash write; the app's
+# poll() reads the rings (_ring below). (Not the PIO: the emulated Pico's PIO runs on the wall
+# clock, not the emulated one, and misses taps while the CPU is busy.) The ADC is the sampler's:
+# a battery reading would have to share its conversions. A soft reset closes the DMA channels
+# (MicroPython v1.28), so nothing writes into the next run's heap.
 import os
 import sys
 import time
@@ -56,26 +58,33 @@ def _ring(gpio):
     m[adc + 16] = 0xFFFF00            # DIV: 48 MHz / 65536
     m[adc + 8] = 0x1000009            # FCS: FIFO on, DREQ at 1 result
     buf = array("H", bytes(_N * 12))  # two rings of _N words, each aligned to its size
-    da, db, dc = _rp2.DMA(), _rp2.DMA(), _rp2.DMA()    # claimed
-    _dma = (da, db, dc, buf)          # kept while the module lives (the app stopped by Ctrl-C too)
+    da, db, dc, dd = _rp2.DMA(), _rp2.DMA(), _rp2.DMA(), _rp2.DMA()    # claimed
+    _dma = (da, db, dc, dd, buf)      # kept while the module lives (the app stopped by Ctrl-C too)
     da.write = buf
     at = da.write                     # A's scratch word (the ADC's results), then the rings:
     s = at + 4 + (-(at + 4) & (_N * 4 - 1))     # S (levels), aligned; T (times) right after it
     t = s + _N * 4
     h = (s - at) >> 1
+    intr = 0x400140F0 + 4 * (gpio >> 3)     # IO_BANK0 INTR0-3: the group's raw interrupts
+    m[intr] = -1                      # its edges latched so far cleared (write 1 to clear)
     # CTRL: enabled, words, IRQ quiet, CHAIN_TO (bits 11-14), TREQ_SEL (15-20: 36 the ADC, 63
-    # none); B and C: the write address incremented, in a ring of 2 ** _LOG bytes
+    # none); B and D: the write address incremented, C: the read address, in a ring of 2 ** _LOG
+    # bytes (RING_SEL: the write's)
     da.read = adc + 12                # the ADC's FIFO, into A's scratch word (its write)
     da.count = _K
     da.ctrl = 0x320009 | db.channel << 11
-    db.read = 0x400140F0 + 4 * (gpio >> 3)  # IO_BANK0 INTR0-3: the group's raw interrupts
+    db.read = intr                    # B: the levels and edges into S
     db.write = s
     db.count = 1
     db.ctrl = 0x3F8429 | _LOG << 6 | dc.channel << 11
-    dc.read = 0x40054028              # the timer's TIMERAWL
-    dc.write = t
+    dc.read = s                       # C: the same word back, which clears the edges it holds
+    dc.write = intr
     dc.count = 1
-    dc.ctrl = 0x3F8429 | _LOG << 6 | da.channel << 11
+    dc.ctrl = 0x3F8019 | _LOG << 6 | dd.channel << 11
+    dd.read = 0x40054028              # D: the timer's TIMERAWL into T
+    dd.write = t
+    dd.count = 1
+    dd.ctrl = 0x3F8429 | _LOG << 6 | da.channel << 11
     da.active(1)
     m[adc] = 0x4009                   # CS: on, free running, input 4
     r = 0
@@ -84,16 +93,23 @@ def _ring(gpio):
     def read():
         nonlocal r, last
         out = []
-        w = (dc.write - t) >> 2 & (_N - 1)  # C's next word: every entry before it is whole
+        w = (dd.write - t) >> 2 & (_N - 1)  # D's next word: every entry before it is whole
         while r != w:
             i = h + 2 * r
-            lv = (buf[i + 1] & 0x2222) << 16 | buf[i] & 0x2222
-            if lv != last:
+            lo = buf[i]
+            hi = buf[i + 1]
+            lv = (hi & 0x2222) << 16 | lo & 0x2222
+            # both edges since the last entry: the level went and came back (a tap, or a
+            # release and a press again, quicker than the sampling): that first, a ms before
+            x = (hi >> 1 & hi >> 2 & 0x2222) << 16 | (lo >> 1 & lo >> 2 & 0x2222)
+            if lv != last or x:
                 last = lv
                 # ticks_us is TIMERAWL's low 30 bits: the sample's age gives its ticks_ms
                 u = (buf[i + 2 * _N + 1] & 0x3FFF) << 16 | buf[i + 2 * _N]
-                out.append((time.ticks_add(time.ticks_ms(),
-                                           time.ticks_diff(u, time.ticks_us()) // 1000), lv))
+                u = time.ticks_add(time.ticks_ms(), time.ticks_diff(u, time.ticks_us()) // 1000)
+                if x:
+                    out.append((time.ticks_add(u, -1), lv ^ x))
+                out.append((u, lv))
             r = (r + 1) & (_N - 1)
         return out
 

@@ -4,14 +4,18 @@
 # where the real chain would write a ring entry (every 13.65 ms, paced by the ADC).
 #
 # The model runs the chain the channels' CTRL words describe, from the channel paced by the ADC
-# (TREQ_SEL 36): each channel makes TRANS_COUNT transfers of a word from its read address (the
-# ADC's FIFO reads 0, IO_BANK0's raw interrupt registers the levels of fake_machine's pins, the
-# timer's TIMERAWL the time given), to its write address (incremented if INCR_WRITE, wrapping in
-# its ring if RING_SEL), then starts the channel CHAIN_TO names, until the ADC's channel again.
-# Buffers given as addresses get made-up addresses that are 4-aligned but not 1 KiB-aligned.
+# (TREQ_SEL 36): each channel makes TRANS_COUNT transfers of a word from its read address to its
+# write address (each incremented if INCR_READ / INCR_WRITE, wrapping in its ring, RING_SEL
+# saying which), then starts the channel CHAIN_TO names, until the ADC's channel again. The ADC's
+# FIFO reads 0, the timer's TIMERAWL the time given; IO_BANK0's raw interrupt registers (INTR0-3)
+# read the levels of fake_machine's pins and the edges latched since they were last cleared, and
+# a write clears the edges it has bits for. Buffers given as addresses get made-up addresses that
+# are 4-aligned but not 1 KiB-aligned.
 from fakes import fake_machine as fm
 
 channels = []  # every DMA made, in order (its channel number is its index)
+edges = {}     # GPIO -> its latched edge bits (8: went high, 4: went low); tests add to it
+_seen = {}     # GPIO -> its level when the model last looked
 _buffers = []  # (address, buffer as array("H")) of the buffers given as addresses
 _next = [0x20003A24]
 
@@ -26,14 +30,20 @@ def _address_of(buf):
     return a
 
 
-def _store(addr, value):
+def _buffer(addr):
     for a, b in _buffers:
         if a <= addr < a + 2 * len(b):
-            i = (addr - a) >> 1
-            b[i] = value & 0xFFFF
-            b[i + 1] = (value >> 16) & 0xFFFF
-            return
-    raise AssertionError("DMA write to 0x%x: outside every buffer" % addr)
+            return b, (addr - a) >> 1
+    raise AssertionError("DMA access to 0x%x: outside every buffer" % addr)
+
+
+def _level(g):
+    p = fm.pin(g)
+    v = p.value() if p is not None else 0
+    if g in _seen and _seen[g] != v:
+        edges[g] = edges.get(g, 0) | (8 if v else 4)
+    _seen[g] = v
+    return v
 
 
 def _load(addr, now_us):
@@ -41,15 +51,33 @@ def _load(addr, now_us):
         return 0
     if addr == 0x40054028:      # TIMERAWL: 32 bits (the high two set, as after 18 minutes)
         return (now_us & 0x3FFFFFFF) | 0xC0000000
-    if 0x400140F0 <= addr < 0x40014100:     # INTR0-3: 4 bits a GPIO, both edges latched too
+    if 0x400140F0 <= addr < 0x40014100:     # INTR0-3: 4 bits a GPIO
         first = (addr - 0x400140F0) * 2
         v = 0
         for g in range(first, first + 8):
-            p = fm.pin(g)
-            level = p.value() if p is not None else 0
-            v |= (0xC | (2 if level else 1)) << (4 * (g - first))
+            level = _level(g)
+            v |= (edges.get(g, 0) | (2 if level else 1)) << (4 * (g - first))
         return v
-    raise AssertionError("DMA read from 0x%x" % addr)
+    b, i = _buffer(addr)
+    return b[i] | b[i + 1] << 16
+
+
+def _store(addr, value):
+    if 0x400140F0 <= addr < 0x40014100:     # INTR0-3: edges cleared where the value has 1s
+        first = (addr - 0x400140F0) * 2
+        for g in range(first, first + 8):
+            edges[g] = edges.get(g, 0) & ~(value >> (4 * (g - first)))
+        return
+    b, i = _buffer(addr)
+    b[i] = value & 0xFFFF
+    b[i + 1] = (value >> 16) & 0xFFFF
+
+
+def _step(a, c, incr, on_write):
+    if not c & incr:
+        return a
+    ring = (1 << ((c >> 6) & 15)) - 1 if bool(c & (1 << 10)) == on_write else 0
+    return (a & ~ring) | ((a + 4) & ring) if ring else a + 4
 
 
 class DMA:
@@ -80,10 +108,8 @@ class DMA:
         assert c & 1 and (c >> 2) & 3 == 2, "channel %d: not enabled for words" % self.channel
         for _ in range(self.count):
             _store(self._write, _load(self.read, now_us))
-            if c & (1 << 5):
-                ring = (1 << ((c >> 6) & 15)) - 1 if c & (1 << 10) else 0
-                w = self._write + 4
-                self._write = (self._write & ~ring) | (w & ring) if ring else w
+            self.read = _step(self.read, c, 1 << 4, False)
+            self._write = _step(self._write, c, 1 << 5, True)
         return channels[(c >> 11) & 15]
 
 
