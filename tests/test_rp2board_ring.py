@@ -43,7 +43,7 @@ for name, down, age in (("a", 1, 2500), ("c", 1, 2400), ("c", 0, 1810), ("a", 0,
     fake_rp2.entry(age)
 out["blocked"] = poll()
 out["again"] = poll()           # taken once
-# 600 entries of the same levels, polled every 100 (the rings hold 128), then a tap of Down
+# 600 entries of the same levels, polled every 100 (the rings hold 256), then a tap of Down
 for i in range(6):
     for j in range(100):
         fake_rp2.entry(0)
@@ -67,7 +67,7 @@ out["quick"] = poll()
 out["edges_left"] = sorted(g for g in fake_rp2.edges if fake_rp2.edges[g])
 ch = fake_rp2.channels
 s, t = ch[1], ch[3]
-out["rings"] = [t.write - s.write, s.write %% 512 == (t.write - 512) %% 512,
+out["rings"] = [t.write - s.write, s.write %% 1024 == (t.write - 1024) %% 1024,
                 ch[2].read == s.write]
 out["irqs"] = [p.gpio for p in fm.pins if p.handler is not None]
 print(json.dumps(out))
@@ -88,5 +88,5 @@ def test_ring_reader(module):
     assert res["quick"] == [["up", "press"], ["up", "press"], ["a", "press"]]
     assert res["edges_left"] == []      # every edge read was cleared by the chain
     # T right after S, both written in step; C reads back the word B wrote, its ring in step
-    assert res["rings"] == [512, True, True]
+    assert res["rings"] == [1024, True, True]
     assert res["irqs"] == []

@@ -13,9 +13,11 @@
 # and pins[name] is that button's bit in levels; no pin is read or armed here.
 #
 # Debouncing: a change of level counts at once (the press acts on its first edge: no waiting),
-# then the button is deaf for debounce_ms, through the contact's bounce; if the level read after
-# that differs, that change counts when the deaf time ends. So a press or a release is never
-# slower than its first edge, and two presses need debounce_ms between their edges.
+# then the button is deaf for debounce_ms from that edge, through the contact's bounce; if the
+# level read after that differs, that change counts when the deaf time ends, and the deaf time
+# after it runs from its own edge (a late count must not swallow the next quick change: the
+# RP2040's samples are up to 19.1 ms late). So a press or a release is never slower than its
+# first edge, and two presses need debounce_ms between their edges.
 #
 # Repeat buttons (up, down):  "press" when the press counts; held on, "repeat" long_ms after it,
 #   then every repeat_ms (polls that come late give one repeat, not a burst).
@@ -72,6 +74,7 @@ class _Key:
         self.raw = False      # level last seen (True = pressed)
         self.down = False     # debounced state
         self.deaf = None      # ticks until which changes wait (None: not deaf)
+        self.rt = 0           # ticks the level last changed
         self.t = None         # ticks the press started (None: injected)
         self.next = 0         # repeat buttons: ticks of the next repeat
         self.quiet = False    # rest of this press says nothing ("long" given, or injected)
@@ -150,6 +153,7 @@ class Buttons:
     def _edge(self, k, t, raw, ev):
         self._settle(k, t, ev)      # what was due before this edge happens first
         k.raw = raw
+        k.rt = t
         if k.deaf is None and raw != k.down:
             self._flip(k, t, ev)
 
@@ -164,7 +168,7 @@ class Buttons:
 
     def _flip(self, k, t, ev):
         k.down = k.raw
-        k.deaf = _tadd(t, self.debounce_ms)
+        k.deaf = _tadd(k.rt, self.debounce_ms)  # from the edge (a change counted late too)
         if k.down:
             k.t = t
             k.quiet = False

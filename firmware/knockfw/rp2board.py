@@ -20,7 +20,7 @@
 # interrupt register of their group of 8 GPIOs: 4 bits a GPIO, bit 1 its level, bits 2 and 3
 # its edges since they were cleared) into a RAM ring, B to C, which writes that word back (clearing
 # the edges it saw), and C to D, which puts the timer (TIMERAWL, us) into a second ring beside it
-# and chains back to A. None of it needs the CPU, so the levels every 13.65 ms, and whether they
+# and chains back to A. None of it needs the CPU, so the levels every 19.1 ms, and whether they
 # went and came back in between, are kept, with their times, through any flash write; the app's
 # poll() reads the rings (_ring below). (Not the PIO: the emulated Pico's PIO runs on the wall
 # clock, not the emulated one, and misses taps while the CPU is busy.) The ADC is the sampler's:
@@ -39,8 +39,10 @@ from knockfw import board as _board
 _EARLY_GAP_MS = 5  # second look at the buttons, as Pimoroni's wakeup module (gpio_get_all twice)
 _early = None  # early_buttons(): the button held when boot.py ran, "" if none (None: not run)
 _latched: tuple = ()  # early_buttons(): (Buttons sampled since boot.py, their pins)
-_K = const(10)   # ADC conversions a ring entry: 13.65 ms
-_LOG = const(9)  # each ring 2 ** 9 bytes: _N entries, 1.75 s of levels between two polls
+_K = const(14)   # ADC conversions a ring entry: 19.1 ms
+_LOG = const(10)  # each ring 2 ** 10 bytes: _N entries, 4.9 s of levels between two polls
+                  # (measured: 0.9 s at the flash's worst; 2 s while a slow laptop took a
+                  # sync's pages, the app's USB writes waiting for it)
 _N = const(1 << (_LOG - 2))
 _dma: tuple = ()  # the ring's DMA channels and buffer, kept (a collected channel is closed)
 

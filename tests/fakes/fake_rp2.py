@@ -1,7 +1,7 @@
 # A stand-in for MicroPython's `_rp2` on the unix port (the DMA channels only, as
 # knockfw.rp2board uses them), with a small model of what the RP2040's DMA then does on its own:
 # tests put it in sys.modules["_rp2"] beside fakes.fake_machine as `machine`, and call entry()
-# where the real chain would write a ring entry (every 13.65 ms, paced by the ADC).
+# where the real chain would write a ring entry (every 19.1 ms, paced by the ADC).
 #
 # The model runs the chain the channels' CTRL words describe, from the channel paced by the ADC
 # (TREQ_SEL 36): each channel makes TRANS_COUNT transfers of a word from its read address to its

@@ -322,6 +322,31 @@ def case_inject_released():
     check(got, [(0, "b", "press"), (2200, "b", "press")])
 
 
+def case_deaf_time_runs_from_the_edge():
+    # Up tapped 100 ms at a time, pressed again 1-3 ms after each release, as the RP2040's
+    # sampler reads it (every 19.1 ms: a release and the press after it in one sample, the
+    # release a ms before). Each press after a quick release counts when the deaf time from
+    # that release ends, and the deaf time after it runs from its edge, not from then: the next
+    # release, 100 ms after its press, is outside it, so no tap is swallowed.
+    samples = [(5830, 8), (5924, 0), (5925, 8), (6033, 0), (6034, 8), (6128, 0), (6129, 8),
+               (6239, 0)]
+    now = [0]
+
+    def sample():
+        out = []
+        while samples and samples[0][0] <= now[0]:
+            out.append(samples.pop(0))
+        return out
+
+    got = []
+    b = Buttons({"up": 3}, sample=sample)
+    for t in range(5800, 6400, 10):
+        now[0] = t
+        got += [(t, n, k) for n, k in b.poll(t)]
+    check(got, [(5830, "up", "press"), (5980, "up", "press"), (6090, "up", "press"),
+                (6180, "up", "press")])
+
+
 def case_inject_sampled():
     # the RP2040: B woke the board, its levels come from the samples (held, then let go)
     got = replay({"b": press(0, 200), "a": press(400, 460)}, 600,
