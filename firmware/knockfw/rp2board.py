@@ -24,8 +24,9 @@
 # went and came back in between, are kept, with their times, through any flash write; the app's
 # poll() reads the rings (_ring below). (Not the PIO: the emulated Pico's PIO runs on the wall
 # clock, not the emulated one, and misses taps while the CPU is busy.) The ADC is the sampler's:
-# a battery reading would have to share its conversions. A soft reset closes the DMA channels
-# (MicroPython v1.28), so nothing writes into the next run's heap.
+# a battery reading would have to share its conversions; and no other pin of the buttons' group
+# may use an IRQ (C clears its edges too). A soft reset closes the DMA channels (MicroPython
+# v1.28), so nothing writes into the next run's heap.
 import os
 import sys
 import time
@@ -70,8 +71,8 @@ def _ring(gpio):
     intr = 0x400140F0 + 4 * (gpio >> 3)     # IO_BANK0 INTR0-3: the group's raw interrupts
     m[intr] = -1                      # its edges latched so far cleared (write 1 to clear)
     # CTRL: enabled, words, IRQ quiet, CHAIN_TO (bits 11-14), TREQ_SEL (15-20: 36 the ADC, 63
-    # none); B and D: the write address incremented, C: the read address, in a ring of 2 ** _LOG
-    # bytes (RING_SEL: the write's)
+    # none); B and D: the write address incremented, C the read address, in a ring of 2 ** _LOG
+    # bytes (RING_SEL: 1 on the write address, 0 on the read)
     da.read = adc + 12                # the ADC's FIFO, into A's scratch word (its write)
     da.count = _K
     da.ctrl = 0x320009 | db.channel << 11
