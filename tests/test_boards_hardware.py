@@ -156,6 +156,7 @@ b.idle_sleep(20)
 out["usb_sleeps"] = [c for c in fm.calls[n0:]]
 out["rate_usb"] = spi.rate()
 fm.levels[mod.PINS["vbus"]] = 0
+b.awake_ms = 0  # light sleep at once (the wait for still buttons: test_rp2board_ring.py)
 n0 = len(fm.calls)
 b.idle_sleep(20)
 out["battery_sleeps"] = [c[0] for c in fm.calls[n0:]]

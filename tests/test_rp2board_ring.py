@@ -90,3 +90,88 @@ def test_ring_reader(module):
     # T right after S, both written in step; C reads back the word B wrote, its ring in step
     assert res["rings"] == [1024, True, True]
     assert res["irqs"] == []
+
+
+SLEEPS = """
+import sys, json, time
+from fakes import fake_machine as fm, fake_rp2
+sys.modules["machine"] = fm
+sys.modules["_rp2"] = fake_rp2
+from knockfw import %(module)s as mod
+mod.early()
+b = mod.Board()
+btn = b.latched_buttons()
+low = b.active_low
+b.awake_ms = 150
+fm.levels[mod.PINS["vbus"]] = 0     # on battery
+
+
+def level(name, down):
+    fm.levels[mod.PINS[name]] = (1 - down) if low else down
+
+
+def light():
+    # one turn's sleep: True if it was a light sleep
+    n = len(fm.calls)
+    b.idle_sleep(10)
+    return [c[0] for c in fm.calls[n:]].count("lightsleep") == 1
+
+
+def turns(n):
+    return [light() for _ in range(n)]
+
+
+out = {}
+fake_rp2.entry(0)
+out["after_boot"] = light()         # the buttons' first awake_ms: no light sleep yet
+time.sleep_ms(200)
+out["still"] = turns(2)
+# B tapped inside a light sleep: when the clocks come back, its two edges are latched
+# in INTR (the sampler, stopped in the sleep, has not seen them yet)
+def tap(ms):
+    if not sleeps:
+        fake_rp2.edges[mod.PINS["b"]] = 12
+    sleeps.append(ms)
+sleeps = []
+fm.on_sleep.append(tap)
+out["tap"] = turns(2)               # the sleep it happened in, then the first look after it
+fm.on_sleep.remove(tap)
+fake_rp2.entry(0)                   # the sampler's next entry (clocks running): the tap
+out["seen"] = btn.poll(time.ticks_ms())
+out["after_tap"] = turns(3)         # no light sleep for awake_ms since the look that saw it
+time.sleep_ms(200)
+out["later"] = turns(1)
+# Up held down (its edge cleared by the sampler already): awake for as long as it is down
+level("up", 1)
+fake_rp2.entry(0)
+time.sleep_ms(200)
+out["held"] = turns(2)
+level("up", 0)
+fake_rp2.entry(0)
+out["let_go"] = turns(1)
+time.sleep_ms(200)
+out["let_go_later"] = turns(1)
+fm.levels[mod.PINS["vbus"]] = 1     # on USB: never a light sleep
+out["usb"] = turns(2)
+print(json.dumps(out))
+"""
+
+
+@pytest.mark.parametrize("module", ["board_badger", "board_pico_epd"])
+def test_no_light_sleep_while_buttons_are_used(module):
+    """On battery the board sleeps lightly between turns only once the buttons have been still
+    for awake_ms: light sleep stops the sampler's ADC and DMA (MicroPython v1.28's lightsleep
+    stops clk_adc and every clock but the timer's), so a press that began in one is followed at
+    full pace from the first look after it."""
+    r = mp.run(SLEEPS % {"module": module}, paths=mp.SOURCE_PATHS + [HERE])
+    assert r.returncode == 0, r.stdout + r.stderr
+    res = json.loads(r.stdout.strip().splitlines()[-1])
+    assert res["after_boot"] is False
+    assert res["still"] == [True, True]
+    assert res["tap"] == [True, False]      # the look after the sleep saw the latched edges
+    assert res["seen"] == [["b", "press"]]
+    assert res["after_tap"] == [False, False, False]
+    assert res["later"] == [True]
+    assert res["held"] == [False, False]
+    assert res["let_go"] == [False] and res["let_go_later"] == [True]
+    assert res["usb"] == [False, False]

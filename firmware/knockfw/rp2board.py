@@ -27,6 +27,15 @@
 # a battery reading would have to share its conversions; and no other pin of the buttons' group
 # may use an IRQ (C clears its edges too). A soft reset closes the DMA channels (MicroPython
 # v1.28), so nothing writes into the next run's heap.
+#
+# Light sleep stops the sampler: MicroPython v1.28's machine.lightsleep() (ports/rp2
+# modmachine.c) stops clk_adc and clears SLEEP_EN0 (the DMA's clock among them) until the
+# timer wakes it, so the ADC counts its 19.1 ms in awake time only. A board on battery that
+# slept 10 ms of every ~12 would sample its buttons every ~0.1-0.2 s: two quick taps between two
+# samples would be one. So idle_sleep() sleeps lightly only once the buttons have been still for
+# AWAKE_MS: the first look after each wake (a press began in the sleep: its edge is latched in
+# INTR when the clocks come back, or the button is still down) keeps the clocks running, and the
+# sampler sees the rest as on USB.
 import os
 import sys
 import time
@@ -45,6 +54,7 @@ _LOG = const(10)  # each ring 2 ** 10 bytes: _N entries, 4.9 s of levels between
                   # (measured: 0.9 s at the flash's worst; 2 s while a slow laptop took a
                   # sync's pages, the app's USB writes waiting for it)
 _N = const(1 << (_LOG - 2))
+_INTR = const(0x400140F0)   # IO_BANK0 INTR0-3: 4 bits a GPIO (level low, high, edge low, high)
 _dma: tuple = ()  # the ring's DMA channels and buffer, kept (a collected channel is closed)
 
 
@@ -68,7 +78,7 @@ def _ring(gpio):
     s = at + 4 + (-(at + 4) & (_N * 4 - 1))     # S (levels), aligned; T (times) right after it
     t = s + _N * 4
     h = (s - at) >> 1
-    intr = 0x400140F0 + 4 * (gpio >> 3)     # IO_BANK0 INTR0-3: the group's raw interrupts
+    intr = _INTR + 4 * (gpio >> 3)    # the group's raw interrupts
     m[intr] = -1                      # its edges latched so far cleared (write 1 to clear)
     # CTRL: enabled, words, IRQ quiet, CHAIN_TO (bits 11-14), TREQ_SEL (15-20: 36 the ADC, 63
     # none); B and D: the write address incremented, C the read address, in a ring of 2 ** _LOG
@@ -148,6 +158,7 @@ class Rp2Board(_board.Board):
     name = "rp2"
     active_low = False
     data_dir = "/data"
+    awake_ms = 2000   # on battery: no light sleep until the buttons have been still this long
 
     def _buttons_from(self, pins, names, pull, pressed):
         """The buttons boot.py set up and samples since (or, if it did not run, set up and
@@ -157,6 +168,15 @@ class Rp2Board(_board.Board):
             early_buttons(pins, names, pull, pressed)
         self._pressed = pressed
         self._names = names
+        # the buttons' group's INTR word, and its bits that say a button is in use: pressed,
+        # or an edge latched since the sampler last cleared them (see idle_sleep); shifted
+        # down to the first button's, so that the mask stays a small int (no heap a turn)
+        self._intr = _INTR + 4 * (pins[names[0]] >> 3)
+        self._shift = 4 * min(pins[n] & 7 for n in names)
+        self._stir = 0
+        for n in names:
+            self._stir |= (12 | (2 if pressed else 1)) << 4 * (pins[n] & 7) >> self._shift
+        self._stirred = time.ticks_ms()
         self._latched, self._buttons = _latched     # sampling since boot.py
         _latched = ()
         self._woke = _early or None
@@ -242,9 +262,14 @@ class Rp2Board(_board.Board):
         machine.reset()
 
     def idle_sleep(self, ms):
-        """Sleep between polls. On battery: light sleep (clocks stopped, RAM kept); on USB a
-        plain sleep so the serial link keeps running."""
-        if self.on_usb():
+        """Sleep between polls. On USB a plain sleep, so the serial link keeps running. On
+        battery a light sleep (clocks stopped, RAM kept) once the buttons have been still for
+        awake_ms; a plain one while they are in use, so the sampler keeps its pace (see the
+        header)."""
+        now = time.ticks_ms()
+        if machine.mem32[self._intr] >> self._shift & self._stir:
+            self._stirred = now
+        if self.on_usb() or time.ticks_diff(now, self._stirred) < self.awake_ms:
             time.sleep_ms(ms)
         else:
             self.lightsleep(ms)

@@ -113,16 +113,29 @@ class ADC:
 
 
 class _Mem:
-    """machine.mem32: what was written, by address (reads of anything else give 0)."""
+    """machine.mem32: what was written, by address (reads of anything else give 0), except in
+    the ranges a model took (fakes.fake_rp2: IO_BANK0's raw interrupt registers)."""
 
     def __init__(self):
         self.words = {}
+        self.models = []    # (first address, end, load(addr), store(addr, value))
+
+    def _model(self, addr):
+        for lo, hi, load, store in self.models:
+            if lo <= addr < hi:
+                return load, store
+        return None
 
     def __getitem__(self, addr):
-        return self.words.get(addr, 0)
+        m = self._model(addr)
+        return m[0](addr) if m else self.words.get(addr, 0)
 
     def __setitem__(self, addr, value):
-        self.words[addr] = value
+        m = self._model(addr)
+        if m:
+            m[1](addr, value)
+        else:
+            self.words[addr] = value
 
 
 mem32 = _Mem()

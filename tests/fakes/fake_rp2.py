@@ -113,6 +113,10 @@ class DMA:
         return channels[(c >> 11) & 15]
 
 
+# the CPU's reads and writes of INTR0-3 (machine.mem32) go to the same model
+fm.mem32.models.append((0x400140F0, 0x40014100, lambda a: _load(a, 0), _store))
+
+
 def entry(age_ms=0):
     """One round of the chain, as if it ran age_ms ago (the times written are that old)."""
     import time
