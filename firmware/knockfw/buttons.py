@@ -1,16 +1,15 @@
-# Buttons that never lose a press: edges latched by pin interrupts, debounced in the loop, with
-# long press and auto-repeat.
-#
-# Where a pin can interrupt (machine.Pin on the RP2040, the simulator's pins), every edge is
-# written by a hard IRQ handler into a small ring with its time and the level read right then.
-# poll(now_ms) (the app calls it every loop turn) reads the ring in order, so a press made during
-# a save, a render or a sync is still seen, with its own times, in order. poll() also reads every
-# pin: a pin without interrupts (tests' fake pins), or an edge the ring had no room for, is caught
-# there, at the time of the poll.
-# With sample= (the RP2040: knockfw.rp2board's DMA keeps sampling the buttons while a flash write
-# holds the CPU with interrupts off, when no IRQ handler could run), the samples are the one
-# source: sample() returns the changes since its last call as [(ticks_ms, levels)], in order,
-# and pins[name] is that button's bit in levels; no pin is read or armed here.
+# Buttons that never lose a press: changes kept with their times as they happen, debounced in
+# the loop, with long press and auto-repeat. poll(now_ms) (the app calls it every loop turn)
+# reads them in order, so a press made during a save, a render or a sync is still seen, with its
+# own times, in order. Two sources:
+# - sample= (the RP2040): knockfw.rp2board's DMA samples the buttons into RAM rings, also while a
+#   flash write holds the CPU with interrupts off, when no IRQ handler could run; sample()
+#   returns the changes since its last call as [(ticks_ms, levels)], in order, and pins[name] is
+#   that button's bit in levels. Nothing else is read and no pin is armed.
+# - pins (the simulator's, tests' fakes): where a pin can interrupt, a hard IRQ handler writes
+#   each edge into a small ring with its time and the level read right then; poll() also reads
+#   every pin, so a pin without interrupts, or an edge the ring had no room for, is caught at the
+#   time of the poll.
 #
 # Debouncing: a change of level counts at once (the press acts on its first edge: no waiting),
 # then the button is deaf for debounce_ms from that edge, through the contact's bounce; if the
