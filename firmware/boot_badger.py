@@ -8,9 +8,9 @@
 # knockfw/board_badger.py's PINS["en_3v3"] (a test keeps the two equal): this file is that
 # board's, the one other place that names a pin.
 #
-# Then what boot.py does for every board (see its header): the other built-in modules registered
-# while the path is empty (no lookups later either), the board file's early(), which notes the
-# button held at power-up and latches every press from then on.
+# Then what boot.py does for every board (see its header): the built-in modules put in
+# sys.modules (an import does not: each later `import time` would search the flash, ~5 ms), the
+# board file's early(), which notes the button held at power-up and latches every press.
 import sys
 
 _path = sys.path[:]
@@ -18,9 +18,10 @@ sys.path.clear()
 import machine  # noqa: E402 - after the path is emptied: the built-in at once
 
 machine.Pin(10, machine.Pin.OUT, value=1)
+sys.modules["machine"] = machine
 for _name in ("time", "os", "json", "binascii", "array", "select"):
     try:
-        __import__(_name)
+        sys.modules[_name] = __import__(_name)
     except ImportError:
         pass
 sys.path.extend(_path)

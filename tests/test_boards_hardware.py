@@ -425,6 +425,8 @@ fm.levels[13] = 1   # B held
 exec(src.replace("import machine  #", "machine = sys.modules['machine']  #"))
 print(json.dumps({"pins": [[p.gpio, p.mode, p.out] for p in fm.pins],
                   "path_kept": sys.path == path,
+                  "registered": sorted(n for n in ("machine", "time", "os", "json", "binascii",
+                                                   "array") if n in sys.modules),
                   "irqs": sorted(p.gpio for p in fm.pins if p.handler is not None),
                   "sampling": [(fake_rp2.channels[0].ctrl >> 15) & 63,
                                fake_rp2.channels[1].read]}))
@@ -460,5 +462,7 @@ def test_badger_boot_py_takes_the_latch_first(tmp_path):
     res = json.loads(r.stdout.strip().splitlines()[-1])
     assert res["pins"][0] == [10, OUT, 1]  # the latch, first of all
     assert res["path_kept"] is True
+    # the built-ins in sys.modules: the app's `import time` etc. then look nothing up on flash
+    assert res["registered"] == ["array", "binascii", "json", "machine", "os", "time"]
     assert res["irqs"] == []    # then early(): the buttons sampled (DMA), no pin IRQs
     assert res["sampling"] == [36, 0x400140F4]  # paced by the ADC, reading GPIO 8-15 (INTR1)
