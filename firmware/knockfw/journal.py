@@ -206,14 +206,18 @@ class Journal:
             r = jscan.lines(buf, have, self.last_seq + 1, crc, out, _BATCH)
             good = r if r >= 0 else -1 - r
             used = 0
+            seq = self.last_seq     # (locals: ~20 us a record less on an RP2040)
             for i in range(0, good * 4, 4):
                 off = base + out[i]
-                self.last_seq += 1
-                self._mark_at(self.last_seq, off)
+                seq += 1
+                if seq % _MARK_EVERY == 1:
+                    self._marks.append((seq, off))
                 used = out[i] + out[i + 1]
-                self.size = base + used
                 if visit is not None:
-                    visit(self.last_seq, off, out[i + 2], out[i + 3] == 1)
+                    visit(seq, off, out[i + 2], out[i + 3] == 1)
+            self.last_seq = seq
+            if good:
+                self.size = base + used
             if r < 0 or (good < _BATCH and (eof or used == 0 and have == _SCAN)):
                 if used == have:
                     return None     # all read, all good
