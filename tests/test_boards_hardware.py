@@ -143,6 +143,7 @@ d = b.display
 spi = d.spi
 out["display_pins"] = {"cs": d.cs.gpio, "dc": d.dc.gpio, "rst": d.rst.gpio,
                        "busy": d.busy_pin.gpio}
+out["rst_held"] = d.rst.value() == 0 and d._held is not None
 b.data_dir = %(data_dir)r
 b.mount()
 b.mount()
@@ -217,6 +218,7 @@ def test_badger_board(tmp_path):
     assert res["spi"] == [0, 12_000_000, 18, 19, 16]  # every pin named (MISO: unconnected)
     assert res["display"] == ["UC8151", 296, 128]
     assert res["display_pins"] == {"cs": 17, "dc": 20, "rst": 21, "busy": 26}
+    assert res["rst_held"] is True  # the panel in reset while the app loads (epd.hold_reset)
     assert res["serial"] == [True, True]
     assert res["data_dir"] is True
     assert res["led"] == 1
@@ -266,6 +268,7 @@ def test_pico_epd_board(tmp_path):
     assert res["spi"] == [1, 10_000_000, 10, 11, 28]
     assert res["display"] == ["SSD1680", 296, 128]
     assert res["display_pins"] == {"cs": 9, "dc": 8, "rst": 12, "busy": 13}
+    assert res["rst_held"] is True  # the panel in reset while the app loads (epd.hold_reset)
     assert res["data_dir"] is True
     assert res["usb_sleeps"] == []
     assert res["battery_sleeps"] == ["lightsleep", "spi.init"]

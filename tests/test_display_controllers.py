@@ -16,6 +16,38 @@ from fakes.ssd1680_model import SSD1680Model
 from fakes.uc8151_model import UC8151Model
 
 
+RST_LOG = """
+seen = []
+_value = drv.rst.value
+def _rst(v=None):
+    if v is not None:
+        seen.append(v)
+    return _value(v)
+drv.rst.value = _rst
+"""
+
+
+@pytest.mark.parametrize("held", [False, True])
+def test_reset_held_while_the_app_loads(held):
+    """hold_reset() (the board, as it makes the panel): the controller stays in reset until the
+    first init(), which then only lets it go and waits as always; without it init() pulses the
+    reset itself (high, low, high). Either way one reset, then the same setup."""
+    res = run_mp("""
+drv, m = h.make("uc8151")
+""" + RST_LOG + """
+if %r:
+    drv.hold_reset()
+held = list(seen)
+drv.init()
+print(json.dumps({"held": held, "seen": seen, "resets": m.reset_count, "cmds": m.commands()[:3],
+                  "errors": m.errors}))
+""" % held)
+    assert res["held"] == ([0] if held else [])
+    assert res["seen"] == ([0, 1] if held else [1, 0, 1])
+    assert res["resets"] == 1 and res["errors"] == []
+    assert res["cmds"] == [0x00, 0x01, 0x06]
+
+
 def test_uc8151_init_sequence():
     res = run_mp("""
 drv, m = h.make("uc8151")

@@ -98,11 +98,25 @@ class EPD(framebuf.FrameBuffer):
             sleep_ms(2)
         return True
 
-    def hw_reset(self, low_ms, high_ms):
-        self.rst.value(1)
-        sleep_ms(high_ms)
+    _held = None    # ticks_ms() when hold_reset() put the controller in reset (None: it did not)
+
+    def hold_reset(self):
+        """Put the controller in reset until the next init(), which then only lets it go: the
+        board calls it as it makes the panel, so the reset's first 20 ms pass while the app
+        loads instead of in the first show()."""
         self.rst.value(0)
-        sleep_ms(low_ms)
+        self._held = ticks_ms()
+
+    def hw_reset(self, low_ms, high_ms):
+        held = self._held
+        self._held = None
+        if held is None:
+            self.rst.value(1)
+            sleep_ms(high_ms)
+            self.rst.value(0)
+            sleep_ms(low_ms)
+        else:   # in reset since hold_reset(): at least low_ms of it
+            sleep_ms(max(0, low_ms - ticks_diff(ticks_ms(), held)))
         self.rst.value(1)
         sleep_ms(high_ms)
 

@@ -206,6 +206,7 @@ class Rp2Board(_board.Board):
                               P(pins["dc"], P.OUT, value=0),
                               P(pins["rst"], P.OUT, value=1),
                               P(pins["busy"], P.IN, P.PULL_UP))
+        self.display.hold_reset()   # (in reset while the app loads: its first show() is sooner)
         self.serial_in = sys.stdin.buffer
         self.serial_out = sys.stdout.buffer
 
