@@ -59,7 +59,7 @@ class UI:
         for name in ACTIVITIES:
             mod, w = ACTIVITIES[name]
             if w == when:
-                _load(mod)
+                _load(mod, when != "boot")  # (a young heap has room in one piece: no gc)
 
     @property
     def mode(self):
@@ -96,10 +96,11 @@ class UI:
         self.open("erase", None, None, n_games)
 
 
-def _load(mod):
+def _load(mod, collect=True):
     m = sys.modules.get("knockfw." + mod)   # (much quicker than __import__ on the Pico)
     if m is None:
-        gc.collect()
+        if collect:
+            gc.collect()
         m = __import__("knockfw." + mod, None, None, ("Activity",))
     return m
 
