@@ -175,3 +175,31 @@ def test_no_light_sleep_while_buttons_are_used(module):
     assert res["held"] == [False, False]
     assert res["let_go"] == [False] and res["let_go_later"] == [True]
     assert res["usb"] == [False, False]
+
+
+TWICE = """
+import sys, json
+from fakes import fake_machine as fm, fake_rp2
+sys.modules["machine"] = fm
+sys.modules["_rp2"] = fake_rp2
+from knockfw import board_badger as mod
+from knockfw import rp2board
+mod.early()                     # boot.py's sampler
+first = list(fake_rp2.channels)
+rp2board._latched = ()          # as if the app's Board() found none: it starts its own
+b = mod.Board()
+out = {"first": [d.ctrl for d in first], "all": len(fake_rp2.channels),
+       "running": sum(1 for d in fake_rp2.channels if d.ctrl & 1)}
+fake_rp2.entry(0)               # (one chain, paced by the ADC: entry() asserts there is one)
+print(json.dumps(out))
+"""
+
+
+def test_a_second_sampler_replaces_the_first():
+    """A Board made again in one run (knockfw.fault's, after the first failed) starts the
+    sampler again: the first chain's four channels are closed, so one chain samples and clears
+    the edges."""
+    r = mp.run(TWICE, paths=mp.SOURCE_PATHS + [HERE])
+    assert r.returncode == 0, r.stdout + r.stderr
+    res = json.loads(r.stdout.strip().splitlines()[-1])
+    assert res["first"] == [0, 0, 0, 0] and res["all"] == 8 and res["running"] == 4

@@ -80,11 +80,17 @@ def Board():
             USB): the press that ended it is wake_button(), for the app to act on."""
             self.display.sleep()
             self.led(False)
-            while not self.on_usb():
-                self.lightsleep(_SLICE_MS)
-                held = self._held()
-                if held:
-                    self._woke = held
-                    return
+            if self.on_usb():
+                return
+            self.sampling(False)    # the ADC's current saved while off: the pins are read here
+            try:
+                while not self.on_usb():
+                    self.lightsleep(_SLICE_MS)
+                    held = self._held()
+                    if held:
+                        self._woke = held
+                        return
+            finally:
+                self.sampling(True)
 
     return PicoEpd()

@@ -24,9 +24,10 @@
 # went and came back in between, are kept, with their times, through any flash write; the app's
 # poll() reads the rings (_ring below). (Not the PIO: the emulated Pico's PIO runs on the wall
 # clock, not the emulated one, and misses taps while the CPU is busy.) The ADC is the sampler's:
-# a battery reading would have to share its conversions; and no other pin of the buttons' group
-# may use an IRQ (C clears its edges too). A soft reset closes the DMA channels (MicroPython
-# v1.28), so nothing writes into the next run's heap.
+# a battery reading would have to share its conversions; and no pin of the chip may use
+# Pin.irq() while it runs (C clears the group's edges; MicroPython v1.28's GPIO handler, in
+# machine_pin.c, acknowledges every latched edge of every group). A soft reset closes the DMA
+# channels (MicroPython v1.28: their finalisers), so nothing writes into the next run's heap.
 #
 # Light sleep stops the sampler: MicroPython v1.28's machine.lightsleep() (ports/rp2
 # modmachine.c) stops clk_adc and clears SLEEP_EN0 (the DMA's clock among them) until the
@@ -54,6 +55,8 @@ _LOG = const(10)  # each ring 2 ** 10 bytes: _N entries, 4.9 s of levels between
                   # (measured: 0.9 s at the flash's worst; 2 s while a slow laptop took a
                   # sync's pages, the app's USB writes waiting for it)
 _N = const(1 << (_LOG - 2))
+_ADC = const(0x4004C000)    # the ADC's registers: CS, then FCS at 8, FIFO at 12, DIV at 16
+_ADC_RUN = const(0x4009)    # CS: on, free running, input 4 (the temperature sensor's, unused)
 _INTR = const(0x400140F0)   # IO_BANK0 INTR0-3: 4 bits a GPIO (level low, high, edge low, high)
 _dma: tuple = ()  # the ring's DMA channels and buffer, kept (a collected channel is closed)
 
@@ -66,8 +69,11 @@ def _ring(gpio):
     import _rp2  # type: ignore[import-not-found]  # the built-in behind rp2, found at once
 
     m = machine.mem32
-    adc = 0x4004C000
+    adc = _ADC
+    for d in _dma[:4]:                # a sampler started before in this run (a second Board:
+        d.close()                     # knockfw.fault's): one chain only
     machine.ADC(4)                    # the ADC out of reset, on (the temperature sensor)
+    m[adc] = 0                        # stopped (a soft reset leaves it running) while it is set
     m[adc + 16] = 0xFFFF00            # DIV: 48 MHz / 65536
     m[adc + 8] = 0x1000009            # FCS: FIFO on, DREQ at 1 result
     buf = array("H", bytes(_N * 12))  # two rings of _N words, each aligned to its size
@@ -99,7 +105,7 @@ def _ring(gpio):
     dd.count = 1
     dd.ctrl = 0x3F8429 | _LOG << 6 | da.channel << 11
     da.active(1)
-    m[adc] = 0x4009                   # CS: on, free running, input 4
+    m[adc] = _ADC_RUN
     r = 0
     last = -1
 
@@ -240,6 +246,14 @@ class Rp2Board(_board.Board):
 
     def led(self, on):
         self._led.value(1 if on else 0)
+
+    def sampling(self, on):
+        """Start or stop the ADC that paces the buttons' sampler (stopped, it draws nothing
+        and the rings stand still): off while the board sleeps for hours in power_off().
+        Started again, it drops the edges latched meanwhile (power_off() read the pins)."""
+        if on:
+            machine.mem32[self._intr] = -1
+        machine.mem32[_ADC] = _ADC_RUN if on else 0
 
     def lightsleep(self, ms):
         """machine.lightsleep, then the SPI divider recomputed for the clock it leaves behind

@@ -98,6 +98,10 @@ class DMA:
     def write(self, v):
         self._write = v if isinstance(v, int) else _address_of(v)
 
+    def close(self):
+        self.ctrl = 0
+        self.started = False
+
     def active(self, on=None):
         if on is not None:
             self.started = bool(on)
