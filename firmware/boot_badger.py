@@ -15,16 +15,18 @@ import sys
 
 _path = sys.path[:]
 sys.path.clear()
-import machine  # noqa: E402 - after the path is emptied: the built-in at once
+try:
+    import machine  # after the path is emptied: the built-in at once
 
-machine.Pin(10, machine.Pin.OUT, value=1)
-sys.modules["machine"] = machine
-for _name in ("time", "os", "json", "binascii", "array", "select"):
-    try:
-        sys.modules[_name] = __import__(_name)
-    except ImportError:
-        pass
-sys.path.extend(_path)
+    machine.Pin(10, machine.Pin.OUT, value=1)
+    sys.modules["machine"] = machine
+    for _name in ("time", "os", "json", "binascii", "array", "select"):
+        try:
+            sys.modules[_name] = __import__(_name)
+        except ImportError:
+            pass
+finally:
+    sys.path.extend(_path)  # whatever happened: the app is imported through it
 try:
     from knockfw import board_badger
 

@@ -174,8 +174,10 @@ fm.levels[mod.PINS["vbus"]] = 0
 for gpio, level in %(levels)r:  # every button let go
     fm.levels.pop(gpio, None)
 slices = []
+adc_off = []
 def press_later(ms):  # a press during the 4th slice of sleep
     slices.append(ms)
+    adc_off.append(fm.mem32[0x4004C000])  # the sampler's ADC (CS) while it sleeps
     if len(slices) == 4 and %(press)r:
         fm.levels[%(press)r[0]] = %(press)r[1]
 fm.on_sleep.append(press_later)
@@ -183,6 +185,8 @@ n0 = len(fm.calls)
 b.power_off()  # on battery
 out["off_battery"] = [c[0] for c in fm.calls[n0:] if c[0] != "spi.init"]
 out["slices"] = slices
+out["adc_off"] = sorted(set(adc_off))
+out["adc_after_off"] = fm.mem32[0x4004C000]
 out["rate_after_off"] = spi.rate()
 out["wake_after_off"] = b.wake_button()
 out["led_after_off"] = fm.pin(mod.PINS["led"]).out
@@ -277,6 +281,8 @@ def test_pico_epd_board(tmp_path):
     # never machine.deepsleep (no GPIO wakes it on rp2) nor pin IRQs (they set no wake source)
     assert res["off_battery"] == ["lightsleep"] * 4
     assert res["slices"] == [25] * 4
+    # the sampler's ADC stopped for the hours off (its current saved), free running again after
+    assert res["adc_off"] == [0] and res["adc_after_off"] == 0x4009
     assert res["wake_after_off"] == "c"
     assert res["irqs"] == []
     assert res["led_after_off"] == 0 and res["panel_asleep"] is True
@@ -441,10 +447,12 @@ def test_badger_boot_py_takes_the_latch_first(tmp_path):
     statements drive GPIO 10 high, before any file is read or any path looked up (sys.path is
     empty while `import machine` runs); then the board file's early() latches the buttons."""
     src = open(os.path.join(FW, "boot_badger.py")).read()
-    code = [ln for ln in src.splitlines() if ln.strip() and not ln.startswith("#")]
-    assert code[:5] == ["import sys", "_path = sys.path[:]", "sys.path.clear()",
-                        "import machine  # noqa: E402 - after the path is emptied: the built-in "
-                        "at once", "machine.Pin(10, machine.Pin.OUT, value=1)"]
+    code = [ln.strip() for ln in src.splitlines() if ln.strip() and not ln.startswith("#")]
+    assert code[:6] == ["import sys", "_path = sys.path[:]", "sys.path.clear()", "try:",
+                        "import machine  # after the path is emptied: the built-in at once",
+                        "machine.Pin(10, machine.Pin.OUT, value=1)"]
+    # the path is given back whatever happens there (the app is imported through it)
+    assert "finally:\n    sys.path.extend(_path)" in src
     sys.path.insert(0, os.path.join(mp.ROOT, "hardware", "tools"))
     try:
         import gen_pins
