@@ -29,6 +29,7 @@ from knockbox import derived
 from knockbox.errors import UserError
 from knockbox.fromevents import MAX_INT as MAX_INT  # (its home for the commands)
 from knockbox.fromevents import event_gid, evening_next, identity, replay_events
+from knockbox.history_evenings import Evenings
 from knockbox.history_read import SEAT_COUNTS, Reads
 from knockbox.history_schema import INDEXES_2, SCHEMA, TABLES, TABLES_2, run_script
 from knockbox.history_read import standings as standings  # (its home for the readers)
@@ -49,7 +50,7 @@ def now():
     return datetime.datetime.now().strftime("%Y-%m-%d %H:%M:%S")
 
 
-class History(Reads):
+class History(Evenings, Reads):
     def __init__(self, path=None, create=True):
         self.path = path or default_path()
         if not create and not os.path.exists(self.path):
@@ -351,66 +352,6 @@ class History(Reads):
             "INSERT INTO seats VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             [(row_id, c["seat"], c["player"]) + tuple(c[k] for k in SEAT_COUNTS)
              for c in seats])
-
-    # ---- evenings (see the top)
-
-    def _device_evening(self, device_id, epoch, gid):
-        """The key of the evening a device's game belongs to: "DEVICE/EPOCH/SEQ" with SEQ the
-        evening record's (0: before the epoch's first), None for a game off its key."""
-        if gid < 1:
-            return None
-        r = self.db.execute("SELECT MAX(seq) FROM evening_starts WHERE device_id = ? AND "
-                            "epoch = ? AND next <= ?", (device_id, epoch, gid)).fetchone()
-        return "%s/%d/%d" % (device_id, epoch, r[0] or 0)
-
-    def _set_evening(self, row_id, key):
-        old = self.db.execute("SELECT evening FROM games WHERE id = ?", (row_id,)).fetchone()[0]
-        if old != key:
-            self.db.execute("UPDATE games SET evening = ? WHERE id = ?", (key, row_id))
-        self._dirty |= {k for k in (old, key) if k is not None}
-
-    def renumber(self):
-        """Bring the evenings' numbers up to date after games were stored (1, 2, ... in the
-        order of their first game); only the evenings touched are looked at again, and only
-        numbers that changed are written."""
-        self._renumber()
-
-    def _renumber(self):
-        keys, self._dirty = self._dirty, set()
-        moved = []      # where the touched evenings were and are in the order
-        for key in keys:
-            old = self.db.execute("SELECT " + _FIRST + " FROM evenings WHERE key = ?",
-                                  (key,)).fetchone()
-            if old is not None:
-                moved.append(tuple(old))
-            first = self.db.execute(
-                "SELECT synced, device_id, epoch, ABS(gid), id FROM games WHERE evening = ?"
-                + _ORDER + " LIMIT 1", (key,)).fetchone()
-            if first is None:
-                self.db.execute("DELETE FROM evenings WHERE key = ?", (key,))
-                continue
-            moved.append(tuple(first))
-            self.db.execute(
-                "INSERT INTO evenings VALUES (?, NULL, ?, ?, ?, ?, ?) ON CONFLICT (key) DO UPDATE "
-                "SET first_synced = excluded.first_synced, first_device = excluded.first_device,"
-                " first_epoch = excluded.first_epoch, first_gid = excluded.first_gid, "
-                "first_id = excluded.first_id", (key,) + tuple(first))
-        if not moved:
-            return
-        # the evenings before the first one touched keep their numbers: those from it on are
-        # numbered again (a new evening at the end: itself alone)
-        low = min(moved)
-        before = self.db.execute("SELECT COUNT(*) FROM evenings WHERE (%s) < (?, ?, ?, ?, ?)"
-                                 % _FIRST, low).fetchone()[0]
-        self.db.execute(
-            "UPDATE evenings SET number = r.n FROM (SELECT key, ? + ROW_NUMBER() OVER (ORDER BY "
-            "%s) AS n FROM evenings WHERE (%s) >= (?, ?, ?, ?, ?)) AS r WHERE evenings.key = "
-            "r.key AND evenings.number IS NOT r.n" % (_FIRST, _FIRST), (before,) + low)
-
-
-_ORDER = " ORDER BY synced, device_id, epoch, ABS(gid), id"
-_FIRST = "first_synced, first_device, first_epoch, first_gid, first_id"  # an evening's place
-
 
 
 def _dumps(v):

@@ -23,6 +23,7 @@ import json
 from openskill.models import PlackettLuce
 
 from knockbox.errors import UserError
+from knockbox.history_evenings import ORDER
 from knockbox.history_schema import run_script
 
 MODEL = PlackettLuce()      # mu 25, sigma 25/3, beta 25/6, tau 25/300: openskill's defaults
@@ -32,7 +33,6 @@ CREATE TABLE IF NOT EXISTS rating_games (pos INTEGER PRIMARY KEY, game_id INTEGE
 CREATE TABLE IF NOT EXISTS rating_steps (pos INTEGER NOT NULL, player TEXT NOT NULL,
     mu REAL NOT NULL, sigma REAL NOT NULL, games INTEGER NOT NULL, PRIMARY KEY (player, pos));
 """
-_ORDER = " ORDER BY synced, device_id, epoch, ABS(gid), id"
 _CHUNK = 500
 
 
@@ -110,7 +110,7 @@ def _wanted(db):
     """[(game id, key)] of the finished games, in rating order."""
     return [(r[0], _key(r)) for r in db.execute(
         "SELECT id, synced, device_id, epoch, gid, updated, hands, winners FROM games "
-        "WHERE status = 'over'" + _ORDER)]
+        "WHERE status = 'over'" + ORDER)]
 
 
 def _rate_all(db, want, start, state):
