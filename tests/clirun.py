@@ -1,7 +1,9 @@
 """The knockbox command run in this process as from a shell: `knockbox(*args)` gives (exit code,
 stdout, stderr). Quicker than a subprocess; the tests that must see a real process (exit status
-on a broken pipe, an installed console script) use one instead."""
+on a broken pipe, an installed console script) use one instead. `db_rows(db, sql)`: what a
+command left in an SQLite file (the history), read and closed again."""
 import io
+import sqlite3
 import sys
 
 from knockbox import cli
@@ -16,3 +18,11 @@ def knockbox(*args):
     finally:
         sys.stdout, sys.stderr = so, se
     return code, out.getvalue(), err.getvalue()
+
+
+def db_rows(db, sql, *args):
+    con = sqlite3.connect(str(db))
+    try:
+        return con.execute(sql, args).fetchall()
+    finally:
+        con.close()

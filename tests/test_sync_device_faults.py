@@ -4,8 +4,8 @@ between the read and the clear is neither lost nor its older ones printed again;
 again after a clear is a new one; a device without the op syncs as before. The stand-in device
 (ptydevice) keeps its faults.txt as knockfw.fault.read() serves it. The firmware's own side, on
 the emulated Pico: tests/emu/test_emu_recover.py."""
-import sqlite3
 
+from clirun import db_rows
 from knockbox import faults
 from ptydevice import FakeDevice, failed, good_device, journal, reply, run
 
@@ -48,11 +48,7 @@ def printed(p):
 
 
 def stored(db):
-    c = sqlite3.connect(db)
-    try:
-        return c.execute("SELECT record, cleared FROM faults ORDER BY rowid").fetchall()
-    finally:
-        c.close()
+    return db_rows(db, "SELECT record, cleared FROM faults ORDER BY rowid")
 
 
 def sync(db, dev):

@@ -7,13 +7,13 @@ Waveshare build, it makes it a Badger 2040), whose buttons then play a hand, syn
 shows, replays under MicroPython and reports it, and runs the simulator, whose game it syncs."""
 import json
 import os
-import sqlite3
 import subprocess
 import tarfile
 import zipfile
 from importlib.metadata import version
 
 import emu_device
+from clirun import db_rows
 from emu_plan import Planner
 from test_simulate_firmware import HAND, NEW_GAME, RECORD, run_sim
 
@@ -46,11 +46,7 @@ def run(argv, cwd, **kw):
 
 def devices(db):
     """The history's device rows: [(board, firmware version)]."""
-    con = sqlite3.connect(db)
-    try:
-        return con.execute("SELECT board, firmware FROM devices").fetchall()
-    finally:
-        con.close()
+    return db_rows(db, "SELECT board, firmware FROM devices")
 
 
 def test_the_archives_carry_the_device_files_and_the_install_reads_only_itself(installed,

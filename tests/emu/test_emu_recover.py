@@ -15,10 +15,10 @@ the buttons, VBUS, the panel's BUSY pin, the USB serial port (`knockbox sync`, t
 """
 import json
 import os
-import sqlite3
 import time
 
 import emu_frames
+from clirun import db_rows
 import mp
 from device import build
 from emu_device import LATCH
@@ -85,11 +85,7 @@ def check_sync_reports_once(dev, want):
     print(p.stdout)
     again = dev.sync()
     assert faults_printed(again) == [], again.stdout
-    con = sqlite3.connect(os.path.join(dev.home, "history.sqlite3"))
-    try:
-        rows = con.execute("SELECT record, cleared FROM faults").fetchall()
-    finally:
-        con.close()
+    rows = db_rows(os.path.join(dev.home, "history.sqlite3"), "SELECT record, cleared FROM faults")
     assert len(rows) == 1 and rows[0][1] == 1 and want in rows[0][0], rows
     return first
 
