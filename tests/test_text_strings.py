@@ -378,7 +378,7 @@ def test_every_core_message_and_journal_note_has_its_russian():
 
 SAY = r"""
 from knockfw import strings
-from knockfw.journal import say_notes
+from knockfw.strings import say_notes
 from knockcore.errors import GameError, say
 from knockcore.game import from_record
 try:

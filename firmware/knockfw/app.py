@@ -12,7 +12,7 @@ from knockcore.errors import GameError, say
 from knockcore.rules import resolve
 from knockfw import screens, strings
 from knockfw.buttons import Buttons
-from knockfw.journal import Journal, load_json, save_json, say_notes
+from knockfw.journal import Journal, load_json, save_json
 from knockfw.store import Store
 from knockfw.ui import UI
 
@@ -91,7 +91,7 @@ class App:
         del room
         self.ui.store = self.store
         if self.store.notes:        # what boot repaired, in the player's language
-            self.ui.say(say_notes(self.store.notes, strings.t))
+            self.ui.say(strings.say_notes(self.store.notes, strings.t))
         self.display = board.display
         self.link = None    # made when the laptop first speaks (see _serial_waiting)
         self._waiting = None    # the poll object that watches the serial port until then

@@ -22,11 +22,10 @@
 # the journal's last record (a cut came before its merge) and merges it; any other .new (a
 # merge cut before the file went, or a journal replaced) is removed.
 # A torn or damaged line can still appear (other filesystems, flash wear, a bug): open() keeps
-# every good record before the first bad line, drops the rest by rewriting the good prefix to a
-# temp file and renaming it over the journal (MicroPython files have no truncate()), and leaves a
-# human-readable explanation in .notes for the UI (English templates and their arguments, which
-# the UI says in the player's language with say_notes). Damage before the last line is kept aside
-# in <path>.bad rather than thrown away.
+# every good record before the first bad line, drops the rest (the good prefix rewritten to a
+# temp file renamed over the journal: MicroPython files have no truncate()), keeps damage before
+# the last line aside in <path>.bad, and leaves what it repaired in .notes (English templates and
+# their arguments: knockfw.strings.say_notes says them in the player's language).
 import binascii
 import json
 import os
@@ -44,7 +43,6 @@ _READ = const(1024)     # records(): bytes read at a time (a record is < 400 byt
 _READ_BATCH = const(16)
 _MARK_EVERY = const(32)  # one (seq, offset) mark per this many records, to seek for sync
 _NEW_MAX = const(440)   # bytes of <path>.new: under littlefs' inline limit (512), header included
-
 
 _crc = None  # the CRC-32 table of the native scan, made on first use
 
@@ -75,26 +73,6 @@ def _line(seq, obj):
     return b"%s %08x\n" % (body, binascii.crc32(body) & 0xFFFFFFFF)
 
 
-def say_notes(notes, lookup=None):
-    """Notes [(English template, args)] as one line, through lookup(template) -> template (e.g.
-    knockfw.strings.t, so that they speak the player's language; English without). An argument
-    may itself be a note (template, args) or a rules-core error (knockcore.errors.GameError)."""
-    out = []
-    for tmpl, args in notes:
-        out.append((lookup(tmpl) if lookup else tmpl) % tuple(_word(a, lookup) for a in args)
-                   if args else (lookup(tmpl) if lookup else tmpl))
-    return "; ".join(out)
-
-
-def _word(a, lookup):
-    if isinstance(a, tuple):
-        return say_notes([a], lookup)
-    if hasattr(a, "template"):      # a knockcore.errors.GameError
-        from knockcore.errors import say
-        return say(a, lookup)
-    return a
-
-
 def _table():
     global _crc
     if _crc is None:
@@ -105,9 +83,7 @@ def _table():
 def _last_line(buf, start, have, f, eof):
     # Is the line at buf[start] the file's last (a torn tail), or do more lines follow it?
     nl = buf.find(b"\n", start, have)
-    if nl < 0:
-        return eof or not f.read(1)
-    if nl + 1 < have:
+    if 0 <= nl and nl + 1 < have:
         return False
     return eof or not f.read(1)
 
@@ -261,7 +237,8 @@ class Journal:
                 return seq
         self._write(line)
         self.last_seq = seq
-        self._mark_at(seq, self.size - len(line))
+        if seq % _MARK_EVERY == 1:
+            self._marks.append((seq, self.size - len(line)))
         return seq
 
     def _write(self, data):
@@ -301,10 +278,6 @@ class Journal:
         except (OSError, IndexError, ValueError):
             pass
         return None
-
-    def _mark_at(self, seq, off):
-        if seq % _MARK_EVERY == 1:
-            self._marks.append((seq, off))
 
     def records(self, after=0, raw=False):
         """Yield (seq, obj) for the good records with seq > after; with raw, (seq, its JSON as

@@ -242,3 +242,23 @@ def t(key):
         _memo.clear()
     _memo[key] = s
     return s
+
+
+def say_notes(notes, lookup=None):
+    """Notes [(English template, args)] as one line, through lookup(template) -> template (e.g.
+    t, so that they speak the player's language; English without). An argument
+    may itself be a note (template, args) or a rules-core error (knockcore.errors.GameError)."""
+    out = []
+    for tmpl, args in notes:
+        out.append((lookup(tmpl) if lookup else tmpl) % tuple(_word(a, lookup) for a in args)
+                   if args else (lookup(tmpl) if lookup else tmpl))
+    return "; ".join(out)
+
+
+def _word(a, lookup):
+    if isinstance(a, tuple):
+        return say_notes([a], lookup)
+    if hasattr(a, "template"):      # a knockcore.errors.GameError
+        from knockcore.errors import say
+        return say(a, lookup)
+    return a

@@ -1,7 +1,7 @@
 # What the tests ask of a knockfw Store that the device itself never does (so it is not on the
 # device): its events as a list, ending a game, whether a game is ended, notes in English.
 from knockcore import events as ev
-from knockfw.journal import say_notes
+from knockfw.strings import say_notes
 
 
 def events_of(st, after_seq=0, limit=100):
