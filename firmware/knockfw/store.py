@@ -16,15 +16,14 @@
 #
 # The boot checkpoint, /data/snap.json (only a speed-up: the journal stays the truth):
 #   <crc> [1, E, ID, S, END, CRC, [[gid, SNAPSHOT], ...]]      (1: this format)
-# <crc> is the CRC-32 of the JSON after it (8 hex digits: littlefs checks no file's data); the
-# JSON holds the games in RAM as they were after record S (which ends at byte END of the journal
-# and has CRC as its crc), as knockcore.game snapshots. Boot restores them and applies only the
-# records after S, instead of playing every hand of the game on the table again (~1.5 ms a hand
-# on an RP2040). It is used only if it is whole and record S is still that record in this epoch
-# of this device; anything else (an erase, a journal cut short, a torn or foreign file) means a
-# full replay, and it is removed. The app writes it when the player has left the buttons alone
-# for a moment and after a boot's first screen (App.step, App._warm_up); a write that fails
-# (flash full) is skipped. `knockbox deploy` removes it with the code it replaces.
+# <crc>: the CRC-32 of the JSON after it (littlefs checks no file's data); the games in RAM as
+# knockcore.game snapshots after record S (ending at byte END, with CRC as its crc). Boot restores
+# them and applies only the records after S (instead of ~1.6 ms a hand of the game on the table
+# on an RP2040), if the file is whole and record S is still that record of this epoch of this
+# device; anything else (an erase, a journal cut short, a torn or foreign file) means a full
+# replay, and the file is removed. Written when the buttons are left alone and after a boot's
+# first screen (App.step, App._warm_up); a failed write (flash full) is skipped. `knockbox
+# deploy` removes it with the code it replaces.
 #
 # /data/meta.json = {"device_id": hex, "epoch": E, "next_gid": G}, written temp-then-rename.
 # device_id is made once from os.urandom; erase() increments the epoch and starts a new journal
@@ -144,18 +143,22 @@ class _Scan:
         # are read newest first, down to that one; any other is skipped. Those older than it are
         # past evenings' starts and are not read (nothing in them could change a game).
         for seq in reversed(self.loose):
-            ev = None
-            it = st.journal.records(seq - 1)
-            try:
-                for _seq, ev in it:  # noqa: B007 - the first record, read after the loop
-                    break
-            finally:
-                it.close()
-            g = events.evening_next(ev)
+            g = events.evening_next(_record_after(st.journal, seq - 1))
             if g is not None:
                 st.evening_gid, st.evening_seq = g, seq
                 return
             self.skip(seq, ("not a game event", ()))
+
+
+def _record_after(j, seq):
+    # The record after record seq of journal j (the object), None if there is none.
+    it = j.records(seq)
+    try:
+        for _seq, ev in it:
+            return ev
+    finally:
+        it.close()
+    return None
 
 
 def _read_snap(path):
@@ -195,20 +198,11 @@ class Store:
         scan = _Scan(self.keep, _read_snap(self._snap_path))
         j.open(scan.visit)
         notes = list(j.notes)
-        head = None
-        if scan.head:
-            it = j.records(0)
-            try:
-                for _seq, head in it:  # noqa: B007 - the first record, read after the loop
-                    break
-            finally:
-                it.close()
-        if not isinstance(head, dict) or head.get("t") != "epoch":
-            head = None
+        hd = _record_after(j, 0) if scan.head else None     # record 1: the epoch's head
+        hd = hd if isinstance(hd, dict) and hd.get("t") == "epoch" else {}
         meta = load_json(self._meta_path, None)
         if not isinstance(meta, dict):
             meta = {}
-        hd = head or {}
         dev = meta.get("device_id")
         if not isinstance(dev, str) or not dev:
             dev = hd.get("dev")
@@ -226,7 +220,7 @@ class Store:
         if j.last_seq == 0:
             j.reset(self._head())
             self._drop_snap()
-        elif head is not None and _int(head.get("e"), 0) < self.epoch:
+        elif hd and _int(hd.get("e"), 0) < self.epoch:
             j.reset(self._head())     # erase() was cut after meta.json, before the new journal
             self._drop_snap()
             notes.append(("finished an interrupted erase", ()))
