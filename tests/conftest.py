@@ -16,6 +16,20 @@ settings.register_profile("explore", derandomize=False)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "suite"))
 
 
+# Markers, so that a quick run is one flag (`./test -m "not emu"`): `emu` for every test on the
+# emulated Pico (tests/emu: most of the suite's time), `browser` for every test that opens a page
+# in Chromium, `slow` for the rest that take more than a few seconds each (marked in their module).
+EMU_DIR = os.path.join(HERE, "emu") + os.sep
+
+
+def pytest_collection_modifyitems(config, items):
+    for item in items:
+        if str(item.path).startswith(EMU_DIR):
+            item.add_marker(pytest.mark.emu)
+        if "chromium" in getattr(item, "fixturenames", ()):
+            item.add_marker(pytest.mark.browser)
+
+
 @pytest.fixture
 def db(tmp_path):
     """A history file in tmp_path that does not exist yet (the command under test creates it)."""
