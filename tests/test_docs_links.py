@@ -105,6 +105,6 @@ def test_the_check_finds_what_it_is_for():
                    "README.md: names a file the repository does not have: DESIGN.md"], got
     assert text_problems("docs/EMULATOR.md", "(`../shared/rp2040-emu` beside it)") == []
     assert text_problems("docs/EMULATOR.md", "`../shared/DESIGN.md`") != []
-    good = "[RULES](docs/RULES.md#7-in-russian), `hardware/PINS.md`, [a](#the-rules-in-short)\n"
-    assert link_problems("README.md", good + "## The rules, in short\n") == []
+    good = "[RULES](docs/RULES.md#7-in-russian), `hardware/PINS.md`, [a](#the-rules)\n"
+    assert link_problems("README.md", good + "## The rules\n") == []
     assert text_problems("README.md", good) == []
