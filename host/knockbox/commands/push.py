@@ -65,10 +65,10 @@ def settings(args):
 
 
 def run(args, out, err):
-    from knockbox import serialio
+    from knockbox.commands.common import open_port
 
     new = settings(args)
-    with serialio.open_device(args.port, args.timeout) as conn:
+    with open_port(args, err, "push") as conn:
         try:
             conn.hello()
             r = conn.request("settings", set=new) if new else conn.request("settings")
