@@ -69,6 +69,8 @@ class Lock:
 def holder(path):
     """What the lock file at `path` says, if a live process holds it ({} if it has not said yet);
     None when nobody does."""
+    if not os.path.exists(path):
+        return None
     try:
         f = open(path, "a+", encoding="utf-8")
     except OSError:
