@@ -86,6 +86,19 @@ def firmware_root():
     return os.path.dirname(os.path.abspath(list(spec.submodule_search_locations)[0]))
 
 
+def examples_root():
+    """The folder of the worked examples (the README's `knockbox replay examples/method3.json`):
+    installed, knockbox/examples/ (setup.py maps examples/ there); in a checkout, examples/.
+    None if neither is there."""
+    import knockbox
+
+    here = os.path.dirname(os.path.abspath(knockbox.__file__))
+    for folder in (os.path.join(here, "examples"), os.path.join(here, "..", "..", "examples")):
+        if os.path.isdir(folder):
+            return os.path.normpath(folder)
+    return None
+
+
 def micropython_env(paths):
     env = dict(os.environ)
     env["MICROPYPATH"] = ":".join(list(paths) + [".frozen"])
