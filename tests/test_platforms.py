@@ -105,6 +105,18 @@ def test_a_missing_micropython_is_said_in_one_line(monkeypatch, tmp_path):
     assert not os.path.exists(tmp_path / "sim" / "build")     # said before any work
 
 
+def test_simulate_on_windows_says_where_it_runs(monkeypatch, tmp_path):
+    from clirun import knockbox
+
+    monkeypatch.setattr(os, "name", "nt")
+    code, out, err = knockbox("simulate", "--no-tty", "--dir", str(tmp_path / "sim"))
+    monkeypatch.undo()
+    assert (code, out) == (1, "")
+    assert err == ("knockbox: simulate runs on Linux and macOS only; on this computer use a Pico "
+                   "(`knockbox deploy`, then `knockbox sync`)\n")
+    assert not os.path.exists(tmp_path / "sim")
+
+
 UNIX_ONLY = ("termios", "tty", "pty", "fcntl", "resource")
 # knockbox.cli.main for each argv of argv[1] (JSON) with the Unix-only modules missing, as on
 # Windows; prints [[exit code, stdout, stderr], ...] as JSON

@@ -150,8 +150,10 @@ def test_one_sync_per_port(db):
         silent.close()
 
 
-def test_a_refused_port_says_what_to_do(monkeypatch, db, tmp_path):
-    """A port the user may not open (on Linux: not in the dialout group)."""
+@pytest.mark.parametrize("command", [["sync"], ["push"], ["deploy", "--board", "badger"]])
+def test_a_refused_port_says_what_to_do(monkeypatch, db, tmp_path, command):
+    """A port the user may not open (on Linux: not in the dialout group); deploy opens it
+    through mpremote, which does not say why."""
     import errno
 
     path = str(tmp_path / "ttyACM0")
@@ -163,7 +165,7 @@ def test_a_refused_port_says_what_to_do(monkeypatch, db, tmp_path):
             raise PermissionError(errno.EACCES, "Permission denied", p)
         return real_open(p, *args, **kw)
     monkeypatch.setattr(os, "open", refuse)
-    code, out, err = knockbox("sync", "--port", path, "--db", db)
+    code, out, err = knockbox(*command, "--port", path)
     assert code == 1
     if sys.platform.startswith("linux"):
         assert err == ("knockbox: cannot open %s: permission denied. Your user may not use "
