@@ -265,7 +265,7 @@ def test_resume_after_the_link_drops(device, tmp_path):
     device.stop()
     device.start()
     p = ok(knockbox("sync", "--port", device.port, "--db", db))
-    assert "%d new records: 1 new games, 1 updated" % (head["last_seq"] - n) in p.stdout
+    assert "%d new records: 1 new game, 1 updated" % (head["last_seq"] - n) in p.stdout
     assert "pulling events: %d/%d" % (head["last_seq"] - n, head["last_seq"] - n) in p.stderr
     got = rows(db, "SELECT record FROM games ORDER BY gid")
     assert [json.loads(r[0]) for r in got] == [g.record() for g in games]
@@ -331,14 +331,14 @@ def test_erase_needs_the_button(device, tmp_path):
     assert p.returncode == 0, err
     assert "device erased: epoch %d" % (head["epoch"] + 1) in out
     p = ok(knockbox("sync", "--port", device.port, "--db", db))
-    assert "1 new records: 0 new games, 0 updated" in p.stdout   # the new epoch's head
+    assert "1 new record: 0 new games, 0 updated" in p.stdout   # the new epoch's head
     assert rows(db, "SELECT COUNT(*) FROM games")[0][0] == 2
     # new games after the erase are new rows (new epoch), the old ones stay
     device.stop()
     device.write(ops_for(games[0]))
     device.start()
     p = ok(knockbox("sync", "--port", device.port, "--db", db))
-    assert "1 new games" in p.stdout
+    assert "1 new game," in p.stdout
     assert rows(db, "SELECT epoch, gid FROM games ORDER BY id") == [
         (head["epoch"], 1), (head["epoch"], 2), (head["epoch"] + 1, 3)]
 

@@ -2,6 +2,7 @@
 thread here) answers nothing, garbage, the REPL, malformed replies, another protocol, or breaks
 off mid-sync. The command must say what is wrong (`knockbox: ...`, exit 1, no traceback) and
 leave the history as it was (or holding only whole, checked pages). Also: finding the port."""
+import io
 import json
 import os
 import random
@@ -10,7 +11,7 @@ from types import SimpleNamespace
 
 import pytest
 
-from knockbox import serialio
+from knockbox import ports
 from knockbox.errors import UserError
 from ptydevice import HELLO, FakeDevice, failed, good_device, journal, reply, run
 
@@ -85,14 +86,19 @@ def _port(dev, vid, pid, manufacturer=None):
     return SimpleNamespace(device=dev, vid=vid, pid=pid, manufacturer=manufacturer)
 
 
-def test_find_port_by_usb_id():
-    assert serialio.find_port([_port("/dev/ttyS0", None, None),
-                               _port("/dev/ttyACM0", 0x2E8A, 0x0005)]) == "/dev/ttyACM0"
-    with pytest.raises(UserError, match="no Knockbox found on USB .*2e8a:0005"):
-        serialio.find_port([_port("/dev/ttyUSB0", 0x0403, 0x6001)])
-    with pytest.raises(UserError, match="several .*ttyACM0, /dev/ttyACM1.*--port"):
-        serialio.find_port([_port("/dev/ttyACM1", 0x2E8A, 0x0005),
-                            _port("/dev/ttyACM0", 0xF055, 0x9800)])
+def test_find_port_by_usb_id(monkeypatch):
+    from serial.tools import list_ports
+
+    listed = []
+    monkeypatch.setattr(list_ports, "comports", lambda: listed)
+    listed[:] = [_port("/dev/ttyS0", None, None), _port("/dev/ttyACM0", 0x2E8A, 0x0005)]
+    assert ports.find().device == "/dev/ttyACM0"
+    listed[:] = [_port("/dev/ttyUSB0", 0x0403, 0x6001)]
+    with pytest.raises(UserError, match="no MicroPython board found on USB .*2e8a:0005"):
+        ports.find(sim=False)
+    listed[:] = [_port("/dev/ttyACM1", 0x2E8A, 0x0005), _port("/dev/ttyACM0", 0xF055, 0x9800)]
+    with pytest.raises(UserError, match="several .*--port:\n  /dev/ttyACM0 .*\n  /dev/ttyACM1"):
+        ports.find()
 
 
 @pytest.mark.parametrize("port", [_port("/dev/ttyACM3", 0xF055, 0x9802),
@@ -103,8 +109,8 @@ def test_sync_finds_every_board_deploy_finds(port, monkeypatch):
 
     from knockbox import deploy
     monkeypatch.setattr(list_ports, "comports", lambda: [_port("/dev/ttyS0", None, None), port])
-    assert [d for d, _ in deploy.find_boards()] == ["/dev/ttyACM3"]
-    assert serialio.find_port() == "/dev/ttyACM3"
+    assert deploy.pick_port(None, io.StringIO()) == "/dev/ttyACM3"
+    assert ports.find().device == "/dev/ttyACM3"
 
 
 @pytest.mark.parametrize("proto, words", [

@@ -119,7 +119,7 @@ def test_a_synced_game_is_never_replaced_by_another_one(db):
     p = sync_with(st, db)
     assert p.returncode == 0, p.stderr
     assert "no longer matches" in p.stderr
-    assert "journal read again (%d records; the history held %d): 1 new games, 0 updated" \
+    assert "journal read again (%d records; the history held %d): 1 new game, 0 updated" \
         % (len(st["evs"]), 1 + 4 + 3 + 2) in p.stdout, p.stdout
     got = rows(db)
     assert got[0] == (1, g1.record())
@@ -171,7 +171,7 @@ def test_an_interrupt_after_storing_events_still_builds_the_game(db, monkeypatch
     monkeypatch.setattr(H.History, "add_events", orig)
     with FakeDevice(good_device(evs)) as d:
         p = run("sync", "--port", d.path, "--db", db)
-    assert p.returncode == 0 and "nothing new; 1 new games" in p.stdout, p.stdout + p.stderr
+    assert p.returncode == 0 and "nothing new; 1 new game," in p.stdout, p.stdout + p.stderr
     assert rows(db) == [(1, g.record())]
 
 

@@ -41,19 +41,34 @@ def build_parser():
     p.add_argument("--version", action="version", version="knockbox " + package_version())
     sub = p.add_subparsers(dest="command", metavar="COMMAND")
     sub.required = True
+    p.commands = {}     # name -> its parser, for its usage
     for name, module in COMMANDS.items():
         cmd = importlib.import_module(module)
         raw = getattr(cmd, "RAW_DESCRIPTION", False)
-        c = sub.add_parser(name, help=cmd.HELP, description=cmd.DESCRIPTION or cmd.HELP,
-                           formatter_class=argparse.RawDescriptionHelpFormatter if raw
-                           else argparse.HelpFormatter)
+        c = p.commands[name] = sub.add_parser(
+            name, help=cmd.HELP, description=cmd.DESCRIPTION or cmd.HELP,
+            formatter_class=argparse.RawDescriptionHelpFormatter if raw
+            else argparse.HelpFormatter)
         cmd.arguments(c)
         c.set_defaults(run=cmd.run)
     return p
 
 
+def parse(argv):
+    """The arguments of a command line. `knockbox` alone prints the help (exit 0); an option the
+    command does not know is refused with that command's usage, not the top level's (exit 2)."""
+    p = build_parser()
+    if not argv:
+        p.print_help()
+        raise SystemExit(0)
+    args, unknown = p.parse_known_args(argv)
+    if unknown:
+        p.commands[args.command].error("unrecognized arguments: %s" % " ".join(unknown))
+    return args
+
+
 def main(argv=None):
-    args = build_parser().parse_args(argv)
+    args = parse(sys.argv[1:] if argv is None else argv)
     try:
         code = args.run(args, sys.stdout, sys.stderr) or 0
         sys.stdout.flush()      # here, where a reader gone is caught, not at exit

@@ -20,11 +20,10 @@ import hashlib
 import json
 import time
 
-from knockbox import mpy
+from knockbox import mpy, ports
 from knockbox.errors import UserError
 from knockbox.manifest import load as load_manifest
 from knockbox.rawrepl import Board
-from knockbox.serialio import USB_IDS  # the one list of USB ids (sync finds the same boards)
 
 MIN_VERSION = (1, 28)
 HASHES_FILE = "knockbox.manifest.json"  # what the last deploy copied, with sha256
@@ -49,35 +48,17 @@ def say(out, msg):
 
 # ---- finding the board ------------------------------------------------------------------------
 
-def find_boards():
-    """Serial ports that look like MicroPython boards: [(device, description)]."""
-    from serial.tools import list_ports
-
-    found = []
-    for p in list_ports.comports():
-        name = USB_IDS.get((p.vid, p.pid))
-        if name is None and "micropython" in (p.manufacturer or "").lower():
-            name = p.manufacturer
-        if name:
-            found.append((p.device, "%s, USB %04x:%04x" % (name, p.vid or 0, p.pid or 0)))
-    return found
+NO_BOARD = (". A board that shows up as a USB drive (RPI-RP2) has no MicroPython yet: copy the "
+            "MicroPython .uf2 onto it first")
 
 
 def pick_port(port, out):
-    if port:
-        return port
-    boards = find_boards()
-    if not boards:
-        raise DeployError(
-            "no MicroPython board found over USB (looked for USB ids %s). Plug the board in "
-            "with a data cable, or name its port with --port. A board that shows up as a USB "
-            "drive (RPI-RP2) has no MicroPython yet: copy the MicroPython .uf2 onto it first."
-            % ", ".join("%04x:%04x" % k for k in sorted(USB_IDS)))
-    if len(boards) > 1:
-        raise DeployError("several MicroPython boards found (%s): pick one with --port"
-                          % ", ".join(d for d, _ in boards))
-    say(out, "found %s (%s)" % boards[0])
-    return boards[0][0]
+    """The board's port: --port, else the one MicroPython board on USB (never the simulator:
+    it runs the app, not the REPL deploy needs)."""
+    found = ports.find(port, sim=False, none_hint=NO_BOARD)
+    if found.description:
+        say(out, "found %s (%s)" % found)
+    return found.device
 
 
 # ---- compiling --------------------------------------------------------------------------------
@@ -210,7 +191,7 @@ def board_of(board_json_bytes):
 def run(args, out):
     mpy_release, mpy_ver = mpy.version()
     port = None
-    if args.port or not args.dry_run or find_boards():
+    if args.port or not args.dry_run or ports.boards():
         port = pick_port(args.port, out)  # no board: refuse before the work
     t0 = time.monotonic()
     files = compile_for(board=BOARDS[args.board] if args.board else None)
@@ -222,11 +203,12 @@ def run(args, out):
     if port is None:
         say(out, "dry run, no board found: would copy all %d files" % (len(files) + 1))
         return 0
-    board = Board(port)
-    try:
-        return _deploy(board, args, mpy_release, mpy_ver, out)
-    finally:
-        board.close()
+    with ports.lock(port, "knockbox deploy"):
+        board = Board(port)
+        try:
+            return _deploy(board, args, mpy_release, mpy_ver, out)
+        finally:
+            board.close()
 
 
 def _deploy(board, args, mpy_release, mpy_ver, out):

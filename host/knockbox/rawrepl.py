@@ -16,6 +16,7 @@ import io
 import time
 
 from knockbox.errors import UserError
+from knockbox.ports import refused, why_not
 
 RAW_REPL_TIMEOUT = 5  # seconds for the board to show the raw REPL prompt after Ctrl-C, Ctrl-A
 _CHUNK = 1024
@@ -93,10 +94,10 @@ class Board:
         try:
             # a read timeout: mpremote reads ptys byte by byte, blocking without one
             self.t = SerialTransport(port, baudrate=115200, timeout=2)
-        except TransportError as e:
-            raise BoardError("cannot open %s: %s" % (port, e)) from None
+        except TransportError as e:   # mpremote does not say why: ask pyserial
+            raise BoardError(why_not(port) or "cannot open %s: %s" % (port, e)) from None
         except Exception as e:  # serial.SerialException: busy, missing, no permission
-            raise BoardError("cannot open %s: %s" % (port, e)) from None
+            raise BoardError(refused(port, e)) from None
         try:
             with contextlib.redirect_stdout(io.StringIO()):  # mpremote prints what it got
                 self.t.enter_raw_repl(soft_reset=False, timeout_overall=RAW_REPL_TIMEOUT)

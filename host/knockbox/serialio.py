@@ -1,6 +1,7 @@
-"""Talking to a Knockbox over USB serial (docs/PROTOCOL.md): find the port by USB id, open it
-with pyserial, send requests with ids and wait for the matching reply within a timeout; hello()
-checks the device speaks our protocol version (knockcore.proto, shared with the device).
+"""Talking to a Knockbox over USB serial (docs/PROTOCOL.md): open the port (knockbox.ports finds
+it and keeps it for one process) with pyserial, send requests with ids and wait for the matching
+reply within a timeout; hello() checks the device speaks our protocol version (knockcore.proto,
+shared with the device).
 
 Every failure becomes a LinkError (a UserError: `knockbox: message`, exit 1): no port, a port
 that cannot be opened, a device that says nothing, answers garbage, or goes away mid-sync.
@@ -8,17 +9,13 @@ that cannot be opened, a device that says nothing, answers garbage, or goes away
 import json
 import time
 
+from knockbox import ports
 from knockbox.errors import UserError
 from knockcore import proto
 
-# USB ids of MicroPython's own USB serial (the one list: `knockbox deploy` finds boards with it
-# too): Raspberry Pi's id for MicroPython on RP2040/RP2350 (the stock RPI_PICO build, Badger
-# 2040 included), and MicroPython's own ids (pyboard and other ports). A port whose USB
-# manufacturer says MicroPython counts as well.
-USB_IDS = {(0x2E8A, 0x0005): "MicroPython (Raspberry Pi RP2)",
-           (0xF055, 0x9800): "MicroPython", (0xF055, 0x9802): "MicroPython"}
 TIMEOUT = 5.0           # seconds to wait for a reply
 MAX_REPLY = 1 << 20     # a longer reply line is garbage
+MIN_RATE = 500          # bytes/s a streaming reply must average, beyond the timeout
 _SEEN = 200             # bytes of unexpected output quoted in an error
 
 
@@ -28,30 +25,6 @@ class LinkError(UserError):
 
 class DeviceError(UserError):
     """The device understood the request and refused it (an {"error": ...} reply)."""
-
-
-def is_micropython(port):
-    """Whether a pyserial port (list_ports entry) is a MicroPython board's USB serial."""
-    return ((port.vid, port.pid) in USB_IDS
-            or "micropython" in (getattr(port, "manufacturer", None) or "").lower())
-
-
-def find_port(ports=None):
-    """The one serial port that is a MicroPython board's (is_micropython); LinkError
-    otherwise."""
-    if ports is None:
-        from serial.tools import list_ports
-
-        ports = list_ports.comports()
-    found = [p for p in ports if is_micropython(p)]
-    if not found:
-        ids = ", ".join("%04x:%04x" % k for k in sorted(USB_IDS))
-        raise LinkError("no Knockbox found on USB (looked for %s); plug it in, or name the "
-                        "port with --port" % ids)
-    if len(found) > 1:
-        raise LinkError("several MicroPython boards are plugged in (%s): pick one with --port"
-                        % ", ".join(sorted(p.device for p in found)))
-    return found[0].device
 
 
 class Connection:
@@ -67,16 +40,20 @@ class Connection:
             self.ser = serial.serial_for_url(port, baudrate=115200, timeout=0.05,
                                              write_timeout=timeout)
         except (serial.SerialException, OSError, ValueError) as e:
-            raise LinkError("cannot open %s: %s" % (port, _why(e))) from None
+            raise LinkError(ports.refused(port, e)) from None
         self._buf = b""
         self._id = int(time.time() * 1000) % (proto.ID_MAX // 4)  # so old replies never match
         self.unexpected = b""    # output that was not a reply to us, for error messages
+        self.held = None         # the port's lock (open_device), released by close()
 
     def close(self):
         try:
             self.ser.close()
         except Exception:  # noqa: BLE001 - closing a dead port is not worth an error
             pass
+        if self.held is not None:
+            self.held.release()
+            self.held = None
 
     def __enter__(self):
         return self
@@ -93,11 +70,13 @@ class Connection:
         except (self._serial_error, OSError) as e:
             raise LinkError("lost the connection to %s: %s" % (self.port, _why(e))) from None
 
-    def _readline(self, deadline, mine=None, patience=0.0):
+    def _readline(self, deadline, mine=None, patience=0.0, op=None):
         """The next complete line (without its newline), or None at the deadline (deadline[0],
         seconds of time.monotonic()). While the line coming in starts with `mine` (the reply
         being waited for: an events page streams in over a while), each new piece of it moves
-        the deadline to `patience` seconds after that piece."""
+        the deadline to `patience` seconds after that piece, as long as the reply comes at
+        MIN_RATE bytes a second on average, beyond `patience`, from its first piece (when:
+        deadline[1]); a reply that trickles slower is a LinkError."""
         while True:
             i = self._buf.find(b"\n")
             if i >= 0:
@@ -116,7 +95,14 @@ class Connection:
                 raise LinkError("lost the connection to %s: %s" % (self.port, _why(e))) from None
             self._buf += chunk
             if chunk and mine and self._buf.startswith(mine):
-                deadline[0] = max(deadline[0], time.monotonic() + patience)
+                now = time.monotonic()
+                if deadline[1] is None:
+                    deadline[1] = now
+                if now - deadline[1] > patience + len(self._buf) / MIN_RATE:
+                    raise LinkError("the device on %s sends its reply to %s too slowly (%d bytes "
+                                    "in %.0f s): is the cable or the port faulty?"
+                                    % (self.port, op, len(self._buf), now - deadline[1]))
+                deadline[0] = max(deadline[0], now + patience)
 
     def _seen(self, b):
         self.unexpected = (self.unexpected + b + b"\n")[-_SEEN:]
@@ -134,10 +120,10 @@ class Connection:
     def wait(self, rid, op, timeout=None):
         """The reply to request rid (a dict with "ok"); DeviceError for an error reply."""
         t = self.timeout if timeout is None else timeout
-        deadline = [time.monotonic() + t]
+        deadline = [time.monotonic() + t, None]
         mine = b'{"id":%d,' % rid     # how the device starts a reply it streams (a page)
         while True:
-            line = self._readline(deadline, mine, t)
+            line = self._readline(deadline, mine, t, op)
             if line is None:
                 if self._buf.startswith(mine):
                     raise LinkError("the device on %s stopped part way through its reply to %s "
@@ -225,6 +211,15 @@ def _why(e):
     return getattr(e, "strerror", None) or str(e) or e.__class__.__name__
 
 
-def open_device(port=None, timeout=TIMEOUT):
-    """A Connection to the device on `port` (found by USB id when None)."""
-    return Connection(port or find_port(), timeout)
+def open_device(port=None, timeout=TIMEOUT, command="knockbox sync"):
+    """A Connection to the device on `port` (else the board or simulator knockbox.ports finds),
+    for this process alone until it is closed: another `command` on the port is refused."""
+    device = ports.find(port).device
+    held = ports.lock(device, command)
+    try:
+        conn = Connection(device, timeout)
+    except BaseException:
+        held.release()
+        raise
+    conn.held = held
+    return conn

@@ -18,6 +18,7 @@ import sys
 from knockbox import history as H
 from knockbox import serialio
 from knockbox.errors import UserError
+from knockbox.plural import count
 from knockcore import FORMAT, events
 from knockcore.proto import EVENTS_MAX as PAGE  # events asked per request (a page may be shorter)
 
@@ -190,14 +191,15 @@ class Sync:
     def summary(self):
         info = self.info
         res = self.results
-        games = "%d new games, %d updated" % (res["new"] + res["replaced"], res["updated"])
+        games = "%s, %d updated" % (count(res["new"] + res["replaced"], "new game"),
+                                    res["updated"])
         if res["replaced"]:
             games += " (%d kept apart: the device reused their numbers)" % res["replaced"]
         if self.reread:
-            line = "journal read again (%d records; the history held %d): %s" % (
-                self.new_events, self.reread, games)
+            line = "journal read again (%s; the history held %d): %s" % (
+                count(self.new_events, "record"), self.reread, games)
         elif self.new_events:
-            line = "%d new records: %s" % (self.new_events, games)
+            line = "%s: %s" % (count(self.new_events, "new record"), games)
         elif res["new"] or res["updated"] or res["replaced"]:
             line = "nothing new; %s" % games
         else:

@@ -1,5 +1,5 @@
 """What the commands share: options (--db, --port/--timeout), reading typed values (game ids,
-dates), opening the history, and plain-text tables. A mistake the user
+dates), opening the device's port and the history, and plain-text tables. A mistake the user
 can fix is a knockbox.errors.UserError: `knockbox: message` and exit code 1 (knockbox.cli)."""
 import datetime
 import json
@@ -36,9 +36,21 @@ def lang_of(args):
 def add_port_options(p):
     from knockbox import serialio
 
-    p.add_argument("--port", metavar="P", help="serial port (default: find the board by USB id)")
+    p.add_argument("--port", metavar="P", help="serial port, as the OS names it: /dev/ttyACM0, "
+                   "COM3 (default: the board found by USB id, else a running simulator)")
     p.add_argument("--timeout", type=float, default=serialio.TIMEOUT, metavar="S",
                    help="seconds to wait for each reply (default %g)" % serialio.TIMEOUT)
+
+
+def open_port(args, err, command):
+    """The device's serial connection (knockbox.serialio) on --port, else on the board or the
+    simulator knockbox.ports finds (said on err), held for this command alone."""
+    from knockbox import ports, serialio
+
+    found = ports.find(args.port)
+    if found.description:
+        err.write("%s: %s\n" % (found.device, found.description))
+    return serialio.open_device(found.device, args.timeout, "knockbox " + command)
 
 
 def open_history(args, create=False):

@@ -9,7 +9,8 @@ DESCRIPTION = ("Compile the rules core and the firmware with mpy-cross, copy wha
 def arguments(p):
     from knockbox.deploy import BOARDS
 
-    p.add_argument("--port", metavar="P", help="serial port (default: find the board by USB id)")
+    p.add_argument("--port", metavar="P", help="serial port, as the OS names it: /dev/ttyACM0, "
+                   "COM3 (default: the board found by USB id)")
     p.add_argument("--board", choices=tuple(BOARDS),
                    help="hardware build, saved on the device (default: keep, else badger)")
     p.add_argument("--dry-run", action="store_true",

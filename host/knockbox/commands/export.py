@@ -9,6 +9,7 @@ import io
 import json
 
 from knockbox.commands.common import add_db_option, date_arg, game_id, open_history
+from knockbox import plural
 from knockbox.files import write_whole
 from knockbox.history import standings
 
@@ -90,7 +91,7 @@ def run(args, out, err):
     parts = csv_lines(counted()) if args.csv else json_lines(counted())
     if args.output and args.output != "-":
         write_whole(args.output, parts, args.output)
-        err.write("%d games written to %s\n" % (count[0], args.output))
+        err.write("%s written to %s\n" % (plural.count(count[0], "game"), args.output))
     else:
         for text in parts:
             out.write(text)

@@ -10,6 +10,7 @@ game (a later copy of a game updates it). For a new laptop, a backup, two laptop
 merged, and old paper score sheets typed in.
 """
 from knockbox.commands.common import add_db_option, open_history
+from knockbox.plural import count
 
 HELP = "add game records (a JSON export, or typed-in games) to the history"
 DESCRIPTION = __doc__.split("\n", 1)[1]
@@ -29,7 +30,7 @@ def run(args, out, err, stdin=None):
 
     games = importing.check(args.files, stdin or sys.stdin)     # before a history is made
     n = importing.run(open_history(args, create=True), args.files, games=games)
-    line = "%d games imported" % n["new"]
+    line = "%s imported" % count(n["new"], "game")
     more = []
     if n["updated"]:
         more.append("%d updated (they went on since)" % n["updated"])

@@ -5,6 +5,7 @@ import json
 from knockbox.errors import UserError
 
 HELP = "send settings to the device: roster, rules, language, sleep time, stake"
+SLEEP_RANGE = (30, 86400)   # seconds, what the device accepts (knockfw.app checks it there)
 DESCRIPTION = "Change the device's settings; with no options, print them."
 
 
@@ -17,7 +18,8 @@ def arguments(p):
     p.add_argument("--rules", metavar="JSON", help='rules spec, e.g. \'{"preset": "classic", '
                                                   '"knock_limit": 7}\'')
     p.add_argument("--lang", choices=("en", "ru"), help="language of the device's screens")
-    p.add_argument("--sleep", type=int, metavar="S", help="idle seconds before power-off")
+    p.add_argument("--sleep", type=int, metavar="S", help="idle seconds before power-off, "
+                   "%d..%d" % SLEEP_RANGE)
     from knockbox.settle import STAKE_HELP
 
     p.add_argument("--stake", metavar="MONEY", help="the Evening screen's " + STAKE_HELP
@@ -56,6 +58,8 @@ def settings(args):
     if args.lang is not None:
         new["lang"] = args.lang
     if args.sleep is not None:
+        if not SLEEP_RANGE[0] <= args.sleep <= SLEEP_RANGE[1]:
+            raise UserError("--sleep: %d is not in %d..%d seconds" % ((args.sleep,) + SLEEP_RANGE))
         new["sleep_s"] = args.sleep
     if args.stake is not None:
         from knockbox.settle import parse_stake
@@ -65,10 +69,10 @@ def settings(args):
 
 
 def run(args, out, err):
-    from knockbox import serialio
+    from knockbox.commands.common import open_port
 
     new = settings(args)
-    with serialio.open_device(args.port, args.timeout) as conn:
+    with open_port(args, err, "push") as conn:
         try:
             conn.hello()
             r = conn.request("settings", set=new) if new else conn.request("settings")

@@ -14,7 +14,9 @@ DESCRIPTION = "Replay a game record (knockbox-game/1) and print standings JSON."
 
 
 def arguments(p):
-    p.add_argument("game", metavar="GAME.json", help="game record file, or - for standard input")
+    p.add_argument("game", metavar="GAME.json",
+                   help="game record file, - for standard input, or a worked example that comes "
+                        "with knockbox: %s" % ", ".join(examples()))
     p.add_argument("--engine", choices=("cpython", "micropython"), default="cpython",
                    help="run the rules core under CPython (default) or the MicroPython unix port")
     add_lang_option(p)
@@ -65,10 +67,31 @@ def format_standings(s):
     return "{\n" + "\n".join(lines) + "\n}"
 
 
+def examples():
+    """The names of the worked examples that come with knockbox (examples/*.json)."""
+    from knockbox.engines import examples_root
+
+    root = examples_root()
+    return sorted(n[:-5] for n in os.listdir(root) if n.endswith(".json")) if root else []
+
+
+def example(name):
+    """The file of game record `name`: itself when it is there, else the worked example of that
+    name (method3, method3.json, examples/method3.json) that comes with knockbox, else itself
+    (to be refused by read_json)."""
+    from knockbox.engines import examples_root
+
+    if name == "-" or os.path.exists(name):
+        return name
+    base = os.path.basename(name)
+    base = base[:-5] if base.endswith(".json") else base
+    return os.path.join(examples_root(), base + ".json") if base in examples() else name
+
+
 def run(args, out, err, stdin=None):
     import sys
 
-    rec = read_json(args.game, stdin or sys.stdin)
+    rec = read_json(example(args.game), stdin or sys.stdin)
     try:
         st = ENGINES[args.engine](rec)
     except UserError as e:      # the rules core refused the record: say why in the language

@@ -14,6 +14,7 @@ import webbrowser
 from knockbox.commands.common import (add_db_option, add_selection, default_lang, open_history,
                                       select)
 from knockbox.files import write_whole
+from knockbox.plural import count
 
 HELP = "write an HTML report with charts of an evening's games"
 DESCRIPTION = __doc__.split("\n", 1)[1]
@@ -43,7 +44,7 @@ def run(args, out, err):
                        since=args.since, stake=stake)
     path = os.path.abspath(args.output)
     write_whole(path, [html], args.output)
-    err.write("report of %d games written to %s\n" % (len(rows), args.output))
+    err.write("report of %s written to %s\n" % (count(len(rows), "game"), args.output))
     if args.open:
         webbrowser.open(pathlib.Path(path).as_uri())
     return 0

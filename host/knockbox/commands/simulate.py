@@ -21,6 +21,15 @@ def arguments(p):
 
 
 def run(args, out, err):
+    import os
+
+    from knockbox import engines
+    from knockbox.errors import UserError
+
+    if os.name != "posix":      # the serial port is a pseudo-terminal (knockbox.ptyrelay)
+        raise UserError("simulate runs on Linux and macOS only; on this computer use a Pico "
+                        "(`knockbox deploy`, then `knockbox sync`)")
+    engines.tool("micropython")  # before the build: say how to get it
     from knockbox import simulate
 
     return simulate.run(args)

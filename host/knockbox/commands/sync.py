@@ -18,11 +18,12 @@ def arguments(p):
 
 
 def run(args, out, err):
-    from knockbox import faults, serialio
+    from knockbox import faults
     from knockbox import sync as S
+    from knockbox.commands.common import open_port
     from knockbox.history import History, now
 
-    with serialio.open_device(args.port, args.timeout) as conn:
+    with open_port(args, err, "sync") as conn:
         try:
             info = conn.hello()
             S.check_hello(info)     # before the history is opened: a stranger leaves no file

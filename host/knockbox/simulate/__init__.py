@@ -18,8 +18,9 @@ import os
 import signal
 import sys
 
+from knockbox import locks, ports
 from knockbox.errors import UserError
-from knockbox.simulate.firmware import Firmware, default_dir, forget_frames, reset_dir
+from knockbox.simulate.firmware import Firmware, forget_frames, reset_dir
 from knockbox.simulate.keys import KeyFile
 from knockbox.simulate.session import ScriptFront, Session, TerminalFront
 from knockbox.simulate.view import TerminalView
@@ -30,8 +31,14 @@ def run(args, stdin=None, stdout=None, stderr=None):
     stdin = stdin or sys.stdin
     stdout = stdout or sys.stdout
     stderr = stderr or sys.stderr
-    sim_dir = os.path.abspath(args.dir or default_dir())
-    os.makedirs(sim_dir, exist_ok=True)
+    sim_dir = os.path.abspath(args.dir or ports.default_sim_dir())
+    # one simulator per folder; the lock file says its serial port to `sync` (knockbox.ports)
+    with locks.Lock(os.path.join(sim_dir, ports.SIM_LOCK)).acquire(
+            "the simulator's folder %s" % sim_dir, "knockbox simulate") as held:
+        return _run(args, sim_dir, held, stdin, stdout, stderr)
+
+
+def _run(args, sim_dir, held, stdin, stdout, stderr):
     if args.reset:
         reset_dir(sim_dir)
     forget_frames(sim_dir)
@@ -51,6 +58,7 @@ def run(args, stdin=None, stdout=None, stderr=None):
     log = open(os.path.join(sim_dir, "firmware.log"), "a")
     try:
         fw = Firmware(sim_dir, script=args.script).start()
+        held.update(port=fw.port)
         rc = _loop(fw, keyfile, tty_mode, sim_dir, shots, args.scale, log,
                    stdin, stdout, stderr)
     finally:

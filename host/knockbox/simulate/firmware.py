@@ -1,7 +1,8 @@
 """The simulated device's process: its folder, its build, and the firmware running in it.
 
 SIM_DIR holds flash.img (the littlefs image: the games persist), keys (the key protocol, see
-keys.py), frame.pbm (written by the board on each refresh), firmware.log and build/ (the core and
+keys.py), frame.pbm (written by the board on each refresh), firmware.log, simulator.lock (held
+while a simulator runs there; it says its serial port: knockbox.ports) and build/ (the core and
 the firmware compiled by mpy-cross -O3 from firmware/manifest.py's "sim" build, as on the Pico).
 The firmware runs as `micropython -X heapsize=192k build/sim_main.py` with KNOCKBOX_SIM_DIR set,
 its stdin/stdout on a SerialBridge (the USB serial port), and its stderr read by the caller:
@@ -23,13 +24,6 @@ HEAP = "192k"
 SIM_FILES = ("flash.img", "keys", "frame.pbm", "frame.pbm.tmp", "firmware.log")
 FRAME = "frame.pbm"
 _FRAME_RE = re.compile(r"^@frame (\d+) (full|partial)\s*$")
-
-
-def default_dir():
-    """The simulator's flash image lives in the user's data dir, so it persists between runs."""
-    base = os.environ.get("XDG_DATA_HOME") or os.path.join(os.path.expanduser("~"), ".local",
-                                                            "share")
-    return os.path.join(base, "knockbox", "sim")
 
 
 def reset_dir(sim_dir):

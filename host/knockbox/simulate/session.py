@@ -6,7 +6,8 @@ front end:
 
     TerminalFront   keys typed in a terminal, the screen drawn by a TerminalView; q quits now
     ScriptFront     --no-tty: one command a line on stdin, the port and each frame printed on
-                    stdout; "quit" quits once the board has played the keys written before it
+                    stdout; "quit", or the end of stdin, quits once the board has played the
+                    keys written before it
 """
 import collections
 import os
@@ -100,7 +101,7 @@ class ScriptFront:
         self.err = stderr
         self.sim_dir = sim_dir
         self.buf = b""
-        self.open = True       # False after EOF or "quit": keep serving the serial port
+        self.open = True       # False after EOF or "quit": nothing more is read
         self.todo = collections.deque()  # commands read and not written yet
         self.quitting = False  # "quit" reached: stop once the keys before it are played
         self.last_frame = 0.0  # when the last frame came (ms)
@@ -122,8 +123,8 @@ class ScriptFront:
             self.open = False
         self.buf += data
         *lines, self.buf = self.buf.split(b"\n")
-        if not self.open and self.buf:
-            lines.append(self.buf)  # a last line without its newline
+        if not self.open:
+            lines += [self.buf, b"quit"]  # a last line without its newline; the end is a quit
             self.buf = b""
         for raw in lines:
             try:

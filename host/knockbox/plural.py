@@ -1,0 +1,6 @@
+"""Counts in the laptop tool's English lines: count(1, "new game") is "1 new game",
+count(2, "new game") "2 new games", count(0, "game") "0 games"."""
+
+
+def count(n, noun, plural=None):
+    return "%d %s" % (n, noun if n == 1 else plural or noun + "s")
