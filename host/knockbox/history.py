@@ -318,9 +318,10 @@ class History(Evenings, Reads):
                             (device_id, epoch)).fetchone()
         return max(r[0] or 0, 0) + 1
 
-    def find_game(self, rec, source=None):
-        """The id of a stored game with exactly this record (of this (device_id, epoch) when
-        given), else None."""
+    def find_game(self, rec, source=None, day=None, apart=False):
+        """The id of a stored game with exactly this record, else None; only among the games of
+        this (device_id, epoch) when given, first synced on day (YYYY-MM-DD) when given, off
+        their device's key when apart."""
         text = json.dumps(rec, ensure_ascii=False, sort_keys=True)
         q = "SELECT id FROM games WHERE players = ? AND hands = ? AND record = ?"
         args = [json.dumps(rec.get("players") or [], ensure_ascii=False),
@@ -328,6 +329,11 @@ class History(Evenings, Reads):
         if source is not None:
             q += " AND device_id = ? AND epoch = ?"
             args += list(source)
+        if day is not None:
+            q += " AND synced >= ? AND synced < ?"
+            args += [day, day + "~"]
+        if apart:
+            q += " AND gid < 0"
         r = self.db.execute(q + " LIMIT 1", args).fetchone()
         return r[0] if r else None
 

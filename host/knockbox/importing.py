@@ -8,11 +8,13 @@ out once as for a synced game (knockbox.derived).
 
 Which game is which:
   - a record with a device key (meta device, epoch, gid) is that device's game: already stored
-    with the same record, nothing to do; stored with fewer hands of the same game, updated (the
-    game went on); stored with more, kept; anything else under that key, kept apart (off the
-    key, as a game the device replaced);
+    with the same record (under its key, or kept apart there as a game the device replaced),
+    nothing to do; stored with fewer hands of the same game, updated (the game went on); stored
+    with more, kept; anything else under that key, kept apart (off the key, as a game the device
+    replaced); two games of one device alike in every hand stay two;
   - a record without one (typed in) belongs to the device "import" (epoch 0), numbered 1, 2, ...;
-    the same record already in the history is not added again.
+    a game of the same date with the same record is already in the history (not added again),
+    and games alike but for their dates are different games.
 So importing the same file twice adds nothing, and two laptops' histories of one device merge.
 Evenings: the games with the same meta.evening form one evening; without a label, the games of
 one date (meta.synced, else today) do. export writes each game's evening as its label (a synced
@@ -141,21 +143,22 @@ def check(files, stdin=None):
 
 def store(h, g):
     """Store one Game; returns "new", "updated", "same" or "apart"."""
-    if g.key is None or g.key[2] is None or g.apart:
-        dev, epoch = g.key[:2] if g.key else (IMPORT_DEVICE, 0)
-        if h.find_game(g.rec, (dev, epoch) if g.key else None) is not None:
+    if g.key is None:       # typed in: the same date and the same hands is the same game
+        if h.find_game(g.rec, day=g.synced[:10]) is not None:
             return "same"
-        if g.key or g.apart:     # a game its device replaced: off the key, as it was
-            h.add_game(dev, epoch, None, g.synced, g.updated, g.rec, g.status, g.error, g.evening,
-                       g.derived)
-            return "new"
-        h.add_game(dev, epoch, h.next_gid(dev, epoch), g.synced, g.updated, g.rec, g.status,
-                   g.error, g.evening, g.derived)
+        h.add_game(IMPORT_DEVICE, 0, h.next_gid(IMPORT_DEVICE, 0), g.synced, g.updated, g.rec,
+                   g.status, g.error, g.evening, g.derived)
         return "new"
     dev, epoch, gid = g.key
-    if h.find_game(g.rec, (dev, epoch)) is not None:
-        return "same"
+    if gid is None or g.apart:      # a game its device replaced: off the key, as it was
+        if h.find_game(g.rec, (dev, epoch)) is not None:
+            return "same"
+        h.add_game(dev, epoch, None, g.synced, g.updated, g.rec, g.status, g.error, g.evening,
+                   g.derived)
+        return "new"
     old = h.stored_record(dev, epoch, gid)
+    if old == g.rec or h.find_game(g.rec, (dev, epoch), apart=True) is not None:
+        return "same"       # that device record (kept apart here: the device replaced it)
     if old is None:
         h.add_game(dev, epoch, gid, g.synced, g.updated, g.rec, g.status, g.error, g.evening,
                    g.derived)
