@@ -50,7 +50,7 @@ def test_a_schema_1_file_is_upgraded_in_place_with_nothing_lost(capsys, tmp_path
         got = json.loads(out) if "--json" in key else out
         assert kept(expected, got), key
     c = sqlite3.connect(path)
-    assert c.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone() == ("2",)
+    assert c.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone() == ("3",)
     assert c.execute("SELECT * FROM games ORDER BY id").fetchall() == [
         r + tuple(r2) for r, r2 in zip(games_before, c.execute(
             "SELECT evening, standings, play FROM games ORDER BY id").fetchall())]

@@ -29,9 +29,10 @@ from knockbox import derived
 from knockbox.errors import UserError
 from knockbox.fromevents import MAX_INT as MAX_INT  # (its home for the commands)
 from knockbox.fromevents import event_gid, evening_next, identity, replay_events
+from knockbox.history_edit import Edits
 from knockbox.history_evenings import Evenings
 from knockbox.history_read import SEAT_COUNTS, Reads
-from knockbox.history_schema import INDEXES_2, SCHEMA, TABLES, TABLES_2, run_script
+from knockbox.history_schema import INDEXES_2, SCHEMA, TABLES, TABLES_2, TABLES_3, run_script
 from knockbox.history_read import standings as standings  # (its home for the readers)
 from knockcore.errors import GameError
 
@@ -50,7 +51,7 @@ def now():
     return datetime.datetime.now().strftime("%Y-%m-%d %H:%M:%S")
 
 
-class History(Evenings, Reads):
+class History(Evenings, Reads, Edits):
     def __init__(self, path=None, create=True):
         self.path = path or default_path()
         if not create and not os.path.exists(self.path):
@@ -77,8 +78,9 @@ class History(Evenings, Reads):
         return row[0] if row else None
 
     def _open(self):
-        """A new file gets the tables; a file of schema 1 is upgraded in place (one
-        transaction: the derived data of every game, worked out from its stored record)."""
+        """A new file gets the tables; a file of an earlier schema is upgraded in place (one
+        transaction; from schema 1: the derived data of every game, worked out from its stored
+        record)."""
         if self._schema() == str(SCHEMA):
             have = {r[0] for r in self.db.execute("SELECT name FROM sqlite_master WHERE type = "
                                                   "'index'")}
@@ -87,16 +89,18 @@ class History(Evenings, Reads):
         with self.transaction():
             have = self._schema()
             if have is None:
-                run_script(self.db, TABLES + TABLES_2)
+                run_script(self.db, TABLES + TABLES_2 + TABLES_3)
                 self.db.execute("INSERT INTO meta VALUES ('schema', ?)", (str(SCHEMA),))
-            elif have == "1":
-                self._upgrade_from_1()
-            if have in (None, "1", str(SCHEMA)):
-                for sql in INDEXES_2.values():
-                    self.db.execute(sql.replace("INDEX", "INDEX IF NOT EXISTS", 1))
+            elif have in ("1", "2"):
+                if have == "1":
+                    self._upgrade_from_1()
+                run_script(self.db, TABLES_3)
+                self.db.execute("UPDATE meta SET value = ? WHERE key = 'schema'", (str(SCHEMA),))
             elif have != str(SCHEMA):
                 raise UserError("%s: history schema %s, this knockbox reads %d"
                                 % (self.path, have, SCHEMA))
+            for sql in INDEXES_2.values():
+                self.db.execute(sql.replace("INDEX", "INDEX IF NOT EXISTS", 1))
 
     def _upgrade_from_1(self):
         run_script(self.db, TABLES_2)
@@ -113,7 +117,6 @@ class History(Evenings, Reads):
             self._store_derived(row_id, json.loads(rec))
             self._set_evening(row_id, self._device_evening(dev, epoch, gid))
         self._renumber()
-        self.db.execute("UPDATE meta SET value = ? WHERE key = 'schema'", (str(SCHEMA),))
 
     def close(self):
         self.db.close()
@@ -229,28 +232,52 @@ class History(Evenings, Reads):
             "SELECT seq, body FROM events WHERE device_id = ? AND epoch = ? AND gid = ? "
             "ORDER BY seq", (device_id, epoch, gid))]
 
-    def rebuild(self, device_id, epoch, gid, when):
+    def rebuild(self, device_id, epoch, gid, when, lost=False, notes=None):
         """Replay a game's events with the rules core and store the result with what readers
-        need (knockbox.derived); 'new', 'updated', 'same', 'gone' (no events left) or 'replaced'
-        (the device now has a different game under this number: the stored one is kept, moved
-        off the key, and the new one added). Call renumber() after the last one."""
+        need (knockbox.derived); 'new', 'updated', 'same', 'gone' (no events left), 'deleted'
+        (deleted here: left out), 'kept' or 'replaced' (the device now has a different game
+        under this number: the stored one is kept, moved off the key, and the new one added).
+        The players' names are the history's (knockbox.players: trimmed, one Unicode form,
+        renamed). lost: the device's journal was read again from its start (it came back
+        shorter or changed): a stored game the device now has less of, or other hands of, is
+        kept as it is ('kept'), and stays so until the device's game goes on past it; each such
+        game is noted in notes as (gid, the device's hands or None, the history's hands,
+        whether the history's copy was moved apart). Call renumber() after the last one."""
+        key = (device_id, epoch, gid)
+        if self._has("deleted", key):
+            return "deleted"
         evs = self.game_events(device_id, epoch, gid)
-        old = self.db.execute("SELECT record, status, error, id FROM games WHERE device_id = ? "
-                              "AND epoch = ? AND gid = ?", (device_id, epoch, gid)).fetchone()
+        old = self.db.execute("SELECT record, status, error, id, hands FROM games WHERE "
+                              "device_id = ? AND epoch = ? AND gid = ?", key).fetchone()
         evening = self._device_evening(device_id, epoch, gid)
+        held = old is not None and (lost or self._has("kept", key))
         if not evs:
             if old is not None:
                 self._set_evening(old[3], evening)
+                if lost:
+                    self._keep(key, True, notes, (gid, None, old[4], False))
             return "gone"
         rec, status, winners, error = replay_events(evs)
+        rec = self.named(rec)
         text = json.dumps(rec, ensure_ascii=False, sort_keys=True)
         result = "new" if old is None else "updated"
-        if old is not None and identity(json.loads(old[0])) != identity(rec):
+        moved = old is not None and identity(json.loads(old[0])) != identity(rec)
+        if held and not moved:
+            have, now = json.loads(old[0])["hands"], rec.get("hands") or []
+            if now[:len(have)] != have:         # not the history's game gone on
+                if len(now) <= len(have):
+                    self._keep(key, True, notes, (gid, len(now), len(have), False))
+                    self._set_evening(old[3], evening)
+                    return "kept"
+                moved = True                    # it went another way, past the history's
+                self._keep(key, False, notes, (gid, len(now), len(have), True))
+        if moved:
             # Never overwrite a game with another one: the old row leaves the unique key (its
             # gid becomes -id, so it cannot clash: device gids are >= 1) and stays as it was.
             self.db.execute("UPDATE games SET gid = ? WHERE id = ?", (-old[3], old[3]))
             self._set_evening(old[3], None)
             old, result = None, "replaced"
+        self._keep(key, False)
         if old is not None and (old[0], old[1], old[2]) == (text, status, error):
             self._set_evening(old[3], evening)
             return "same"
@@ -266,10 +293,23 @@ class History(Evenings, Reads):
             (device_id, epoch, gid, when, when, rec.get("method"), players, nhands, status,
              json.dumps(winners), text, error))
         row_id = self.db.execute("SELECT id FROM games WHERE device_id = ? AND epoch = ? AND "
-                                 "gid = ?", (device_id, epoch, gid)).fetchone()[0]
+                                 "gid = ?", key).fetchone()[0]
         self._store_derived(row_id, rec)
         self._set_evening(row_id, evening)
         return result
+
+    def _has(self, table, key):
+        return self.db.execute("SELECT 1 FROM %s WHERE device_id = ? AND epoch = ? AND gid = ?"
+                               % table, key).fetchone() is not None
+
+    def _keep(self, key, on, notes=None, note=None):
+        """Mark the device game under key as kept (on) or not; note it in notes."""
+        if on:
+            self.db.execute("INSERT OR IGNORE INTO kept VALUES (?, ?, ?)", key)
+        else:
+            self.db.execute("DELETE FROM kept WHERE device_id = ? AND epoch = ? AND gid = ?", key)
+        if notes is not None and note is not None:
+            notes.append(note)
 
     def add_game(self, device_id, epoch, gid, synced, updated, rec, status, error, evening,
                  d=None):
@@ -296,13 +336,17 @@ class History(Evenings, Reads):
     def update_game(self, device_id, epoch, gid, updated, rec, status, error, d=None):
         """A stored game (no events) that went on since: its new record, status and derived
         data (`knockbox import` of a later copy)."""
-        row_id = self.ids_of(device_id, epoch, gid)[0]
+        self.set_record(self.ids_of(device_id, epoch, gid)[0], updated, rec, status, error, d)
+
+    def set_record(self, row_id, updated, rec, status, error, d=None):
+        """Game row_id's record, status and derived data, as given."""
         if d is None and status != "invalid":
             d = derived.derive(rec)
         winners = d[0]["winners"] if d and d[0]["over"] else []
-        self.db.execute("UPDATE games SET updated = ?, hands = ?, status = ?, winners = ?, "
-                        "record = ?, error = ? WHERE id = ?",
-                        (updated, len(rec.get("hands") or []), status, json.dumps(winners),
+        self.db.execute("UPDATE games SET updated = ?, players = ?, hands = ?, status = ?, "
+                        "winners = ?, record = ?, error = ? WHERE id = ?",
+                        (updated, json.dumps(rec.get("players") or [], ensure_ascii=False),
+                         len(rec.get("hands") or []), status, json.dumps(winners),
                          json.dumps(rec, ensure_ascii=False, sort_keys=True), error, row_id))
         self._store_derived(row_id, rec, d)
 
