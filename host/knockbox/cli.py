@@ -28,6 +28,8 @@ COMMANDS = {
     "settle": "knockbox.commands.settle",
     "report": "knockbox.commands.report",
     "book": "knockbox.commands.book",
+    "player": "knockbox.commands.player",
+    "delete": "knockbox.commands.delete",
 }
 
 

@@ -333,13 +333,9 @@ class History(Evenings, Reads, Edits):
         self._set_evening(row_id, evening)
         return row_id
 
-    def update_game(self, device_id, epoch, gid, updated, rec, status, error, d=None):
-        """A stored game (no events) that went on since: its new record, status and derived
-        data (`knockbox import` of a later copy)."""
-        self.set_record(self.ids_of(device_id, epoch, gid)[0], updated, rec, status, error, d)
-
     def set_record(self, row_id, updated, rec, status, error, d=None):
-        """Game row_id's record, status and derived data, as given."""
+        """Game row_id's record, status and derived data, as given (`knockbox import` of a later
+        copy of a game, an import undone)."""
         if d is None and status != "invalid":
             d = derived.derive(rec)
         winners = d[0]["winners"] if d and d[0]["over"] else []

@@ -51,7 +51,10 @@ class Edits:
         player already (their games become one player's). Returns the number of games changed;
         UserError (nothing changed) for no such player, new a player already without merge, or
         a game in which both play."""
-        old, new = P.clean(old), P.check(new, "the new name")
+        try:
+            old, new = P.clean(old), P.check(new, "the new name")
+        except ValueError as e:
+            raise UserError(str(e)) from None
         if old == new:
             raise UserError("%r is that name already" % old)
         games = self._games_of(old)

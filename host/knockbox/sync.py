@@ -16,7 +16,7 @@ stored in part, so the history always equals the device's journal up to some rec
 import sys
 
 from knockbox import history as H
-from knockbox import serialio
+from knockbox import players, serialio
 from knockbox.errors import UserError
 from knockcore import FORMAT, events
 from knockcore.proto import EVENTS_MAX as PAGE  # events asked per request (a page may be shorter)
@@ -129,10 +129,14 @@ class Sync:
             self.hist.renumber()
             if self.complete:
                 self.hist.built(dev, epoch)
-            self.invalid = [g for g in (self.hist.games(ids) if ids else [])
-                            if g["status"] == "invalid"]
+            rows = self.hist.games(ids) if ids else []
+            self.invalid = [g for g in rows if g["status"] == "invalid"]
+            twins = players.case_twins({n for g in rows for n in g["players"]},
+                                       self.hist.player_names() if rows else [])
         for note in self.notes:
             self.say(kept_note(dev, *note))
+        for line in players.twin_lines(twins):
+            self.say("note: " + line)
         if failure is not None:
             if isinstance(failure, KeyboardInterrupt):
                 raise failure
