@@ -18,12 +18,17 @@ date. Evenings that have games are numbered 1, 2, ... in the order of their firs
 A game is never overwritten by a different one (another start record) under the same key, e.g.
 after the device's journal was repaired or the device came back at an old epoch: the stored game
 moves off the key (gid = -id, shown as "replaced on the device") and the new one is added.
+
+Two knockboxes at once: one that finds the file locked by another that is writing it (an import,
+a sync) waits, says so after WAIT_NOTE seconds, and gives up with a clear line after WAIT_MAX.
+An SQLite error that reaches the command line (a damaged file) is said by unreadable().
 """
 import contextlib
 import datetime
 import json
 import os
 import sqlite3
+import sys
 
 from knockbox import derived
 from knockbox.errors import UserError
@@ -47,6 +52,26 @@ def default_path():
     return os.path.join(home, FILENAME)
 
 
+_opened = []        # the history files this process opened (unreadable() names the last)
+_waiting = []       # [True] once this process said it waits for another knockbox
+WAIT_NOTE = 1.0     # seconds waited for another knockbox's lock before saying so
+WAIT_MAX = 300.0    # seconds waited in all
+
+
+def _locked(e):
+    return "locked" in str(e)
+
+
+def unreadable(e):
+    """What to say of an SQLite error met reading the history (sqlite3.DatabaseError that
+    reached the command line): the file is damaged, or another knockbox kept it locked."""
+    where = _opened[-1] if _opened else "the history"
+    if _locked(e):
+        return ("%s: another knockbox is still writing the history (%s): try again when it is "
+                "done" % (where, e))
+    return "%s: the history file is damaged (%s): put back a copy from a backup" % (where, e)
+
+
 def now():
     return datetime.datetime.now().strftime("%Y-%m-%d %H:%M:%S")
 
@@ -54,15 +79,16 @@ def now():
 class History(Evenings, Reads, Edits):
     def __init__(self, path=None, create=True):
         self.path = path or default_path()
+        _opened.append(self.path)
         if not create and not os.path.exists(self.path):
             raise UserError("no history yet at %s: run `knockbox sync` first" % self.path)
         d = os.path.dirname(os.path.abspath(self.path))
         try:
             os.makedirs(d, exist_ok=True)
-            self.db = sqlite3.connect(self.path, isolation_level=None, timeout=10)
+            self.db = sqlite3.connect(self.path, isolation_level=None, timeout=WAIT_MAX)
             self.db.execute("PRAGMA foreign_keys = ON")
             self._dirty = set()     # keys of evenings whose games changed (renumber())
-            self._open()
+            self.patiently(self._open)
         except sqlite3.DatabaseError as e:
             raise UserError("%s: not a Knockbox history (%s)" % (self.path, e)) from None
         except OSError as e:
@@ -71,7 +97,9 @@ class History(Evenings, Reads, Edits):
     def _schema(self):
         try:
             row = self.db.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone()
-        except sqlite3.OperationalError:
+        except sqlite3.OperationalError as e:
+            if _locked(e):
+                raise
             if self.db.execute("SELECT COUNT(*) FROM sqlite_master").fetchone()[0]:
                 raise UserError("%s: not a Knockbox history (no schema)" % self.path) from None
             return None
@@ -123,12 +151,11 @@ class History(Evenings, Reads, Edits):
 
     @contextlib.contextmanager
     def transaction(self):
-        """BEGIN IMMEDIATE ... COMMIT; ROLLBACK when the block raises. An SQLite failure (disk
-        full, locked, read-only) rolls back and becomes a UserError."""
+        """BEGIN IMMEDIATE ... COMMIT; ROLLBACK when the block raises. Another knockbox writing
+        the history is waited for (patiently()); an SQLite failure (disk full, read-only) rolls
+        back and becomes a UserError."""
         try:
-            self.db.execute("BEGIN IMMEDIATE")
-        except sqlite3.OperationalError as e:
-            raise UserError("%s: %s (another knockbox running?)" % (self.path, e)) from None
+            self.patiently(lambda: self.db.execute("BEGIN IMMEDIATE"))
         except sqlite3.Error as e:
             raise UserError("%s: %s" % (self.path, e)) from None
         try:
@@ -139,6 +166,34 @@ class History(Evenings, Reads, Edits):
             if isinstance(e, sqlite3.Error):
                 raise UserError("%s: %s: nothing was saved" % (self.path, e)) from None
             raise
+
+    def patiently(self, step):
+        """step() (SQLite work that may meet another knockbox's lock on the file): after
+        WAIT_NOTE seconds it says once that it waits, and waits up to WAIT_MAX in all; then a
+        UserError. Later statements wait up to WAIT_MAX without a word."""
+        try:
+            self.db.execute("PRAGMA busy_timeout = %d" % (WAIT_NOTE * 1000))
+            try:
+                return step()
+            except sqlite3.OperationalError as e:
+                if not _locked(e):
+                    raise
+            if not _waiting:
+                _waiting.append(True)
+                sys.stderr.write("knockbox: waiting for the history (another knockbox is writing "
+                                 "it)...\n")
+                sys.stderr.flush()
+            self.db.execute("PRAGMA busy_timeout = %d" % ((WAIT_MAX - WAIT_NOTE) * 1000))
+            try:
+                return step()
+            except sqlite3.OperationalError as e:
+                if not _locked(e):
+                    raise
+                raise UserError("%s: another knockbox has been writing the history for %d "
+                                "seconds: try again when it is done" % (self.path, WAIT_MAX)
+                                ) from None
+        finally:
+            self.db.execute("PRAGMA busy_timeout = %d" % (WAIT_MAX * 1000))
 
     def _rollback(self):
         if self.db.in_transaction:
