@@ -120,7 +120,7 @@ def test_ctrl_c_leaves_the_history_as_it_was(tmp_path):
     t = time.monotonic()
     p, err = on_a_terminal(["import", f, "--db", db],
                            until=lambda s: "importing: " in s and " games (" in s)
-    assert p.returncode == 130 and err.endswith("knockbox: interrupted\r\n"), err
+    assert p.returncode == 130 and err.endswith("\r\nknockbox: interrupted\r\n"), err
     assert time.monotonic() - t < 30
     assert db_rows(db, "SELECT * FROM games") == before
     assert db_rows(db, "SELECT COUNT(*) FROM imports") == [(0,)]

@@ -42,13 +42,19 @@ IMPORT_DEVICE = "import"    # the device of games typed in or imported without o
 def when(v, what):
     """A meta date/time as the history keeps it ("YYYY-MM-DD HH:MM:SS"), or ValueError."""
     if not isinstance(v, str):
-        raise ValueError("%s %r is not a date like 2025-01-31 or 2025-01-31 20:15" % (what, v))
+        raise ValueError("%s %s is not a date like 2025-01-31 or 2025-01-31 20:15"
+                         % (what, _r(v)))
     for fmt in ("%Y-%m-%d %H:%M:%S", "%Y-%m-%d %H:%M", "%Y-%m-%d"):
         try:
             return datetime.datetime.strptime(v, fmt).strftime("%Y-%m-%d %H:%M:%S")
         except ValueError:
             pass
-    raise ValueError("%s %r is not a date like 2025-01-31 or 2025-01-31 20:15" % (what, v))
+    raise ValueError("%s %s is not a date like 2025-01-31 or 2025-01-31 20:15" % (what, _r(v)))
+
+
+def _r(v):
+    """A value as a message shows it: its repr, cut short."""
+    return P.shown(repr(v))
 
 
 class Game:
@@ -72,12 +78,12 @@ class Game:
         self.key = _key(meta)
         label = meta.get("evening")
         if label is not None and (type(label) not in (str, int) or label == ""):
-            raise ValueError("meta.evening %r is not a label (a name or a number)" % (label,))
+            raise ValueError("meta.evening %s is not a label (a name or a number)" % _r(label))
         self.evening = None if self.apart else (str(label) if label is not None
                                                else self.synced[:10])
         status = meta.get("status")
         if status is not None and status not in STATUSES:
-            raise ValueError("meta.status %r is not one of %s" % (status, ", ".join(STATUSES)))
+            raise ValueError("meta.status %s is not one of %s" % (_r(status), ", ".join(STATUSES)))
         self.error = None
         if status == "invalid":
             self._refused(meta)
@@ -121,24 +127,27 @@ def run(h, files, stdin=None, err=None):
     today, names, read = now(), set(), [0]
     progress = Progress(err, _size(files))
     done = 0
-    with h.transaction():
-        h.begin_import(files, today)
-        for path in files:
-            before = done
-            for n, obj in json_records(path, stdin or sys.stdin, read):
-                g = _game(path, n, obj, today)
-                try:
-                    counts[store(h, g)] += 1
-                except OverflowError:
-                    raise UserError("%s: record %d%s: a number too big for the history: nothing "
-                                    "was imported" % (path, n or 1, _who(obj))) from None
-                names.update(g.rec["players"])
-                progress.update(sum(counts.values()), before + read[0])
-            done = before + read[0]
-        h.renumber()
-        counts["batch"] = h.end_import()
-        counts["twins"] = P.case_twins(names, h.player_names())
-    progress.done()
+    try:
+        with h.transaction():
+            h.begin_import(files, today)
+            for path in files:
+                before = done
+                for n, obj in json_records(path, stdin or sys.stdin, read):
+                    g = _game(path, n, obj, today)
+                    try:
+                        counts[store(h, g)] += 1
+                    except OverflowError:
+                        raise UserError("%s: record %d%s: a number too big for the history: "
+                                        "nothing was imported" % (path, n or 1, _who(obj))
+                                        ) from None
+                    names.update(g.rec["players"])
+                    progress.update(sum(counts.values()), before + read[0])
+                done = before + read[0]
+            h.renumber()
+            counts["batch"] = h.end_import()
+            counts["twins"] = P.case_twins(names, h.player_names())
+    finally:
+        progress.done()     # (the line ends before any message)
     return counts
 
 
@@ -155,7 +164,8 @@ def _game(path, n, obj, today):
 
 def _who(obj):
     if isinstance(obj, dict) and isinstance(obj.get("players"), list):
-        return " (%s)" % ", ".join(P.shown(str(p)) for p in obj["players"])
+        return " (%s)" % ", ".join(P.shown(p if isinstance(p, str) else repr(p))
+                                   for p in obj["players"][:3])
     return ""
 
 
