@@ -281,8 +281,8 @@ def test_a_shorter_journal_never_takes_a_synced_hand_away(db):
     # nothing new: nothing said again
     p = sync_with(st, db)
     assert p.returncode == 0 and "game 1" not in p.stderr and "nothing new" in p.stdout
-    # the device plays a hand more of its copy: still less than the history keeps
-    st["evs"].append({"t": "hand", "g": 1, "h": done["hands"][3]})
+    # the device has a hand more of it again: still less than the history keeps
+    st["evs"].append({"t": "hand", "g": 1, "h": done["hands"][1]})
     p = sync_with(st, db)
     assert "game 1: the device now has 2 hands, the history keeps its 7" in p.stderr, p.stderr
     assert rows(db) == [(1, done), (2, on)]
@@ -292,6 +292,14 @@ def test_a_shorter_journal_never_takes_a_synced_hand_away(db):
     assert sync_with(st, db).returncode == 0
     got = rows(db)
     assert [r for _, r in got] == [done, on, new] and got[1][0] < 0 and got[2][0] == 2
+    # a hand played on the device's copy that the history's game did not have: both are kept
+    st["evs"].append({"t": "hand", "g": 1, "h": done["hands"][3]})
+    p = sync_with(st, db)
+    assert ("device %s game 1: the device's 3 hands went another way than the 7 hands the "
+            "history holds: both are kept\n" % DEV) in p.stderr, p.stderr
+    got = rows(db)
+    assert got[0] == (got[0][0], done) and got[0][0] < 0
+    assert got[-1] == (1, dict(done, hands=[done["hands"][i] for i in (0, 1, 3)]))
 
 
 def test_the_device_game_going_on_past_the_history_is_stored(db):
@@ -309,12 +317,15 @@ def test_the_device_game_going_on_past_the_history_is_stored(db):
     p = sync_with(st, db)
     assert p.returncode == 0 and "keeps" not in p.stderr, p.stderr
     assert rows(db) == [(1, g.record())]
-    # another way after a loss, past what the history holds: both are kept
+    # the device's game 1 is now another game with the same players and dealer (the journal
+    # lost it, and the number was given again): its first hand differs, both are kept
     other = play(new_game(["Ann", "Bob", "Cy"]), random.Random(10), 8).record()
+    assert other["hands"][0] != full["hands"][0]
     st["evs"] = [head] + record_events(other, 1, hands=1)
-    sync_with(st, db)
-    st["evs"] = [head] + record_events(other, 1)
     p = sync_with(st, db)
     assert "went another way than the 6 hands the history holds: both are kept" in p.stderr, \
         p.stderr
+    st["evs"] = [head] + record_events(other, 1)
+    p = sync_with(st, db)
+    assert p.returncode == 0 and "kept" not in p.stderr
     assert [r for _, r in rows(db)] == [g.record(), other]

@@ -294,9 +294,10 @@ class History(Evenings, Reads, Edits):
         under this number: the stored one is kept, moved off the key, and the new one added).
         The players' names are the history's (knockbox.players: trimmed, one Unicode form,
         renamed). lost: the device's journal was read again from its start (it came back
-        shorter or changed): a stored game the device now has less of, or other hands of, is
-        kept as it is ('kept'), and stays so until the device's game goes on past it; each such
-        game is noted in notes as (gid, the device's hands or None, the history's hands,
+        shorter or changed): a stored game the device now has only the first hands of is kept
+        as it is ('kept'), and stays so until the device's game goes on past it; one whose
+        hands the device has other ones of is moved apart and the device's stored too; each
+        such game is noted in notes as (gid, the device's hands or None, the history's hands,
         whether the history's copy was moved apart). Call renumber() after the last one."""
         key = (device_id, epoch, gid)
         if self._has("deleted", key):
@@ -319,12 +320,12 @@ class History(Evenings, Reads, Edits):
         moved = old is not None and identity(json.loads(old[0])) != identity(rec)
         if held and not moved:
             have, now = json.loads(old[0])["hands"], rec.get("hands") or []
-            if now[:len(have)] != have:         # not the history's game gone on
-                if len(now) <= len(have):
-                    self._keep(key, True, notes, (gid, len(now), len(have), False))
-                    self._set_evening(old[3], evening)
-                    return "kept"
-                moved = True                    # it went another way, past the history's
+            if len(now) < len(have) and now == have[:len(now)]:    # less of the history's
+                self._keep(key, True, notes, (gid, len(now), len(have), False))
+                self._set_evening(old[3], evening)
+                return "kept"
+            if now[:len(have)] != have:         # it went another way: both are kept
+                moved = True
                 self._keep(key, False, notes, (gid, len(now), len(have), True))
         if moved:
             # Never overwrite a game with another one: the old row leaves the unique key (its

@@ -223,8 +223,8 @@ def kept_note(dev, gid, device_hands, kept_hands, apart):
             dev, gid, hands)
     now = "%d hand%s" % (device_hands, "" if device_hands == 1 else "s")
     if apart:
-        return ("device %s game %d: the device's game (%s) went another way than the %s the "
-                "history holds: both are kept" % (dev, gid, now, hands))
+        return ("device %s game %d: the device's %s went another way than the %s the history "
+                "holds: both are kept" % (dev, gid, now, hands))
     return "device %s game %d: the device now has %s, the history keeps its %d" % (
         dev, gid, now, kept_hands)
 
