@@ -199,7 +199,7 @@ def test_settle_picks_games(capsys, db):
     c.execute("UPDATE games SET synced = '2024-03-01 21:00:00' WHERE gid IN (1, 2)")
     c.commit()
     code, out, err = knockbox("settle", "--db", db, "--json")
-    assert json.loads(out)["games"] == [3, 4]       # the latest evening only
+    assert json.loads(out)["games"] == [1, 2, 3, 4]     # one evening on the device
     code, out, err = knockbox("settle", "--db", db, "--json", "--since", "2024-01-01")
     assert json.loads(out)["games"] == [1, 2, 3, 4]
     code, out, err = knockbox("settle", "--db", db, "--json", "2")

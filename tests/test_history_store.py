@@ -37,6 +37,8 @@ def test_a_schema_1_file_is_upgraded_in_place_with_nothing_lost(capsys, tmp_path
     shutil.copy(V1, path)
     with open(os.path.join(HERE, "fixtures", "history-v1.json"), encoding="utf-8") as f:
         want = json.load(f)
+    # settle alone now takes the latest evening (that code took the latest day's games)
+    want["settle --json"] = want["settle --json --evening 3"]
     c = sqlite3.connect(path)
     before = {t: c.execute("SELECT * FROM %s ORDER BY 1, 2, 3" % t).fetchall()
               for t in ("devices", "events")}
@@ -48,7 +50,7 @@ def test_a_schema_1_file_is_upgraded_in_place_with_nothing_lost(capsys, tmp_path
         got = json.loads(out) if "--json" in key else out
         assert kept(expected, got), key
     c = sqlite3.connect(path)
-    assert c.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone() == ("2",)
+    assert c.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone() == ("3",)
     assert c.execute("SELECT * FROM games ORDER BY id").fetchall() == [
         r + tuple(r2) for r, r2 in zip(games_before, c.execute(
             "SELECT evening, standings, play FROM games ORDER BY id").fetchall())]

@@ -31,16 +31,18 @@ def test_journal_that_changed_under_the_history_is_read_again(db):
     evs, g = journal(30)
     with FakeDevice(good_device(evs)) as d:
         assert run("sync", "--port", d.path, "--db", db).returncode == 0
-    evs2, g2 = journal(10)      # same device and epoch, different journal (repaired on device)
+    evs2, g2 = journal(10)      # same device and epoch, a shorter journal (repaired on device)
     evs2.append({"t": "undo", "g": 1})
-    g2.undo()
     with FakeDevice(good_device(evs2)) as d:
         p = run("sync", "--port", d.path, "--db", db)
     assert p.returncode == 0, p.stderr
     assert "no longer matches" in p.stderr
+    assert "device %s game 1: the device now has 9 hands, the history keeps its 30\n" % DEV \
+        in p.stderr
     c = sqlite3.connect(db)
     assert c.execute("SELECT COUNT(*) FROM events").fetchone() == (len(evs2),)
-    assert json.loads(c.execute("SELECT record FROM games").fetchone()[0]) == g2.record()
+    # the events mirror the device; the game keeps the 30 hands that were synced
+    assert json.loads(c.execute("SELECT record FROM games").fetchone()[0]) == g.record()
 
 
 # ---- review fixes: a device whose journal, numbers or records are not what the history expects
@@ -245,3 +247,85 @@ def test_an_sqlite_failure_during_sync_rolls_back_and_is_reported(db, monkeypatc
     c = sqlite3.connect(db)
     assert c.execute("SELECT COUNT(*) FROM events").fetchone() == (0,)
     assert c.execute("SELECT COUNT(*) FROM games").fetchone() == (0,)
+
+
+# ---- a device that comes back with a shorter journal (reflashed, damaged): same id and epoch
+
+def record_events(rec, gid, hands=None):
+    """Journal events of a game record (its first `hands` hands)."""
+    start = {k: rec[k] for k in ("method", "players", "start", "rules") if k in rec}
+    return [{"t": "game", "g": gid, "rec": start}] + [
+        {"t": "hand", "g": gid, "h": h} for h in rec["hands"][:hands]]
+
+
+def test_a_shorter_journal_never_takes_a_synced_hand_away(db):
+    import evenings as E
+
+    head = {"t": "epoch", "e": 0, "dev": DEV, "next": 1}
+    done = E.game(E.M3, ["Ann", "Bob", "Cy"])          # 7 hands, over
+    rnd = random.Random(8)
+    on = play(new_game(["Dan", "Eve", "Fay"]), rnd, 3).record()
+    st = {"dev": DEV, "epoch": 0, "evs": [head] + record_events(done, 1) + record_events(on, 2)}
+    assert sync_with(st, db).returncode == 0
+    before = run("history", "--json", "--db", db).stdout
+    # reflashed: the same device at the same epoch has the first hand of game 1 and nothing more
+    st["evs"] = [head] + record_events(done, 1, hands=1)
+    p = sync_with(st, db)
+    assert p.returncode == 0, p.stderr
+    assert ("device %s game 1: the device now has 1 hand, the history keeps its 7\n" % DEV
+            in p.stderr)
+    assert ("device %s game 2: the device no longer has it, the history keeps its 3 hands\n"
+            % DEV in p.stderr)
+    assert run("history", "--json", "--db", db).stdout == before
+    assert rows(db) == [(1, done), (2, on)]
+    # nothing new: nothing said again
+    p = sync_with(st, db)
+    assert p.returncode == 0 and "game 1" not in p.stderr and "nothing new" in p.stdout
+    # the device has a hand more of it again: still less than the history keeps
+    st["evs"].append({"t": "hand", "g": 1, "h": done["hands"][1]})
+    p = sync_with(st, db)
+    assert "game 1: the device now has 2 hands, the history keeps its 7" in p.stderr, p.stderr
+    assert rows(db) == [(1, done), (2, on)]
+    # the device gives number 2 to a new game: the history's game 2 is kept apart, nothing lost
+    new = play(new_game(["Gus", "Hal", "Ivy"]), rnd, 2).record()
+    st["evs"] += record_events(new, 2)
+    assert sync_with(st, db).returncode == 0
+    got = rows(db)
+    assert [r for _, r in got] == [done, on, new] and got[1][0] < 0 and got[2][0] == 2
+    # a hand played on the device's copy that the history's game did not have: both are kept
+    st["evs"].append({"t": "hand", "g": 1, "h": done["hands"][3]})
+    p = sync_with(st, db)
+    assert ("device %s game 1: the device's 3 hands went another way than the 7 hands the "
+            "history holds: both are kept\n" % DEV) in p.stderr, p.stderr
+    got = rows(db)
+    assert got[0] == (got[0][0], done) and got[0][0] < 0
+    assert got[-1] == (1, dict(done, hands=[done["hands"][i] for i in (0, 1, 3)]))
+
+
+def test_the_device_game_going_on_past_the_history_is_stored(db):
+    head = {"t": "epoch", "e": 0, "dev": DEV, "next": 1}
+    rnd = random.Random(9)
+    g = play(new_game(["Ann", "Bob", "Cy"]), rnd, 4)
+    full = g.record()
+    st = {"dev": DEV, "epoch": 0, "evs": [head] + record_events(full, 1)}
+    assert sync_with(st, db).returncode == 0
+    st["evs"] = [head] + record_events(full, 1, hands=2)        # lost two hands
+    assert "now has 2 hands, the history keeps its 4" in sync_with(st, db).stderr
+    # the lost hands come back (its journal repaired): the game goes on as the history has it
+    play(g, rnd, 2)
+    st["evs"] = [head] + record_events(g.record(), 1)
+    p = sync_with(st, db)
+    assert p.returncode == 0 and "keeps" not in p.stderr, p.stderr
+    assert rows(db) == [(1, g.record())]
+    # the device's game 1 is now another game with the same players and dealer (the journal
+    # lost it, and the number was given again): its first hand differs, both are kept
+    other = play(new_game(["Ann", "Bob", "Cy"]), random.Random(10), 8).record()
+    assert other["hands"][0] != full["hands"][0]
+    st["evs"] = [head] + record_events(other, 1, hands=1)
+    p = sync_with(st, db)
+    assert "went another way than the 6 hands the history holds: both are kept" in p.stderr, \
+        p.stderr
+    st["evs"] = [head] + record_events(other, 1)
+    p = sync_with(st, db)
+    assert p.returncode == 0 and "kept" not in p.stderr
+    assert [r for _, r in rows(db)] == [g.record(), other]

@@ -3,12 +3,14 @@
 A command module has HELP (its line in `knockbox --help`), DESCRIPTION (`knockbox CMD --help`;
 RAW_DESCRIPTION = True keeps its line breaks), arguments(parser) and run(args, out, err) -> exit
 code. A knockbox.errors.UserError from any command is printed as `knockbox: message` with exit
-code 1; Ctrl-C is `knockbox: interrupted`, exit code 130; a reader that stops early (`| head`)
-ends it quietly, exit code 141. Add a command: write its module and add a line here.
+code 1 (an SQLite error reading the history too: knockbox.history.unreadable says it); Ctrl-C
+is `knockbox: interrupted`, exit code 130; a reader that stops early (`| head`) ends it quietly,
+exit code 141. Add a command: write its module and add a line here.
 """
 import argparse
 import importlib
 import os
+import sqlite3
 import sys
 
 from knockbox.errors import UserError
@@ -28,6 +30,8 @@ COMMANDS = {
     "settle": "knockbox.commands.settle",
     "report": "knockbox.commands.report",
     "book": "knockbox.commands.book",
+    "player": "knockbox.commands.player",
+    "delete": "knockbox.commands.delete",
 }
 
 
@@ -75,6 +79,11 @@ def main(argv=None):
         return code
     except UserError as e:
         sys.stderr.write("knockbox: %s\n" % e)
+        return 1
+    except sqlite3.DatabaseError as e:     # the history file damaged, or locked for too long
+        from knockbox.history import unreadable
+
+        sys.stderr.write("knockbox: %s\n" % unreadable(e))
         return 1
     except KeyboardInterrupt:
         sys.stderr.write("knockbox: interrupted\n")

@@ -1,10 +1,15 @@
 """Files the laptop tool writes for people (an export, a report, the book's pages): whole or not
-at all, so an interrupted or failed write never leaves half a file where a good one was."""
+at all, so an interrupted or failed write never leaves half a file where a good one was. And the
+JSON files it reads: whole (read_json), or a list of records one at a time in bounded memory
+(json_records: an import of years of games); a bad one is a UserError naming the file."""
 import json
 import os
 import tempfile
 
 from knockbox.errors import UserError
+
+CHUNK = 1 << 16             # characters read at a time
+RECORD_MAX = 4 << 20        # characters of one record at most (a game of 10,000 hands: ~600 k)
 
 
 def write_whole(path, parts, shown=None):
@@ -43,3 +48,101 @@ def read_json(path, stdin=None):
         return json.loads(text)
     except ValueError as e:
         raise UserError("%s: not valid JSON (%s)" % (path, e)) from None
+    except RecursionError:
+        raise UserError("%s: nested too deeply to be a game record" % path) from None
+
+
+def json_records(path, stdin=None, where=None):
+    """(n, value) for each value of the JSON list in file path ("-": stdin), n = 1, 2, ..., read a
+    piece at a time (memory: one record and a piece, whatever the file's size); a file that
+    holds one value instead of a list gives (0, that value). where: a list whose first item is set to the number of
+    characters read so far (progress). UserError naming the file (and the record) for a file
+    that cannot be read, is not UTF-8 or not JSON, or a record too big or nested too deeply."""
+    try:
+        f = stdin if path == "-" else open(path, encoding="utf-8")
+    except OSError as e:
+        raise UserError("%s: %s" % (path, e.strerror or e)) from None
+    try:
+        yield from _Records(f, path, where)
+    except OSError as e:
+        raise UserError("%s: %s" % (path, e.strerror or e)) from None
+    except UnicodeDecodeError:
+        raise UserError("%s: not UTF-8 text" % path) from None
+    finally:
+        if f is not stdin:
+            f.close()
+
+
+_AFTER_VALUE = ",]} \t\r\n"
+
+
+class _Records:
+    """json_records' reader: a buffer of what was read and not yet decoded."""
+
+    def __init__(self, f, path, where):
+        self.f, self.path, self.where = f, path, where
+        self.buf, self.pos, self.eof, self.read = "", 0, False, 0
+        self.decoder = json.JSONDecoder()
+
+    def _more(self):
+        # at least as much again as is waiting: a long record is read in O(its length)
+        piece = self.f.read(max(CHUNK, len(self.buf) - self.pos))
+        self.buf, self.pos, self.eof = self.buf[self.pos:] + piece, 0, not piece
+        self.read += len(piece)
+        if self.where is not None:
+            self.where[0] = self.read
+
+    def _next_char(self):
+        """The next character that is not white space (not consumed), "" at the end."""
+        while True:
+            while self.pos < len(self.buf) and self.buf[self.pos] in " \t\r\n":
+                self.pos += 1
+            if self.pos < len(self.buf) or self.eof:
+                return self.buf[self.pos:self.pos + 1]
+            self._more()
+
+    def _value(self, n):
+        self._next_char()
+        while True:
+            try:
+                v, end = self.decoder.raw_decode(self.buf, self.pos)
+                # (a number cut by the piece's end would be read short: what follows it tells)
+                if self.eof or end < len(self.buf) and self.buf[end] in _AFTER_VALUE:
+                    self.pos = end
+                    return v
+            except json.JSONDecodeError as e:
+                if self.eof:
+                    raise UserError("%s: %snot valid JSON (%s)" % (
+                        self.path, "record %d: " % n if n else "", e.msg)) from None
+            except RecursionError:
+                raise UserError("%s: %snested too deeply to be a game record" % (
+                    self.path, "record %d: " % n if n else "")) from None
+            if len(self.buf) - self.pos > RECORD_MAX:
+                raise UserError("%s: record %d is over %d MB: not a game record" % (
+                    self.path, n or 1, RECORD_MAX >> 20))
+            self._more()
+
+    def __iter__(self):
+        c = self._next_char()
+        if c != "[":
+            yield 0, self._value(0)
+            if self._next_char():
+                raise UserError("%s: not valid JSON (more after the record)" % self.path)
+            return
+        self.pos += 1
+        n = 0
+        if self._next_char() == "]":
+            self.pos += 1
+        else:
+            while True:
+                n += 1
+                yield n, self._value(n)
+                c = self._next_char()
+                self.pos += 1
+                if c == "]":
+                    break
+                if c != ",":
+                    raise UserError("%s: not valid JSON (after record %d: %s)" % (
+                        self.path, n, "the file ends" if not c else "%r where , or ] goes" % c))
+        if self._next_char():
+            raise UserError("%s: not valid JSON (more after the list)" % self.path)

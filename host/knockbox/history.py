@@ -18,20 +18,26 @@ date. Evenings that have games are numbered 1, 2, ... in the order of their firs
 A game is never overwritten by a different one (another start record) under the same key, e.g.
 after the device's journal was repaired or the device came back at an old epoch: the stored game
 moves off the key (gid = -id, shown as "replaced on the device") and the new one is added.
+
+Two knockboxes at once: one that finds the file locked by another that is writing it (an import,
+a sync) waits, says so after WAIT_NOTE seconds, and gives up with a clear line after WAIT_MAX.
+An SQLite error that reaches the command line (a damaged file) is said by unreadable().
 """
 import contextlib
 import datetime
 import json
 import os
 import sqlite3
+import sys
 
 from knockbox import derived
 from knockbox.errors import UserError
 from knockbox.fromevents import MAX_INT as MAX_INT  # (its home for the commands)
 from knockbox.fromevents import event_gid, evening_next, identity, replay_events
+from knockbox.history_edit import Edits
 from knockbox.history_evenings import Evenings
 from knockbox.history_read import SEAT_COUNTS, Reads
-from knockbox.history_schema import INDEXES_2, SCHEMA, TABLES, TABLES_2, run_script
+from knockbox.history_schema import INDEXES_2, SCHEMA, TABLES, TABLES_2, TABLES_3, run_script
 from knockbox.history_read import standings as standings  # (its home for the readers)
 from knockcore.errors import GameError
 
@@ -46,22 +52,43 @@ def default_path():
     return os.path.join(home, FILENAME)
 
 
+_opened = []        # the history files this process opened (unreadable() names the last)
+_waiting = []       # [True] once this process said it waits for another knockbox
+WAIT_NOTE = 1.0     # seconds waited for another knockbox's lock before saying so
+WAIT_MAX = 300.0    # seconds waited in all
+
+
+def _locked(e):
+    return "locked" in str(e)
+
+
+def unreadable(e):
+    """What to say of an SQLite error met reading the history (sqlite3.DatabaseError that
+    reached the command line): the file is damaged, or another knockbox kept it locked."""
+    where = _opened[-1] if _opened else "the history"
+    if _locked(e):
+        return ("%s: another knockbox is still writing the history (%s): try again when it is "
+                "done" % (where, e))
+    return "%s: the history file is damaged (%s): put back a copy from a backup" % (where, e)
+
+
 def now():
     return datetime.datetime.now().strftime("%Y-%m-%d %H:%M:%S")
 
 
-class History(Evenings, Reads):
+class History(Evenings, Reads, Edits):
     def __init__(self, path=None, create=True):
         self.path = path or default_path()
+        _opened.append(self.path)
         if not create and not os.path.exists(self.path):
             raise UserError("no history yet at %s: run `knockbox sync` first" % self.path)
         d = os.path.dirname(os.path.abspath(self.path))
         try:
             os.makedirs(d, exist_ok=True)
-            self.db = sqlite3.connect(self.path, isolation_level=None, timeout=10)
+            self.db = sqlite3.connect(self.path, isolation_level=None, timeout=WAIT_MAX)
             self.db.execute("PRAGMA foreign_keys = ON")
             self._dirty = set()     # keys of evenings whose games changed (renumber())
-            self._open()
+            self.patiently(self._open)
         except sqlite3.DatabaseError as e:
             raise UserError("%s: not a Knockbox history (%s)" % (self.path, e)) from None
         except OSError as e:
@@ -70,15 +97,18 @@ class History(Evenings, Reads):
     def _schema(self):
         try:
             row = self.db.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone()
-        except sqlite3.OperationalError:
+        except sqlite3.OperationalError as e:
+            if _locked(e):
+                raise
             if self.db.execute("SELECT COUNT(*) FROM sqlite_master").fetchone()[0]:
                 raise UserError("%s: not a Knockbox history (no schema)" % self.path) from None
             return None
         return row[0] if row else None
 
     def _open(self):
-        """A new file gets the tables; a file of schema 1 is upgraded in place (one
-        transaction: the derived data of every game, worked out from its stored record)."""
+        """A new file gets the tables; a file of an earlier schema is upgraded in place (one
+        transaction; from schema 1: the derived data of every game, worked out from its stored
+        record)."""
         if self._schema() == str(SCHEMA):
             have = {r[0] for r in self.db.execute("SELECT name FROM sqlite_master WHERE type = "
                                                   "'index'")}
@@ -87,16 +117,18 @@ class History(Evenings, Reads):
         with self.transaction():
             have = self._schema()
             if have is None:
-                run_script(self.db, TABLES + TABLES_2)
+                run_script(self.db, TABLES + TABLES_2 + TABLES_3)
                 self.db.execute("INSERT INTO meta VALUES ('schema', ?)", (str(SCHEMA),))
-            elif have == "1":
-                self._upgrade_from_1()
-            if have in (None, "1", str(SCHEMA)):
-                for sql in INDEXES_2.values():
-                    self.db.execute(sql.replace("INDEX", "INDEX IF NOT EXISTS", 1))
+            elif have in ("1", "2"):
+                if have == "1":
+                    self._upgrade_from_1()
+                run_script(self.db, TABLES_3)
+                self.db.execute("UPDATE meta SET value = ? WHERE key = 'schema'", (str(SCHEMA),))
             elif have != str(SCHEMA):
                 raise UserError("%s: history schema %s, this knockbox reads %d"
                                 % (self.path, have, SCHEMA))
+            for sql in INDEXES_2.values():
+                self.db.execute(sql.replace("INDEX", "INDEX IF NOT EXISTS", 1))
 
     def _upgrade_from_1(self):
         run_script(self.db, TABLES_2)
@@ -113,19 +145,17 @@ class History(Evenings, Reads):
             self._store_derived(row_id, json.loads(rec))
             self._set_evening(row_id, self._device_evening(dev, epoch, gid))
         self._renumber()
-        self.db.execute("UPDATE meta SET value = ? WHERE key = 'schema'", (str(SCHEMA),))
 
     def close(self):
         self.db.close()
 
     @contextlib.contextmanager
     def transaction(self):
-        """BEGIN IMMEDIATE ... COMMIT; ROLLBACK when the block raises. An SQLite failure (disk
-        full, locked, read-only) rolls back and becomes a UserError."""
+        """BEGIN IMMEDIATE ... COMMIT; ROLLBACK when the block raises. Another knockbox writing
+        the history is waited for (patiently()); an SQLite failure (disk full, read-only) rolls
+        back and becomes a UserError."""
         try:
-            self.db.execute("BEGIN IMMEDIATE")
-        except sqlite3.OperationalError as e:
-            raise UserError("%s: %s (another knockbox running?)" % (self.path, e)) from None
+            self.patiently(lambda: self.db.execute("BEGIN IMMEDIATE"))
         except sqlite3.Error as e:
             raise UserError("%s: %s" % (self.path, e)) from None
         try:
@@ -136,6 +166,34 @@ class History(Evenings, Reads):
             if isinstance(e, sqlite3.Error):
                 raise UserError("%s: %s: nothing was saved" % (self.path, e)) from None
             raise
+
+    def patiently(self, step):
+        """step() (SQLite work that may meet another knockbox's lock on the file): after
+        WAIT_NOTE seconds it says once that it waits, and waits up to WAIT_MAX in all; then a
+        UserError. Later statements wait up to WAIT_MAX without a word."""
+        try:
+            self.db.execute("PRAGMA busy_timeout = %d" % (WAIT_NOTE * 1000))
+            try:
+                return step()
+            except sqlite3.OperationalError as e:
+                if not _locked(e):
+                    raise
+            if not _waiting:
+                _waiting.append(True)
+                sys.stderr.write("knockbox: waiting for the history (another knockbox is writing "
+                                 "it)...\n")
+                sys.stderr.flush()
+            self.db.execute("PRAGMA busy_timeout = %d" % ((WAIT_MAX - WAIT_NOTE) * 1000))
+            try:
+                return step()
+            except sqlite3.OperationalError as e:
+                if not _locked(e):
+                    raise
+                raise UserError("%s: another knockbox has been writing the history for %d "
+                                "seconds: try again when it is done" % (self.path, WAIT_MAX)
+                                ) from None
+        finally:
+            self.db.execute("PRAGMA busy_timeout = %d" % (WAIT_MAX * 1000))
 
     def _rollback(self):
         if self.db.in_transaction:
@@ -229,28 +287,53 @@ class History(Evenings, Reads):
             "SELECT seq, body FROM events WHERE device_id = ? AND epoch = ? AND gid = ? "
             "ORDER BY seq", (device_id, epoch, gid))]
 
-    def rebuild(self, device_id, epoch, gid, when):
+    def rebuild(self, device_id, epoch, gid, when, lost=False, notes=None):
         """Replay a game's events with the rules core and store the result with what readers
-        need (knockbox.derived); 'new', 'updated', 'same', 'gone' (no events left) or 'replaced'
-        (the device now has a different game under this number: the stored one is kept, moved
-        off the key, and the new one added). Call renumber() after the last one."""
+        need (knockbox.derived); 'new', 'updated', 'same', 'gone' (no events left), 'deleted'
+        (deleted here: left out), 'kept' or 'replaced' (the device now has a different game
+        under this number: the stored one is kept, moved off the key, and the new one added).
+        The players' names are the history's (knockbox.players: trimmed, one Unicode form,
+        renamed). lost: the device's journal was read again from its start (it came back
+        shorter or changed): a stored game the device now has only the first hands of is kept
+        as it is ('kept'), and stays so until the device's game goes on past it; one whose
+        hands the device has other ones of is moved apart and the device's stored too; each
+        such game is noted in notes as (gid, the device's hands or None, the history's hands,
+        whether the history's copy was moved apart). Call renumber() after the last one."""
+        key = (device_id, epoch, gid)
+        if self._has("deleted", key):
+            return "deleted"
         evs = self.game_events(device_id, epoch, gid)
-        old = self.db.execute("SELECT record, status, error, id FROM games WHERE device_id = ? "
-                              "AND epoch = ? AND gid = ?", (device_id, epoch, gid)).fetchone()
+        old = self.db.execute("SELECT record, status, error, id, hands FROM games WHERE "
+                              "device_id = ? AND epoch = ? AND gid = ?", key).fetchone()
         evening = self._device_evening(device_id, epoch, gid)
+        held = old is not None and (lost or self._has("kept", key))
         if not evs:
             if old is not None:
                 self._set_evening(old[3], evening)
+                if lost:
+                    self._keep(key, True, notes, (gid, None, old[4], False))
             return "gone"
         rec, status, winners, error = replay_events(evs)
+        rec = self.named(rec)
         text = json.dumps(rec, ensure_ascii=False, sort_keys=True)
         result = "new" if old is None else "updated"
-        if old is not None and identity(json.loads(old[0])) != identity(rec):
+        moved = old is not None and identity(json.loads(old[0])) != identity(rec)
+        if held and not moved:
+            have, now = json.loads(old[0])["hands"], rec.get("hands") or []
+            if len(now) < len(have) and now == have[:len(now)]:    # less of the history's
+                self._keep(key, True, notes, (gid, len(now), len(have), False))
+                self._set_evening(old[3], evening)
+                return "kept"
+            if now[:len(have)] != have:         # it went another way: both are kept
+                moved = True
+                self._keep(key, False, notes, (gid, len(now), len(have), True))
+        if moved:
             # Never overwrite a game with another one: the old row leaves the unique key (its
             # gid becomes -id, so it cannot clash: device gids are >= 1) and stays as it was.
             self.db.execute("UPDATE games SET gid = ? WHERE id = ?", (-old[3], old[3]))
             self._set_evening(old[3], None)
             old, result = None, "replaced"
+        self._keep(key, False)
         if old is not None and (old[0], old[1], old[2]) == (text, status, error):
             self._set_evening(old[3], evening)
             return "same"
@@ -266,10 +349,23 @@ class History(Evenings, Reads):
             (device_id, epoch, gid, when, when, rec.get("method"), players, nhands, status,
              json.dumps(winners), text, error))
         row_id = self.db.execute("SELECT id FROM games WHERE device_id = ? AND epoch = ? AND "
-                                 "gid = ?", (device_id, epoch, gid)).fetchone()[0]
+                                 "gid = ?", key).fetchone()[0]
         self._store_derived(row_id, rec)
         self._set_evening(row_id, evening)
         return result
+
+    def _has(self, table, key):
+        return self.db.execute("SELECT 1 FROM %s WHERE device_id = ? AND epoch = ? AND gid = ?"
+                               % table, key).fetchone() is not None
+
+    def _keep(self, key, on, notes=None, note=None):
+        """Mark the device game under key as kept (on) or not; note it in notes."""
+        if on:
+            self.db.execute("INSERT OR IGNORE INTO kept VALUES (?, ?, ?)", key)
+        else:
+            self.db.execute("DELETE FROM kept WHERE device_id = ? AND epoch = ? AND gid = ?", key)
+        if notes is not None and note is not None:
+            notes.append(note)
 
     def add_game(self, device_id, epoch, gid, synced, updated, rec, status, error, evening,
                  d=None):
@@ -293,16 +389,16 @@ class History(Evenings, Reads):
         self._set_evening(row_id, evening)
         return row_id
 
-    def update_game(self, device_id, epoch, gid, updated, rec, status, error, d=None):
-        """A stored game (no events) that went on since: its new record, status and derived
-        data (`knockbox import` of a later copy)."""
-        row_id = self.ids_of(device_id, epoch, gid)[0]
+    def set_record(self, row_id, updated, rec, status, error, d=None):
+        """Game row_id's record, status and derived data, as given (`knockbox import` of a later
+        copy of a game, an import undone)."""
         if d is None and status != "invalid":
             d = derived.derive(rec)
         winners = d[0]["winners"] if d and d[0]["over"] else []
-        self.db.execute("UPDATE games SET updated = ?, hands = ?, status = ?, winners = ?, "
-                        "record = ?, error = ? WHERE id = ?",
-                        (updated, len(rec.get("hands") or []), status, json.dumps(winners),
+        self.db.execute("UPDATE games SET updated = ?, players = ?, hands = ?, status = ?, "
+                        "winners = ?, record = ?, error = ? WHERE id = ?",
+                        (updated, json.dumps(rec.get("players") or [], ensure_ascii=False),
+                         len(rec.get("hands") or []), status, json.dumps(winners),
                          json.dumps(rec, ensure_ascii=False, sort_keys=True), error, row_id))
         self._store_derived(row_id, rec, d)
 
@@ -318,9 +414,10 @@ class History(Evenings, Reads):
                             (device_id, epoch)).fetchone()
         return max(r[0] or 0, 0) + 1
 
-    def find_game(self, rec, source=None):
-        """The id of a stored game with exactly this record (of this (device_id, epoch) when
-        given), else None."""
+    def find_game(self, rec, source=None, day=None, apart=False):
+        """The id of a stored game with exactly this record, else None; only among the games of
+        this (device_id, epoch) when given, first synced on day (YYYY-MM-DD) when given, off
+        their device's key when apart."""
         text = json.dumps(rec, ensure_ascii=False, sort_keys=True)
         q = "SELECT id FROM games WHERE players = ? AND hands = ? AND record = ?"
         args = [json.dumps(rec.get("players") or [], ensure_ascii=False),
@@ -328,6 +425,11 @@ class History(Evenings, Reads):
         if source is not None:
             q += " AND device_id = ? AND epoch = ?"
             args += list(source)
+        if day is not None:
+            q += " AND synced >= ? AND synced < ?"
+            args += [day, day + "~"]
+        if apart:
+            q += " AND gid < 0"
         r = self.db.execute(q + " LIMIT 1", args).fetchone()
         return r[0] if r else None
 

@@ -31,6 +31,13 @@ class Reads:
                             "history`)" % (n, count))
         return n, self.games(evening=n, **parts)
 
+    def latest_evening(self, **parts):
+        """(game rows, number) of the latest evening: what `settle` and `report` take when no
+        games are chosen, as the device's Evening screen does (an evening past midnight is one
+        evening). parts: as games()."""
+        n, rows = self.evening(None, **parts)
+        return rows, n
+
     # ---- reading
 
     def games(self, ids=None, since=None, evening=None, day=None, seats=False, detail=False):
@@ -94,11 +101,6 @@ class Reads:
 
     def game(self, gid, detail=True):
         return self.games([gid], detail=detail)[0]
-
-    def latest_day(self):
-        """The date (YYYY-MM-DD) the latest game was first synced, None if no game."""
-        r = self.db.execute("SELECT MAX(synced) FROM games").fetchone()[0]
-        return r[:10] if r else None
 
 
 

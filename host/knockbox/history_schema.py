@@ -13,8 +13,17 @@ Tables (schema 2; a schema 1 file is upgraded in place when opened, nothing lost
   seats(game_id, seat, player, won, hands, hands_won, gins, undercuts, points, net)
   evening_starts(device_id, epoch, seq, next)   the device's evening records
   evenings(key, number, first_...)              each evening's number and its first game
+Schema 3 (a schema 2 file gets these tables when first opened):
+  kept(device_id, epoch, gid)        device games the history holds more of than the device now
+                                     has (its journal came back shorter): kept as they were
+  deleted(device_id, epoch, gid)     device games deleted here: a later sync leaves them out
+  aliases(name, player)              a player renamed or merged: a game that still has the old
+                                     name (a later sync, an import) is stored under the new one
+  imports(id, at, files, games, undone)  each import, so that it can be undone whole
+  imported(batch, game_id, before)   what an import did to each game: added (before NULL) or
+                                     updated (before: the row's record, status, error, updated)
 """
-SCHEMA = 2      # 1: before the derived data (upgraded in place on first use, nothing lost)
+SCHEMA = 3      # 1: before the derived data, 2: before kept games, aliases and import batches
 TABLES = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT);
 CREATE TABLE IF NOT EXISTS devices (
@@ -52,6 +61,22 @@ CREATE TABLE evenings (
     key TEXT PRIMARY KEY, number INTEGER, first_synced TEXT, first_device TEXT,
     first_epoch INTEGER, first_gid INTEGER, first_id INTEGER);
 CREATE INDEX evenings_number ON evenings (number);
+"""
+TABLES_3 = """
+CREATE TABLE kept (
+    device_id TEXT NOT NULL, epoch INTEGER NOT NULL, gid INTEGER NOT NULL,
+    PRIMARY KEY (device_id, epoch, gid));
+CREATE TABLE deleted (
+    device_id TEXT NOT NULL, epoch INTEGER NOT NULL, gid INTEGER NOT NULL,
+    PRIMARY KEY (device_id, epoch, gid));
+CREATE TABLE aliases (name TEXT PRIMARY KEY, player TEXT NOT NULL);
+CREATE TABLE imports (
+    id INTEGER PRIMARY KEY, at TEXT NOT NULL, files TEXT NOT NULL, games INTEGER NOT NULL,
+    undone TEXT);
+CREATE TABLE imported (
+    batch INTEGER NOT NULL REFERENCES imports (id), game_id INTEGER NOT NULL, before TEXT,
+    PRIMARY KEY (batch, game_id));
+CREATE INDEX imported_game ON imported (game_id);
 """
 # Indexes added to schema 2 since it first landed: made when missing
 INDEXES_2 = {

@@ -8,47 +8,53 @@ out once as for a synced game (knockbox.derived).
 
 Which game is which:
   - a record with a device key (meta device, epoch, gid) is that device's game: already stored
-    with the same record, nothing to do; stored with fewer hands of the same game, updated (the
-    game went on); stored with more, kept; anything else under that key, kept apart (off the
-    key, as a game the device replaced);
+    with the same record (under its key, or kept apart there as a game the device replaced),
+    nothing to do; stored with fewer hands of the same game, updated (the game went on); stored
+    with more, kept; anything else under that key, kept apart (off the key, as a game the device
+    replaced); two games of one device alike in every hand stay two;
   - a record without one (typed in) belongs to the device "import" (epoch 0), numbered 1, 2, ...;
-    the same record already in the history is not added again.
+    a game of the same date with the same record is already in the history (not added again),
+    and games alike but for their dates are different games.
 So importing the same file twice adds nothing, and two laptops' histories of one device merge.
+Names: trimmed and in one Unicode form (knockbox.players), at most the device's 24 characters,
+and renamed as the history renamed them (its aliases). Each import is one transaction and one
+batch, undone whole by `knockbox import --undo`. A file is read a record at a time (memory does
+not grow with its size).
 Evenings: the games with the same meta.evening form one evening; without a label, the games of
 one date (meta.synced, else today) do. export writes each game's evening as its label (a synced
 game's: "DEVICE/EPOCH/SEQ" of the evening record), so export -> import gives the same evenings.
 """
 import datetime
+import os
+import sys
+import time
 
 from knockbox import derived
+from knockbox import players as P
 from knockbox.errors import UserError
-from knockbox.files import read_json
+from knockbox.files import json_records
 from knockbox.history import MAX_INT, STATUSES, now
 from knockcore.errors import GameError
 
 IMPORT_DEVICE = "import"    # the device of games typed in or imported without one
 
 
-def read(path, stdin=None):
-    """The records of one file (a JSON list, or one record), or UserError."""
-    data = read_json(path, stdin)
-    if isinstance(data, dict):
-        return [data]
-    if not isinstance(data, list):
-        raise UserError("%s: neither a game record nor a list of them" % path)
-    return data
-
-
 def when(v, what):
     """A meta date/time as the history keeps it ("YYYY-MM-DD HH:MM:SS"), or ValueError."""
     if not isinstance(v, str):
-        raise ValueError("%s %r is not a date like 2025-01-31 or 2025-01-31 20:15" % (what, v))
+        raise ValueError("%s %s is not a date like 2025-01-31 or 2025-01-31 20:15"
+                         % (what, _r(v)))
     for fmt in ("%Y-%m-%d %H:%M:%S", "%Y-%m-%d %H:%M", "%Y-%m-%d"):
         try:
             return datetime.datetime.strptime(v, fmt).strftime("%Y-%m-%d %H:%M:%S")
         except ValueError:
             pass
-    raise ValueError("%s %r is not a date like 2025-01-31 or 2025-01-31 20:15" % (what, v))
+    raise ValueError("%s %s is not a date like 2025-01-31 or 2025-01-31 20:15" % (what, _r(v)))
+
+
+def _r(v):
+    """A value as a message shows it: its repr, cut short."""
+    return P.shown(repr(v))
 
 
 class Game:
@@ -62,6 +68,9 @@ class Game:
         if not isinstance(meta, dict):
             raise ValueError("meta must be an object")
         self.rec = {k: obj[k] for k in obj if k != "meta"}
+        if isinstance(self.rec.get("players"), list):
+            self.rec["players"] = [P.check(n, "player") if isinstance(n, str) else n
+                                   for n in self.rec["players"]]
         self.synced = when(meta["synced"], "meta.synced") if "synced" in meta else today
         self.updated = (when(meta["updated"], "meta.updated") if "updated" in meta
                         else self.synced)
@@ -69,12 +78,12 @@ class Game:
         self.key = _key(meta)
         label = meta.get("evening")
         if label is not None and (type(label) not in (str, int) or label == ""):
-            raise ValueError("meta.evening %r is not a label (a name or a number)" % (label,))
+            raise ValueError("meta.evening %s is not a label (a name or a number)" % _r(label))
         self.evening = None if self.apart else (str(label) if label is not None
                                                else self.synced[:10])
         status = meta.get("status")
         if status is not None and status not in STATUSES:
-            raise ValueError("meta.status %r is not one of %s" % (status, ", ".join(STATUSES)))
+            raise ValueError("meta.status %s is not one of %s" % (_r(status), ", ".join(STATUSES)))
         self.error = None
         if status == "invalid":
             self._refused(meta)
@@ -88,7 +97,8 @@ class Game:
         """A game the history that exported it had refused (status "invalid"): kept as it was,
         with its error, so that export -> import loses nothing; it counts nowhere."""
         rec = self.rec
-        if not (type(rec.get("method")) is int and isinstance(rec.get("players"), list)
+        if not (type(rec.get("method")) is int and 0 <= rec["method"] <= MAX_INT
+                and isinstance(rec.get("players"), list)
                 and all(isinstance(p, str) for p in rec["players"])
                 and isinstance(meta.get("error"), str)):
             raise ValueError("a refused game (meta.status \"invalid\") needs its method, "
@@ -107,66 +117,126 @@ def _key(meta):
     return (dev, epoch, gid)
 
 
-def run(h, files, stdin=None, games=None):
-    """Import the records of these files (games: check(files) made already) into History h in
-    one transaction; returns counts {"new", "updated", "same", "apart"}. UserError (nothing
-    imported) at the first bad one."""
-    if games is None:
-        games = check(files, stdin)
+def run(h, files, stdin=None, err=None):
+    """Import the records of these files ("-": stdin) into History h in one transaction, a
+    record at a time, as one batch; returns counts {"new", "updated", "same", "apart"}, "batch"
+    (its number, None if it changed nothing) and "twins" (knockbox.players.case_twins of its
+    names). UserError (nothing imported) at the first bad record. err: where progress is shown
+    when it is a terminal."""
     counts = {"new": 0, "updated": 0, "same": 0, "apart": 0}
-    with h.transaction():
-        for g in games:
-            counts[store(h, g)] += 1
-        h.renumber()
+    today, names, read = now(), set(), [0]
+    progress = Progress(err, _size(files))
+    done = 0
+    try:
+        with h.transaction():
+            h.begin_import(files, today)
+            for path in files:
+                before = done
+                for n, obj in json_records(path, stdin or sys.stdin, read):
+                    g = _game(path, n, obj, today)
+                    try:
+                        counts[store(h, g)] += 1
+                    except OverflowError:
+                        raise UserError("%s: record %d%s: a number too big for the history: "
+                                        "nothing was imported" % (path, n or 1, _who(obj))
+                                        ) from None
+                    names.update(g.rec["players"])
+                    progress.update(sum(counts.values()), before + read[0])
+                done = before + read[0]
+            h.renumber()
+            counts["batch"] = h.end_import()
+            counts["twins"] = P.case_twins(names, h.player_names())
+    finally:
+        progress.done()     # (the line ends before any message)
     return counts
 
 
-def check(files, stdin=None):
-    """[Game] of every record of these files, each checked; UserError naming the first bad
-    one."""
-    today = now()
-    games = []
-    for path in files:
-        for i, obj in enumerate(read(path, stdin), 1):
-            try:
-                games.append(Game(obj, today))
-            except (ValueError, GameError, TypeError, KeyError) as e:
-                who = ""
-                if isinstance(obj, dict) and isinstance(obj.get("players"), list):
-                    who = " (%s)" % ", ".join(str(p) for p in obj["players"])
-                raise UserError("%s: record %d%s: %s: nothing was imported"
-                                % (path, i, who, e)) from None
-    return games
+def _game(path, n, obj, today):
+    """Game(obj) or a UserError naming the file and the record."""
+    if n == 0 and not isinstance(obj, dict):
+        raise UserError("%s: neither a game record nor a list of them" % path)
+    try:
+        return Game(obj, today)
+    except (ValueError, GameError, TypeError, KeyError) as e:
+        raise UserError("%s: record %d%s: %s: nothing was imported"
+                        % (path, n or 1, _who(obj), e)) from None
+
+
+def _who(obj):
+    if isinstance(obj, dict) and isinstance(obj.get("players"), list):
+        return " (%s)" % ", ".join(P.shown(p if isinstance(p, str) else repr(p))
+                                   for p in obj["players"][:3])
+    return ""
+
+
+def _size(files):
+    """The files' size in bytes, None if one is stdin or cannot be sized."""
+    try:
+        return sum(os.path.getsize(f) for f in files if f != "-") if "-" not in files else None
+    except OSError:
+        return None
+
+
+class Progress:
+    """'importing: 1200 games (35%)' on stderr, redrawn in place at most ten times a second,
+    when stderr is a terminal; nothing otherwise."""
+
+    def __init__(self, stream, total):
+        self.stream, self.total, self.last = stream, total, 0.0
+        self.on = stream is not None and hasattr(stream, "isatty") and stream.isatty()
+
+    def update(self, games, done):
+        t = time.monotonic()
+        if not self.on or t - self.last < 0.1:
+            return
+        self.last = t
+        pct = " (%d%%)" % min(99, done * 100 // self.total) if self.total else ""
+        self.stream.write("\rimporting: %d games%s" % (games, pct))
+        self.stream.flush()
+
+    def done(self):
+        if self.on and self.last:
+            self.stream.write("\n")
 
 
 def store(h, g):
-    """Store one Game; returns "new", "updated", "same" or "apart"."""
-    if g.key is None or g.key[2] is None or g.apart:
-        dev, epoch = g.key[:2] if g.key else (IMPORT_DEVICE, 0)
-        if h.find_game(g.rec, (dev, epoch) if g.key else None) is not None:
+    """Store one Game (its names as the history keeps them); returns "new", "updated", "same" or
+    "apart", and notes the game in the import's batch."""
+    rec = h.named(g.rec)
+    if rec is not g.rec:
+        g.rec = rec
+        if g.status != "invalid":
+            g.derived = derived.derive(rec)
+    if g.key is None:       # typed in: the same date and the same hands is the same game
+        if h.find_game(g.rec, day=g.synced[:10]) is not None:
             return "same"
-        if g.key or g.apart:     # a game its device replaced: off the key, as it was
-            h.add_game(dev, epoch, None, g.synced, g.updated, g.rec, g.status, g.error, g.evening,
-                       g.derived)
-            return "new"
-        h.add_game(dev, epoch, h.next_gid(dev, epoch), g.synced, g.updated, g.rec, g.status,
-                   g.error, g.evening, g.derived)
+        h.imported(h.add_game(IMPORT_DEVICE, 0, h.next_gid(IMPORT_DEVICE, 0), g.synced,
+                              g.updated, g.rec, g.status, g.error, g.evening, g.derived))
         return "new"
     dev, epoch, gid = g.key
-    if h.find_game(g.rec, (dev, epoch)) is not None:
-        return "same"
+    if gid is None or g.apart:      # a game its device replaced: off the key, as it was
+        if h.find_game(g.rec, (dev, epoch)) is not None:
+            return "same"
+        h.imported(h.add_game(dev, epoch, None, g.synced, g.updated, g.rec, g.status, g.error,
+                              g.evening, g.derived))
+        return "new"
     old = h.stored_record(dev, epoch, gid)
+    if old == g.rec or h.find_game(g.rec, (dev, epoch), apart=True) is not None:
+        return "same"       # that device record (kept apart here: the device replaced it)
     if old is None:
-        h.add_game(dev, epoch, gid, g.synced, g.updated, g.rec, g.status, g.error, g.evening,
-                   g.derived)
+        h.imported(h.add_game(dev, epoch, gid, g.synced, g.updated, g.rec, g.status, g.error,
+                              g.evening, g.derived))
         return "new"
     if _start(old) == _start(g.rec):
         if old["hands"] == g.rec["hands"][:len(old["hands"])]:     # the game went on
-            h.update_game(dev, epoch, gid, g.updated, g.rec, g.status, g.error, g.derived)
+            row_id = h.ids_of(dev, epoch, gid)[0]
+            h.imported(row_id, h.row_before(row_id))
+            h.set_record(row_id, g.updated, g.rec, g.status, g.error, g.derived)
             return "updated"
         if g.rec["hands"] == old["hands"][:len(g.rec["hands"])]:   # we have more of it
             return "same"
-    h.add_game(dev, epoch, None, g.synced, g.updated, g.rec, g.status, g.error, None, g.derived)
+    h.imported(h.add_game(dev, epoch, None, g.synced, g.updated, g.rec, g.status, g.error, None,
+                          g.derived))
     return "apart"
 
 

@@ -16,7 +16,7 @@ stored in part, so the history always equals the device's journal up to some rec
 import sys
 
 from knockbox import history as H
-from knockbox import serialio
+from knockbox import players, serialio
 from knockbox.errors import UserError
 from knockbox.plural import count
 from knockcore import FORMAT, events
@@ -93,8 +93,10 @@ class Sync:
         self.info = None
         self.new_events = 0
         self.touched = set()
-        self.results = {"new": 0, "updated": 0, "same": 0, "gone": 0, "replaced": 0}
+        self.results = {"new": 0, "updated": 0, "same": 0, "gone": 0, "replaced": 0, "kept": 0,
+                        "deleted": 0}
         self.reread = 0         # records held before the journal was read again
+        self.notes = []         # games the history keeps more of than the device now has
         self.invalid = []
         self.complete = False
 
@@ -122,14 +124,20 @@ class Sync:
                 failure = e     # keep the whole pages that arrived; report after the commit
             ids = []
             for gid in sorted(self.touched):
-                r = self.hist.rebuild(dev, epoch, gid, when)
+                r = self.hist.rebuild(dev, epoch, gid, when, self.reread > 0, self.notes)
                 self.results[r] += 1
                 ids += self.hist.ids_of(dev, epoch, gid)
             self.hist.renumber()
             if self.complete:
                 self.hist.built(dev, epoch)
-            self.invalid = [g for g in (self.hist.games(ids) if ids else [])
-                            if g["status"] == "invalid"]
+            rows = self.hist.games(ids) if ids else []
+            self.invalid = [g for g in rows if g["status"] == "invalid"]
+            twins = players.case_twins({n for g in rows for n in g["players"]},
+                                       self.hist.player_names() if rows else [])
+        for note in self.notes:
+            self.say(kept_note(dev, *note))
+        for line in players.twin_lines(twins):
+            self.say("note: " + line)
         if failure is not None:
             if isinstance(failure, KeyboardInterrupt):
                 raise failure
@@ -189,6 +197,7 @@ class Sync:
         self.touched |= self.hist.drop_events(dev, epoch, 1)
 
     def summary(self):
+        """The sync's line for people: the device and what came of it."""
         info = self.info
         res = self.results
         games = "%s, %d updated" % (count(res["new"] + res["replaced"], "new game"),
@@ -206,6 +215,20 @@ class Sync:
             line = "nothing new"
         return "device %s (epoch %d, %s): %s" % (info["device"], info["epoch"],
                                                 info.get("board"), line)
+
+
+def kept_note(dev, gid, device_hands, kept_hands, apart):
+    """The line that says what the history keeps of a game the device now has less of."""
+    hands = "%d hand%s" % (kept_hands, "" if kept_hands == 1 else "s")
+    if device_hands is None:
+        return "device %s game %d: the device no longer has it, the history keeps its %s" % (
+            dev, gid, hands)
+    now = "%d hand%s" % (device_hands, "" if device_hands == 1 else "s")
+    if apart:
+        return ("device %s game %d: the device's %s went another way than the %s the history "
+                "holds: both are kept" % (dev, gid, now, hands))
+    return "device %s game %d: the device now has %s, the history keeps its %d" % (
+        dev, gid, now, kept_hands)
 
 
 def erase(conn, sync, err, timeout=ERASE_TIMEOUT):

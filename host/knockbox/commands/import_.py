@@ -1,36 +1,59 @@
-"""`knockbox import FILE... [--db FILE]`: game records into the history, all or nothing.
+"""`knockbox import FILE... [--db FILE]`: game records into the history, all or nothing;
+`knockbox import --undo`: take the latest import out again.
 
 A FILE holds a JSON list of game records (knockbox-game/1), as `knockbox export --json` writes
 them, or one record; - reads standard input. A record may carry "meta": {"synced": "YYYY-MM-DD" or
 "YYYY-MM-DD HH:MM[:SS]" (when it was played; default: now), "evening": LABEL}: the games with the
 same evening label form one evening, and without a label the games of one date do. Every record
-is checked by the rules core; a bad one is named and nothing is imported. Importing the same file
-again adds nothing; a record with the device, epoch and gid that export writes is that device's
-game (a later copy of a game updates it). For a new laptop, a backup, two laptops' histories
-merged, and old paper score sheets typed in.
+is checked by the rules core; a bad one is named and nothing is imported. A game is already in
+the history when it is the same device's record (device and game number, as export writes them;
+a later copy of a game updates it) or has the same date and the same hands; games alike but for
+their dates are different games. Players' names are trimmed, compared in one Unicode form, at
+most 24 characters (the device's limit), and renamed as `knockbox player rename` renamed them;
+names that differ only in case are pointed out. For a new laptop, a backup, two laptops'
+histories merged, and old paper score sheets typed in. A big file is read a record at a time;
+on a terminal the import shows its progress; Ctrl-C leaves the history as it was.
+
+Each import is remembered: --undo takes out the games the latest one added and puts back those it
+updated as they were (run it again for the import before).
 """
+import os
+
 from knockbox.commands.common import add_db_option, open_history
+from knockbox.errors import UserError
 from knockbox.plural import count
 
-HELP = "add game records (a JSON export, or typed-in games) to the history"
+HELP = "add game records (a JSON export, or typed-in games) to the history; --undo: take back"
 DESCRIPTION = __doc__.split("\n", 1)[1]
 RAW_DESCRIPTION = True
 
 
 def arguments(p):
-    p.add_argument("files", nargs="+", metavar="FILE", help="JSON file of game records (- for "
+    p.add_argument("files", nargs="*", metavar="FILE", help="JSON file of game records (- for "
                    "standard input)")
+    p.add_argument("--undo", action="store_true",
+                   help="take the latest import out of the history again")
     add_db_option(p)
 
 
 def run(args, out, err, stdin=None):
-    import sys
+    from knockbox import history, importing, players
 
-    from knockbox import importing
-
-    games = importing.check(args.files, stdin or sys.stdin)     # before a history is made
-    n = importing.run(open_history(args, create=True), args.files, games=games)
-    line = "%s imported" % count(n["new"], "game")
+    if args.undo:
+        if args.files:
+            raise UserError("--undo takes no FILE: it undoes the latest import")
+        return undo(args, out)
+    if not args.files:
+        raise UserError("give the FILE(s) to import (or --undo)")
+    path = getattr(args, "db", None) or history.default_path()
+    new = not os.path.exists(path)
+    try:
+        n = importing.run(open_history(args, create=True), args.files, stdin, err)
+    except BaseException:
+        if new:     # not even an empty history is left behind
+            _remove(path)
+        raise
+    out.write("%s imported" % count(n["new"], "game"))
     more = []
     if n["updated"]:
         more.append("%d updated (they went on since)" % n["updated"])
@@ -38,5 +61,29 @@ def run(args, out, err, stdin=None):
         more.append("%d already in the history" % n["same"])
     if n["apart"]:
         more.append("%d kept apart (another game had their device's number)" % n["apart"])
-    out.write(line + ("; " + ", ".join(more) if more else "") + "\n")
+    out.write(("; " + ", ".join(more) if more else "") + "\n")
+    for line in players.twin_lines(n["twins"]):
+        err.write("knockbox: note: %s\n" % line)
     return 0
+
+
+def undo(args, out):
+    from knockbox.history import now
+
+    h = open_history(args)
+    with h.transaction():
+        r = h.undo_import(now())
+    what = ["%s taken out" % count(r["removed"], "game")]
+    if r["restored"]:
+        what.append("%d put back as they were" % r["restored"])
+    out.write("import %d of %s (%s) undone: %s\n" % (r["batch"], r["at"][:16],
+                                                     ", ".join(r["files"]), ", ".join(what)))
+    return 0
+
+
+def _remove(path):
+    for p in (path, path + "-journal"):
+        try:
+            os.unlink(p)
+        except OSError:
+            pass

@@ -1,9 +1,9 @@
 """`knockbox settle`: add up the games of one evening and say who pays whom.
 
-Which games: the ids given; else evening N with --evening N (--evening alone: the latest
-evening); else those first synced on or after --since DATE; else the games first synced on the
-latest day in the history. Evenings are numbered 1, 2, ... in the order of their first game, as
-`knockbox history` shows them; a new evening starts when "New evening" is chosen on the device.
+Which games: the ids given; else evening N with --evening N; else those first synced on or after
+--since DATE; else (and with --evening alone) the latest evening, as the device's Evening screen
+and `knockbox report` take it: an evening that runs past midnight is one evening. Evenings are
+numbered 1, 2, ... in the order of their first game, as `knockbox history` shows them; a new evening starts when "New evening" is chosen on the device.
 
 Only finished games count; unfinished ones are named and left out. Each player's net (the
 rules' settlement points, by name across games) is summed, and the debts are paid off with the
@@ -24,21 +24,16 @@ RAW_DESCRIPTION = True
 
 
 def arguments(p):
-    add_selection(p, "the last day's")
+    add_selection(p, "the latest evening's")
     p.add_argument("--per-point", metavar="AMOUNT", help=S.STAKE_HELP)
     p.add_argument("--json", action="store_true", help="print JSON")
     add_db_option(p)
 
 
-def latest_day(h, **parts):
-    """The games first synced on the latest day in the history, and no evening number."""
-    day = h.latest_day()
-    return (h.games(day=day, **parts) if day else []), None
-
-
 def run(args, out, err):
     stake = S.parse_stake(args.per_point) if args.per_point is not None else None
-    rows, number = select(open_history(args), args, latest_day, seats=True)
+    rows, number = select(open_history(args), args, lambda h, **parts: h.latest_evening(**parts),
+                          seats=True)
     res = S.tally(rows)
     res["evening"] = number
     if stake is not None:

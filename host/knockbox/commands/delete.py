@@ -1,0 +1,44 @@
+"""`knockbox delete GAME... [--yes]`: take games out of the history.
+
+The games (ids from `knockbox history`) are shown and, on a terminal, you are asked first; --yes
+deletes without asking (needed when the input is not a terminal). A game synced from a device is
+remembered as deleted: a later sync leaves it out, whatever the device still has. Games an import
+added are taken back whole by `knockbox import --undo`.
+"""
+import sys
+
+from knockbox.commands.common import add_db_option, game_id, open_history
+from knockbox.errors import UserError
+
+HELP = "delete games from the history (asks first, or --yes)"
+DESCRIPTION = __doc__.split("\n", 1)[1]
+RAW_DESCRIPTION = True
+
+
+def arguments(p):
+    p.add_argument("games", nargs="+", metavar="GAME", help="game ids (from `knockbox history`)")
+    p.add_argument("--yes", action="store_true", help="delete without asking")
+    add_db_option(p)
+
+
+def run(args, out, err, stdin=None):
+    stdin = stdin or sys.stdin
+    ids = list(dict.fromkeys(game_id(g) for g in args.games))
+    h = open_history(args)
+    rows = h.games(ids)
+    if not args.yes:
+        if not (hasattr(stdin, "isatty") and stdin.isatty()):
+            raise UserError("nothing deleted: give --yes to delete without a question")
+        for r in rows:
+            err.write("game %d: %s; %d hand%s; %s; synced %s\n" % (
+                r["id"], ", ".join(r["players"]), r["hands"], "" if r["hands"] == 1 else "s",
+                r["status"], r["synced"][:16]))
+        err.write("Delete %s? [y/N] " % ("it" if len(rows) == 1 else "these %d games" % len(rows)))
+        err.flush()
+        if stdin.readline().strip().lower() not in ("y", "yes"):
+            out.write("nothing deleted\n")
+            return 1
+    with h.transaction():
+        h.delete(ids)
+    out.write("%d game%s deleted\n" % (len(rows), "" if len(rows) == 1 else "s"))
+    return 0

@@ -1,0 +1,45 @@
+"""`knockbox player rename OLD NEW [--merge]`: put a player's name right in every game.
+
+OLD becomes NEW in every game of the history, and the history remembers it: a game that comes
+later with the old name (a sync from a device that still has it on its roster, an import) is
+stored under the new one. When NEW is a player already (e.g. "ann" and "Ann", or "Bob" and
+"Bobby" for one person) --merge makes the two one player; without it nothing is changed and the
+command says so. A game in which both names play cannot be merged (one game cannot have one
+player twice). Names are trimmed and compared in one Unicode form; the new name has at most 24
+characters (the device's limit).
+"""
+from knockbox.commands.common import add_db_option, open_history
+
+HELP = "rename a player in every game, or merge two names of one player (--merge)"
+DESCRIPTION = __doc__.split("\n", 1)[1]
+RAW_DESCRIPTION = True
+
+
+def arguments(p):
+    import argparse
+
+    sub = p.add_subparsers(dest="action", metavar="ACTION")
+    sub.required = True
+    r = sub.add_parser("rename", help="OLD becomes NEW in every game (--merge: NEW is a player "
+                       "already)", description=DESCRIPTION,
+                       formatter_class=argparse.RawDescriptionHelpFormatter)
+    r.add_argument("old", metavar="OLD", help="the name as the history has it")
+    r.add_argument("new", metavar="NEW", help="the name it becomes")
+    r.add_argument("--merge", action="store_true",
+                   help="NEW is a player already: make the two one player")
+    add_db_option(r)
+
+
+def run(args, out, err):
+    from knockbox import players
+
+    h = open_history(args)
+    with h.transaction():
+        n = h.rename(args.old, args.new, args.merge)
+        twins = players.case_twins([players.clean(args.new)], h.player_names())
+    out.write("%r is now %r in %d game%s%s\n" % (
+        players.clean(args.old), players.clean(args.new), n, "" if n == 1 else "s",
+        " (merged)" if args.merge else ""))
+    for line in players.twin_lines(twins):
+        err.write("knockbox: note: %s\n" % line)
+    return 0

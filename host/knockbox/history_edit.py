@@ -1,0 +1,160 @@
+"""Mistakes put right in the history (a mixin of knockbox.history.History: self.db, its
+transaction and renumber): players renamed or merged, games deleted, imports undone whole.
+
+A rename or merge changes the name in every game and is kept as an alias (table aliases), so
+that a game that arrives later with the old name (a sync from a device that still has it, an
+import) is stored under the new one: named(rec) gives a record its names as the history keeps
+them. A deleted device game is remembered (table deleted): a later sync leaves it out. Each
+import is a batch (tables imports, imported): undo_import() takes out the games it added and puts
+back those it updated as they were.
+"""
+import json
+
+from knockbox import players as P
+from knockbox.errors import UserError
+
+
+class Edits:
+    # ---- names
+
+    def aliases(self):
+        """{old name: the name it stands for now}."""
+        if getattr(self, "_aliases", None) is None:
+            self._aliases = dict(self.db.execute("SELECT name, player FROM aliases"))
+        return self._aliases
+
+    def named(self, rec):
+        """rec with its players' names as the history keeps them (trimmed, NFC, renamed), or rec
+        itself when they are so already or a rename would give two seats one name."""
+        names = rec.get("players")
+        if not (isinstance(names, list) and all(isinstance(n, str) for n in names)):
+            return rec
+        al = self.aliases()
+        new = [al.get(n, n) for n in map(P.clean, names)]
+        if new == names or len(set(new)) != len(new):
+            return rec
+        return dict(rec, players=new)
+
+    def player_names(self):
+        """Every player's name in the history (of the games the rules core checked)."""
+        return [r[0] for r in self.db.execute("SELECT DISTINCT player FROM seats")]
+
+    def _games_of(self, name):
+        """[(row id, players, record)] of the games in which name plays."""
+        key = json.dumps(name, ensure_ascii=False)
+        return [(i, json.loads(p), rec) for i, p, rec in self.db.execute(
+            "SELECT id, players, record FROM games WHERE instr(players, ?) > 0", (key,))
+            if name in json.loads(p)]
+
+    def rename(self, old, new, merge=False):
+        """Player old becomes new in every game, and stays an alias of new; merge: new is a
+        player already (their games become one player's). Returns the number of games changed;
+        UserError (nothing changed) for no such player, new a player already without merge, or
+        a game in which both play."""
+        try:
+            old, new = P.clean(old), P.check(new, "the new name")
+        except ValueError as e:
+            raise UserError(str(e)) from None
+        if old == new:
+            raise UserError("%r is that name already" % old)
+        games = self._games_of(old)
+        if not games and old not in self.aliases().values():
+            raise UserError("no player %r in the history (see `knockbox stats`)" % old)
+        theirs = self._games_of(new)
+        both = sorted(set(i for i, _, _ in games) & set(i for i, _, _ in theirs))
+        if both:
+            raise UserError("%r and %r both play in game %s: one game cannot have them as one "
+                            "player" % (old, new, ", ".join(map(str, both))))
+        if (theirs or new in self.aliases().values()) and not merge:
+            raise UserError("%r is a player already (%d games): `knockbox player rename %s %s "
+                            "--merge` puts %r's games under %r" % (
+                                new, len(theirs), P.arg(old), P.arg(new), old, new))
+        for row_id, names, rec in games:
+            rec = json.loads(rec)
+            rec["players"] = [new if n == old else n for n in names]
+            self.db.execute("UPDATE games SET players = ?, record = ? WHERE id = ?",
+                            (json.dumps(rec["players"], ensure_ascii=False),
+                             json.dumps(rec, ensure_ascii=False, sort_keys=True), row_id))
+            self._store_derived(row_id, rec)
+        self.db.execute("DELETE FROM aliases WHERE name = ?", (new,))
+        self.db.execute("UPDATE aliases SET player = ? WHERE player = ?", (new, old))
+        self.db.execute("INSERT OR REPLACE INTO aliases VALUES (?, ?)", (old, new))
+        self._aliases = None
+        return len(games)
+
+    # ---- deleting games
+
+    def delete(self, ids):
+        """Delete these games (ids); a device game is remembered as deleted, so that a later
+        sync leaves it out. UserError (nothing deleted) for an id not in the history."""
+        rows = self.games(ids)
+        for r in rows:
+            if not r["replaced"]:
+                key = (r["device_id"], r["epoch"], r["gid"])
+                self.db.execute("INSERT OR IGNORE INTO deleted VALUES (?, ?, ?)", key)
+                self.db.execute("DELETE FROM kept WHERE device_id = ? AND epoch = ? AND "
+                                "gid = ?", key)
+            self._remove(r["id"])
+        self.renumber()
+        return rows
+
+    def _remove(self, row_id):
+        self._set_evening(row_id, None)
+        for sql in ("DELETE FROM seats WHERE game_id = ?", "DELETE FROM imported WHERE "
+                    "game_id = ?", "DELETE FROM games WHERE id = ?"):
+            self.db.execute(sql, (row_id,))
+
+    # ---- import batches
+
+    def begin_import(self, files, when):
+        """Start the batch of an import (inside its transaction)."""
+        self._batch = self.db.execute("INSERT INTO imports (at, files, games) VALUES (?, ?, 0)",
+                                      (when, json.dumps(files, ensure_ascii=False))).lastrowid
+        self._batch_games = 0
+
+    def imported(self, row_id, before=None):
+        """Game row_id was added by the import (before None) or updated (before: its row as it
+        was: record, status, error, updated)."""
+        self._batch_games += 1
+        self.db.execute("INSERT OR IGNORE INTO imported VALUES (?, ?, ?)", (
+            self._batch, row_id, None if before is None else json.dumps(before, ensure_ascii=False)))
+
+    def end_import(self):
+        """The batch's number, None when it changed nothing (nothing to undo)."""
+        if not self._batch_games:
+            self.db.execute("DELETE FROM imports WHERE id = ?", (self._batch,))
+            return None
+        self.db.execute("UPDATE imports SET games = ? WHERE id = ?",
+                        (self._batch_games, self._batch))
+        return self._batch
+
+    def row_before(self, row_id):
+        """What imported() keeps of a game before an import updates it."""
+        rec, status, error, updated = self.db.execute(
+            "SELECT record, status, error, updated FROM games WHERE id = ?", (row_id,)).fetchone()
+        return {"record": json.loads(rec), "status": status, "error": error, "updated": updated}
+
+    def undo_import(self, when):
+        """Undo the latest import not undone yet: the games it added are taken out, those it
+        updated put back as they were. Returns {"batch", "at", "files", "removed", "restored"};
+        UserError if there is none."""
+        r = self.db.execute("SELECT id, at, files FROM imports WHERE undone IS NULL ORDER BY id "
+                            "DESC LIMIT 1").fetchone()
+        if r is None:
+            raise UserError("no import to undo")
+        batch, removed, restored = r[0], 0, 0
+        for row_id, before in self.db.execute("SELECT game_id, before FROM imported WHERE "
+                                              "batch = ? ORDER BY game_id", (batch,)).fetchall():
+            if before is None:
+                self._remove(row_id)
+                removed += 1
+                continue
+            b = json.loads(before)
+            self.set_record(row_id, b["updated"], self.named(b["record"]), b["status"],
+                            b["error"])
+            restored += 1
+        self.db.execute("DELETE FROM imported WHERE batch = ?", (batch,))
+        self.db.execute("UPDATE imports SET undone = ? WHERE id = ?", (when, batch))
+        self.renumber()
+        return {"batch": batch, "at": r[1], "files": json.loads(r[2]), "removed": removed,
+                "restored": restored}

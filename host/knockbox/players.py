@@ -1,0 +1,59 @@
+"""Players' names as the history keeps them: trimmed, in one Unicode form (NFC: "José" typed
+with one code point or with a combining accent is one name), at most NAME_MAX characters (the
+device's roster limit), and names that differ only in case pointed out to the user, with the
+command that makes them one player (`knockbox player rename OLD NEW --merge`). Renames and merges
+are the history's (knockbox.history_edit)."""
+import unicodedata
+
+NAME_MAX = 24       # the device's limit (firmware/knockfw/app.py: a roster name is 1..24 characters)
+
+
+def clean(name):
+    """A name as the history keeps it: trimmed and NFC (non-strings as they are)."""
+    if not isinstance(name, str):
+        return name
+    return unicodedata.normalize("NFC", name.strip())
+
+
+def check(name, what="name"):
+    """A name typed or imported, cleaned; ValueError if it is empty or too long."""
+    if not isinstance(name, str) or not clean(name):
+        raise ValueError("%s: a player's name must be a non-empty text" % what)
+    name = clean(name)
+    if len(name) > NAME_MAX:
+        raise ValueError("%s %r is %d characters: the device allows %d" % (
+            what, shown(name), len(name), NAME_MAX))
+    return name
+
+
+def shown(name, width=40):
+    """A name cut short for a message (a name that is too long may be very long)."""
+    return name if len(name) <= width else name[:width - 3] + "..."
+
+
+def case_twins(new, known):
+    """[(name, other)]: each name of new that differs only in case from another name of known
+    (both iterables of names; the pair once, whichever way round it is met), sorted."""
+    by_fold = {}
+    for n in known:
+        by_fold.setdefault(n.casefold(), set()).add(n)
+    pairs = {}
+    for n in sorted(set(new)):
+        for other in sorted(by_fold.get(n.casefold(), ())):
+            if other != n:
+                pairs.setdefault(frozenset((n, other)), (n, other))
+    return sorted(pairs.values())
+
+
+def twin_lines(pairs):
+    """The lines that point out names differing only in case and say how to make them one."""
+    return ["%r and %r differ only in case, so they are two players; if they are one: "
+            "`knockbox player rename %s %s --merge`" % (a, b, arg(a), arg(b))
+            for a, b in pairs]
+
+
+def arg(name):
+    """A name as typed in a shell command (quoted if it needs it)."""
+    import shlex
+
+    return shlex.quote(name)
