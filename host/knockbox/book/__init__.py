@@ -40,7 +40,7 @@ from knockbox.files import write_whole
 
 FORMAT = "knockbox-book/2"      # 1: each evening's sums in the manifest (read as 2: they are not)
 FORMATS = ("knockbox-book/1", FORMAT)
-SUMS = 1                # bump when sums() counts differently: every evening summed again
+SUMS = 2                # bump when sums() counts differently: every evening summed again
 PAGES = 2               # bump when the code makes different pages from the same history
 MANIFEST = "knockbox-book.json"
 STATS = ("games", "wins", "hands", "hands_won", "gins", "undercuts", "avg_points", "net")

@@ -45,7 +45,8 @@ EN = {
     "ahead": "finished ahead",
     "behind": "finished behind",
     "h2h_note": "Finished games both played; ahead or behind by the final standing (partners "
-                "of method 2 are on one side).",
+                "of method 2 are on one side); net: the points the two paid each other (+: "
+                "won from them).",
     "by_method": "By method",
     "method": "method",
     "method1": "1: cutthroat",
@@ -97,7 +98,8 @@ RU = {
     "ahead": "выше в итоге",
     "behind": "ниже в итоге",
     "h2h_note": "Оконченные партии, сыгранные обоими; выше или ниже по итогу партии (партнёры "
-                "второго способа на одной стороне).",
+                "второго способа на одной стороне); расчёт: очки, которые двое заплатили друг "
+                "другу (+: выиграно у соперника).",
     "by_method": "По способам",
     "method": "способ",
     "method1": "первый: на вылет",
