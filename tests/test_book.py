@@ -152,7 +152,8 @@ def test_the_book_in_chromium(db, tmp_path, chromium):
                                                                             n))
     for name, r in index["ratings"]:
         s = stats[name]
-        assert r == {"rating": "%.2f" % s["rating"], "rated": str(s["rated"]),
+        assert r == {"rating": "%.2f" % s["rating"], "uncertainty": "±%.2f" % s["uncertainty"],
+                     "rated": str(s["rated"]),
                      "games": str(s["games"]), "wins": str(s["wins"]), "net": signed(s["net"])}
     # the evenings: `settle --evening N --json` and `history --json`
     assert [e["n"] for e in index["evenings"]] == [4, 3, 2, 1]
@@ -176,7 +177,7 @@ def test_the_book_in_chromium(db, tmp_path, chromium):
         o = page["overall"]
         assert {k: o[k] for k in keys} == {k: str(s[k]) for k in keys}
         assert o["net"] == signed(s["net"]) and o["rating"] == "%.2f" % s["rating"]
-        assert o["rated"] == str(s["rated"])
+        assert o["rated"] == str(s["rated"]) and o["uncertainty"] == "±%.2f" % s["uncertainty"]
         assert page["charts"] == ["net", "rating"]
         for m, row in page["methods"]:
             ids = [str(g["id"]) for g in games if g["method"] == m and name in g["players"]
@@ -192,8 +193,13 @@ def test_the_book_in_chromium(db, tmp_path, chromium):
             assert row["together"] == str(len(both)) > "0"
             assert row["wins"] == str(sum(name in g["winners"] for g in both))
             assert row["their_wins"] == str(sum(other in g["winners"] for g in both))
-            net = sum(n for g in both for n in [js(db, "show", str(g["id"]))["net"]
-                                                [g["players"].index(name)]])
+            # net: the payments between the two (`show --json`: [payer, payee, points] seats)
+            net = 0
+            for g in both:
+                me, them = g["players"].index(name), g["players"].index(other)
+                for payer, payee, v in js(db, "show", str(g["id"]))["payments"]:
+                    net += v if (payer, payee) == (them, me) else -v if (payer, payee) == (
+                        me, them) else 0
             assert row["net"] == signed(net)
         evs = sorted({g["evening"] for g in games if name in g["players"]}, reverse=True)
         assert [n for n, _ in page["played"]] == evs

@@ -41,7 +41,7 @@ from knockbox.files import write_whole
 FORMAT = "knockbox-book/2"      # 1: each evening's sums in the manifest (read as 2: they are not)
 FORMATS = ("knockbox-book/1", FORMAT)
 SUMS = 2                # bump when sums() counts differently: every evening summed again
-PAGES = 2               # bump when the code makes different pages from the same history
+PAGES = 3               # bump when the code makes different pages from the same history
 MANIFEST = "knockbox-book.json"
 STATS = ("games", "wins", "hands", "hands_won", "gins", "undercuts", "avg_points", "net")
 LATEST = 40             # evenings listed on a player's page

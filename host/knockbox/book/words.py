@@ -14,11 +14,14 @@ EN = {
     "games": "games",
     "nets": "each player's net",
     "ratings": "Ratings",
-    "ratings_note": "Skill ratings over all finished games (the conservative estimate: higher "
-                    "is stronger; 0 before the first game).",
+    "ratings_note": "Skill ratings over all finished games: higher is stronger, 25 before the "
+                    "first game; a game won never lowers a rating, a game lost never raises it. "
+                    "± is how sure it is: the skill is within that of the rating 19 times in "
+                    "20, closer the more games are rated.",
     "rank": "#",
     "player": "player",
     "rating": "rating",
+    "uncertainty": "±",
     "rated": "games rated",
     "wins": "wins",
     "hands": "hands",
@@ -28,7 +31,7 @@ EN = {
     "avg_points": "points per hand",
     "net": "net",
     "home": "← The group's book",
-    "player_sub": "rating %s after %d rated games",
+    "player_sub": "rating %s ± %s after %d rated games",
     "overall": "All games",
     "net_chart": "Net over time",
     "net_axis": "evening",
@@ -67,11 +70,14 @@ RU = {
     "games": "партии",
     "nets": "расчёт по игрокам",
     "ratings": "Рейтинг",
-    "ratings_note": "Рейтинг по всем оконченным партиям (осторожная оценка: больше — сильнее; "
-                    "0 до первой партии).",
+    "ratings_note": "Рейтинг по всем оконченным партиям: больше — сильнее, 25 до первой "
+                    "партии; выигранная партия рейтинг не снижает, проигранная не повышает. "
+                    "± — точность: в 19 случаях из 20 сила игрока отличается от рейтинга не "
+                    "больше чем на столько, и тем меньше, чем больше партий в рейтинге.",
     "rank": "№",
     "player": "игрок",
     "rating": "рейтинг",
+    "uncertainty": "±",
     "rated": "партий в рейтинге",
     "wins": "победы",
     "hands": "сдачи",
@@ -81,7 +87,7 @@ RU = {
     "avg_points": "очков за сдачу",
     "net": "расчёт",
     "home": "← Книга нашей компании",
-    "player_sub": "рейтинг %s, партий в рейтинге: %d",
+    "player_sub": "рейтинг %s ± %s, партий в рейтинге: %d",
     "overall": "Все партии",
     "net_chart": "Расчёт по вечерам, нарастающим итогом",
     "net_axis": "вечер",
