@@ -3,7 +3,7 @@
 
   index.html            the evenings (date, games, each player's net) and the ratings table
   evenings/N.html       evening N as `knockbox report --evening N` shows it (knockbox.report)
-  players/NAME-H.html   a player: the statistics of `knockbox stats`, the rating, net and rating
+  players/NAME-H.html   a player (pages(): never one page for two names): the statistics of `knockbox stats`, the rating, net and rating
                         over time (inline SVG charts), head to head against each other player,
                         by method, the evenings played
   years/YYYY.html       a book of more than INDEX evenings: the evenings of each year (the index
@@ -68,10 +68,24 @@ def version():
 
 
 def slug(name):
-    """A player's page name: the name's letters and digits in ASCII, and a hash of the whole
-    name (two names never share a page, whatever the file system's case or script)."""
+    """A player's page name: the name's letters and digits in ASCII, and 64 bits of a hash of
+    the whole name (lower case: the same whatever the file system's case or script)."""
     base = re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-")[:40] or "player"
-    return "%s-%s.html" % (base, hashlib.sha1(name.encode("utf-8")).hexdigest()[:6])
+    return "%s-%s.html" % (base, hashlib.sha256(name.encode("utf-8")).hexdigest()[:16])
+
+
+def pages(names):
+    """{name: its page's name}: slug(), and should two names ever share one (the hashes of two
+    names alike), the later name in order gets slug-2, -3, ...: never one page for two names."""
+    out, taken = {}, set()
+    for name in sorted(names):
+        page, n = slug(name), 1
+        while page in taken:
+            n += 1
+            page = "%s-%d.html" % (slug(name)[:-5], n)
+        taken.add(page)
+        out[name] = page
+    return out
 
 
 _JSON = json.JSONEncoder(ensure_ascii=False, sort_keys=True)   # (json.dumps makes one a call)
@@ -194,6 +208,7 @@ class Book:
         rated = ratings.Ratings(self.h)
         tab = rated.table
         players = self.store.players()
+        self.page = pages(players)
         summed = {key: inputs for key, inputs in keys.values()}
         for name in sorted(players):
             self._player(name, sorted(summed[e] for e in players[name]), keys,
@@ -259,11 +274,11 @@ class Book:
 
     def _player(self, name, inputs, keys, rating, rated):
         """The player's page; inputs: the sums' inputs of the player's evenings."""
-        path = "players/" + slug(name)
+        path = "players/" + self.page[name]
         vs = self.store.vs(name)
         others = sorted(vs)
         inputs = _key(self.version, self.lang, name, inputs, rated.mark.get(name),
-                      [slug(o) for o in others])
+                      [self.page[o] for o in others])
         if self._fresh(path, inputs):
             return
         progress = rated.progress(name)
@@ -271,7 +286,7 @@ class Book:
         totals = self.store.totals(name)
         methods = [{"method": m, "label": w["method%d" % m], "s": _stats(totals[m])}
                    for m in (1, 2, 3) if m in totals]
-        vs = [{"player": o, "href": slug(o), "v": dict(zip(VS, vs[o]))} for o in others]
+        vs = [{"player": o, "href": self.page[o], "v": dict(zip(VS, vs[o]))} for o in others]
         nets = self.store.nets(name)
         played = sorted((n, keys[n][0]) for n in keys if n is not None and keys[n][0] in nets)
         if self.dates is None:
@@ -309,7 +324,7 @@ class Book:
                "sub": w["sub"] % (len(rows), len(numbers), days[0], days[-1]),
                "evenings": self._listed(keys, numbers[:INDEX], ""),
                "years": years,
-               "ratings": [dict(player=n, href="players/" + slug(n), r=ratings.of(tab, n),
+               "ratings": [dict(player=n, href="players/" + self.page[n], r=ratings.of(tab, n),
                                 s=overall[n]) for n in table],
                "made": max(r[1] for r in rows)[:16]}
         self._put("index.html", self.env.get_template("index.html").render(ctx), None)

@@ -6,6 +6,7 @@ synced on or after --since DATE, or by default all of them. Players are matched 
 from knockbox import stats as S
 from knockbox.commands.common import (add_db_option, add_selection, open_history, select,
                                       write_json, write_table)
+from knockbox.textsafe import visible
 
 HELP = "per-player statistics over the history"
 ROWS = 40           # rows of the net-over-time table at most (a row per day, month or year)
@@ -37,8 +38,8 @@ def run(args, out, err):
         return 0
     table = [tuple(HEADS.get(c, c.replace("_", " ")) for c in COLUMNS)]
     for p in stats:
-        table.append(tuple("%.2f" % p[c] if c in ("rating", "uncertainty") else str(p[c])
-                           for c in COLUMNS))
+        table.append(tuple("%.2f" % p[c] if c in ("rating", "uncertainty") else
+                           visible(p[c]) if c == "player" else str(p[c]) for c in COLUMNS))
     write_table(out, table, right=range(1, len(COLUMNS)))
     net_over_time(out, stats)
     return 0
@@ -63,7 +64,7 @@ def net_over_time(out, stats):
         for day, run in p["net_by_day"]:
             at[day[:width]] = run
         after.append(at)
-    table = [(unit,) + tuple(p["player"] for p in stats)]
+    table = [(unit,) + tuple(visible(p["player"]) for p in stats)]
     last = [""] * len(stats)
     for period in periods:
         for i, at in enumerate(after):
