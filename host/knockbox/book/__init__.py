@@ -20,7 +20,14 @@ differ. So after a sync of one evening, one evening page, the pages of its playe
 year are made, and nothing read or written grows with the history but the list of games and
 the manifest's line per page; with --jobs 2 or more the few evening pages of an update are made
 by worker processes meanwhile. Pages the manifest lists that are no longer part of the book are
-removed; nothing else in the folder is touched.
+removed; nothing else in the folder is touched: a manifest's entry that is not a page the book
+makes (PAGE), or that leads out of the folder (../, an absolute path, a folder linked
+elsewhere), is left alone and dropped from the manifest.
+
+A first build writes the manifest, marked "partial", before anything else: a build that is
+stopped (Ctrl-C, a full disk, a kill) leaves a folder the next build takes up, removing the
+pages it no longer makes, and the temporary files of a page being written (.knockbox-*.tmp) are
+removed.
 """
 import concurrent.futures
 import datetime
@@ -43,6 +50,9 @@ FORMATS = ("knockbox-book/1", FORMAT)
 SUMS = 2                # bump when sums() counts differently: every evening summed again
 PAGES = 3               # bump when the code makes different pages from the same history
 MANIFEST = "knockbox-book.json"
+PAGE = re.compile(r"(index|evenings/[0-9]+|players/[a-z0-9-]+|years/[0-9]+)\.html\Z")
+FOLDERS = ("evenings", "players", "years")
+_TMP = re.compile(r"\.knockbox-.*\.tmp\Z")     # files.write_whole's
 STATS = ("games", "wins", "hands", "hands_won", "gins", "undercuts", "avg_points", "net")
 LATEST = 40             # evenings listed on a player's page
 INDEX = 60              # evenings listed on the index; a book of more has a page for each year
@@ -104,6 +114,7 @@ class Book:
         self.version = version()
         self.anew = False       # the folder's pages were made by another knockbox or language
         self.later = None       # (worker processes, [(n, inputs, page to come)]): see _wait()
+        self.foreign = []       # the manifest's entries left alone: not pages the book makes
         self.old = self._manifest()
         self.pages = {}         # path -> {"sha256", "size", "mtime", "inputs"}
         self.written = self.kept = self.removed = 0
@@ -113,7 +124,8 @@ class Book:
 
     def _manifest(self):
         path = os.path.join(self.folder, MANIFEST)
-        if os.path.isdir(self.folder) and not os.path.exists(path) and os.listdir(self.folder):
+        if os.path.isdir(self.folder) and not os.path.exists(path) and [
+                n for n in os.listdir(self.folder) if not _TMP.match(n)]:
             raise UserError("%s is not empty and holds no Knockbox book (%s): give a new or "
                             "empty folder" % (self.folder, MANIFEST))
         self._old_bytes = None
@@ -122,16 +134,67 @@ class Book:
                 self._old_bytes = f.read()
             m = json.loads(self._old_bytes)
         except FileNotFoundError:
-            return {"pages": {}}
+            return {"pages": {}, "partial": True}
         except (OSError, ValueError) as e:
             raise UserError("%s: not a Knockbox book manifest (%s)" % (path, e)) from None
-        if not isinstance(m, dict) or m.get("format") not in FORMATS:
+        if (not isinstance(m, dict) or m.get("format") not in FORMATS
+                or not isinstance(m.get("pages"), dict)):
             raise UserError("%s: not a Knockbox book manifest" % path)
+        for p in list(m["pages"]):
+            if not self._ours(p, m["pages"][p]):
+                self.foreign.append(p)
+                del m["pages"][p]
+        if m.get("partial"):
+            self._adopt(m["pages"])
         if m.get("version") != self.version or m.get("lang") != self.lang:
             self.anew = bool(m.get("pages"))    # made by another knockbox or in another language
             for p in m.get("pages", {}).values():
                 p["inputs"] = None
         return m
+
+    def _ours(self, path, entry):
+        """Whether a manifest's entry is a page the book makes, inside the folder."""
+        if not (PAGE.match(path) and isinstance(entry, dict) and all(
+                isinstance(entry.get(k), t) for k, t in (("sha256", str), ("size", int),
+                                                         ("mtime", int)))):
+            return False
+        return self._inside(path)
+
+    def _inside(self, path):
+        """Whether path (relative to the folder) leads to a place inside it, links followed."""
+        root = os.path.realpath(self.folder)
+        return os.path.realpath(os.path.join(root, path)).startswith(root + os.sep)
+
+    def _adopt(self, pages):
+        """A stopped first build's pages (the folder was empty or a book's when it began): into
+        pages, to be made again or removed."""
+        for sub in FOLDERS:
+            try:
+                names = os.listdir(os.path.join(self.folder, sub))
+            except OSError:
+                continue
+            for n in names:
+                path = sub + "/" + n
+                if path not in pages and PAGE.match(path) and self._ours(
+                        path, {"sha256": "", "size": 0, "mtime": 0}):
+                    pages[path] = {"sha256": "", "size": -1, "mtime": 0, "inputs": None}
+
+    def _begin(self):
+        """Make the folders; a first build's manifest (marked partial) before any page, and
+        the temporary files a stopped build left removed."""
+        try:
+            os.makedirs(self.folder, exist_ok=True)
+            if self.old.get("partial"):
+                self._write_manifest({}, partial=True)
+            for sub in ("",) + FOLDERS[:2]:
+                os.makedirs(os.path.join(self.folder, sub), exist_ok=True)
+            for sub in ("",) + FOLDERS:
+                folder = os.path.join(self.folder, sub)
+                for n in os.listdir(folder) if os.path.isdir(folder) else ():
+                    if _TMP.match(n) and self._inside(os.path.join(sub, n)):
+                        os.remove(os.path.join(folder, n))
+        except OSError as e:
+            raise UserError("%s: %s" % (self.folder, e.strerror or e)) from None
 
     def _fresh(self, path, inputs):
         """Whether path is as the manifest says and was made from these inputs."""
@@ -176,11 +239,17 @@ class Book:
                 self.removed += 1
             except FileNotFoundError:
                 pass
-        m = {"format": FORMAT, "version": self.version, "lang": self.lang, "pages": self.pages}
+        self._write_manifest(self.pages)
+
+    def _write_manifest(self, pages, partial=False):
+        m = {"format": FORMAT, "version": self.version, "lang": self.lang, "pages": pages}
+        if partial:
+            m["partial"] = True
         data = json.dumps(m, ensure_ascii=False, sort_keys=True, separators=(",", ":"),
                           check_circular=False).encode("utf-8")
         if data != self._old_bytes or not os.path.exists(os.path.join(self.folder, MANIFEST)):
             write_whole(os.path.join(self.folder, MANIFEST), [data])
+            self._old_bytes = data
 
     # ---- building
 
@@ -198,11 +267,7 @@ class Book:
             gc.unfreeze()
 
     def _build(self, rows):
-        for sub in ("", "evenings", "players"):
-            try:
-                os.makedirs(os.path.join(self.folder, sub), exist_ok=True)
-            except OSError as e:
-                raise UserError("%s: %s" % (self.folder, e.strerror or e)) from None
+        self._begin()
         self.store, self.dates = Store(self.h), None     # dates: {evening: day}, when read
         keys = self._evenings(rows)
         rated = ratings.Ratings(self.h)
@@ -218,7 +283,7 @@ class Book:
         self._finish()
         return {"evenings": len(keys) - (None in keys), "players": len(players),
                 "written": self.written, "kept": self.kept, "removed": self.removed,
-                "anew": self.anew}
+                "anew": self.anew, "foreign": self.foreign}
 
     def _evenings(self, rows):
         """Make the page of each evening whose games changed (or whose page is not as made) and
@@ -264,13 +329,15 @@ class Book:
                     self._put(_page(n), made.result()[0], inputs)
 
     def _make(self, todo):
-        """(page or None, sums or None) of each evening to make, in order: in worker processes
-        when there are many (a first build), else here."""
+        """(page or None, sums or None) of each evening to make, in order, each as soon as it
+        is made: in worker processes when there are many (a first build), else here."""
         args = [(n, ids, self.lang, page, summ) for n, ids, _, page, summ in todo]
         if self.jobs < 2 or len(todo) < 4 * self.jobs:
-            return [make_evening(self.h, *a) for a in args]
+            for a in args:
+                yield make_evening(self.h, *a)
+            return
         with concurrent.futures.ProcessPoolExecutor(self.jobs) as pool:
-            return list(pool.map(_work, [(self.h.path,) + a for a in args], chunksize=4))
+            yield from pool.map(_work, [(self.h.path,) + a for a in args], chunksize=4)
 
     def _player(self, name, inputs, keys, rating, rated):
         """The player's page; inputs: the sums' inputs of the player's evenings."""
