@@ -3,8 +3,8 @@ tests/browser.py), every link from index.html resolves to a page of the book, no
 for outside the folder, and the numbers on the pages are those of `knockbox stats --json`,
 `settle --json` and `history --json`; building again after a sync makes only what changed; the
 Russian book speaks the rules' words."""
-import concurrent.futures
 import json
+import multiprocessing
 import os
 import random
 import urllib.parse
@@ -293,9 +293,8 @@ def test_a_first_build_in_worker_processes_is_the_same(tmp_path, monkeypatch):
     sync(db, E.journal(plan(5, 9, per=1)), "2025-02-01", monkeypatch)
     one, two = tmp_path / "one", tmp_path / "two"
     pools = []
-    real = concurrent.futures.ProcessPoolExecutor
-    monkeypatch.setattr(concurrent.futures, "ProcessPoolExecutor",
-                        lambda n: pools.append(n) or real(n))
+    real = multiprocessing.Pool
+    monkeypatch.setattr(multiprocessing, "Pool", lambda n, **k: pools.append(n) or real(n, **k))
     book(db, one, "--jobs", "1", "--lang", "en")
     assert pools == []
     assert "15 pages written" in book(db, two, "--jobs", "2", "--lang", "en")

@@ -16,7 +16,8 @@ whose games (their ids, versions, statuses) are what the manifest says keeps its
 made again only when its games changed. A player's page is made again only when one of the
 player's evenings or the player's ratings changed, a year's page when one of its evenings did;
 the index is made each time (it lists at most INDEX evenings) and written only when its bytes
-differ. So after a sync of one evening, one evening page, the pages of its players and its
+differ. An evening page has all the evening's games, however many (`knockbox report` stops at
+report.MAX_GAMES). So after a sync of one evening, one evening page, the pages of its players and its
 year are made, and nothing read or written grows with the history but the list of games and
 the manifest's line per page; with --jobs 2 or more the few evening pages of an update are made
 by worker processes meanwhile. Pages the manifest lists that are no longer part of the book are
@@ -28,15 +29,21 @@ A first build writes the manifest, marked "partial", before anything else: a bui
 stopped (Ctrl-C, a full disk, a kill) leaves a folder the next build takes up, removing the
 pages it no longer makes, and the temporary files of a page being written (.knockbox-*.tmp) are
 removed.
+
+Worker processes ignore Ctrl-C: the build stops them (terminate) and says "interrupted" once, so
+nothing is left running and nothing is half written (pages are written whole, the history's
+sums in one transaction). progress(part, done, total) is told how far the pages are
+(knockbox.book.progress on a terminal).
 """
-import concurrent.futures
 import datetime
 import gc
 import hashlib
 import importlib.metadata
 import json
+import multiprocessing
 import os
 import re
+import signal
 
 from knockbox import ratings, templating
 from knockbox.book import svg
@@ -108,8 +115,9 @@ def _key(*parts):
 class Book:
     """One build of the book in folder (see the module's doc)."""
 
-    def __init__(self, h, folder, lang="en", jobs=1):
+    def __init__(self, h, folder, lang="en", jobs=1, progress=None):
         self.h, self.folder, self.lang, self.jobs = h, folder, lang, jobs
+        self.progress = progress or (lambda part, done, total: None)
         self.words = LANGS[lang]
         self.version = version()
         self.anew = False       # the folder's pages were made by another knockbox or language
@@ -265,6 +273,8 @@ class Book:
             return self._build(rows)
         finally:
             gc.unfreeze()
+            if self.later:      # (stopped before _wait(): a Ctrl-C, a full disk)
+                _stop(self.later[0])
 
     def _build(self, rows):
         self._begin()
@@ -275,7 +285,8 @@ class Book:
         players = self.store.players()
         self.page = pages(players)
         summed = {key: inputs for key, inputs in keys.values()}
-        for name in sorted(players):
+        for i, name in enumerate(sorted(players)):
+            self.progress("player pages", i, len(players))
             self._player(name, sorted(summed[e] for e in players[name]), keys,
                          ratings.of(tab, name), rated)
         self._index(rows, keys, tab, sorted(players))
@@ -306,13 +317,14 @@ class Book:
         pages = [(n, ids, inputs) for n, ids, inputs, page, _ in todo if page]
         if self.jobs >= 2 and pages and len(todo) < 4 * self.jobs:
             # an update: its few pages made by worker processes meanwhile, written by _wait()
-            pool = concurrent.futures.ProcessPoolExecutor(min(self.jobs, len(pages)))
-            self.later = pool, [(n, inputs, pool.submit(_work, (self.h.path, n, ids, self.lang,
-                                                                 True, False)))
+            pool = _pool(min(self.jobs, len(pages)))
+            self.later = pool, [(n, inputs, pool.apply_async(_work, ((self.h.path, n, ids,
+                                                                      self.lang, True, False),)))
                                 for n, ids, inputs in pages]
             todo = [(n, ids, inputs, False, summ) for n, ids, inputs, _, summ in todo if summ]
         made = {}
-        for (n, _, inputs, page, _), (html, got) in zip(todo, self._make(todo)):
+        for i, ((n, _, inputs, page, _), (html, got)) in enumerate(zip(todo, self._make(todo))):
+            self.progress("evening pages" if page else "evenings summed", i + 1, len(todo))
             if page:
                 self._put(_page(n), html, inputs)
             if got is not None:
@@ -324,9 +336,11 @@ class Book:
         """Write the evening pages the worker processes made meanwhile."""
         if self.later:
             pool, pending = self.later
-            with pool:
-                for n, inputs, made in pending:
-                    self._put(_page(n), made.result()[0], inputs)
+            for n, inputs, made in pending:
+                self._put(_page(n), made.get()[0], inputs)
+            pool.close()
+            pool.join()
+            self.later = None
 
     def _make(self, todo):
         """(page or None, sums or None) of each evening to make, in order, each as soon as it
@@ -336,8 +350,14 @@ class Book:
             for a in args:
                 yield make_evening(self.h, *a)
             return
-        with concurrent.futures.ProcessPoolExecutor(self.jobs) as pool:
-            yield from pool.map(_work, [(self.h.path,) + a for a in args], chunksize=4)
+        pool = _pool(self.jobs)
+        try:
+            yield from pool.imap(_work, [(self.h.path,) + a for a in args], chunksize=4)
+        except BaseException:       # (Ctrl-C, a full disk, the generator closed early)
+            _stop(pool)
+            raise
+        pool.close()
+        pool.join()
 
     def _player(self, name, inputs, keys, rating, rated):
         """The player's page; inputs: the sums' inputs of the player's evenings."""
@@ -446,11 +466,33 @@ def make_evening(h, n, ids, lang, page=True, summ=True):
 
         made = max(r["updated"] for r in rows)
         html = report.page(rows, lang=lang, evening=n, now=datetime.datetime.fromisoformat(made),
-                           home=("../index.html", LANGS[lang]["home"]))
+                           home=("../index.html", LANGS[lang]["home"]), most=None)
     return html, sums(rows) if summ else None
 
 
 _HISTORIES = {}     # a worker process's history, opened once
+
+
+def _pool(n):
+    """n worker processes that ignore Ctrl-C (SIGINT), from their start: the build stops
+    them."""
+    old = signal.signal(signal.SIGINT, signal.SIG_IGN)      # (inherited where they fork)
+    try:
+        return multiprocessing.Pool(n, initializer=signal.signal,
+                                    initargs=(signal.SIGINT, signal.SIG_IGN))
+    finally:
+        signal.signal(signal.SIGINT, old)
+
+
+def _stop(pool):
+    """End the worker processes now, whatever they are doing (a second Ctrl-C meanwhile is
+    not another traceback)."""
+    old = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        pool.terminate()
+        pool.join()
+    finally:
+        signal.signal(signal.SIGINT, old)
 
 
 def _work(args):
@@ -473,7 +515,8 @@ def _stats(counts):
     return s
 
 
-def build(h, folder, lang="en", jobs=1):
+def build(h, folder, lang="en", jobs=1, progress=None):
     """Bring the book in folder up to date with history h; returns {"evenings", "players",
-    "written", "kept", "removed"} (pages). jobs: processes making evening pages at once."""
-    return Book(h, folder, lang, jobs).build()
+    "written", "kept", "removed", "anew", "foreign"}. jobs: processes making evening pages at
+    once; progress: see the module's doc."""
+    return Book(h, folder, lang, jobs, progress).build()

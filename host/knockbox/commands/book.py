@@ -45,8 +45,14 @@ def run(args, out, err):
         raise UserError("%s is not a folder" % args.output)
     if args.jobs < 1:
         raise UserError("--jobs: %d is not a number of processes (1 or more)" % args.jobs)
-    done = book.build(open_history(args), folder, lang=args.lang or default_lang(),
-                      jobs=args.jobs)
+    from knockbox.book.progress import Progress
+
+    progress = Progress(err, "book")
+    try:
+        done = book.build(open_history(args), folder, lang=args.lang or default_lang(),
+                          jobs=args.jobs, progress=progress)
+    finally:
+        progress.end()
     if done["foreign"]:
         from knockbox.textsafe import visible
 

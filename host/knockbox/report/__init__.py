@@ -28,17 +28,19 @@ MAX_GAMES = 60      # games on one page at most
 _HERE = os.path.dirname(os.path.abspath(__file__))
 
 
-def page(rows, lang="en", evening=None, since=None, stake=None, now=None, home=None):
+def page(rows, lang="en", evening=None, since=None, stake=None, now=None, home=None,
+         most=MAX_GAMES):
     """The report of these History.games(detail=True) rows as HTML text: what it shows was
-    worked out when each game was stored (nothing is replayed); more than MAX_GAMES games are
-    refused (a page that size is not read: the book is for the whole history). home: (href,
-    text) of a link above the title (the book's evening pages link back to its index)."""
+    worked out when each game was stored (nothing is replayed); more than most games are
+    refused (a page that size is not read: the book is for the whole history; the book's
+    evening pages have no most). home: (href, text) of a link above the title (the book's
+    evening pages link back to its index)."""
     if not rows:
         raise UserError("no games to report")
-    if len(rows) > MAX_GAMES:
+    if most is not None and len(rows) > most:
         raise UserError("%d games are more than one page can sensibly hold (at most %d): choose "
                         "an evening, fewer games or a later --since; `knockbox book -o DIR` "
-                        "makes the whole history a folder of pages" % (len(rows), MAX_GAMES))
+                        "makes the whole history a folder of pages" % (len(rows), most))
     words = LANGS[lang]
     names = sorted({n for r in rows for n in r["players"]})
     colour = {n: PALETTE[i % len(PALETTE)] for i, n in enumerate(names)}
