@@ -3,8 +3,8 @@ tests/browser.py), every link from index.html resolves to a page of the book, no
 for outside the folder, and the numbers on the pages are those of `knockbox stats --json`,
 `settle --json` and `history --json`; building again after a sync makes only what changed; the
 Russian book speaks the rules' words."""
-import concurrent.futures
 import json
+import multiprocessing
 import os
 import random
 import urllib.parse
@@ -152,7 +152,8 @@ def test_the_book_in_chromium(db, tmp_path, chromium):
                                                                             n))
     for name, r in index["ratings"]:
         s = stats[name]
-        assert r == {"rating": "%.2f" % s["rating"], "rated": str(s["rated"]),
+        assert r == {"rating": "%.2f" % s["rating"], "uncertainty": "±%.2f" % s["uncertainty"],
+                     "rated": str(s["rated"]),
                      "games": str(s["games"]), "wins": str(s["wins"]), "net": signed(s["net"])}
     # the evenings: `settle --evening N --json` and `history --json`
     assert [e["n"] for e in index["evenings"]] == [4, 3, 2, 1]
@@ -172,11 +173,11 @@ def test_the_book_in_chromium(db, tmp_path, chromium):
     # each player: `stats --json` over all games, over each method's games, head to head
     keys = ("games", "wins", "hands", "hands_won", "gins", "undercuts", "avg_points")
     for name, s in stats.items():
-        [page] = [p for p in pages.values() if p["title"] == "Knockbox · " + name]
+        [page] = [p for p in pages.values() if p["title"] == "Knockbox · \u2068%s\u2069" % name]
         o = page["overall"]
         assert {k: o[k] for k in keys} == {k: str(s[k]) for k in keys}
         assert o["net"] == signed(s["net"]) and o["rating"] == "%.2f" % s["rating"]
-        assert o["rated"] == str(s["rated"])
+        assert o["rated"] == str(s["rated"]) and o["uncertainty"] == "±%.2f" % s["uncertainty"]
         assert page["charts"] == ["net", "rating"]
         for m, row in page["methods"]:
             ids = [str(g["id"]) for g in games if g["method"] == m and name in g["players"]
@@ -192,8 +193,13 @@ def test_the_book_in_chromium(db, tmp_path, chromium):
             assert row["together"] == str(len(both)) > "0"
             assert row["wins"] == str(sum(name in g["winners"] for g in both))
             assert row["their_wins"] == str(sum(other in g["winners"] for g in both))
-            net = sum(n for g in both for n in [js(db, "show", str(g["id"]))["net"]
-                                                [g["players"].index(name)]])
+            # net: the payments between the two (`show --json`: [payer, payee, points] seats)
+            net = 0
+            for g in both:
+                me, them = g["players"].index(name), g["players"].index(other)
+                for payer, payee, v in js(db, "show", str(g["id"]))["payments"]:
+                    net += v if (payer, payee) == (them, me) else -v if (payer, payee) == (
+                        me, them) else 0
             assert row["net"] == signed(net)
         evs = sorted({g["evening"] for g in games if name in g["players"]}, reverse=True)
         assert [n for n, _ in page["played"]] == evs
@@ -233,7 +239,8 @@ def test_a_rebuild_makes_only_what_changed(db, tmp_path, monkeypatch):
 
 def _title(out, path):
     text = (out / path).read_text(encoding="utf-8")
-    return text.split("<title>Knockbox · ", 1)[1].split("</title>", 1)[0]
+    # (a player's name between the isolates that keep its direction its own)
+    return text.split("<title>Knockbox · ", 1)[1].split("</title>", 1)[0].strip("\u2068\u2069")
 
 
 RU_WORDS = ("Книга нашей компании", "Рейтинг", "Вечера", "Вечер 1", "партии", "расчёт",
@@ -286,9 +293,8 @@ def test_a_first_build_in_worker_processes_is_the_same(tmp_path, monkeypatch):
     sync(db, E.journal(plan(5, 9, per=1)), "2025-02-01", monkeypatch)
     one, two = tmp_path / "one", tmp_path / "two"
     pools = []
-    real = concurrent.futures.ProcessPoolExecutor
-    monkeypatch.setattr(concurrent.futures, "ProcessPoolExecutor",
-                        lambda n: pools.append(n) or real(n))
+    real = multiprocessing.Pool
+    monkeypatch.setattr(multiprocessing, "Pool", lambda n, **k: pools.append(n) or real(n, **k))
     book(db, one, "--jobs", "1", "--lang", "en")
     assert pools == []
     assert "15 pages written" in book(db, two, "--jobs", "2", "--lang", "en")

@@ -14,7 +14,8 @@ import evenings as E
 from gamegen import random_game
 from knockbox import history, ratings
 from knockcore.game import Game
-from clirun import knockbox
+from clirun import db_rows, knockbox
+from pages import rows
 
 
 
@@ -90,9 +91,10 @@ def test_who_wins_everything_ends_on_top(tmp_path, fixed_clock):
     # the text table shows the same numbers
     code, out, err = knockbox("stats", "--db", db)
     head = out.splitlines()[0].split()
-    assert head[-2:] == ["rating", "rated"]
+    assert head[-3:] == ["rating", "+/-", "rated"]
     row = [r for r in out.splitlines() if r.startswith("Ann ")][0].split()
-    assert row[-2:] == ["%.2f" % got["Ann"]["rating"], str(got["Ann"]["rated"])]
+    assert row[-3:] == ["%.2f" % got["Ann"][k] for k in ("rating", "uncertainty")] + [
+        str(got["Ann"]["rated"])]
 
 
 def test_method_2_rates_the_partnership_as_one_team(tmp_path, fixed_clock):
@@ -107,27 +109,26 @@ def test_method_2_rates_the_partnership_as_one_team(tmp_path, fixed_clock):
     assert st.winners == [1, 2] and 2 not in st.active     # Cy sat out, and won with Bob
     E.sync_into(db, E.journal([rec]))
     got = stats(db)
-    assert got["Bob"]["rating"] == got["Cy"]["rating"] > 0 > got["Ann"]["rating"]
+    assert got["Bob"]["rating"] == got["Cy"]["rating"] > 25 > got["Ann"]["rating"]
     assert [got[n]["rated"] for n in ("Ann", "Bob", "Cy")] == [1, 1, 1]
 
     db2 = str(tmp_path / "h2.sqlite3")
     E.sync_into(db2, E.journal([won_by(2, ["Ann", "Bob", "Cy"], 0, {"box": 0, "captain": 1})]))
     got2 = stats(db2)
-    assert got2["Bob"]["rating"] == got2["Cy"]["rating"] < 0 < got2["Ann"]["rating"]
+    assert got2["Bob"]["rating"] == got2["Cy"]["rating"] < 25 < got2["Ann"]["rating"]
     # one against two: the box player's win moves him more than one partner's share
     assert got2["Ann"]["rating"] > got["Bob"]["rating"]
 
 
-def test_sides_and_ties():
-    """Ranks by the final standing, equal finals as a tie; method 2 as two teams."""
-    assert ratings.sides(3, ["A", "B", "C"], [425, 88, 35]) == ([["A"], ["B"], ["C"]], [1, 2, 3])
-    assert ratings.sides(1, ["A", "B", "C"], [90, 150, 90]) == ([["A"], ["B"], ["C"]], [2, 1, 2])
-    assert ratings.sides(2, ["A", "B", "C"], [80, 160, 160], box=0) == (
-        [["A"], ["B", "C"]], [2, 1])
+def test_a_game_is_its_winner_against_each_other_side():
+    """Methods 1 and 3: the winner against each of the other two; method 2: the box against
+    the partnership. Each player's games rated count the game once."""
+    assert ratings.matches(3, ["A", "B", "C"], [1]) == [(["B"], ["A"]), (["B"], ["C"])]
+    assert ratings.matches(2, ["A", "B", "C"], [1, 2], box=0) == [(["B", "C"], ["A"])]
+    assert ratings.matches(2, ["A", "B", "C"], [0], box=0) == [(["A"], ["B", "C"])]
     state = {}
-    ratings.rate(state, [["A"], ["B"], ["C"]], [1, 2, 2])
-    assert state["B"] == state["C"] and state["A"][0] > state["B"][0]
-    assert state["A"][2] == 1
+    ratings.rate(state, ratings.matches(1, ["A", "B", "C"], [0]))
+    assert state["A"][0] > 25 > state["B"][0] and [state[n][2] for n in "ABC"] == [1, 1, 1]
 
 
 def plan_of(seed, n, names=("Ann", "Bob", "Cy", "Dee")):
@@ -182,7 +183,7 @@ def test_the_same_history_gives_the_same_ratings(tmp_path, monkeypatch):
     E.sync_into(steps, other, dev="fedcba9876543210")
     after = ratings_of(steps)
     assert after != before and after == fresh(steps, tmp_path)
-    assert sum(r for _, r in after.values()) > sum(r for _, r in before.values())
+    assert sum(n for _, n in after.values()) > sum(n for _, n in before.values())
 
     # a game changed on the device after a sync (an undo of its last hand): rated anew
     evs2 = evs + [{"t": "undo", "g": 30}]
@@ -197,3 +198,75 @@ def test_a_stats_selection_still_rates_the_whole_history(tmp_path, fixed_clock):
     one = stats(db, "--evening", "2")
     assert one and all((p["rating"], p["rated"]) == whole[n] for n, p in one.items())
     assert any(p["rated"] > p["games"] for p in one.values())
+
+
+def second_place(method, players):
+    """A finished game where players[1] wins and players[0] comes second (one hand won,
+    players[2] none)."""
+    if method == 3:
+        start, hands = {"dealer": 2}, [{"gin": 0, "counts": [0, 30, 30]}] + [
+            {"gin": 1, "counts": [30, 0, 30]}] * 2
+    else:       # Ann and Bob play, Cy sits out; Ann knocks, Cy comes in and loses, Bob wins
+        start = {"idle": 2, "dealer": 1}
+        hands = [{"knock": 0, "counts": [5, 20, None]}, {"knock": 0, "counts": [5, None, 30]},
+                 {"gin": 1, "counts": [30, 0, None]}, {"gin": 1, "counts": [None, 0, 60]}]
+    g = Game(method, players, start, {"preset": "seed"})
+    for h in hands:
+        g.add(h)
+    assert g.over and g.winners == [1], g.standings(hands=False)
+    st = g.standings(hands=False)
+    assert sorted(st["final"], reverse=True).index(st["final"][0]) == 1     # second
+    return g.record()
+
+
+def test_two_lost_games_never_raise_the_rating(tmp_path, fixed_clock):
+    """Ann loses two games in a row, second of three each time (she beat Cy): her rating, as
+    stats and the book show it, does not rise, nor over time on her page. The three sides
+    placed by their finals with the conservative estimate mu - 3 sigma shown (how it was rated
+    and shown before) would have shown a rise after each."""
+    db = str(tmp_path / "h.sqlite3")
+    games = [second_place(3, ["Ann", "Bob", "Cy"]), second_place(1, ["Ann", "Bob", "Cy"])]
+    shown = [ratings.initial()[0]]
+    for n in (1, 2):
+        E.sync_into(db, E.journal(games[:n]))
+        got = stats(db)["Ann"]
+        assert got["wins"] == 0 and got["rated"] == n
+        shown.append(got["rating"])
+    assert shown[0] > shown[1] > shown[2]
+    code, _, err = knockbox("book", "--db", db, "-o", tmp_path / "book", "--lang", "en")
+    assert code == 0, err
+    index = rows(tmp_path / "book" / "index.html", "ratings")
+    assert float(index["Ann"]["rating"]) == shown[2]
+    page = (tmp_path / "book" / index["Ann"]["href"]).read_text(encoding="utf-8")
+    assert ">%.2f</b>" % shown[2] in page and ">±%.2f</b>" % stats(db)["Ann"]["uncertainty"] in page
+
+    # the old way: placed by finals (Ann second), mu - 3 sigma shown
+    state, old = {}, [0.0]
+    for rec in games:
+        rated = ratings.MODEL.rate([[ratings.MODEL.rating(*state.get(n, ratings.initial()))]
+                                    for n in rec["players"]], ranks=[2, 1, 3])
+        state = {n: (r[0].mu, r[0].sigma) for n, r in zip(rec["players"], rated)}
+        old.append(state["Ann"][0] - 3 * state["Ann"][1])
+    assert old[0] < old[1] < old[2]
+
+
+def test_a_game_won_never_lowers_a_rating_nor_a_game_lost_raises_it(tmp_path, fixed_clock):
+    """Random games of every method among four players: after each rated game, each winner's
+    rating is no lower and each loser's no higher than before it."""
+    db = str(tmp_path / "h.sqlite3")
+    E.sync_into(db, E.journal(plan_of(21, 60)))
+    stats(db)       # rates them
+    before, checked = {}, 0
+    for pos, players, winners, method, box in db_rows(
+            db, "SELECT r.pos, g.players, g.winners, g.method, json_extract(g.record, "
+            "'$.start.box') FROM rating_games r JOIN games g ON g.id = r.game_id ORDER BY r.pos"):
+        players, winners = json.loads(players), json.loads(winners)
+        won = set(winners if method != 2 or box in winners else
+                  [s for s in range(3) if s != box])
+        after = dict(db_rows(db, "SELECT player, mu FROM rating_steps WHERE pos = ?", pos))
+        for s, n in enumerate(players):
+            old = before.get(n, ratings.initial()[0])
+            assert (after[n] >= old) if s in won else (after[n] <= old), (pos, n)
+            checked += 1
+        before.update(after)
+    assert checked > 100

@@ -25,9 +25,11 @@ def write_whole(path, parts, shown=None):
                 f.write(part.encode("utf-8") if isinstance(part, str) else part)
         os.chmod(tmp, 0o644)
         os.replace(tmp, path)
-    except OSError as e:
+    except BaseException as e:     # (Ctrl-C too: no temporary file left behind)
         if tmp is not None and os.path.exists(tmp):
             os.unlink(tmp)
+        if not isinstance(e, OSError):
+            raise
         raise UserError("%s: %s" % (shown or path, e.strerror or e)) from None
 
 

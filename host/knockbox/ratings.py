@@ -1,23 +1,26 @@
 """Skill ratings of the players across all their finished games: openskill's Weng-Lin Bayesian
-approximation (the Plackett-Luce model: any number of sides, teams, ties), docs/RATINGS.md.
+approximation (the Plackett-Luce model), docs/RATINGS.md.
 
-Each finished game is one match, rated in the history's order (synced, device, epoch, game
-number, id: the same history always gives the same ratings):
-  methods 1 and 3  three sides of one player, ranked by the game's final standing (the final
-                   totals with bonuses, higher first; equal finals are a tie)
+Each finished game is rated as its winners against each other side, in the history's order
+(synced, device, epoch, game number, id: the same history always gives the same ratings):
+  methods 1 and 3  the winner against each of the other two, one two-sided match after the
+                   other (in seat order)
   method 2         the box player against the partnership as one team of two (the partner who
-                   sat out the last hand is on the team), ranked by their finals
-A player's rating is the conservative estimate mu - 3 sigma (openskill's ordinal): 0 before the
-first game, higher is stronger.
+                   sat out the last hand is on the team)
+A player's rating is the skill estimate mu (25 before the first game, higher is stronger) and
+its uncertainty 2 sigma, shown beside it. Two-sided matches make mu move with the result: a game
+won never lowers it, a game lost never raises it (the conservative estimate mu - 3 sigma can rise
+after a loss as sigma shrinks, and three sides placed by their finals can raise the second's mu:
+docs/RATINGS.md).
 
 Kept in the history file, beside the games (derived data: dropped and rebuilt at will):
   rating_games(pos, game_id, key)                   the games rated, in order; key says which
-                                                    version of the game was rated
+                                                    version of the game was rated, and how
   rating_steps(pos, player, mu, sigma, games)       each player's rating after game pos
 update(h) rates only what is new: the stored sequence is compared with the history's finished
 games, and rating resumes from the first game that differs (a game synced or imported into the
 past, or changed since, forces a recompute from there; new games at the end cost only
-themselves).
+themselves; a history rated by another MATCHES is rated again from the start).
 """
 import json
 from openskill.models import PlackettLuce
@@ -34,11 +37,19 @@ CREATE TABLE IF NOT EXISTS rating_steps (pos INTEGER NOT NULL, player TEXT NOT N
     mu REAL NOT NULL, sigma REAL NOT NULL, games INTEGER NOT NULL, PRIMARY KEY (player, pos));
 """
 _CHUNK = 500
+MATCHES = 2     # how a game is rated (1: the three sides placed by their finals); in each key
 
 
-def ordinal(mu, sigma):
-    """The rating shown: the conservative estimate, rounded to hundredths."""
-    return round(mu - 3 * sigma, 2)
+def shown(mu):
+    """The rating shown: the skill estimate, rounded to hundredths."""
+    return round(mu, 2)
+
+
+def entry(mu, sigma, games):
+    """A player's rating as shown: {"rating": mu, "uncertainty": 2 sigma (the skill is within
+    this of the rating 19 times in 20), rounded to hundredths; "rated": games; "mu", "sigma"}."""
+    return {"rating": shown(mu), "uncertainty": round(2 * sigma, 2), "rated": games,
+            "mu": mu, "sigma": sigma}
 
 
 def initial():
@@ -65,20 +76,27 @@ def places(method, final, box=None):
     return out
 
 
-def sides(method, players, final, box=None):
-    """(teams of names, ranks: 1 best, equal for a tie) for one finished game."""
-    place = places(method, final, box)
+def matches(method, players, winners, box=None):
+    """The two-sided matches a finished game is rated as: [(winning side, losing side)] of
+    names; winners: the game's winning seats (in method 2 the winning side's)."""
     teams = _seats(method, box)
-    return [[players[s] for s in t] for t in teams], [place[t[0]] for t in teams]
+    won = [t for t in teams if t[0] in winners]
+    if len(won) != 1:
+        raise ValueError("a finished game has one winning side, not %r" % (winners,))
+    return [([players[s] for s in won[0]], [players[s] for s in t])
+            for t in teams if t is not won[0]]
 
 
-def rate(state, teams, ranks):
-    """One match: state {name: (mu, sigma, games)} updated in place."""
-    rated = MODEL.rate([[MODEL.rating(*state.get(n, initial())[:2], name=n) for n in team]
-                        for team in teams], ranks=ranks)
-    for team in rated:
-        for r in team:
-            state[r.name] = (r.mu, r.sigma, state.get(r.name, (0, 0, 0))[2] + 1)
+def rate(state, game):
+    """One game (matches()): state {name: (mu, sigma, games)} updated in place."""
+    for won, lost in game:
+        rated = MODEL.rate([[MODEL.rating(*state.get(n, initial())[:2], name=n) for n in side]
+                            for side in (won, lost)], ranks=[1, 2])
+        for side in rated:
+            for r in side:
+                state[r.name] = (r.mu, r.sigma) + state.get(r.name, (0, 0, 0))[2:]
+    for n in _names(game):
+        state[n] = state[n][:2] + (state[n][2] + 1,)
 
 
 def update(h):
@@ -121,10 +139,10 @@ def _rate_all(db, want, start, state):
         games = _games(db, [g for g, _ in chunk])
         rows, steps = [], []
         for pos, (gid, key) in enumerate(chunk, i):
-            teams, ranks = games[gid]
-            rate(state, teams, ranks)
+            game = games[gid]
+            rate(state, game)
             rows.append((pos, gid, key))
-            steps += [(pos, n) + state[n] for team in teams for n in team]
+            steps += [(pos, n) + state[n] for n in _names(game)]
         yield rows, steps
 
 
@@ -132,8 +150,14 @@ _JSON = json.JSONEncoder(ensure_ascii=False)     # (json.dumps makes one a call:
 
 
 def _key(row):
-    """Which version of a game: where it sits in the order, and what it was when rated."""
-    return _JSON.encode(list(row[1:]))
+    """Which version of a game: where it sits in the order, and what it was when rated, and how
+    it was rated (MATCHES)."""
+    return _JSON.encode([MATCHES] + list(row[1:]))
+
+
+def _names(game):
+    """The players of a game (matches()), in the order they sit in its matches."""
+    return list(dict.fromkeys(n for match in game for side in match for n in side))
 
 
 def _state_before(db, pos):
@@ -144,14 +168,13 @@ def _state_before(db, pos):
 
 
 def _games(db, ids):
-    """{game id: (teams, ranks)} of these finished games, from the final standings the history
-    keeps with each game (knockbox.derived: nothing is replayed)."""
+    """{game id: matches()} of these finished games, from the winners the history keeps with
+    each game (nothing is replayed)."""
     out = {}
-    for gid, method, players, final, box in db.execute(
-            "SELECT id, method, players, json_extract(standings, '$.final'), "
-            "json_extract(record, '$.start.box') FROM games WHERE id IN (%s)"
-            % ",".join("?" * len(ids)), ids):
-        out[gid] = sides(method, json.loads(players), json.loads(final), box)
+    for gid, method, players, winners, box in db.execute(
+            "SELECT id, method, players, winners, json_extract(record, '$.start.box') FROM games "
+            "WHERE id IN (%s)" % ",".join("?" * len(ids)), ids):
+        out[gid] = matches(method, json.loads(players), json.loads(winners), box)
     return out
 
 
@@ -171,21 +194,16 @@ def _stored(h):
 
 
 def table(h, stored=None):
-    """{name: {"rating", "rated", "mu", "sigma"}} for every rated player, up to date (stored:
-    _stored(h) already read)."""
+    """{name: entry()} for every rated player, up to date (stored: _stored(h) already read)."""
     last = {}
     for _pos, name, mu, sigma, games in (stored or _stored(h))[1]:
         last[name] = (mu, sigma, games)
-    return {n: {"rating": ordinal(mu, sigma), "rated": games, "mu": mu, "sigma": sigma}
-            for n, (mu, sigma, games) in last.items()}
+    return {n: entry(*last[n]) for n in last}
 
 
 def of(tab, name):
     """A player's entry in table(), the prior's for a player with no rated game."""
-    if name in tab:
-        return tab[name]
-    mu, sigma = initial()
-    return {"rating": ordinal(mu, sigma), "rated": 0, "mu": mu, "sigma": sigma}
+    return tab[name] if name in tab else entry(*initial(), 0)
 
 
 def both(h):
@@ -215,25 +233,24 @@ class Ratings:
         for name, mu, sigma, games, _pos, count, smu, ssig in h.db.execute(
                 "SELECT player, mu, sigma, games, MAX(pos), COUNT(*), SUM(mu), SUM(sigma) "
                 "FROM rating_steps GROUP BY player"):
-            self.table[name] = {"rating": ordinal(mu, sigma), "rated": games, "mu": mu,
-                                "sigma": sigma}
+            self.table[name] = entry(mu, sigma, games)
             self.mark[name] = "%d %r %r %r" % (count, smu, ssig, mu)
 
     def progress(self, name):
         if self._all is not None:
             return self._prog.get(name, [])
-        return [(gid, ordinal(mu, sigma)) for gid, mu, sigma in self.h.db.execute(
+        return [(gid, shown(mu)) for gid, mu, sigma in self.h.db.execute(
             "SELECT r.game_id, s.mu, s.sigma FROM rating_steps s JOIN rating_games r ON "
             "r.pos = s.pos WHERE s.player = ? ORDER BY s.pos", (name,))]
 
 
 def attach(h, stats):
-    """Each player's rating and games rated (over the whole history) into knockbox.stats rows:
-    "rating" and "rated"."""
+    """Each player's rating, its uncertainty and games rated (over the whole history) into
+    knockbox.stats rows: "rating", "uncertainty" and "rated"."""
     tab = table(h)
     for p in stats:
         r = of(tab, p["player"])
-        p["rating"], p["rated"] = r["rating"], r["rated"]
+        p["rating"], p["uncertainty"], p["rated"] = r["rating"], r["uncertainty"], r["rated"]
 
 
 def progress(h, stored=None):
@@ -241,6 +258,6 @@ def progress(h, stored=None):
     rows, steps = stored or _stored(h)
     game = {pos: gid for pos, gid, _ in rows}
     out = {}
-    for pos, name, mu, sigma, _games in steps:
-        out.setdefault(name, []).append((game[pos], ordinal(mu, sigma)))
+    for pos, name, mu, _sigma, _games in steps:
+        out.setdefault(name, []).append((game[pos], shown(mu)))
     return out

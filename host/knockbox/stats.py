@@ -20,8 +20,11 @@ GLOSSARY = """Counted per player:
   net        settlement points won (+) or lost (-) over finished games
   net_by_day running net after each day (by the date the game was first synced)
   rating     skill rating over all the player's finished games, whatever the selection:
-             openskill's conservative estimate (mu - 3 sigma), 0 before any game, higher
-             is stronger (knockbox.ratings, docs/RATINGS.md)
+             openskill's skill estimate mu, 25 before any game, higher is stronger; a game
+             won never lowers it, a game lost never raises it (knockbox.ratings,
+             docs/RATINGS.md)
+  +/-        the rating's uncertainty (2 sigma: the skill is within this of the rating 19
+             times in 20; "uncertainty" in the JSON), smaller the more games are rated
   rated      the number of games the rating is made from
 """
 COLUMNS = ("player", "games", "wins", "hands", "hands_won", "gins", "undercuts", "avg_points",

@@ -3,7 +3,7 @@
 
   index.html            the evenings (date, games, each player's net) and the ratings table
   evenings/N.html       evening N as `knockbox report --evening N` shows it (knockbox.report)
-  players/NAME-H.html   a player: the statistics of `knockbox stats`, the rating, net and rating
+  players/NAME-H.html   a player (pages(): never one page for two names): the statistics of `knockbox stats`, the rating, net and rating
                         over time (inline SVG charts), head to head against each other player,
                         by method, the evenings played
   years/YYYY.html       a book of more than INDEX evenings: the evenings of each year (the index
@@ -16,20 +16,34 @@ whose games (their ids, versions, statuses) are what the manifest says keeps its
 made again only when its games changed. A player's page is made again only when one of the
 player's evenings or the player's ratings changed, a year's page when one of its evenings did;
 the index is made each time (it lists at most INDEX evenings) and written only when its bytes
-differ. So after a sync of one evening, one evening page, the pages of its players and its
+differ. An evening page has all the evening's games, however many (`knockbox report` stops at
+report.MAX_GAMES). So after a sync of one evening, one evening page, the pages of its players and its
 year are made, and nothing read or written grows with the history but the list of games and
 the manifest's line per page; with --jobs 2 or more the few evening pages of an update are made
 by worker processes meanwhile. Pages the manifest lists that are no longer part of the book are
-removed; nothing else in the folder is touched.
+removed; nothing else in the folder is touched: a manifest's entry that is not a page the book
+makes (PAGE), or that leads out of the folder (../, an absolute path, a folder linked
+elsewhere), is left alone and dropped from the manifest.
+
+A first build writes the manifest, marked "partial", before anything else: a build that is
+stopped (Ctrl-C, a full disk, a kill) leaves a folder the next build takes up, removing the
+pages it no longer makes, and the temporary files of a page being written (.knockbox-*.tmp) are
+removed.
+
+Worker processes ignore Ctrl-C: the build stops them (terminate) and says "interrupted" once, so
+nothing is left running and nothing is half written (pages are written whole, the history's
+sums in one transaction). progress(part, done, total) is told how far the pages are
+(knockbox.book.progress on a terminal).
 """
-import concurrent.futures
 import datetime
 import gc
 import hashlib
 import importlib.metadata
 import json
+import multiprocessing
 import os
 import re
+import signal
 
 from knockbox import ratings, templating
 from knockbox.book import svg
@@ -40,9 +54,12 @@ from knockbox.files import write_whole
 
 FORMAT = "knockbox-book/2"      # 1: each evening's sums in the manifest (read as 2: they are not)
 FORMATS = ("knockbox-book/1", FORMAT)
-SUMS = 1                # bump when sums() counts differently: every evening summed again
-PAGES = 2               # bump when the code makes different pages from the same history
+SUMS = 2                # bump when sums() counts differently: every evening summed again
+PAGES = 3               # bump when the code makes different pages from the same history
 MANIFEST = "knockbox-book.json"
+PAGE = re.compile(r"(index|evenings/[0-9]+|players/[a-z0-9-]+|years/[0-9]+)\.html\Z")
+FOLDERS = ("evenings", "players", "years")
+_TMP = re.compile(r"\.knockbox-.*\.tmp\Z")     # files.write_whole's
 STATS = ("games", "wins", "hands", "hands_won", "gins", "undercuts", "avg_points", "net")
 LATEST = 40             # evenings listed on a player's page
 INDEX = 60              # evenings listed on the index; a book of more has a page for each year
@@ -68,10 +85,24 @@ def version():
 
 
 def slug(name):
-    """A player's page name: the name's letters and digits in ASCII, and a hash of the whole
-    name (two names never share a page, whatever the file system's case or script)."""
+    """A player's page name: the name's letters and digits in ASCII, and 64 bits of a hash of
+    the whole name (lower case: the same whatever the file system's case or script)."""
     base = re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-")[:40] or "player"
-    return "%s-%s.html" % (base, hashlib.sha1(name.encode("utf-8")).hexdigest()[:6])
+    return "%s-%s.html" % (base, hashlib.sha256(name.encode("utf-8")).hexdigest()[:16])
+
+
+def pages(names):
+    """{name: its page's name}: slug(), and should two names ever share one (the hashes of two
+    names alike), the later name in order gets slug-2, -3, ...: never one page for two names."""
+    out, taken = {}, set()
+    for name in sorted(names):
+        page, n = slug(name), 1
+        while page in taken:
+            n += 1
+            page = "%s-%d.html" % (slug(name)[:-5], n)
+        taken.add(page)
+        out[name] = page
+    return out
 
 
 _JSON = json.JSONEncoder(ensure_ascii=False, sort_keys=True)   # (json.dumps makes one a call)
@@ -84,12 +115,14 @@ def _key(*parts):
 class Book:
     """One build of the book in folder (see the module's doc)."""
 
-    def __init__(self, h, folder, lang="en", jobs=1):
+    def __init__(self, h, folder, lang="en", jobs=1, progress=None):
         self.h, self.folder, self.lang, self.jobs = h, folder, lang, jobs
+        self.progress = progress or (lambda part, done, total: None)
         self.words = LANGS[lang]
         self.version = version()
         self.anew = False       # the folder's pages were made by another knockbox or language
         self.later = None       # (worker processes, [(n, inputs, page to come)]): see _wait()
+        self.foreign = []       # the manifest's entries left alone: not pages the book makes
         self.old = self._manifest()
         self.pages = {}         # path -> {"sha256", "size", "mtime", "inputs"}
         self.written = self.kept = self.removed = 0
@@ -99,7 +132,8 @@ class Book:
 
     def _manifest(self):
         path = os.path.join(self.folder, MANIFEST)
-        if os.path.isdir(self.folder) and not os.path.exists(path) and os.listdir(self.folder):
+        if os.path.isdir(self.folder) and not os.path.exists(path) and [
+                n for n in os.listdir(self.folder) if not _TMP.match(n)]:
             raise UserError("%s is not empty and holds no Knockbox book (%s): give a new or "
                             "empty folder" % (self.folder, MANIFEST))
         self._old_bytes = None
@@ -108,16 +142,67 @@ class Book:
                 self._old_bytes = f.read()
             m = json.loads(self._old_bytes)
         except FileNotFoundError:
-            return {"pages": {}}
+            return {"pages": {}, "partial": True}
         except (OSError, ValueError) as e:
             raise UserError("%s: not a Knockbox book manifest (%s)" % (path, e)) from None
-        if not isinstance(m, dict) or m.get("format") not in FORMATS:
+        if (not isinstance(m, dict) or m.get("format") not in FORMATS
+                or not isinstance(m.get("pages"), dict)):
             raise UserError("%s: not a Knockbox book manifest" % path)
+        for p in list(m["pages"]):
+            if not self._ours(p, m["pages"][p]):
+                self.foreign.append(p)
+                del m["pages"][p]
+        if m.get("partial"):
+            self._adopt(m["pages"])
         if m.get("version") != self.version or m.get("lang") != self.lang:
             self.anew = bool(m.get("pages"))    # made by another knockbox or in another language
             for p in m.get("pages", {}).values():
                 p["inputs"] = None
         return m
+
+    def _ours(self, path, entry):
+        """Whether a manifest's entry is a page the book makes, inside the folder."""
+        if not (PAGE.match(path) and isinstance(entry, dict) and all(
+                isinstance(entry.get(k), t) for k, t in (("sha256", str), ("size", int),
+                                                         ("mtime", int)))):
+            return False
+        return self._inside(path)
+
+    def _inside(self, path):
+        """Whether path (relative to the folder) leads to a place inside it, links followed."""
+        root = os.path.realpath(self.folder)
+        return os.path.realpath(os.path.join(root, path)).startswith(root + os.sep)
+
+    def _adopt(self, pages):
+        """A stopped first build's pages (the folder was empty or a book's when it began): into
+        pages, to be made again or removed."""
+        for sub in FOLDERS:
+            try:
+                names = os.listdir(os.path.join(self.folder, sub))
+            except OSError:
+                continue
+            for n in names:
+                path = sub + "/" + n
+                if path not in pages and PAGE.match(path) and self._ours(
+                        path, {"sha256": "", "size": 0, "mtime": 0}):
+                    pages[path] = {"sha256": "", "size": -1, "mtime": 0, "inputs": None}
+
+    def _begin(self):
+        """Make the folders; a first build's manifest (marked partial) before any page, and
+        the temporary files a stopped build left removed."""
+        try:
+            os.makedirs(self.folder, exist_ok=True)
+            if self.old.get("partial"):
+                self._write_manifest({}, partial=True)
+            for sub in ("",) + FOLDERS[:2]:
+                os.makedirs(os.path.join(self.folder, sub), exist_ok=True)
+            for sub in ("",) + FOLDERS:
+                folder = os.path.join(self.folder, sub)
+                for n in os.listdir(folder) if os.path.isdir(folder) else ():
+                    if _TMP.match(n) and self._inside(os.path.join(sub, n)):
+                        os.remove(os.path.join(folder, n))
+        except OSError as e:
+            raise UserError("%s: %s" % (self.folder, e.strerror or e)) from None
 
     def _fresh(self, path, inputs):
         """Whether path is as the manifest says and was made from these inputs."""
@@ -162,11 +247,17 @@ class Book:
                 self.removed += 1
             except FileNotFoundError:
                 pass
-        m = {"format": FORMAT, "version": self.version, "lang": self.lang, "pages": self.pages}
+        self._write_manifest(self.pages)
+
+    def _write_manifest(self, pages, partial=False):
+        m = {"format": FORMAT, "version": self.version, "lang": self.lang, "pages": pages}
+        if partial:
+            m["partial"] = True
         data = json.dumps(m, ensure_ascii=False, sort_keys=True, separators=(",", ":"),
                           check_circular=False).encode("utf-8")
         if data != self._old_bytes or not os.path.exists(os.path.join(self.folder, MANIFEST)):
             write_whole(os.path.join(self.folder, MANIFEST), [data])
+            self._old_bytes = data
 
     # ---- building
 
@@ -182,20 +273,20 @@ class Book:
             return self._build(rows)
         finally:
             gc.unfreeze()
+            if self.later:      # (stopped before _wait(): a Ctrl-C, a full disk)
+                _stop(self.later[0])
 
     def _build(self, rows):
-        for sub in ("", "evenings", "players"):
-            try:
-                os.makedirs(os.path.join(self.folder, sub), exist_ok=True)
-            except OSError as e:
-                raise UserError("%s: %s" % (self.folder, e.strerror or e)) from None
+        self._begin()
         self.store, self.dates = Store(self.h), None     # dates: {evening: day}, when read
         keys = self._evenings(rows)
         rated = ratings.Ratings(self.h)
         tab = rated.table
         players = self.store.players()
+        self.page = pages(players)
         summed = {key: inputs for key, inputs in keys.values()}
-        for name in sorted(players):
+        for i, name in enumerate(sorted(players)):
+            self.progress("player pages", i, len(players))
             self._player(name, sorted(summed[e] for e in players[name]), keys,
                          ratings.of(tab, name), rated)
         self._index(rows, keys, tab, sorted(players))
@@ -203,7 +294,7 @@ class Book:
         self._finish()
         return {"evenings": len(keys) - (None in keys), "players": len(players),
                 "written": self.written, "kept": self.kept, "removed": self.removed,
-                "anew": self.anew}
+                "anew": self.anew, "foreign": self.foreign}
 
     def _evenings(self, rows):
         """Make the page of each evening whose games changed (or whose page is not as made) and
@@ -226,13 +317,14 @@ class Book:
         pages = [(n, ids, inputs) for n, ids, inputs, page, _ in todo if page]
         if self.jobs >= 2 and pages and len(todo) < 4 * self.jobs:
             # an update: its few pages made by worker processes meanwhile, written by _wait()
-            pool = concurrent.futures.ProcessPoolExecutor(min(self.jobs, len(pages)))
-            self.later = pool, [(n, inputs, pool.submit(_work, (self.h.path, n, ids, self.lang,
-                                                                 True, False)))
+            pool = _pool(min(self.jobs, len(pages)))
+            self.later = pool, [(n, inputs, pool.apply_async(_work, ((self.h.path, n, ids,
+                                                                      self.lang, True, False),)))
                                 for n, ids, inputs in pages]
             todo = [(n, ids, inputs, False, summ) for n, ids, inputs, _, summ in todo if summ]
         made = {}
-        for (n, _, inputs, page, _), (html, got) in zip(todo, self._make(todo)):
+        for i, ((n, _, inputs, page, _), (html, got)) in enumerate(zip(todo, self._make(todo))):
+            self.progress("evening pages" if page else "evenings summed", i + 1, len(todo))
             if page:
                 self._put(_page(n), html, inputs)
             if got is not None:
@@ -244,26 +336,36 @@ class Book:
         """Write the evening pages the worker processes made meanwhile."""
         if self.later:
             pool, pending = self.later
-            with pool:
-                for n, inputs, made in pending:
-                    self._put(_page(n), made.result()[0], inputs)
+            for n, inputs, made in pending:
+                self._put(_page(n), made.get()[0], inputs)
+            pool.close()
+            pool.join()
+            self.later = None
 
     def _make(self, todo):
-        """(page or None, sums or None) of each evening to make, in order: in worker processes
-        when there are many (a first build), else here."""
+        """(page or None, sums or None) of each evening to make, in order, each as soon as it
+        is made: in worker processes when there are many (a first build), else here."""
         args = [(n, ids, self.lang, page, summ) for n, ids, _, page, summ in todo]
         if self.jobs < 2 or len(todo) < 4 * self.jobs:
-            return [make_evening(self.h, *a) for a in args]
-        with concurrent.futures.ProcessPoolExecutor(self.jobs) as pool:
-            return list(pool.map(_work, [(self.h.path,) + a for a in args], chunksize=4))
+            for a in args:
+                yield make_evening(self.h, *a)
+            return
+        pool = _pool(self.jobs)
+        try:
+            yield from pool.imap(_work, [(self.h.path,) + a for a in args], chunksize=4)
+        except BaseException:       # (Ctrl-C, a full disk, the generator closed early)
+            _stop(pool)
+            raise
+        pool.close()
+        pool.join()
 
     def _player(self, name, inputs, keys, rating, rated):
         """The player's page; inputs: the sums' inputs of the player's evenings."""
-        path = "players/" + slug(name)
+        path = "players/" + self.page[name]
         vs = self.store.vs(name)
         others = sorted(vs)
         inputs = _key(self.version, self.lang, name, inputs, rated.mark.get(name),
-                      [slug(o) for o in others])
+                      [self.page[o] for o in others])
         if self._fresh(path, inputs):
             return
         progress = rated.progress(name)
@@ -271,7 +373,7 @@ class Book:
         totals = self.store.totals(name)
         methods = [{"method": m, "label": w["method%d" % m], "s": _stats(totals[m])}
                    for m in (1, 2, 3) if m in totals]
-        vs = [{"player": o, "href": slug(o), "v": dict(zip(VS, vs[o]))} for o in others]
+        vs = [{"player": o, "href": self.page[o], "v": dict(zip(VS, vs[o]))} for o in others]
         nets = self.store.nets(name)
         played = sorted((n, keys[n][0]) for n in keys if n is not None and keys[n][0] in nets)
         if self.dates is None:
@@ -309,7 +411,7 @@ class Book:
                "sub": w["sub"] % (len(rows), len(numbers), days[0], days[-1]),
                "evenings": self._listed(keys, numbers[:INDEX], ""),
                "years": years,
-               "ratings": [dict(player=n, href="players/" + slug(n), r=ratings.of(tab, n),
+               "ratings": [dict(player=n, href="players/" + self.page[n], r=ratings.of(tab, n),
                                 s=overall[n]) for n in table],
                "made": max(r[1] for r in rows)[:16]}
         self._put("index.html", self.env.get_template("index.html").render(ctx), None)
@@ -364,11 +466,33 @@ def make_evening(h, n, ids, lang, page=True, summ=True):
 
         made = max(r["updated"] for r in rows)
         html = report.page(rows, lang=lang, evening=n, now=datetime.datetime.fromisoformat(made),
-                           home=("../index.html", LANGS[lang]["home"]))
+                           home=("../index.html", LANGS[lang]["home"]), most=None)
     return html, sums(rows) if summ else None
 
 
 _HISTORIES = {}     # a worker process's history, opened once
+
+
+def _pool(n):
+    """n worker processes that ignore Ctrl-C (SIGINT), from their start: the build stops
+    them."""
+    old = signal.signal(signal.SIGINT, signal.SIG_IGN)      # (inherited where they fork)
+    try:
+        return multiprocessing.Pool(n, initializer=signal.signal,
+                                    initargs=(signal.SIGINT, signal.SIG_IGN))
+    finally:
+        signal.signal(signal.SIGINT, old)
+
+
+def _stop(pool):
+    """End the worker processes now, whatever they are doing (a second Ctrl-C meanwhile is
+    not another traceback)."""
+    old = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        pool.terminate()
+        pool.join()
+    finally:
+        signal.signal(signal.SIGINT, old)
 
 
 def _work(args):
@@ -391,7 +515,8 @@ def _stats(counts):
     return s
 
 
-def build(h, folder, lang="en", jobs=1):
+def build(h, folder, lang="en", jobs=1, progress=None):
     """Bring the book in folder up to date with history h; returns {"evenings", "players",
-    "written", "kept", "removed"} (pages). jobs: processes making evening pages at once."""
-    return Book(h, folder, lang, jobs).build()
+    "written", "kept", "removed", "anew", "foreign"}. jobs: processes making evening pages at
+    once; progress: see the module's doc."""
+    return Book(h, folder, lang, jobs, progress).build()

@@ -8,7 +8,9 @@ dropped and rebuilt at will, as the ratings are), so that an update reads only w
   book_counts(evening, player, part, games, wins, hands, hands_won, gins, undercuts, points, net)
         part 0: the player's games of the evening, 1..3: those of that method (COUNTS)
   book_vs(evening, player, other, together, wins, their_wins, ahead, behind, net)
-        the player's finished games of the evening against another player (VS)
+        the player's finished games of the evening against another player (VS); net: what the
+        player won from that other player (the games' payments between the two: the other's
+        row has it negated)
 
 A player's page and the index add these up in SQL. When the history cannot be written (a
 read-only file) the sums of this build are kept in memory instead.
@@ -53,18 +55,30 @@ def sums(rows):
         st = standings(r)
         place = ratings.places(r["method"], st["final"], r["record"]["start"].get("box"))
         names = r["players"]
+        pair = between(st["payments"])
         for i in range(3):
             vs = players[names[i]]["vs"]
             for j in range(3):
                 if i != j:
                     v = vs.setdefault(names[j], [0] * len(VS))
                     got = (1, i in st["winners"], j in st["winners"], place[i] < place[j],
-                           place[i] > place[j], st["net"][i])
+                           place[i] > place[j], pair[i][j])
                     for k, x in enumerate(got):
                         v[k] += int(x)
     return {"date": min(r["synced"] for r in rows)[:10], "games": len(rows),
             "net": [[p["player"], p["net"], p["games"], p["wins"]] for p in res["players"]],
             "players": players}
+
+
+def between(payments):
+    """pair[i][j]: what seat i won from seat j in a finished game (minus what it paid j), from
+    the standings' payments [[payer, payee, amount]] (each pair's debts offset): pair[i][j] ==
+    -pair[j][i], and a seat's row adds up to its net."""
+    pair = [[0, 0, 0], [0, 0, 0], [0, 0, 0]]
+    for payer, payee, amount in payments:
+        pair[payee][payer] += amount
+        pair[payer][payee] -= amount
+    return pair
 
 
 class Store:

@@ -14,11 +14,14 @@ EN = {
     "games": "games",
     "nets": "each player's net",
     "ratings": "Ratings",
-    "ratings_note": "Skill ratings over all finished games (the conservative estimate: higher "
-                    "is stronger; 0 before the first game).",
+    "ratings_note": "Skill ratings over all finished games: higher is stronger, 25 before the "
+                    "first game; a game won never lowers a rating, a game lost never raises it. "
+                    "± is how sure it is: the skill is within that of the rating 19 times in "
+                    "20, closer the more games are rated.",
     "rank": "#",
     "player": "player",
     "rating": "rating",
+    "uncertainty": "±",
     "rated": "games rated",
     "wins": "wins",
     "hands": "hands",
@@ -28,7 +31,7 @@ EN = {
     "avg_points": "points per hand",
     "net": "net",
     "home": "← The group's book",
-    "player_sub": "rating %s after %d rated games",
+    "player_sub": "rating %s ± %s after %d rated games",
     "overall": "All games",
     "net_chart": "Net over time",
     "net_axis": "evening",
@@ -45,7 +48,8 @@ EN = {
     "ahead": "finished ahead",
     "behind": "finished behind",
     "h2h_note": "Finished games both played; ahead or behind by the final standing (partners "
-                "of method 2 are on one side).",
+                "of method 2 are on one side); net: the points the two paid each other (+: "
+                "won from them).",
     "by_method": "By method",
     "method": "method",
     "method1": "1: cutthroat",
@@ -66,11 +70,14 @@ RU = {
     "games": "партии",
     "nets": "расчёт по игрокам",
     "ratings": "Рейтинг",
-    "ratings_note": "Рейтинг по всем оконченным партиям (осторожная оценка: больше — сильнее; "
-                    "0 до первой партии).",
+    "ratings_note": "Рейтинг по всем оконченным партиям: больше — сильнее, 25 до первой "
+                    "партии; выигранная партия рейтинг не снижает, проигранная не повышает. "
+                    "± — точность: в 19 случаях из 20 сила игрока отличается от рейтинга не "
+                    "больше чем на столько, и тем меньше, чем больше партий в рейтинге.",
     "rank": "№",
     "player": "игрок",
     "rating": "рейтинг",
+    "uncertainty": "±",
     "rated": "партий в рейтинге",
     "wins": "победы",
     "hands": "сдачи",
@@ -80,7 +87,7 @@ RU = {
     "avg_points": "очков за сдачу",
     "net": "расчёт",
     "home": "← Книга нашей компании",
-    "player_sub": "рейтинг %s, партий в рейтинге: %d",
+    "player_sub": "рейтинг %s ± %s, партий в рейтинге: %d",
     "overall": "Все партии",
     "net_chart": "Расчёт по вечерам, нарастающим итогом",
     "net_axis": "вечер",
@@ -97,7 +104,8 @@ RU = {
     "ahead": "выше в итоге",
     "behind": "ниже в итоге",
     "h2h_note": "Оконченные партии, сыгранные обоими; выше или ниже по итогу партии (партнёры "
-                "второго способа на одной стороне).",
+                "второго способа на одной стороне); расчёт: очки, которые двое заплатили друг "
+                "другу (+: выиграно у соперника).",
     "by_method": "По способам",
     "method": "способ",
     "method1": "первый: на вылет",

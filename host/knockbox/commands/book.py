@@ -8,8 +8,9 @@ network, no scripts, every link relative (copy the folder anywhere, or put it on
 
 Building again into the same folder after a sync makes only what changed: the evenings whose
 games changed, the pages of their players, and the index (DIR/knockbox-book.json records what
-each page was made from). Other files in DIR are left alone; a folder that is not empty and
-holds no book is refused.
+each page was made from). Other files in DIR are left alone, whatever the manifest says; a
+folder that is not empty and holds no book is refused, and a first build that was stopped is
+taken up again.
 """
 import os
 import pathlib
@@ -44,8 +45,19 @@ def run(args, out, err):
         raise UserError("%s is not a folder" % args.output)
     if args.jobs < 1:
         raise UserError("--jobs: %d is not a number of processes (1 or more)" % args.jobs)
-    done = book.build(open_history(args), folder, lang=args.lang or default_lang(),
-                      jobs=args.jobs)
+    from knockbox.book.progress import Progress
+
+    progress = Progress(err, "book")
+    try:
+        done = book.build(open_history(args), folder, lang=args.lang or default_lang(),
+                          jobs=args.jobs, progress=progress)
+    finally:
+        progress.end()
+    if done["foreign"]:
+        from knockbox.textsafe import visible
+
+        err.write("%s named files that are not pages of the book; left alone: %s\n"
+                  % (book.MANIFEST, ", ".join(visible(p) for p in done["foreign"])))
     if done["anew"]:
         err.write("%s was made by another knockbox or in another language: every page was "
                   "made again\n" % args.output)

@@ -2,7 +2,10 @@
 
 JSON: a list of game records (format knockbox-game/1, what `knockbox replay` and `knockbox
 import` read) with under "meta" the history's ids, when each game was first synced and its evening
-(a label: `knockbox import` puts the games of one label in one evening). CSV: one row per game, seats in columns (name, total, final, net).
+(a label: `knockbox import` puts the games of one label in one evening). CSV: one row per game, seats in columns (name, total, final, net);
+a text cell a spreadsheet would take for a formula (it starts with = + - @, a tab or a carriage
+return: a player named =HYPERLINK(...)) gets a leading apostrophe, as OWASP advises against CSV
+injection.
 """
 import csv
 import io
@@ -55,6 +58,14 @@ def json_lines(rows):
     yield "[]\n" if first else "\n]\n"
 
 
+FORMULA = ("=", "+", "-", "@", "\t", "\r")     # what a spreadsheet reads a cell as a formula by
+
+
+def cell(v):
+    """A CSV cell: text that would start a formula behind an apostrophe; numbers as they are."""
+    return "'" + v if isinstance(v, str) and v.startswith(FORMULA) else v
+
+
 def csv_lines(rows):
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")
@@ -70,7 +81,7 @@ def csv_lines(rows):
                      st["final"][s] if "final" in st else "",
                      st["net"][s] if "net" in st else ""]
         line.append(r["error"] or "")
-        w.writerow(line)
+        w.writerow([cell(v) for v in line])
         yield buf.getvalue()
         buf.seek(0)
         buf.truncate()

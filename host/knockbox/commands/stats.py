@@ -6,13 +6,15 @@ synced on or after --since DATE, or by default all of them. Players are matched 
 from knockbox import stats as S
 from knockbox.commands.common import (add_db_option, add_selection, open_history, select,
                                       write_json, write_table)
+from knockbox.textsafe import visible
 
 HELP = "per-player statistics over the history"
 ROWS = 40           # rows of the net-over-time table at most (a row per day, month or year)
 DESCRIPTION = (__doc__.split("\n", 2)[2] + S.GLOSSARY + "The table shows net_by_day after "
                "each day, or each month or year when there are more than %d days.\n" % ROWS)
 RAW_DESCRIPTION = True
-COLUMNS = S.COLUMNS + ("rating", "rated")
+COLUMNS = S.COLUMNS + ("rating", "uncertainty", "rated")
+HEADS = {"uncertainty": "+/-"}      # a column's head where it is not the key's words
 
 
 def arguments(p):
@@ -34,9 +36,10 @@ def run(args, out, err):
     if not stats:
         out.write("no games yet\n")
         return 0
-    table = [tuple(c.replace("_", " ") for c in COLUMNS)]
+    table = [tuple(HEADS.get(c, c.replace("_", " ")) for c in COLUMNS)]
     for p in stats:
-        table.append(tuple("%.2f" % p[c] if c == "rating" else str(p[c]) for c in COLUMNS))
+        table.append(tuple("%.2f" % p[c] if c in ("rating", "uncertainty") else
+                           visible(p[c]) if c == "player" else str(p[c]) for c in COLUMNS))
     write_table(out, table, right=range(1, len(COLUMNS)))
     net_over_time(out, stats)
     return 0
@@ -61,7 +64,7 @@ def net_over_time(out, stats):
         for day, run in p["net_by_day"]:
             at[day[:width]] = run
         after.append(at)
-    table = [(unit,) + tuple(p["player"] for p in stats)]
+    table = [(unit,) + tuple(visible(p["player"]) for p in stats)]
     last = [""] * len(stats)
     for period in periods:
         for i, at in enumerate(after):

@@ -11,11 +11,14 @@ Numbers on the page carry data-k attributes (tests/test_report.py reads them in 
 import datetime
 import os
 
+from markupsafe import Markup, escape
+
 from knockbox import settle, stats, templating
 from knockbox.errors import UserError
 from knockbox.history import standings
 from knockbox.report import charts
 from knockbox.report.words import LANGS
+from knockbox.templating import isolate
 from knockcore import evening as ledger
 
 PALETTE = ("#0969da", "#cf222e", "#1a7f37", "#8250df", "#bc4c00", "#1b7c83", "#bf3989",
@@ -25,17 +28,19 @@ MAX_GAMES = 60      # games on one page at most
 _HERE = os.path.dirname(os.path.abspath(__file__))
 
 
-def page(rows, lang="en", evening=None, since=None, stake=None, now=None, home=None):
+def page(rows, lang="en", evening=None, since=None, stake=None, now=None, home=None,
+         most=MAX_GAMES):
     """The report of these History.games(detail=True) rows as HTML text: what it shows was
-    worked out when each game was stored (nothing is replayed); more than MAX_GAMES games are
-    refused (a page that size is not read: the book is for the whole history). home: (href,
-    text) of a link above the title (the book's evening pages link back to its index)."""
+    worked out when each game was stored (nothing is replayed); more than most games are
+    refused (a page that size is not read: the book is for the whole history; the book's
+    evening pages have no most). home: (href, text) of a link above the title (the book's
+    evening pages link back to its index)."""
     if not rows:
         raise UserError("no games to report")
-    if len(rows) > MAX_GAMES:
+    if most is not None and len(rows) > most:
         raise UserError("%d games are more than one page can sensibly hold (at most %d): choose "
                         "an evening, fewer games or a later --since; `knockbox book -o DIR` "
-                        "makes the whole history a folder of pages" % (len(rows), MAX_GAMES))
+                        "makes the whole history a folder of pages" % (len(rows), most))
     words = LANGS[lang]
     names = sorted({n for r in rows for n in r["players"]})
     colour = {n: PALETTE[i % len(PALETTE)] for i, n in enumerate(names)}
@@ -96,14 +101,20 @@ def _game(row, words, colour):
                                            words, "g%d" % row["id"]))
     if st["over"]:
         win = [p[s] for s in st["winners"]]
-        out["winner"] = words["winners" if len(win) > 1 else "winner"] % words["and"].join(win)
+        out["winner"] = escape(words["winners" if len(win) > 1 else "winner"]) % _both(win, words)
         out["payments"] = [[p[a], p[b], v] for a, b, v in st["payments"]]
     return out
 
 
+def _both(names, words):
+    """Names joined by the words' "and", as HTML (each isolated)."""
+    return escape(words["and"]).join(isolate(n) for n in names)
+
+
 def _labels(p, box, words):
-    """Column heads: the players' names, the box player's marked (method 2)."""
-    return ["%s (%s)" % (n, words["in_box"]) if s == box else n for s, n in enumerate(p)]
+    """Column heads (HTML): the players' names, the box player's marked (method 2)."""
+    return [Markup("%s (%s)") % (isolate(n), words["in_box"]) if s == box else isolate(n)
+            for s, n in enumerate(p)]
 
 
 def _series(p, box, running, words, colour):
@@ -118,16 +129,17 @@ def _series(p, box, running, words, colour):
 
 
 def _result(h, x, p, words):
-    """What happened in a hand, in words: who knocked or went gin, an undercut, a void hand."""
+    """What happened in a hand, in words (HTML): who knocked or went gin, an undercut, a void
+    hand."""
     if x["kind"] == "void":
         return words["void"]
     if x["kind"] == "gin":
-        return words["gin"] % p[h["gin"]]
-    knocker = p[h["knock"]]
+        return escape(words["gin"]) % isolate(p[h["gin"]])
+    knocker = isolate(p[h["knock"]])
     if x["kind"] == "undercut":
         # method 3: an opponent who ties the knocker wins ("равенство": "ничья" is a void hand)
         cs = h["counts"]
         tie = None not in cs and cs[x["winners"][0]] == cs[h["knock"]]
-        return words["tie" if tie else "undercut"] % (knocker,
-                                                      words["and"].join(p[s] for s in x["winners"]))
-    return words["knock"] % knocker
+        return escape(words["tie" if tie else "undercut"]) % (
+            knocker, _both([p[s] for s in x["winners"]], words))
+    return escape(words["knock"]) % knocker

@@ -1,12 +1,19 @@
 """The report's charts, drawn by matplotlib (no pyplot: a Figure and its own SVG canvas, so no
 global state or display) as inline SVG: text as paths (no fonts needed where the page is
-opened), ids made unique per chart (several charts share one page), the same bytes each run."""
+opened), ids made unique per chart (several charts share one page), the same bytes each run.
+Players' names are drawn as they are: no mathtext ($...$ is text), a legend's entries given
+with their handles (matplotlib leaves out a label that starts with "_"), control characters as
+visible escapes (knockbox.textsafe), a glyph the font lacks as its box without a warning, and
+the text matplotlib puts beside its paths as comments (names in SVG comments) removed."""
 import io
 import re
+import warnings
 
 from matplotlib import rc_context
 from matplotlib.figure import Figure
 from matplotlib.ticker import MaxNLocator
+
+from knockbox.textsafe import visible
 
 INK = "#24292f"
 GRID = "#d0d7de"
@@ -14,7 +21,7 @@ WON = "#1a7f37"
 LOST = "#cf222e"
 _RC = {"svg.fonttype": "path", "svg.hashsalt": "knockbox", "font.family": "DejaVu Sans",
        "font.size": 10, "axes.edgecolor": GRID, "axes.labelcolor": INK, "xtick.color": INK,
-       "ytick.color": INK, "text.color": INK}
+       "ytick.color": INK, "text.color": INK, "text.parse_math": False}
 _ID = re.compile(r'(\bid="|xlink:href="#|href="#|url\(#)([^")]+)')
 
 
@@ -27,11 +34,14 @@ def running_totals(series, target, words, name):
         fig.subplots_adjust(left=0.075, right=0.985, bottom=0.14, top=0.88)
         ax = fig.add_subplot()
         top = low = 0
+        handles, labels = [], []
         for label, colour, ys in series:
-            ax.plot(range(len(ys)), ys, color=colour, lw=2.2, marker="o", ms=3.5, label=label,
-                    solid_joinstyle="round")
+            handles += ax.plot(range(len(ys)), ys, color=colour, lw=2.2, marker="o", ms=3.5,
+                               solid_joinstyle="round")
+            labels.append(visible(label))
             top, low = max(top, max(ys)), min(low, min(ys))
-        ax.axhline(target, color=INK, lw=1, ls=(0, (5, 4)), label=words["target"] % target)
+        handles.append(ax.axhline(target, color=INK, lw=1, ls=(0, (5, 4))))
+        labels.append(words["target"] % target)
         span = max(top, target) - low
         ax.set_ylim(low - span * 0.04, max(top, target) + span * 0.1)
         ax.set_xlim(-0.2, max(len(ys) for _, _, ys in series) - 0.8)
@@ -39,7 +49,7 @@ def running_totals(series, target, words, name):
         ax.xaxis.set_major_locator(MaxNLocator(integer=True))
         ax.set_xlabel(words["axis_hand"])
         ax.set_ylabel(words["axis_points"])
-        ax.legend(loc="lower left", bbox_to_anchor=(0, 1.01), ncols=len(series) + 1,
+        ax.legend(handles, labels, loc="lower left", bbox_to_anchor=(0, 1.01), ncols=len(series) + 1,
                   frameon=False, borderaxespad=0, handlelength=2.4, columnspacing=1.6)
         return _svg(fig, name)
 
@@ -49,9 +59,12 @@ def net_bars(rows, words, name):
     with rc_context(_RC):
         fig = Figure(figsize=(5.6, 0.45 * len(rows) + 0.8), layout="constrained")
         ax = fig.add_subplot()
-        names = [r[0] for r in rows][::-1]
+        names = [visible(r[0]) for r in rows][::-1]
         nets = [r[1] for r in rows][::-1]
-        ax.barh(names, nets, color=[WON if v >= 0 else LOST for v in nets], height=0.6)
+        # (at numbered places, labelled: two names drawn alike keep a bar each)
+        ax.barh(range(len(names)), nets, color=[WON if v >= 0 else LOST for v in nets],
+                height=0.6)
+        ax.set_yticks(range(len(names)), labels=names)
         ax.axvline(0, color=INK, lw=1)
         reach = max(abs(v) for v in nets) or 1
         for i, v in enumerate(nets):
@@ -75,10 +88,13 @@ def _style(ax):
 
 def _svg(fig, name):
     buf = io.StringIO()
-    fig.savefig(buf, format="svg", metadata={"Date": None, "Creator": None})
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", r"Glyph \d+ .*missing from font", UserWarning)
+        fig.savefig(buf, format="svg", metadata={"Date": None, "Creator": None})
     text = buf.getvalue()
     text = text[text.index("<svg"):]
     text = re.sub(r"\s*<metadata>.*?</metadata>", "", text, count=1, flags=re.S)
+    text = re.sub(r"<!-- .*? -->\n?", "", text, flags=re.S)     # ("--" in them is "- -")
     # ids are per document: prefix them so one chart's clip paths and glyphs are its own
     text = _ID.sub(lambda m: m.group(1) + name + "-" + m.group(2), text)
     text = re.sub(r'<svg ([^>]*?)width="[^"]*" height="[^"]*"',

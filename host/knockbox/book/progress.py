@@ -1,0 +1,43 @@
+"""How far a long piece of work is, on a terminal: one line on stderr ("book: evening pages 120
+of 2000"), written again in place at most every INTERVAL seconds (and at once when a new part
+begins, and at a part's end) and cleared when the work is done, so that the lines printed after it stand alone. Nothing is written when the stream is not a
+terminal (a pipe, a file, a test's StringIO): the output of a script stays as it was.
+
+    progress = Progress(sys.stderr, "book")
+    progress("evening pages", done, total)      # as often as you like
+    progress.end()
+"""
+import time
+
+INTERVAL = 0.2
+
+
+def _tty(stream):
+    try:
+        return stream.isatty()
+    except (AttributeError, ValueError, OSError):
+        return False
+
+
+class Progress:
+    def __init__(self, stream, what):
+        self.stream = stream if _tty(stream) else None
+        self.what, self.last, self.shown, self.part = what, 0.0, False, None
+
+    def __call__(self, part, done, total):
+        if self.stream is None:
+            return
+        now = time.monotonic()
+        if done < total and part == self.part and now - self.last < INTERVAL:
+            return
+        self.last, self.part = now, part
+        self.stream.write("\r\x1b[K%s: %s %d of %d" % (self.what, part, done, total))
+        self.stream.flush()
+        self.shown = True
+
+    def end(self):
+        """Clear the line (if one was written)."""
+        if self.shown:
+            self.stream.write("\r\x1b[K")
+            self.stream.flush()
+            self.shown = False
