@@ -2,6 +2,7 @@
 payments, money in hundredths) on CPython and on the MicroPython unix port, and on the laptop the
 evenings derived from the journal's {"t":"evening"} events: `knockbox history` shows each game's
 evening, `knockbox settle --evening [N]` settles one, `stats --evening` counts one."""
+import csv
 import itertools
 import json
 import random
@@ -189,6 +190,15 @@ def test_history_shows_each_games_evening(capsys, db):
     assert json.loads(out)["meta"]["evening"] == 2
     code, out, err = knockbox("show", "4", "--db", db)
     assert "evening 2; " in out.splitlines()[0]
+
+
+def test_the_csv_export_has_each_games_evening(tmp_path, db):
+    path = tmp_path / "games.csv"
+    code, out, err = knockbox("export", "--csv", "-o", str(path), "--db", db)
+    assert code == 0, err
+    with open(path, newline="", encoding="utf-8") as f:
+        rows = list(csv.DictReader(f))
+    assert [r["evening"] for r in rows] == ["1", "1", "1", "2", "2"]
 
 
 def test_settle_an_evening(capsys, db):

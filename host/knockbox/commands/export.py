@@ -2,7 +2,9 @@
 
 JSON: a list of game records (format knockbox-game/1, what `knockbox replay` and `knockbox
 import` read) with under "meta" the history's ids, when each game was first synced and its evening
-(a label: `knockbox import` puts the games of one label in one evening). CSV: one row per game, seats in columns (name, total, final, net);
+(a label: `knockbox import` puts the games of one label in one evening). CSV: one row per game,
+with its evening's number (as `knockbox history` shows it), seats in columns (name, total, final,
+net);
 a text cell a spreadsheet would take for a formula (it starts with = + - @, a tab or a carriage
 return: a player named =HYPERLINK(...)) gets a leading apostrophe, as OWASP advises against CSV
 injection.
@@ -18,8 +20,8 @@ from knockbox.history import standings
 
 HELP = "write the history as CSV or JSON"
 DESCRIPTION = __doc__.split("\n", 1)[1]
-CSV_COLUMNS = (["id", "synced", "updated", "device", "epoch", "gid", "method", "status",
-                "hands", "winners"]
+CSV_COLUMNS = (["id", "synced", "updated", "evening", "device", "epoch", "gid", "method",
+                "status", "hands", "winners"]
                + ["%s%d" % (k, s + 1) for s in range(3)
                   for k in ("player", "total", "final", "net")] + ["error"])
 
@@ -72,7 +74,7 @@ def csv_lines(rows):
     w.writerow(CSV_COLUMNS)
     for r in rows:
         st = standings(r) if r["status"] != "invalid" else {}
-        line = [r["id"], r["synced"], r["updated"], r["device_id"], r["epoch"],
+        line = [r["id"], r["synced"], r["updated"], r["evening"], r["device_id"], r["epoch"],
                 "" if r["replaced"] else r["gid"], r["method"], r["status"], r["hands"],
                 " & ".join(r["players"][s] for s in r["winners"])]
         for s in range(3):
