@@ -9,6 +9,7 @@ import time
 from micropython import const
 
 from knockcore.errors import GameError, say
+from knockcore.proto import NAME_MAX, ROSTER_MAX, ROSTER_MIN, SLEEP_MAX, SLEEP_MIN, STAKE_MAX
 from knockcore.rules import resolve
 from knockfw import screens, strings
 from knockfw.buttons import Buttons
@@ -36,17 +37,19 @@ def check_settings(d):
         elif k == "rules":
             resolve(v)
         elif k == "sleep_s":
-            if type(v) is not int or v < 30 or v > 86400:
-                raise ValueError("settings: sleep_s must be 30..86400 seconds")
+            if type(v) is not int or v < SLEEP_MIN or v > SLEEP_MAX:
+                raise ValueError("settings: sleep_s must be %d..%d seconds" % (SLEEP_MIN, SLEEP_MAX))
         elif k == "stake":     # money per point on the Evening screen, in hundredths (0: off)
-            if type(v) is not int or v < 0 or v > 100000:
-                raise ValueError("settings: stake must be 0..100000 hundredths")
+            if type(v) is not int or v < 0 or v > STAKE_MAX:
+                raise ValueError("settings: stake must be 0..%d hundredths" % STAKE_MAX)
         elif k == "roster":
-            if not isinstance(v, list) or len(v) < 3 or len(v) > 16:
-                raise ValueError("settings: roster must list 3 to 16 names")
+            if not isinstance(v, list) or len(v) < ROSTER_MIN or len(v) > ROSTER_MAX:
+                raise ValueError("settings: roster must list %d to %d names" % (ROSTER_MIN,
+                                                                               ROSTER_MAX))
             for n in v:
-                if not isinstance(n, str) or not n.strip() or len(n) > 24:
-                    raise ValueError("settings: each roster name must be 1..24 characters")
+                if not isinstance(n, str) or not n.strip() or len(n) > NAME_MAX:
+                    raise ValueError("settings: each roster name must be 1..%d characters"
+                                     % NAME_MAX)
             if len(set(v)) != len(v):
                 raise ValueError("settings: roster names must differ")
         else:

@@ -5,7 +5,7 @@ command that makes them one player (`knockbox player rename OLD NEW --merge`). R
 are the history's (knockbox.history_edit)."""
 import unicodedata
 
-NAME_MAX = 24       # the device's limit (firmware/knockfw/app.py: a roster name is 1..24 characters)
+from knockcore.proto import NAME_MAX
 
 
 def clean(name):

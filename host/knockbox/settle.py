@@ -12,8 +12,9 @@ import decimal
 
 from knockbox.errors import UserError
 from knockcore import evening as ledger
+from knockcore.proto import STAKE_MAX
 
-MAX_STAKE = 1000        # money per point at most (100,000 hundredths)
+MAX_STAKE = STAKE_MAX // 100    # money per point at most (the device's limit, in hundredths)
 STAKE_HELP = ("money per point, in whole hundredths from 0.01 to %d (e.g. 0.05, 0.1, 1)"
               % MAX_STAKE)
 

@@ -3,9 +3,10 @@ device; with no options, print the device's settings."""
 import json
 
 from knockbox.errors import UserError
+from knockcore.proto import SLEEP_MAX, SLEEP_MIN
 
 HELP = "send settings to the device: roster, rules, language, sleep time, stake"
-SLEEP_RANGE = (30, 86400)   # seconds, what the device accepts (knockfw.app checks it there)
+SLEEP_RANGE = (SLEEP_MIN, SLEEP_MAX)     # seconds, what the device accepts
 DESCRIPTION = "Change the device's settings; with no options, print them."
 
 
