@@ -190,3 +190,12 @@ def test_a_reply_that_trickles_is_given_up_on(db):
         took = time.monotonic() - t0
     failed(p, "the device on %s sends its reply to events too slowly (" % d.path)
     assert took < 10
+
+
+def test_a_simulator_folder_that_cannot_be_made_is_one_line(tmp_path):
+    (tmp_path / "file").write_text("not a folder")
+    folder = tmp_path / "file" / "sim"
+    code, out, err = knockbox("simulate", "--no-tty", "--dir", folder)
+    assert (code, out) == (1, "")
+    assert err.startswith("knockbox: cannot use the simulator's folder %s: " % folder)
+    assert err.count("\n") == 1
