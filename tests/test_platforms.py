@@ -108,9 +108,8 @@ def test_a_missing_micropython_is_said_in_one_line(monkeypatch, tmp_path):
 def test_simulate_on_windows_says_where_it_runs(monkeypatch, tmp_path):
     from clirun import knockbox
 
-    monkeypatch.setattr(os, "name", "nt")
+    monkeypatch.delattr(os, "openpty")     # as on Windows: no pseudo-terminals
     code, out, err = knockbox("simulate", "--no-tty", "--dir", str(tmp_path / "sim"))
-    monkeypatch.undo()
     assert (code, out) == (1, "")
     assert err == ("knockbox: simulate runs on Linux and macOS only; on this computer use a Pico "
                    "(`knockbox deploy`, then `knockbox sync`)\n")

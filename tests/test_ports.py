@@ -183,10 +183,21 @@ def test_a_reply_that_trickles_is_given_up_on(db):
     def trickle(req, page):
         b = json.dumps({"id": req["id"], "epoch": 0, "ev": page, "last_seq": len(evs),
                         "ok": True}, separators=(",", ":")).encode() + b"\n"
-        return [(0, b[:20])] + [(0.5, b[i:i + 1]) for i in range(20, len(b))]  # 2 bytes/s
+        # 2 bytes a second, for 5 s (then silence: without the rate, a "stopped part way")
+        return [(0, b[:20])] + [(0.5, b[i:i + 1]) for i in range(20, 30)]
     with FakeDevice(good_device(evs, trickle)) as d:
         t0 = time.monotonic()
         p = run("sync", "--port", d.path, "--db", db, "--timeout", "1")
         took = time.monotonic() - t0
+        time.sleep(max(0.0, t0 + 6 - time.monotonic()))    # the device has said all it would
     failed(p, "the device on %s sends its reply to events too slowly (" % d.path)
-    assert took < 10
+    assert took < 4.5
+
+
+def test_a_simulator_folder_that_cannot_be_made_is_one_line(tmp_path):
+    (tmp_path / "file").write_text("not a folder")
+    folder = tmp_path / "file" / "sim"
+    code, out, err = knockbox("simulate", "--no-tty", "--dir", folder)
+    assert (code, out) == (1, "")
+    assert err.startswith("knockbox: cannot use the simulator's folder %s: " % folder)
+    assert err.count("\n") == 1

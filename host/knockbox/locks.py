@@ -32,8 +32,12 @@ class Lock:
 
     def acquire(self, what, command, **info):
         """Take the lock for this process, or Busy naming `what` and who has it."""
-        os.makedirs(os.path.dirname(os.path.abspath(self.path)), exist_ok=True)
-        f = open(self.path, "a+", encoding="utf-8")
+        try:
+            os.makedirs(os.path.dirname(os.path.abspath(self.path)), exist_ok=True)
+            f = open(self.path, "a+", encoding="utf-8")
+        except OSError as e:
+            raise UserError("cannot use %s: %s: %s"
+                            % (what, self.path, e.strerror or e)) from None
         if not _try_lock(f):
             who = _read(f)
             f.close()

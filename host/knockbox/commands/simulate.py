@@ -26,7 +26,7 @@ def run(args, out, err):
     from knockbox import engines
     from knockbox.errors import UserError
 
-    if os.name != "posix":      # the serial port is a pseudo-terminal (knockbox.ptyrelay)
+    if not hasattr(os, "openpty"):  # its serial port is a pseudo-terminal (knockbox.ptyrelay)
         raise UserError("simulate runs on Linux and macOS only; on this computer use a Pico "
                         "(`knockbox deploy`, then `knockbox sync`)")
     engines.tool("micropython")  # before the build: say how to get it
