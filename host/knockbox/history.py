@@ -419,17 +419,21 @@ class History(Evenings, Reads, Edits):
         this (device_id, epoch) when given, first synced on day (YYYY-MM-DD) when given, off
         their device's key when apart."""
         text = json.dumps(rec, ensure_ascii=False, sort_keys=True)
-        q = "SELECT id FROM games WHERE players = ? AND hands = ? AND record = ?"
-        args = [json.dumps(rec.get("players") or [], ensure_ascii=False),
-                len(rec.get("hands") or []), text]
-        if source is not None:
-            q += " AND device_id = ? AND epoch = ?"
-            args += list(source)
+        players = json.dumps(rec.get("players") or [], ensure_ascii=False)
+        if source is None:      # by games_found: players, hands (and date)
+            q, args = "SELECT id FROM games WHERE players = ? AND hands = ?", [players]
+        else:                   # by the device's key: its games (off the key)
+            q = ("SELECT id FROM games WHERE device_id = ? AND epoch = ? AND +players = ? AND "
+                 "+hands = ?")
+            args = list(source) + [players]
+        args.append(len(rec.get("hands") or []))
         if day is not None:
             q += " AND synced >= ? AND synced < ?"
             args += [day, day + "~"]
         if apart:
             q += " AND gid < 0"
+        q += " AND record = ?"
+        args.append(text)
         r = self.db.execute(q + " LIMIT 1", args).fetchone()
         return r[0] if r else None
 
