@@ -36,8 +36,15 @@ class Edits:
         return dict(rec, players=new)
 
     def player_names(self):
-        """Every player's name in the history (of the games the rules core checked)."""
-        return [r[0] for r in self.db.execute("SELECT DISTINCT player FROM seats")]
+        """Every player's name in the history (of the games the rules core checked), sorted:
+        one index step a name (a sync's cost does not grow with the games)."""
+        names = []
+        while True:
+            r = self.db.execute("SELECT MIN(player) FROM seats WHERE player > ?",
+                                (names[-1] if names else "",)).fetchone()[0]
+            if r is None:
+                return names
+            names.append(r)
 
     def _games_of(self, name):
         """[(row id, players, record)] of the games in which name plays."""
