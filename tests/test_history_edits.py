@@ -169,3 +169,24 @@ def test_an_import_is_undone_whole(capsys, tmp_path):
     assert knockbox("import", a, "--db", db)[0] == 0
     assert knockbox("import", a, "--db", db)[1] == "0 games imported; 2 already in the history\n"
     assert "import 3 of" in knockbox("import", "--undo", "--db", db)[1]
+
+
+def test_names_stored_by_an_older_knockbox_are_cleaned_when_it_is_upgraded(capsys, tmp_path):
+    import shutil
+    import sqlite3
+
+    db = str(tmp_path / "h.sqlite3")
+    shutil.copy(os.path.join(os.path.dirname(__file__), "fixtures", "history-v1.sqlite3"), db)
+    con = sqlite3.connect(db)
+    row_id, players, rec = con.execute("SELECT id, players, record FROM games WHERE status = "
+                                       "'over' ORDER BY id LIMIT 1").fetchone()
+    name = json.loads(players)[0]
+    dirty = [" %s " % name if n == name else n for n in json.loads(players)]
+    rec = dict(json.loads(rec), players=dirty)
+    con.execute("UPDATE games SET players = ?, record = ? WHERE id = ?",
+                (json.dumps(dirty), json.dumps(rec, sort_keys=True), row_id))
+    con.commit()
+    con.close()
+    assert " %s " % name not in players_of(db) and name in players_of(db)
+    assert db_rows(db, "SELECT players FROM games WHERE id = ?", row_id) == [(
+        json.dumps([name if n.strip() == name else n for n in dirty], ensure_ascii=False),)]

@@ -128,6 +128,7 @@ class History(Devices, Evenings, Reads, Edits):
                 if have == "1":
                     self._upgrade_from_1()
                 run_script(self.db, TABLES_3)
+                self.clean_names()
                 self.db.execute("UPDATE meta SET value = ? WHERE key = 'schema'", (str(SCHEMA),))
             elif have != str(SCHEMA):
                 raise UserError("%s: history schema %s, this knockbox reads %d"
