@@ -64,6 +64,11 @@ def test_names_that_differ_only_in_case_are_pointed_out_and_merged(capsys, tmp_p
     code, out, err = knockbox("player", "rename", "ann", "Ann", "--merge", "--db", db)
     assert code == 0 and out == "'ann' is now 'Ann' in 1 game (merged)\n"
     assert players_of(db) == {"Ann": 2, "Bob": 2, "Cy": 1, "Dee": 1}
+    code, out, err = knockbox("player", "rename", "Dee", "bob", "--db", db)
+    assert code == 0 and err == ("note: 'bob' and 'Bob' differ only in case, so they are two "
+                                 "players; if they are one: `knockbox player rename bob Bob "
+                                 "--merge`\n")
+    assert knockbox("player", "rename", "bob", "Dee", "--db", db)[0] == 0
     # one game cannot have one player twice; bad names are one line
     for args, says in ((["Bob", "Cy", "--merge"], "'Bob' and 'Cy' both play in game 1"),
                        (["Zed", "Zoe"], "no player 'Zed' in the history"),
@@ -80,7 +85,7 @@ def test_an_import_says_which_names_differ_only_in_case(capsys, tmp_path):
                              dict(E.game(E.M1, ["ANN ", "Bob", "Cy"]), meta={"synced": "2020-01-02"})]))
     code, out, err = knockbox("import", f, "--db", db)
     assert code == 0 and out == "2 games imported\n"
-    assert err == ("knockbox: note: 'ANN' and 'Ann' differ only in case, so they are two players;"
+    assert err == ("note: 'ANN' and 'Ann' differ only in case, so they are two players;"
                    " if they are one: `knockbox player rename ANN Ann --merge`\n")
 
 

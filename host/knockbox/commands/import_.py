@@ -62,7 +62,7 @@ def run(args, out, err, stdin=None):
         more.append("%d kept apart (another game had their device's number)" % n["apart"])
     out.write(("; " + ", ".join(more) if more else "") + "\n")
     for line in players.twin_lines(n["twins"]):
-        err.write("knockbox: note: %s\n" % line)
+        err.write("note: %s\n" % line)
     return 0
 
 
