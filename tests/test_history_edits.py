@@ -64,6 +64,11 @@ def test_names_that_differ_only_in_case_are_pointed_out_and_merged(capsys, tmp_p
     code, out, err = knockbox("player", "rename", "ann", "Ann", "--merge", "--db", db)
     assert code == 0 and out == "'ann' is now 'Ann' in 1 game (merged)\n"
     assert players_of(db) == {"Ann": 2, "Bob": 2, "Cy": 1, "Dee": 1}
+    code, out, err = knockbox("player", "rename", "Dee", "bob", "--db", db)
+    assert code == 0 and err == ("note: 'bob' and 'Bob' differ only in case, so they are two "
+                                 "players; if they are one: `knockbox player rename bob Bob "
+                                 "--merge`\n")
+    assert knockbox("player", "rename", "bob", "Dee", "--db", db)[0] == 0
     # one game cannot have one player twice; bad names are one line
     for args, says in ((["Bob", "Cy", "--merge"], "'Bob' and 'Cy' both play in game 1"),
                        (["Zed", "Zoe"], "no player 'Zed' in the history"),
@@ -80,7 +85,7 @@ def test_an_import_says_which_names_differ_only_in_case(capsys, tmp_path):
                              dict(E.game(E.M1, ["ANN ", "Bob", "Cy"]), meta={"synced": "2020-01-02"})]))
     code, out, err = knockbox("import", f, "--db", db)
     assert code == 0 and out == "2 games imported\n"
-    assert err == ("knockbox: note: 'ANN' and 'Ann' differ only in case, so they are two players;"
+    assert err == ("note: 'ANN' and 'Ann' differ only in case, so they are two players;"
                    " if they are one: `knockbox player rename ANN Ann --merge`\n")
 
 
@@ -169,3 +174,24 @@ def test_an_import_is_undone_whole(capsys, tmp_path):
     assert knockbox("import", a, "--db", db)[0] == 0
     assert knockbox("import", a, "--db", db)[1] == "0 games imported; 2 already in the history\n"
     assert "import 3 of" in knockbox("import", "--undo", "--db", db)[1]
+
+
+def test_names_stored_by_an_older_knockbox_are_cleaned_when_it_is_upgraded(capsys, tmp_path):
+    import shutil
+    import sqlite3
+
+    db = str(tmp_path / "h.sqlite3")
+    shutil.copy(os.path.join(os.path.dirname(__file__), "fixtures", "history-v1.sqlite3"), db)
+    con = sqlite3.connect(db)
+    row_id, players, rec = con.execute("SELECT id, players, record FROM games WHERE status = "
+                                       "'over' ORDER BY id LIMIT 1").fetchone()
+    name = json.loads(players)[0]
+    dirty = [" %s " % name if n == name else n for n in json.loads(players)]
+    rec = dict(json.loads(rec), players=dirty)
+    con.execute("UPDATE games SET players = ?, record = ? WHERE id = ?",
+                (json.dumps(dirty), json.dumps(rec, sort_keys=True), row_id))
+    con.commit()
+    con.close()
+    assert " %s " % name not in players_of(db) and name in players_of(db)
+    assert db_rows(db, "SELECT players FROM games WHERE id = ?", row_id) == [(
+        json.dumps([name if n.strip() == name else n for n in dirty], ensure_ascii=False),)]

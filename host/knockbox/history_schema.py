@@ -22,6 +22,7 @@ Schema 3 (a schema 2 file gets these tables when first opened):
   imports(id, at, files, games, undone)  each import, so that it can be undone whole
   imported(batch, game_id, before)   what an import did to each game: added (before NULL) or
                                      updated (before: the row's record, status, error, updated)
+  and the index import finds a typed-in game by (its players, hands and date: games_found)
 """
 SCHEMA = 3      # 1: before the derived data, 2: before kept games, aliases and import batches
 TABLES = """
@@ -77,10 +78,11 @@ CREATE TABLE imported (
     batch INTEGER NOT NULL REFERENCES imports (id), game_id INTEGER NOT NULL, before TEXT,
     PRIMARY KEY (batch, game_id));
 CREATE INDEX imported_game ON imported (game_id);
+DROP INDEX IF EXISTS games_players;
+CREATE INDEX games_found ON games (players, hands, synced);
 """
 # Indexes added to schema 2 since it first landed: made when missing
 INDEXES_2 = {
-    "games_players": "CREATE INDEX games_players ON games (players, hands)",
     "evenings_first": "CREATE INDEX evenings_first ON evenings (first_synced, first_device, "
                       "first_epoch, first_gid, first_id)"}
 

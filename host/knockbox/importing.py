@@ -134,12 +134,7 @@ def run(h, files, stdin=None, err=None):
                 before = done
                 for n, obj in json_records(path, stdin or sys.stdin, read):
                     g = _game(path, n, obj, today)
-                    try:
-                        counts[store(h, g)] += 1
-                    except OverflowError:
-                        raise UserError("%s: record %d%s: a number too big for the history: "
-                                        "nothing was imported" % (path, n or 1, _who(obj))
-                                        ) from None
+                    counts[store(h, g)] += 1
                     names.update(g.rec["players"])
                     progress.update(sum(counts.values()), before + read[0])
                 done = before + read[0]

@@ -1,18 +1,18 @@
-"""`knockbox import FILE... [--db FILE]`: game records into the history, all or nothing;
-`knockbox import --undo`: take the latest import out again.
+"""`knockbox import FILE... | --undo [--db FILE]`: game records into the history, or back out.
 
-A FILE holds a JSON list of game records (knockbox-game/1), as `knockbox export --json` writes
-them, or one record; - reads standard input. A record may carry "meta": {"synced": "YYYY-MM-DD" or
-"YYYY-MM-DD HH:MM[:SS]" (when it was played; default: now), "evening": LABEL}: the games with the
-same evening label form one evening, and without a label the games of one date do. Every record
-is checked by the rules core; a bad one is named and nothing is imported. A game is already in
-the history when it is the same device's record (device and game number, as export writes them;
-a later copy of a game updates it) or has the same date and the same hands; games alike but for
-their dates are different games. Players' names are trimmed, compared in one Unicode form, at
-most 24 characters (the device's limit), and renamed as `knockbox player rename` renamed them;
-names that differ only in case are pointed out. For a new laptop, a backup, two laptops'
-histories merged, and old paper score sheets typed in. A big file is read a record at a time;
-on a terminal the import shows its progress; Ctrl-C leaves the history as it was.
+Game records go into the history all or nothing. A FILE holds a JSON list of game records
+(knockbox-game/1), as `knockbox export --json` writes them, or one record; - reads standard
+input. A record may carry "meta": {"synced": "YYYY-MM-DD" or "YYYY-MM-DD HH:MM[:SS]" (when it
+was played; default: now), "evening": LABEL}: the games with the same evening label form one
+evening, and without a label the games of one date do. Every record is checked by the rules
+core; a bad one is named and nothing is imported. A game is already in the history when it is
+the same device's record (device and game number, as export writes them; a later copy of a game
+updates it) or has the same date and the same hands; games alike but for their dates are
+different games. Players' names are trimmed, compared in one Unicode form, at most 24 characters
+(the device's limit), and renamed as `knockbox player rename` renamed them; names that differ
+only in case are pointed out. For a new laptop, a backup, two laptops' histories merged, and old
+paper score sheets typed in. A big file is read a record at a time; on a terminal the import
+shows its progress; Ctrl-C leaves the history as it was.
 
 Each import is remembered: --undo takes out the games the latest one added and puts back those it
 updated as they were (run it again for the import before).
@@ -23,7 +23,7 @@ from knockbox.commands.common import add_db_option, open_history
 from knockbox.errors import UserError
 from knockbox.plural import count
 
-HELP = "add game records (a JSON export, or typed-in games) to the history; --undo: take back"
+HELP = "add game records (a JSON export, or typed-in games) to the history (--undo: take out)"
 DESCRIPTION = __doc__.split("\n", 1)[1]
 RAW_DESCRIPTION = True
 
@@ -63,7 +63,7 @@ def run(args, out, err, stdin=None):
         more.append("%d kept apart (another game had their device's number)" % n["apart"])
     out.write(("; " + ", ".join(more) if more else "") + "\n")
     for line in players.twin_lines(n["twins"]):
-        err.write("knockbox: note: %s\n" % line)
+        err.write("note: %s\n" % line)
     return 0
 
 

@@ -41,5 +41,5 @@ def run(args, out, err):
         players.clean(args.old), players.clean(args.new), n, "" if n == 1 else "s",
         " (merged)" if args.merge else ""))
     for line in players.twin_lines(twins):
-        err.write("knockbox: note: %s\n" % line)
+        err.write("note: %s\n" % line)
     return 0

@@ -3,7 +3,8 @@
 Which games: the ids given; else evening N with --evening N; else those first synced on or after
 --since DATE; else (and with --evening alone) the latest evening, as the device's Evening screen
 and `knockbox report` take it: an evening that runs past midnight is one evening. Evenings are
-numbered 1, 2, ... in the order of their first game, as `knockbox history` shows them; a new evening starts when "New evening" is chosen on the device.
+numbered 1, 2, ... in the order of their first game, as `knockbox history` shows them; a new
+evening starts when "New evening" is chosen on the device.
 
 Only finished games count; unfinished ones are named and left out. Each player's net (the
 rules' settlement points, by name across games) is summed, and the debts are paid off with the
