@@ -2,7 +2,9 @@
 seats worked out once when it is stored; a file written by the earlier code (schema 1) upgraded
 in place with nothing lost; `knockbox import` (and export -> import giving the same history);
 output piped into a reader that stops early."""
+import csv
 import datetime
+import io
 import json
 import os
 import shutil
@@ -21,7 +23,11 @@ V1 = os.path.join(HERE, "fixtures", "history-v1.sqlite3")
 
 
 def kept(old, new):
-    """new says all that old said (it may say more: keys added since, e.g. stats' ratings)."""
+    """new says all that old said (it may say more: keys added since, e.g. stats' ratings, and
+    CSV columns added since, e.g. the evening)."""
+    if isinstance(old, str) and isinstance(new, str) and old.startswith("id,synced,"):
+        old_rows, new_rows = (list(csv.DictReader(io.StringIO(t))) for t in (old, new))
+        return kept(old_rows, new_rows)
     if isinstance(old, dict):
         return isinstance(new, dict) and all(k in new and kept(v, new[k]) for k, v in old.items())
     if isinstance(old, list):
