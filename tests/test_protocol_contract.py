@@ -12,6 +12,7 @@ import re
 import pytest
 
 from knockbox import serialio
+from knockcore.proto import EVENTS_MAX
 from ptydevice import HELLO, FakeDevice, reply
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -172,7 +173,7 @@ def test_each_method_sends_its_request():
     sent = [{k: v for k, v in r.items() if k != "id"} for r in d.seen]
     assert sent == [
         {"op": "hello"},
-        {"op": "events", "after": 0, "limit": 200},
+        {"op": "events", "after": 0, "limit": EVENTS_MAX},
         {"op": "events", "after": 5, "limit": 10},
         {"op": "settings"},
         {"op": "settings"},
