@@ -64,7 +64,7 @@ class Link:
         return {"ok": True, "device": DEV, "epoch": 0, "last_seq": self.base + len(self.evs),
                 "format": "knockbox-game/1", "board": "bench", "fw": "0"}
 
-    def request(self, op, timeout=None, after=0, limit=EVENTS_MAX):
+    def events(self, after=0, limit=EVENTS_MAX):
         last = self.base + len(self.evs)
         page = [[i + 1, self.evs[i - self.base]] for i in range(after, min(after + limit, last))]
         return {"ok": True, "epoch": 0, "last_seq": last, "ev": page}

@@ -51,11 +51,8 @@ class Link:
         return {"ok": True, "device": self.dev, "epoch": self.epoch, "last_seq": len(self.evs),
                 "format": "knockbox-game/1", "board": "test", "fw": "0"}
 
-    def request(self, op, timeout=None, **a):
-        if op != "events":
-            raise AssertionError(op)
-        page = [[i + 1, self.evs[i]] for i in range(a["after"], min(a["after"] + 7,
-                                                                     len(self.evs)))]
+    def events(self, after=0, limit=None):
+        page = [[i + 1, self.evs[i]] for i in range(after, min(after + 7, len(self.evs)))]
         return {"ok": True, "epoch": self.epoch, "last_seq": len(self.evs), "ev": page}
 
 

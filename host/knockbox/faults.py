@@ -1,9 +1,10 @@
 """The device's fault records on the laptop. When the firmware stops on an error (knockfw.fault)
 it appends a record to its /data/faults.txt: a line "@<ms since that boot>", then the traceback
-(type, message, the functions it went through). `knockbox sync` reads them (protocol op
-"faults"), keeps them in the history (table faults, below), prints each new one once, then has
-the device clear them (op "faults" with clear: the size it read; the device keeps the file if a
-fault came in between, and the next sync sees the old ones again: known, not printed).
+(type, message, the functions it went through). `knockbox sync` reads them (the connection's
+faults(), the protocol's op "faults"), keeps them in the history (table faults, below), prints
+each new one once, then has the device clear them (faults(clear=the size it read); the device
+keeps the file if a fault came in between, and the next sync sees the old ones again: known,
+not printed).
 
 A record still on the device that the history holds uncleared is one already printed; a record
 like an older one that was cleared (the same crash again, as deterministic code makes it) is new.
@@ -52,7 +53,7 @@ def pull(conn, hist, device, when):
     """Read the device's fault records, keep the new ones in the history, clear them on the
     device. Returns the new ones (texts). A firmware without the op: []."""
     try:
-        r = conn.request("faults")
+        r = conn.faults()
     except serialio.DeviceError:
         return []
     text, size = r.get("faults"), r.get("size")
@@ -68,7 +69,7 @@ def pull(conn, hist, device, when):
         db.executemany("INSERT INTO faults (device_id, seen, record) VALUES (?, ?, ?)",
                        [(device, when, x) for x in new])
     if size:
-        r = conn.request("faults", clear=size)
+        r = conn.faults(clear=size)
         if r.get("size") == 0:
             with hist.transaction():
                 hist.db.execute("UPDATE faults SET cleared = 1 WHERE device_id = ?", (device,))

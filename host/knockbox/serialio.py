@@ -1,7 +1,10 @@
 """Talking to a Knockbox over USB serial (docs/PROTOCOL.md): open the port (knockbox.ports finds
 it and keeps it for one process) with pyserial, send requests with ids and wait for the matching
-reply within a timeout; hello() checks the device speaks our protocol version (knockcore.proto,
-shared with the device).
+reply within a timeout. Connection has one method per operation of the device's link
+(firmware/knockfw/link.py's _op_* handlers): hello() (which checks the device speaks our
+protocol version, knockcore.proto, shared with the device), events(), settings(), faults(),
+erase(), bye(); the op names are written there only, and tests/test_protocol_contract.py keeps
+them the same as the device's and docs/PROTOCOL.md's.
 
 Every failure becomes a LinkError (a UserError: `knockbox: message`, exit 1): no port, a port
 that cannot be opened, a device that says nothing, answers garbage, or goes away mid-sync.
@@ -28,7 +31,8 @@ class DeviceError(UserError):
 
 
 class Connection:
-    """One open serial port to a device; request() sends a line and returns its reply."""
+    """One open serial port to a device: a method per device operation, over request(), which
+    sends one request line and returns its reply."""
 
     def __init__(self, port, timeout=TIMEOUT):
         import serial
@@ -144,6 +148,8 @@ class Connection:
             return rep
 
     def request(self, op, timeout=None, **args):
+        """Send request `op` with `args` and wait for its reply: the transport under the
+        operation methods below."""
         return self.wait(self.send(op, **args), op, timeout)
 
     def _silence(self, op, timeout):
@@ -158,9 +164,12 @@ class Connection:
         return LinkError("no answer to %s from %s within %g s (is the Knockbox plugged in and "
                          "switched on?)" % (op, self.port, t))
 
+    # ---- the device's operations (link.py's _op_* handlers; docs/PROTOCOL.md says each field)
+
     def hello(self):
         """Start a session: end any half line the device holds, then ask who it is; the reply,
-        once check_proto() accepts it."""
+        once check_proto() accepts it. Reply fields: `proto`, `device`, `fw`, `format`,
+        `board`, `epoch`, `last_seq`."""
         try:
             self.ser.reset_input_buffer()
         except (self._serial_error, OSError) as e:
@@ -169,8 +178,31 @@ class Connection:
         self._write(b"\n")
         return check_proto(self.request("hello"))
 
+    def events(self, after=0, limit=proto.EVENTS_MAX):
+        """One page of the journal: the records after seq `after`, at most `limit` (the device
+        sends at most EVENTS_MAX). Reply fields: `ev` ([[seq, event], ...]), `epoch`,
+        `last_seq` (the journal's when the page ended)."""
+        return self.request("events", after=after, limit=limit)
+
+    def settings(self, changes=None):
+        """The device's settings, after applying `changes` (a partial settings object; none:
+        only read them). Reply fields: `settings`."""
+        return self.request("settings", **_given(set=changes or None))
+
+    def faults(self, clear=None):
+        """The device's fault records; clear=N (the size read before) removes them if the
+        device still holds exactly N bytes. Reply fields: `faults` (their text), `size`."""
+        return self.request("faults", **_given(clear=clear))
+
+    def erase(self, last_seq=None, timeout=None):
+        """Erase the device's games once someone holds A on it (the reply waits for the press,
+        up to `timeout`); refused if its journal has moved on from `last_seq`. Reply fields:
+        `erased`, `epoch`, `last_seq`."""
+        return self.request("erase", timeout=timeout, **_given(last_seq=last_seq))
+
     def bye(self):
-        """End the session (Ctrl-C works again on the device); errors ignored."""
+        """End the session (Ctrl-C works again on the device); errors ignored. Reply fields:
+        none."""
         try:
             self.request("bye", timeout=1.0)
         except UserError:
@@ -190,6 +222,11 @@ def check_proto(hello):
         raise UserError("the device speaks serial protocol %d, older than this knockbox's (%d): "
                         "update its firmware with `knockbox deploy`" % (v, proto.PROTO))
     return hello
+
+
+def _given(**args):
+    """The optional arguments of a request that have a value (None: leave it out)."""
+    return {k: v for k, v in args.items() if v is not None}
 
 
 def _parse(line):

@@ -161,7 +161,7 @@ class Sync:
         prog = Progress(self.err, max(last - have, 0))
         first = True
         while True:
-            r = self.conn.request("events", after=after, limit=PAGE)
+            r = self.conn.events(after, PAGE)
             evs = _check_page(r, after, epoch)
             if first and have:
                 first = False
@@ -238,7 +238,7 @@ def erase(conn, sync, err, timeout=ERASE_TIMEOUT):
     n = sync.hist.last_seq(sync.info["device"], sync.info["epoch"])
     err.write("Hold A on the device to erase its games (C keeps them)...\n")
     err.flush()
-    r = conn.request("erase", timeout=timeout, last_seq=n)
+    r = conn.erase(n, timeout)
     if not r.get("erased"):
         raise UserError("erase cancelled on the device: nothing was erased")
     if not _count(r.get("epoch")):

@@ -76,7 +76,7 @@ def run(args, out, err):
     with open_port(args, err, "push") as conn:
         try:
             conn.hello()
-            r = conn.request("settings", set=new) if new else conn.request("settings")
+            r = conn.settings(new)
         finally:
             conn.bye()
     out.write(json.dumps(r.get("settings"), ensure_ascii=False, sort_keys=True) + "\n")
