@@ -1,7 +1,8 @@
 """How far a long piece of work is, on a terminal: one line on stderr ("book: evening pages 120
 of 2000"), written again in place at most every INTERVAL seconds (and at once when a new part
-begins, and at a part's end) and cleared when the work is done, so that the lines printed after it stand alone. Nothing is written when the stream is not a
-terminal (a pipe, a file, a test's StringIO): the output of a script stays as it was.
+begins, and at a part's end) and cleared when the work is done, so that the lines printed after
+it stand alone. Nothing is written when the stream is not a terminal (a pipe, a file, a test's
+StringIO): the output of a script stays as it was.
 
     progress = Progress(sys.stderr, "book")
     progress("evening pages", done, total)      # as often as you like
