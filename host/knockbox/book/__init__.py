@@ -30,8 +30,9 @@ stopped (Ctrl-C, a full disk, a kill) leaves a folder the next build takes up, r
 pages it no longer makes, and the temporary files of a page being written (.knockbox-*.tmp) are
 removed.
 
-Worker processes ignore Ctrl-C: the build stops them (terminate) and says "interrupted" once, so
-nothing is left running and nothing is half written (pages are written whole, the history's
+Worker processes ignore Ctrl-C, and while the book is built only the first Ctrl-C counts (more
+while it stops are ignored): the build stops the workers (terminate) and knockbox says
+"interrupted" once, so nothing is left running and nothing is half written (pages are written whole, the history's
 sums in one transaction). progress(part, done, total) is told how far the pages are
 (knockbox.book.progress on a terminal).
 """
@@ -271,11 +272,14 @@ class Book:
         # (10,000 games) a fifth of a second while the evening's charts are drawn
         gc.freeze()
         try:
-            return self._build(rows)
+            with _one_interrupt():
+                try:
+                    return self._build(rows)
+                finally:
+                    if self.later:      # (stopped before _wait(): a Ctrl-C, a full disk)
+                        _stop(self.later[0])
         finally:
             gc.unfreeze()
-            if self.later:      # (stopped before _wait(): a Ctrl-C, a full disk)
-                _stop(self.later[0])
 
     def _build(self, rows):
         self._begin()
@@ -484,6 +488,30 @@ def _pool(n):
                                     initargs=(signal.SIGINT, signal.SIG_IGN))
     finally:
         signal.signal(signal.SIGINT, old)
+
+
+@contextlib.contextmanager
+def _one_interrupt():
+    """Ctrl-C (SIGINT) raises KeyboardInterrupt once; more are ignored from then on, while it
+    unwinds and knockbox ends (a second Ctrl-C is not a second traceback from wherever it
+    lands). Without a Ctrl-C the handler is restored after."""
+    got = []
+
+    def first(signum, frame):
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+        got.append(signum)
+        raise KeyboardInterrupt
+
+    try:
+        old = signal.signal(signal.SIGINT, first)
+    except ValueError:      # (not the main thread: signals are not its to handle)
+        yield
+        return
+    try:
+        yield
+    finally:
+        if not got:
+            signal.signal(signal.SIGINT, old)
 
 
 def _stop(pool):
