@@ -270,3 +270,22 @@ def test_a_game_won_never_lowers_a_rating_nor_a_game_lost_raises_it(tmp_path, fi
             checked += 1
         before.update(after)
     assert checked > 100
+
+
+def test_ratings_kept_from_another_way_of_rating_are_made_again(tmp_path, fixed_clock):
+    """A history rated by a knockbox that rated games another way (keys without this MATCHES)
+    is rated again from its first game, as from scratch."""
+    db = str(tmp_path / "h.sqlite3")
+    E.sync_into(db, E.journal(plan_of(4, 12)))
+    want = ratings_of(db)
+    con = sqlite3.connect(db)
+    # the keys as a knockbox that did not say how it rated wrote them: the game alone
+    for pos, gid in con.execute("SELECT pos, game_id FROM rating_games").fetchall():
+        row = con.execute("SELECT synced, device_id, epoch, gid, updated, hands, winners FROM "
+                          "games WHERE id = ?", (gid,)).fetchone()
+        con.execute("UPDATE rating_games SET key = ? WHERE pos = ?",
+                    (json.dumps(list(row), ensure_ascii=False), pos))
+    con.execute("UPDATE rating_steps SET mu = 0")       # what the other way made
+    con.commit()
+    con.close()
+    assert ratings_of(db) == want == fresh(db, tmp_path)

@@ -3,9 +3,9 @@
 
   index.html            the evenings (date, games, each player's net) and the ratings table
   evenings/N.html       evening N as `knockbox report --evening N` shows it (knockbox.report)
-  players/NAME-H.html   a player (pages(): never one page for two names): the statistics of `knockbox stats`, the rating, net and rating
+  players/NAME-H.html   a player: the statistics of `knockbox stats`, the rating, net and rating
                         over time (inline SVG charts), head to head against each other player,
-                        by method, the evenings played
+                        by method, the evenings played (pages(): never one page for two names)
   years/YYYY.html       a book of more than INDEX evenings: the evenings of each year (the index
                         lists the latest INDEX and links to these)
   knockbox-book.json    the manifest: each page's content hash and the inputs it was made from
@@ -16,11 +16,11 @@ whose games (their ids, versions, statuses) are what the manifest says keeps its
 made again only when its games changed. A player's page is made again only when one of the
 player's evenings or the player's ratings changed, a year's page when one of its evenings did;
 the index is made each time (it lists at most INDEX evenings) and written only when its bytes
-differ. An evening page has all the evening's games, however many (`knockbox report` stops at
-report.MAX_GAMES). So after a sync of one evening, one evening page, the pages of its players and its
-year are made, and nothing read or written grows with the history but the list of games and
-the manifest's line per page; with --jobs 2 or more the few evening pages of an update are made
-by worker processes meanwhile. Pages the manifest lists that are no longer part of the book are
+differ. An evening page has all the evening's games, however many (`knockbox report` stops
+at report.MAX_GAMES). So after a sync of one evening, one evening page, the pages of its
+players and its year are made, and nothing read or written grows with the history but the list
+of games and the manifest's line per page; with --jobs 2 or more the few evening pages of an
+update are made by worker processes meanwhile. Pages the manifest lists that are no longer part of the book are
 removed; nothing else in the folder is touched: a manifest's entry that is not a page the book
 makes (PAGE), or that leads out of the folder (../, an absolute path, a folder linked
 elsewhere), is left alone and dropped from the manifest.
@@ -30,11 +30,13 @@ stopped (Ctrl-C, a full disk, a kill) leaves a folder the next build takes up, r
 pages it no longer makes, and the temporary files of a page being written (.knockbox-*.tmp) are
 removed.
 
-Worker processes ignore Ctrl-C: the build stops them (terminate) and says "interrupted" once, so
-nothing is left running and nothing is half written (pages are written whole, the history's
+Worker processes ignore Ctrl-C, and while the book is built only the first Ctrl-C counts (more
+while it stops are ignored): the build stops the workers (terminate) and knockbox says
+"interrupted" once, so nothing is left running and nothing is half written (pages are written whole, the history's
 sums in one transaction). progress(part, done, total) is told how far the pages are
 (knockbox.book.progress on a terminal).
 """
+import contextlib
 import datetime
 import gc
 import hashlib
@@ -60,6 +62,7 @@ MANIFEST = "knockbox-book.json"
 PAGE = re.compile(r"(index|evenings/[0-9]+|players/[a-z0-9-]+|years/[0-9]+)\.html\Z")
 FOLDERS = ("evenings", "players", "years")
 _TMP = re.compile(r"\.knockbox-.*\.tmp\Z")     # files.write_whole's
+_ADOPTED = {"sha256": "", "size": -1, "mtime": 0, "inputs": None}  # a page of a stopped build
 STATS = ("games", "wins", "hands", "hands_won", "gins", "undercuts", "avg_points", "net")
 LATEST = 40             # evenings listed on a player's page
 INDEX = 60              # evenings listed on the index; a book of more has a page for each year
@@ -183,9 +186,8 @@ class Book:
                 continue
             for n in names:
                 path = sub + "/" + n
-                if path not in pages and PAGE.match(path) and self._ours(
-                        path, {"sha256": "", "size": 0, "mtime": 0}):
-                    pages[path] = {"sha256": "", "size": -1, "mtime": 0, "inputs": None}
+                if path not in pages and self._ours(path, _ADOPTED):
+                    pages[path] = dict(_ADOPTED)
 
     def _begin(self):
         """Make the folders; a first build's manifest (marked partial) before any page, and
@@ -270,11 +272,14 @@ class Book:
         # (10,000 games) a fifth of a second while the evening's charts are drawn
         gc.freeze()
         try:
-            return self._build(rows)
+            with _one_interrupt():
+                try:
+                    return self._build(rows)
+                finally:
+                    if self.later:      # (stopped before _wait(): a Ctrl-C, a full disk)
+                        _stop(self.later[0])
         finally:
             gc.unfreeze()
-            if self.later:      # (stopped before _wait(): a Ctrl-C, a full disk)
-                _stop(self.later[0])
 
     def _build(self, rows):
         self._begin()
@@ -323,12 +328,13 @@ class Book:
                                 for n, ids, inputs in pages]
             todo = [(n, ids, inputs, False, summ) for n, ids, inputs, _, summ in todo if summ]
         made = {}
-        for i, ((n, _, inputs, page, _), (html, got)) in enumerate(zip(todo, self._make(todo))):
-            self.progress("evening pages" if page else "evenings summed", i + 1, len(todo))
-            if page:
-                self._put(_page(n), html, inputs)
-            if got is not None:
-                made[keys[n][0]] = (keys[n][1], got)
+        with contextlib.closing(self._make(todo)) as each:    # (closed: its workers stopped)
+            for i, ((n, _, inputs, page, _), (html, got)) in enumerate(zip(todo, each)):
+                self.progress("evening pages" if page else "evenings summed", i + 1, len(todo))
+                if page:
+                    self._put(_page(n), html, inputs)
+                if got is not None:
+                    made[keys[n][0]] = (keys[n][1], got)
         self.store.put(made, set(kept) - {k for k, _ in keys.values()})
         return keys
 
@@ -482,6 +488,30 @@ def _pool(n):
                                     initargs=(signal.SIGINT, signal.SIG_IGN))
     finally:
         signal.signal(signal.SIGINT, old)
+
+
+@contextlib.contextmanager
+def _one_interrupt():
+    """Ctrl-C (SIGINT) raises KeyboardInterrupt once; more are ignored from then on, while it
+    unwinds and knockbox ends (a second Ctrl-C is not a second traceback from wherever it
+    lands). Without a Ctrl-C the handler is restored after."""
+    got = []
+
+    def first(signum, frame):
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+        got.append(signum)
+        raise KeyboardInterrupt
+
+    try:
+        old = signal.signal(signal.SIGINT, first)
+    except ValueError:      # (not the main thread: signals are not its to handle)
+        yield
+        return
+    try:
+        yield
+    finally:
+        if not got:
+            signal.signal(signal.SIGINT, old)
 
 
 def _stop(pool):

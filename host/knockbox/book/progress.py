@@ -1,7 +1,9 @@
 """How far a long piece of work is, on a terminal: one line on stderr ("book: evening pages 120
 of 2000"), written again in place at most every INTERVAL seconds (and at once when a new part
-begins, and at a part's end) and cleared when the work is done, so that the lines printed after it stand alone. Nothing is written when the stream is not a
-terminal (a pipe, a file, a test's StringIO): the output of a script stays as it was.
+begins, and at a part's end) and cleared when the work is done, so that the lines printed after
+it stand alone. Nothing is written when the stream is not a terminal (a pipe, a file, a test's
+StringIO): the output of a script stays as it was. The line is rewritten with a carriage return
+and spaces (no escape sequence: every terminal, the Windows console too).
 
     progress = Progress(sys.stderr, "book")
     progress("evening pages", done, total)      # as often as you like
@@ -22,7 +24,8 @@ def _tty(stream):
 class Progress:
     def __init__(self, stream, what):
         self.stream = stream if _tty(stream) else None
-        self.what, self.last, self.shown, self.part = what, 0.0, False, None
+        self.what, self.last, self.part = what, 0.0, None
+        self.width = 0          # of the line on the terminal (0: none)
 
     def __call__(self, part, done, total):
         if self.stream is None:
@@ -31,13 +34,16 @@ class Progress:
         if done < total and part == self.part and now - self.last < INTERVAL:
             return
         self.last, self.part = now, part
-        self.stream.write("\r\x1b[K%s: %s %d of %d" % (self.what, part, done, total))
-        self.stream.flush()
-        self.shown = True
+        self._show("%s: %s %d of %d" % (self.what, part, done, total))
 
     def end(self):
         """Clear the line (if one was written)."""
-        if self.shown:
-            self.stream.write("\r\x1b[K")
+        if self.width:
+            self._show("")
+            self.stream.write("\r")
             self.stream.flush()
-            self.shown = False
+
+    def _show(self, line):
+        self.stream.write("\r" + line.ljust(self.width))
+        self.stream.flush()
+        self.width = len(line)

@@ -4,10 +4,9 @@ JSON: a list of game records (format knockbox-game/1, what `knockbox replay` and
 import` read) with under "meta" the history's ids, when each game was first synced and its evening
 (a label: `knockbox import` puts the games of one label in one evening). CSV: one row per game,
 with its evening's number (as `knockbox history` shows it), seats in columns (name, total, final,
-net);
-a text cell a spreadsheet would take for a formula (it starts with = + - @, a tab or a carriage
-return: a player named =HYPERLINK(...)) gets a leading apostrophe, as OWASP advises against CSV
-injection.
+net). A text cell a spreadsheet would take for a formula (it starts with = + - @, a tab or a
+carriage return: a player named =HYPERLINK(...)) gets a leading apostrophe, as OWASP advises
+against CSV injection.
 """
 import csv
 import io
