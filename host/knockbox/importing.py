@@ -27,13 +27,14 @@ game's: "DEVICE/EPOCH/SEQ" of the evening record), so export -> import gives the
 import datetime
 import os
 import sys
-import time
 
 from knockbox import derived
 from knockbox import players as P
 from knockbox.errors import UserError
 from knockbox.files import json_records
 from knockbox.history import MAX_INT, STATUSES, now
+from knockbox.plural import count
+from knockbox.progress import Progress
 from knockcore.errors import GameError
 
 IMPORT_DEVICE = "import"    # the device of games typed in or imported without one
@@ -125,7 +126,7 @@ def run(h, files, stdin=None, err=None):
     when it is a terminal."""
     counts = {"new": 0, "updated": 0, "same": 0, "apart": 0}
     today, names, read = now(), set(), [0]
-    progress = Progress(err, _size(files))
+    progress, total = Progress(err, "importing"), _size(files)
     done = 0
     try:
         with h.transaction():
@@ -136,14 +137,20 @@ def run(h, files, stdin=None, err=None):
                     g = _game(path, n, obj, today)
                     counts[store(h, g)] += 1
                     names.update(g.rec["players"])
-                    progress.update(sum(counts.values()), before + read[0])
+                    progress.show(count(sum(counts.values()), "game")
+                                  + _share(before + read[0], total))
                 done = before + read[0]
             h.renumber()
             counts["batch"] = h.end_import()
             counts["twins"] = P.case_twins(names, h.player_names())
     finally:
-        progress.done()     # (the line ends before any message)
+        progress.end()      # (the line is cleared before any message)
     return counts
+
+
+def _share(done, total):
+    """ " (35%)": how far through the files' bytes (never 100% before the end); "" if unknown."""
+    return " (%d%%)" % min(99, done * 100 // total) if total else ""
 
 
 def _game(path, n, obj, today):
@@ -170,28 +177,6 @@ def _size(files):
         return sum(os.path.getsize(f) for f in files if f != "-") if "-" not in files else None
     except OSError:
         return None
-
-
-class Progress:
-    """'importing: 1200 games (35%)' on stderr, redrawn in place at most ten times a second,
-    when stderr is a terminal; nothing otherwise."""
-
-    def __init__(self, stream, total):
-        self.stream, self.total, self.last = stream, total, 0.0
-        self.on = stream is not None and hasattr(stream, "isatty") and stream.isatty()
-
-    def update(self, games, done):
-        t = time.monotonic()
-        if not self.on or t - self.last < 0.1:
-            return
-        self.last = t
-        pct = " (%d%%)" % min(99, done * 100 // self.total) if self.total else ""
-        self.stream.write("\rimporting: %d games%s" % (games, pct))
-        self.stream.flush()
-
-    def done(self):
-        if self.on and self.last:
-            self.stream.write("\n")
 
 
 def store(h, g):

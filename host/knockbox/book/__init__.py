@@ -34,7 +34,7 @@ Worker processes ignore Ctrl-C, and while the book is built only the first Ctrl-
 while it stops are ignored): the build stops the workers (terminate) and knockbox says
 "interrupted" once, so nothing is left running and nothing is half written (pages are written whole, the history's
 sums in one transaction). progress(part, done, total) is told how far the pages are
-(knockbox.book.progress on a terminal).
+(knockbox.progress on a terminal).
 """
 import contextlib
 import datetime

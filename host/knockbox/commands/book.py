@@ -45,7 +45,7 @@ def run(args, out, err):
         raise UserError("%s is not a folder" % args.output)
     if args.jobs < 1:
         raise UserError("--jobs: %d is not a number of processes (1 or more)" % args.jobs)
-    from knockbox.book.progress import Progress
+    from knockbox.progress import Progress
 
     progress = Progress(err, "book")
     try:
