@@ -64,7 +64,7 @@ class Devices:
         gids = {g for (g,) in self.db.execute(
             "SELECT gid FROM events WHERE device_id = ? AND epoch = ? AND seq > ? AND gid IS NOT "
             "NULL", (device_id, epoch, r[0] if r else 0))}
-        return {g for g in gids if not self.ids_of(device_id, epoch, g)}
+        return {g for g in gids if not self.rows.ids_of(device_id, epoch, g)}
 
     def built(self, device_id, epoch):
         """Every game of the events held is built (the end of a sync): orphans() starts here."""
@@ -110,11 +110,11 @@ class Devices:
         evs = self.game_events(device_id, epoch, gid)
         old = self.db.execute("SELECT record, status, error, id, hands FROM games WHERE "
                               "device_id = ? AND epoch = ? AND gid = ?", key).fetchone()
-        evening = self._device_evening(device_id, epoch, gid)
+        evening = self.evenings.of_device_game(device_id, epoch, gid)
         held = old is not None and (lost or self._has("kept", key))
         if not evs:
             if old is not None:
-                self._set_evening(old[3], evening)
+                self.evenings.set(old[3], evening)
                 if lost:
                     self._keep(key, True, notes, (gid, None, old[4], False))
             return "gone"
@@ -127,7 +127,7 @@ class Devices:
             have, now = json.loads(old[0])["hands"], rec.get("hands") or []
             if len(now) < len(have) and now == have[:len(now)]:    # less of the history's
                 self._keep(key, True, notes, (gid, len(now), len(have), False))
-                self._set_evening(old[3], evening)
+                self.evenings.set(old[3], evening)
                 return "kept"
             if now[:len(have)] != have:         # it went another way: both are kept
                 moved = True
@@ -136,11 +136,11 @@ class Devices:
             # Never overwrite a game with another one: the old row leaves the unique key (its
             # gid becomes -id, so it cannot clash: device gids are >= 1) and stays as it was.
             self.db.execute("UPDATE games SET gid = ? WHERE id = ?", (-old[3], old[3]))
-            self._set_evening(old[3], None)
+            self.evenings.set(old[3], None)
             old, result = None, "replaced"
         self._keep(key, False)
         if old is not None and (old[0], old[1], old[2]) == (text, status, error):
-            self._set_evening(old[3], evening)
+            self.evenings.set(old[3], evening)
             return "same"
         players = json.dumps(rec.get("players") or [], ensure_ascii=False)
         nhands = len(rec.get("hands") or [])
@@ -155,8 +155,8 @@ class Devices:
              json.dumps(winners), text, error))
         row_id = self.db.execute("SELECT id FROM games WHERE device_id = ? AND epoch = ? AND "
                                  "gid = ?", key).fetchone()[0]
-        self._store_derived(row_id, rec)
-        self._set_evening(row_id, evening)
+        self.rows.store_derived(row_id, rec)
+        self.evenings.set(row_id, evening)
         return result
 
     def _has(self, table, key):

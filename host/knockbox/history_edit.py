@@ -47,14 +47,7 @@ class Edits:
                                              (row_id,)).fetchone()[0])
             new = self.named(rec)
             if new is not rec:
-                self._set_players(row_id, new)
-
-    def _set_players(self, row_id, rec):
-        """Game row_id's record rec, that differs from the stored one only in its names."""
-        self.db.execute("UPDATE games SET players = ?, record = ? WHERE id = ?", (
-            json.dumps(rec["players"], ensure_ascii=False),
-            json.dumps(rec, ensure_ascii=False, sort_keys=True), row_id))
-        self._store_derived(row_id, rec)
+                self.rows.set_players(row_id, new)
 
     def player_names(self):
         """Every player's name in the history (of the games the rules core checked), sorted:
@@ -98,7 +91,7 @@ class Edits:
                             "--merge` puts %r's games under %r" % (
                                 new, len(theirs), P.arg(old), P.arg(new), old, new))
         for row_id, names, rec in games:
-            self._set_players(row_id, dict(json.loads(rec),
+            self.rows.set_players(row_id, dict(json.loads(rec),
                                            players=[new if n == old else n for n in names]))
         self.db.execute("DELETE FROM aliases WHERE name = ?", (new,))
         self.db.execute("UPDATE aliases SET player = ? WHERE player = ?", (new, old))
@@ -118,15 +111,9 @@ class Edits:
                 self.db.execute("INSERT OR IGNORE INTO deleted VALUES (?, ?, ?)", key)
                 self.db.execute("DELETE FROM kept WHERE device_id = ? AND epoch = ? AND "
                                 "gid = ?", key)
-            self._remove(r["id"])
-        self.renumber()
+            self.rows.remove(r["id"])
+        self.evenings.renumber()
         return rows
-
-    def _remove(self, row_id):
-        self._set_evening(row_id, None)
-        for sql in ("DELETE FROM seats WHERE game_id = ?", "DELETE FROM imported WHERE "
-                    "game_id = ?", "DELETE FROM games WHERE id = ?"):
-            self.db.execute(sql, (row_id,))
 
     # ---- import batches
 
@@ -170,15 +157,15 @@ class Edits:
         for row_id, before in self.db.execute("SELECT game_id, before FROM imported WHERE "
                                               "batch = ? ORDER BY game_id", (batch,)).fetchall():
             if before is None:
-                self._remove(row_id)
+                self.rows.remove(row_id)
                 removed += 1
                 continue
             b = json.loads(before)
-            self.set_record(row_id, b["updated"], self.named(b["record"]), b["status"],
+            self.rows.set_record(row_id, b["updated"], self.named(b["record"]), b["status"],
                             b["error"])
             restored += 1
         self.db.execute("DELETE FROM imported WHERE batch = ?", (batch,))
         self.db.execute("UPDATE imports SET undone = ? WHERE id = ?", (when, batch))
-        self.renumber()
+        self.evenings.renumber()
         return {"batch": batch, "at": r[1], "files": json.loads(r[2]), "removed": removed,
                 "restored": restored}

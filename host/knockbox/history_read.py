@@ -12,12 +12,6 @@ _ROW = ("id", "device_id", "epoch", "gid", "synced", "updated", "method", "playe
 
 
 class Reads:
-    def evenings(self):
-        """[{number, key, first (when its first game was synced), games}] in order."""
-        return [{"number": n, "key": k, "first": f, "games": c} for n, k, f, c in self.db.execute(
-            "SELECT e.number, e.key, e.first_synced, (SELECT COUNT(*) FROM games g WHERE "
-            "g.evening = e.key) FROM evenings e ORDER BY e.number")]
-
     def evening(self, n=None, **parts):
         """(number, game rows) of evening n, the latest when n is None; UserError if none.
         parts: as games()."""

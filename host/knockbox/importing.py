@@ -138,7 +138,7 @@ def run(h, files, stdin=None, err=None):
                     names.update(g.rec["players"])
                     progress.update(sum(counts.values()), before + read[0])
                 done = before + read[0]
-            h.renumber()
+            h.evenings.renumber()
             counts["batch"] = h.end_import()
             counts["twins"] = P.case_twins(names, h.player_names())
     finally:
@@ -203,34 +203,34 @@ def store(h, g):
         if g.status != "invalid":
             g.derived = derived.derive(rec)
     if g.key is None:       # typed in: the same date and the same hands is the same game
-        if h.find_game(g.rec, day=g.synced[:10]) is not None:
+        if h.rows.find(g.rec, day=g.synced[:10]) is not None:
             return "same"
-        h.imported(h.add_game(IMPORT_DEVICE, 0, h.next_gid(IMPORT_DEVICE, 0), g.synced,
+        h.imported(h.rows.add(IMPORT_DEVICE, 0, h.rows.next_gid(IMPORT_DEVICE, 0), g.synced,
                               g.updated, g.rec, g.status, g.error, g.evening, g.derived))
         return "new"
     dev, epoch, gid = g.key
     if gid is None or g.apart:      # a game its device replaced: off the key, as it was
-        if h.find_game(g.rec, (dev, epoch)) is not None:
+        if h.rows.find(g.rec, (dev, epoch)) is not None:
             return "same"
-        h.imported(h.add_game(dev, epoch, None, g.synced, g.updated, g.rec, g.status, g.error,
+        h.imported(h.rows.add(dev, epoch, None, g.synced, g.updated, g.rec, g.status, g.error,
                               g.evening, g.derived))
         return "new"
-    old = h.stored_record(dev, epoch, gid)
-    if old == g.rec or h.find_game(g.rec, (dev, epoch), apart=True) is not None:
+    old = h.rows.stored_record(dev, epoch, gid)
+    if old == g.rec or h.rows.find(g.rec, (dev, epoch), apart=True) is not None:
         return "same"       # that device record (kept apart here: the device replaced it)
     if old is None:
-        h.imported(h.add_game(dev, epoch, gid, g.synced, g.updated, g.rec, g.status, g.error,
+        h.imported(h.rows.add(dev, epoch, gid, g.synced, g.updated, g.rec, g.status, g.error,
                               g.evening, g.derived))
         return "new"
     if _start(old) == _start(g.rec):
         if old["hands"] == g.rec["hands"][:len(old["hands"])]:     # the game went on
-            row_id = h.ids_of(dev, epoch, gid)[0]
+            row_id = h.rows.ids_of(dev, epoch, gid)[0]
             h.imported(row_id, h.row_before(row_id))
-            h.set_record(row_id, g.updated, g.rec, g.status, g.error, g.derived)
+            h.rows.set_record(row_id, g.updated, g.rec, g.status, g.error, g.derived)
             return "updated"
         if g.rec["hands"] == old["hands"][:len(g.rec["hands"])]:   # we have more of it
             return "same"
-    h.imported(h.add_game(dev, epoch, None, g.synced, g.updated, g.rec, g.status, g.error, None,
+    h.imported(h.rows.add(dev, epoch, None, g.synced, g.updated, g.rec, g.status, g.error, None,
                           g.derived))
     return "apart"
 

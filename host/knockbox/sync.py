@@ -126,8 +126,8 @@ class Sync:
             for gid in sorted(self.touched):
                 r = self.hist.rebuild(dev, epoch, gid, when, self.reread > 0, self.notes)
                 self.results[r] += 1
-                ids += self.hist.ids_of(dev, epoch, gid)
-            self.hist.renumber()
+                ids += self.hist.rows.ids_of(dev, epoch, gid)
+            self.hist.evenings.renumber()
             if self.complete:
                 self.hist.built(dev, epoch)
             rows = self.hist.games(ids) if ids else []
