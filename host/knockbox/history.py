@@ -5,10 +5,11 @@ and knockbox.settle) read only what they need, by index, and never replay a game
 Where: --db FILE, else $KNOCKBOX_HOME/history.sqlite3, else $XDG_DATA_HOME/knockbox/..., else
 ~/.local/share/knockbox/history.sqlite3.
 
-Tables: knockbox.history_schema. History is in parts: opening, transactions and the imported
-games' rows here; a device's events and the games rebuilt from them in knockbox.history_device;
-the evenings in history_evenings; the readers' queries in history_read; renames, deletes and
-import batches in history_edit.
+Tables: knockbox.history_schema. History is in parts: opening, transactions and deletes here;
+the game rows in knockbox.history_rows (h.rows), the evenings in history_evenings (h.evenings),
+the players' names and renames in history_players (h.players), the import batches in
+history_imports (h.imports); a device's events and the games rebuilt from them in
+history_device; the readers' queries in history_read.
 An erase on the device starts a new epoch: its games get new keys, the old ones stay here.
 
 Evenings: {"t":"evening","next":G} (no "g"; knockcore.events makes and reads it: evening(G),
@@ -38,8 +39,9 @@ from knockbox.fromevents import MAX_INT as MAX_INT  # (its home for the commands
 from knockbox.fromevents import event_gid as event_gid  # (its home for sync)
 from knockbox.fromevents import evening_next
 from knockbox.history_device import Devices
-from knockbox.history_edit import Edits
 from knockbox.history_evenings import Evenings
+from knockbox.history_imports import Imports
+from knockbox.history_players import Players
 from knockbox.history_read import Reads
 from knockbox.history_rows import GameRows
 from knockbox.history_schema import INDEXES_2, SCHEMA, TABLES, TABLES_2, TABLES_3, run_script
@@ -80,7 +82,7 @@ def now():
     return datetime.datetime.now().strftime("%Y-%m-%d %H:%M:%S")
 
 
-class History(Devices, Reads, Edits):
+class History(Devices, Reads):
     def __init__(self, path=None, create=True):
         self.path = path or default_path()
         _opened.append(self.path)
@@ -93,6 +95,8 @@ class History(Devices, Reads, Edits):
             self.db.execute("PRAGMA foreign_keys = ON")
             self.evenings = Evenings(self.db)
             self.rows = GameRows(self.db, self.evenings)
+            self.players = Players(self.db, self.rows)
+            self.imports = Imports(self.db, self.rows, self.players, self.evenings)
             self.patiently(self._open)
         except sqlite3.DatabaseError as e:
             raise UserError("%s: not a Knockbox history (%s)" % (self.path, e)) from None
@@ -128,7 +132,7 @@ class History(Devices, Reads, Edits):
                 if have == "1":
                     self._upgrade_from_1()
                 run_script(self.db, TABLES_3)
-                self.clean_names()
+                self.players.clean_names()
                 self.db.execute("UPDATE meta SET value = ? WHERE key = 'schema'", (str(SCHEMA),))
             elif have != str(SCHEMA):
                 raise UserError("%s: history schema %s, this knockbox reads %d"
@@ -200,6 +204,20 @@ class History(Devices, Reads, Edits):
                                 ) from None
         finally:
             self.db.execute("PRAGMA busy_timeout = %d" % (WAIT_MAX * 1000))
+
+    def delete(self, ids):
+        """Delete these games (ids); a device game is remembered as deleted, so that a later
+        sync leaves it out. UserError (nothing deleted) for an id not in the history."""
+        rows = self.games(ids)
+        for r in rows:
+            if not r["replaced"]:
+                key = (r["device_id"], r["epoch"], r["gid"])
+                self.db.execute("INSERT OR IGNORE INTO deleted VALUES (?, ?, ?)", key)
+                self.db.execute("DELETE FROM kept WHERE device_id = ? AND epoch = ? AND "
+                                "gid = ?", key)
+            self.rows.remove(r["id"])
+        self.evenings.renumber()
+        return rows
 
     def _rollback(self):
         if self.db.in_transaction:

@@ -119,7 +119,7 @@ class Devices:
                     self._keep(key, True, notes, (gid, None, old[4], False))
             return "gone"
         rec, status, winners, error = replay_events(evs)
-        rec = self.named(rec)
+        rec = self.players.named(rec)
         text = json.dumps(rec, ensure_ascii=False, sort_keys=True)
         result = "new" if old is None else "updated"
         moved = old is not None and identity(json.loads(old[0])) != identity(rec)

@@ -129,7 +129,7 @@ def run(h, files, stdin=None, err=None):
     done = 0
     try:
         with h.transaction():
-            h.begin_import(files, today)
+            h.imports.begin(files, today)
             for path in files:
                 before = done
                 for n, obj in json_records(path, stdin or sys.stdin, read):
@@ -139,8 +139,8 @@ def run(h, files, stdin=None, err=None):
                     progress.update(sum(counts.values()), before + read[0])
                 done = before + read[0]
             h.evenings.renumber()
-            counts["batch"] = h.end_import()
-            counts["twins"] = P.case_twins(names, h.player_names())
+            counts["batch"] = h.imports.end()
+            counts["twins"] = P.case_twins(names, h.players.names())
     finally:
         progress.done()     # (the line ends before any message)
     return counts
@@ -197,7 +197,7 @@ class Progress:
 def store(h, g):
     """Store one Game (its names as the history keeps them); returns "new", "updated", "same" or
     "apart", and notes the game in the import's batch."""
-    rec = h.named(g.rec)
+    rec = h.players.named(g.rec)
     if rec is not g.rec:
         g.rec = rec
         if g.status != "invalid":
@@ -205,33 +205,34 @@ def store(h, g):
     if g.key is None:       # typed in: the same date and the same hands is the same game
         if h.rows.find(g.rec, day=g.synced[:10]) is not None:
             return "same"
-        h.imported(h.rows.add(IMPORT_DEVICE, 0, h.rows.next_gid(IMPORT_DEVICE, 0), g.synced,
-                              g.updated, g.rec, g.status, g.error, g.evening, g.derived))
+        gid = h.rows.next_gid(IMPORT_DEVICE, 0)
+        h.imports.note(h.rows.add(IMPORT_DEVICE, 0, gid, g.synced, g.updated, g.rec, g.status,
+                                  g.error, g.evening, g.derived))
         return "new"
     dev, epoch, gid = g.key
     if gid is None or g.apart:      # a game its device replaced: off the key, as it was
         if h.rows.find(g.rec, (dev, epoch)) is not None:
             return "same"
-        h.imported(h.rows.add(dev, epoch, None, g.synced, g.updated, g.rec, g.status, g.error,
-                              g.evening, g.derived))
+        h.imports.note(h.rows.add(dev, epoch, None, g.synced, g.updated, g.rec, g.status,
+                                  g.error, g.evening, g.derived))
         return "new"
     old = h.rows.stored_record(dev, epoch, gid)
     if old == g.rec or h.rows.find(g.rec, (dev, epoch), apart=True) is not None:
         return "same"       # that device record (kept apart here: the device replaced it)
     if old is None:
-        h.imported(h.rows.add(dev, epoch, gid, g.synced, g.updated, g.rec, g.status, g.error,
-                              g.evening, g.derived))
+        h.imports.note(h.rows.add(dev, epoch, gid, g.synced, g.updated, g.rec, g.status,
+                                  g.error, g.evening, g.derived))
         return "new"
     if _start(old) == _start(g.rec):
         if old["hands"] == g.rec["hands"][:len(old["hands"])]:     # the game went on
             row_id = h.rows.ids_of(dev, epoch, gid)[0]
-            h.imported(row_id, h.row_before(row_id))
+            h.imports.note(row_id, h.imports.row_before(row_id))
             h.rows.set_record(row_id, g.updated, g.rec, g.status, g.error, g.derived)
             return "updated"
         if g.rec["hands"] == old["hands"][:len(g.rec["hands"])]:   # we have more of it
             return "same"
-    h.imported(h.rows.add(dev, epoch, None, g.synced, g.updated, g.rec, g.status, g.error, None,
-                          g.derived))
+    h.imports.note(h.rows.add(dev, epoch, None, g.synced, g.updated, g.rec, g.status, g.error,
+                              None, g.derived))
     return "apart"
 
 

@@ -2,7 +2,7 @@
 with one code point or with a combining accent is one name), at most NAME_MAX characters (the
 device's roster limit), and names that differ only in case pointed out to the user, with the
 command that makes them one player (`knockbox player rename OLD NEW --merge`). Renames and merges
-are the history's (knockbox.history_edit)."""
+are the history's (knockbox.history_players)."""
 import unicodedata
 
 from knockcore.proto import NAME_MAX

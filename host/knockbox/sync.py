@@ -133,7 +133,7 @@ class Sync:
             rows = self.hist.games(ids) if ids else []
             self.invalid = [g for g in rows if g["status"] == "invalid"]
             twins = players.case_twins({n for g in rows for n in g["players"]},
-                                       self.hist.player_names() if rows else [])
+                                       self.hist.players.names() if rows else [])
         for note in self.notes:
             self.say(kept_note(dev, *note))
         for line in players.twin_lines(twins):

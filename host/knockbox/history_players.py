@@ -1,12 +1,10 @@
-"""Mistakes put right in the history (a mixin of knockbox.history.History: self.db, its
-transaction and renumber): players renamed or merged, games deleted, imports undone whole.
+"""The players of the history: their names as it keeps them, and a player renamed or merged.
 
 A rename or merge changes the name in every game and is kept as an alias (table aliases), so
 that a game that arrives later with the old name (a sync from a device that still has it, an
 import) is stored under the new one: named(rec) gives a record its names as the history keeps
-them. A deleted device game is remembered (table deleted): a later sync leaves it out. Each
-import is a batch (tables imports, imported): undo_import() takes out the games it added and puts
-back those it updated as they were.
+them (knockbox.players: trimmed, NFC). History.players; the device mirror and the imports name
+the games they store through it.
 """
 import json
 
@@ -14,12 +12,18 @@ from knockbox import players as P
 from knockbox.errors import UserError
 
 
-class Edits:
-    # ---- names
+class Players:
+    """The players' names over the history's connection db; a game's names are set through rows
+    (knockbox.history_rows.GameRows)."""
+
+    def __init__(self, db, rows):
+        self.db = db
+        self.rows = rows
+        self._aliases = None    # aliases(), read once
 
     def aliases(self):
         """{old name: the name it stands for now}."""
-        if getattr(self, "_aliases", None) is None:
+        if self._aliases is None:
             self._aliases = dict(self.db.execute("SELECT name, player FROM aliases"))
         return self._aliases
 
@@ -49,7 +53,7 @@ class Edits:
             if new is not rec:
                 self.rows.set_players(row_id, new)
 
-    def player_names(self):
+    def names(self):
         """Every player's name in the history (of the games the rules core checked), sorted:
         one index step a name (a sync's cost does not grow with the games)."""
         names = []
@@ -92,80 +96,9 @@ class Edits:
                                 new, len(theirs), P.arg(old), P.arg(new), old, new))
         for row_id, names, rec in games:
             self.rows.set_players(row_id, dict(json.loads(rec),
-                                           players=[new if n == old else n for n in names]))
+                                               players=[new if n == old else n for n in names]))
         self.db.execute("DELETE FROM aliases WHERE name = ?", (new,))
         self.db.execute("UPDATE aliases SET player = ? WHERE player = ?", (new, old))
         self.db.execute("INSERT OR REPLACE INTO aliases VALUES (?, ?)", (old, new))
         self._aliases = None
         return len(games)
-
-    # ---- deleting games
-
-    def delete(self, ids):
-        """Delete these games (ids); a device game is remembered as deleted, so that a later
-        sync leaves it out. UserError (nothing deleted) for an id not in the history."""
-        rows = self.games(ids)
-        for r in rows:
-            if not r["replaced"]:
-                key = (r["device_id"], r["epoch"], r["gid"])
-                self.db.execute("INSERT OR IGNORE INTO deleted VALUES (?, ?, ?)", key)
-                self.db.execute("DELETE FROM kept WHERE device_id = ? AND epoch = ? AND "
-                                "gid = ?", key)
-            self.rows.remove(r["id"])
-        self.evenings.renumber()
-        return rows
-
-    # ---- import batches
-
-    def begin_import(self, files, when):
-        """Start the batch of an import (inside its transaction)."""
-        self._batch = self.db.execute("INSERT INTO imports (at, files, games) VALUES (?, ?, 0)",
-                                      (when, json.dumps(files, ensure_ascii=False))).lastrowid
-        self._batch_games = 0
-
-    def imported(self, row_id, before=None):
-        """Game row_id was added by the import (before None) or updated (before: its row as it
-        was: record, status, error, updated)."""
-        self._batch_games += 1
-        self.db.execute("INSERT OR IGNORE INTO imported VALUES (?, ?, ?)", (
-            self._batch, row_id, None if before is None else json.dumps(before, ensure_ascii=False)))
-
-    def end_import(self):
-        """The batch's number, None when it changed nothing (nothing to undo)."""
-        if not self._batch_games:
-            self.db.execute("DELETE FROM imports WHERE id = ?", (self._batch,))
-            return None
-        self.db.execute("UPDATE imports SET games = ? WHERE id = ?",
-                        (self._batch_games, self._batch))
-        return self._batch
-
-    def row_before(self, row_id):
-        """What imported() keeps of a game before an import updates it."""
-        rec, status, error, updated = self.db.execute(
-            "SELECT record, status, error, updated FROM games WHERE id = ?", (row_id,)).fetchone()
-        return {"record": json.loads(rec), "status": status, "error": error, "updated": updated}
-
-    def undo_import(self, when):
-        """Undo the latest import not undone yet: the games it added are taken out, those it
-        updated put back as they were. Returns {"batch", "at", "files", "removed", "restored"};
-        UserError if there is none."""
-        r = self.db.execute("SELECT id, at, files FROM imports WHERE undone IS NULL ORDER BY id "
-                            "DESC LIMIT 1").fetchone()
-        if r is None:
-            raise UserError("no import to undo")
-        batch, removed, restored = r[0], 0, 0
-        for row_id, before in self.db.execute("SELECT game_id, before FROM imported WHERE "
-                                              "batch = ? ORDER BY game_id", (batch,)).fetchall():
-            if before is None:
-                self.rows.remove(row_id)
-                removed += 1
-                continue
-            b = json.loads(before)
-            self.rows.set_record(row_id, b["updated"], self.named(b["record"]), b["status"],
-                            b["error"])
-            restored += 1
-        self.db.execute("DELETE FROM imported WHERE batch = ?", (batch,))
-        self.db.execute("UPDATE imports SET undone = ? WHERE id = ?", (when, batch))
-        self.evenings.renumber()
-        return {"batch": batch, "at": r[1], "files": json.loads(r[2]), "removed": removed,
-                "restored": restored}
