@@ -5,11 +5,16 @@ and knockbox.settle) read only what they need, by index, and never replay a game
 Where: --db FILE, else $KNOCKBOX_HOME/history.sqlite3, else $XDG_DATA_HOME/knockbox/..., else
 ~/.local/share/knockbox/history.sqlite3.
 
-Tables: knockbox.history_schema. History is in parts: opening, transactions and deletes here;
-the game rows in knockbox.history_rows (h.rows), the evenings in history_evenings (h.evenings),
-the players' names and renames in history_players (h.players), the import batches in
-history_imports (h.imports); a device's events and the games rebuilt from them in
-history_device; the readers' queries in history_read.
+Tables: knockbox.history_schema. History is the file (opening, upgrading, transactions) and
+its parts, each a class given the connection and the parts it uses, none reaching into another:
+  h.rows      GameRows (history_rows): the games table: a game stored, found, taken out
+  h.evenings  Evenings (history_evenings): which evening a game belongs to, their numbers
+  h.players   Players (history_players): names as the history keeps them, renames, merges
+  h.imports   Imports (history_imports): each import a batch, undone whole
+  h.devices   DeviceMirror (history_device): a device's events and the games rebuilt from them
+History is a Queries (history_read): games(), evening(), latest_evening(), each_game() and game()
+are what almost every command asks of it, so they are its own, not behind an attribute; delete()
+is its own too, since it takes a game out of the rows and out of the device mirror.
 An erase on the device starts a new epoch: its games get new keys, the old ones stay here.
 
 Evenings: {"t":"evening","next":G} (no "g"; knockcore.events makes and reads it: evening(G),
@@ -38,11 +43,11 @@ from knockbox.errors import UserError
 from knockbox.fromevents import MAX_INT as MAX_INT  # (its home for the commands)
 from knockbox.fromevents import event_gid as event_gid  # (its home for sync)
 from knockbox.fromevents import evening_next
-from knockbox.history_device import Devices
+from knockbox.history_device import DeviceMirror
 from knockbox.history_evenings import Evenings
 from knockbox.history_imports import Imports
 from knockbox.history_players import Players
-from knockbox.history_read import Reads
+from knockbox.history_read import Queries
 from knockbox.history_rows import GameRows
 from knockbox.history_schema import INDEXES_2, SCHEMA, TABLES, TABLES_2, TABLES_3, run_script
 from knockbox.history_read import standings as standings  # (its home for the readers)
@@ -58,8 +63,8 @@ def default_path():
     return os.path.join(home, FILENAME)
 
 
-_opened = []        # the history files this process opened (unreadable() names the last)
-_waiting = []       # [True] once this process said it waits for another knockbox
+_opened: list[str] = []     # the history files this process opened (unreadable() names the last)
+_waiting: list[bool] = []   # [True] once this process said it waits for another knockbox
 WAIT_NOTE = 1.0     # seconds waited for another knockbox's lock before saying so
 WAIT_MAX = 300.0    # seconds waited in all
 
@@ -82,7 +87,7 @@ def now():
     return datetime.datetime.now().strftime("%Y-%m-%d %H:%M:%S")
 
 
-class History(Devices, Reads):
+class History(Queries):
     def __init__(self, path=None, create=True):
         self.path = path or default_path()
         _opened.append(self.path)
@@ -91,12 +96,13 @@ class History(Devices, Reads):
         d = os.path.dirname(os.path.abspath(self.path))
         try:
             os.makedirs(d, exist_ok=True)
-            self.db = sqlite3.connect(self.path, isolation_level=None, timeout=WAIT_MAX)
+            super().__init__(sqlite3.connect(self.path, isolation_level=None, timeout=WAIT_MAX))
             self.db.execute("PRAGMA foreign_keys = ON")
             self.evenings = Evenings(self.db)
             self.rows = GameRows(self.db, self.evenings)
             self.players = Players(self.db, self.rows)
             self.imports = Imports(self.db, self.rows, self.players, self.evenings)
+            self.devices = DeviceMirror(self.db, self.rows, self.evenings, self.players)
             self.patiently(self._open)
         except sqlite3.DatabaseError as e:
             raise UserError("%s: not a Knockbox history (%s)" % (self.path, e)) from None
@@ -211,10 +217,7 @@ class History(Devices, Reads):
         rows = self.games(ids)
         for r in rows:
             if not r["replaced"]:
-                key = (r["device_id"], r["epoch"], r["gid"])
-                self.db.execute("INSERT OR IGNORE INTO deleted VALUES (?, ?, ?)", key)
-                self.db.execute("DELETE FROM kept WHERE device_id = ? AND epoch = ? AND "
-                                "gid = ?", key)
+                self.devices.forget(r["device_id"], r["epoch"], r["gid"])
             self.rows.remove(r["id"])
         self.evenings.renumber()
         return rows

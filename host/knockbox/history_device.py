@@ -1,19 +1,27 @@
-"""The device's half of knockbox.history.History (a mixin: self.db, and the history's evenings
-and derived data): the device epochs and journal events a sync stores as received, and the games
-rebuilt from them by the rules core (rebuild), with what the history keeps when a device comes
-back with less than was synced (table kept) and the games deleted here (table deleted).
-knockbox.history's header says what a device game is; knockbox.sync drives these."""
+"""The history's mirror of each device: the device epochs and journal events a sync stores as
+received, and the games rebuilt from them by the rules core (rebuild), with what the history keeps
+when a device comes back with less than was synced (table kept) and the games deleted here (table
+deleted). History.devices; knockbox.history's header says what a device game is, knockbox.sync
+drives these."""
 import json
 
 from knockbox.fromevents import event_gid, evening_next, identity, replay_events
 
 
-class Devices:
+class DeviceMirror:
+    """The devices' events and games over the history's connection db: games are stored through
+    rows (knockbox.history_rows.GameRows), put in their evening by evenings and named as the
+    history keeps names by players."""
+
+    def __init__(self, db, rows, evenings, players):
+        self.db = db
+        self.rows, self.evenings, self.players = rows, evenings, players
+
     def epochs(self, device_id):
         return [r[0] for r in self.db.execute(
             "SELECT epoch FROM devices WHERE device_id = ? ORDER BY epoch", (device_id,))]
 
-    def note_device(self, device_id, epoch, board, firmware, when):
+    def note(self, device_id, epoch, board, firmware, when):
         self.db.execute(
             "INSERT INTO devices (device_id, epoch, board, firmware, first_sync, last_sync) "
             "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (device_id, epoch) DO "
@@ -103,7 +111,8 @@ class Devices:
         as it is ('kept'), and stays so until the device's game goes on past it; one whose
         hands the device has other ones of is moved apart and the device's stored too; each
         such game is noted in notes as (gid, the device's hands or None, the history's hands,
-        whether the history's copy was moved apart). Call renumber() after the last one."""
+        whether the history's copy was moved apart). Call evenings.renumber() after the
+        last one."""
         key = (device_id, epoch, gid)
         if self._has("deleted", key):
             return "deleted"
@@ -158,6 +167,12 @@ class Devices:
         self.rows.store_derived(row_id, rec)
         self.evenings.set(row_id, evening)
         return result
+
+    def forget(self, device_id, epoch, gid):
+        """The device game under this key was deleted here: a later sync leaves it out."""
+        key = (device_id, epoch, gid)
+        self.db.execute("INSERT OR IGNORE INTO deleted VALUES (?, ?, ?)", key)
+        self._keep(key, False)
 
     def _has(self, table, key):
         return self.db.execute("SELECT 1 FROM %s WHERE device_id = ? AND epoch = ? AND gid = ?"

@@ -56,7 +56,7 @@ class Players:
     def names(self):
         """Every player's name in the history (of the games the rules core checked), sorted:
         one index step a name (a sync's cost does not grow with the games)."""
-        names = []
+        names: list[str] = []
         while True:
             r = self.db.execute("SELECT MIN(player) FROM seats WHERE player > ?",
                                 (names[-1] if names else "",)).fetchone()[0]

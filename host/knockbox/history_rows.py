@@ -77,6 +77,7 @@ class GameRows:
         their device's key when apart."""
         text = json.dumps(rec, ensure_ascii=False, sort_keys=True)
         players = json.dumps(rec.get("players") or [], ensure_ascii=False)
+        args: list[object]
         if source is None:      # by games_found: players, hands (and date)
             q, args = "SELECT id FROM games WHERE players = ? AND hands = ?", [players]
         else:                   # by the device's key: its games (off the key)

@@ -34,10 +34,10 @@ def shown(name, width=40):
 def case_twins(new, known):
     """[(name, other)]: each name of new that differs only in case from another name of known
     (both iterables of names; the pair once, whichever way round it is met), sorted."""
-    by_fold = {}
+    by_fold: dict[str, set[str]] = {}
     for n in known:
         by_fold.setdefault(n.casefold(), set()).add(n)
-    pairs = {}
+    pairs: dict[frozenset[str], tuple[str, str]] = {}
     for n in sorted(set(new)):
         for other in sorted(by_fold.get(n.casefold(), ())):
             if other != n:
