@@ -148,14 +148,15 @@ def test_an_interrupt_after_storing_events_still_builds_the_game(db, monkeypatch
 
     from knockbox import history as H
     from knockbox import sync as S
+    from knockbox.history_device import DeviceMirror
     evs, g = journal(30)
     d = FakeDevice(good_device(evs))
-    orig = H.History.add_events
+    orig = DeviceMirror.add_events
 
     def add_then_ctrl_c(self, *a):
         orig(self, *a)
         raise KeyboardInterrupt     # lands between storing the page and noting its games
-    monkeypatch.setattr(H.History, "add_events", add_then_ctrl_c)
+    monkeypatch.setattr(DeviceMirror, "add_events", add_then_ctrl_c)
     conn = serialio.open_device(d.path, 1.0)
     try:
         with pytest.raises(KeyboardInterrupt):
@@ -170,7 +171,7 @@ def test_an_interrupt_after_storing_events_still_builds_the_game(db, monkeypatch
     c.execute("DELETE FROM games")
     c.commit()
     c.close()
-    monkeypatch.setattr(H.History, "add_events", orig)
+    monkeypatch.setattr(DeviceMirror, "add_events", orig)
     with FakeDevice(good_device(evs)) as d:
         p = run("sync", "--port", d.path, "--db", db)
     assert p.returncode == 0 and "nothing new; 1 new game," in p.stdout, p.stdout + p.stderr
@@ -225,6 +226,7 @@ def test_an_sqlite_failure_during_sync_rolls_back_and_is_reported(db, monkeypatc
 
     from knockbox import history as H
     from knockbox import sync as S
+    from knockbox.history_device import DeviceMirror
     evs, g = journal(80)
     d = FakeDevice(good_device(evs))
     calls = []
@@ -234,8 +236,8 @@ def test_an_sqlite_failure_during_sync_rolls_back_and_is_reported(db, monkeypatc
         if len(calls) == 2:
             raise sqlite3.OperationalError("database or disk is full")
         return orig(self, *a)
-    orig = H.History.add_events
-    monkeypatch.setattr(H.History, "add_events", full_disk)
+    orig = DeviceMirror.add_events
+    monkeypatch.setattr(DeviceMirror, "add_events", full_disk)
     conn = serialio.open_device(d.path, 1.0)
     try:
         with pytest.raises(UserError, match="disk is full: nothing was saved"):

@@ -51,7 +51,7 @@ def identity(rec):
 
 def _clean(rec0):
     """The parts of a start record the rules core refused that are safe to store and show."""
-    rec = {"hands": []}
+    rec: dict[str, object] = {"hands": []}
     if not isinstance(rec0, dict):
         return rec
     m, p = rec0.get("method"), rec0.get("players")

@@ -5,10 +5,16 @@ and knockbox.settle) read only what they need, by index, and never replay a game
 Where: --db FILE, else $KNOCKBOX_HOME/history.sqlite3, else $XDG_DATA_HOME/knockbox/..., else
 ~/.local/share/knockbox/history.sqlite3.
 
-Tables: knockbox.history_schema. History is in parts: opening, transactions and the imported
-games' rows here; a device's events and the games rebuilt from them in knockbox.history_device;
-the evenings in history_evenings; the readers' queries in history_read; renames, deletes and
-import batches in history_edit.
+Tables: knockbox.history_schema. History is the file (opening, upgrading, transactions) and
+its parts, each a class given the connection and the parts it uses, none reaching into another:
+  h.rows      GameRows (history_rows): the games table: a game stored, found, taken out
+  h.evenings  Evenings (history_evenings): which evening a game belongs to, their numbers
+  h.players   Players (history_players): names as the history keeps them, renames, merges
+  h.imports   Imports (history_imports): each import a batch, undone whole
+  h.devices   DeviceMirror (history_device): a device's events and the games rebuilt from them
+History is a Queries (history_read): games(), evening(), latest_evening(), each_game() and game()
+are what almost every command asks of it, so they are its own, not behind an attribute; delete()
+is its own too, since it takes a game out of the rows and out of the device mirror.
 An erase on the device starts a new epoch: its games get new keys, the old ones stay here.
 
 Evenings: {"t":"evening","next":G} (no "g"; knockcore.events makes and reads it: evening(G),
@@ -33,18 +39,18 @@ import os
 import sqlite3
 import sys
 
-from knockbox import derived
 from knockbox.errors import UserError
 from knockbox.fromevents import MAX_INT as MAX_INT  # (its home for the commands)
 from knockbox.fromevents import event_gid as event_gid  # (its home for sync)
 from knockbox.fromevents import evening_next
-from knockbox.history_device import Devices
-from knockbox.history_edit import Edits
+from knockbox.history_device import DeviceMirror
 from knockbox.history_evenings import Evenings
-from knockbox.history_read import SEAT_COUNTS, Reads
+from knockbox.history_imports import Imports
+from knockbox.history_players import Players
+from knockbox.history_read import Queries
+from knockbox.history_rows import GameRows
 from knockbox.history_schema import INDEXES_2, SCHEMA, TABLES, TABLES_2, TABLES_3, run_script
 from knockbox.history_read import standings as standings  # (its home for the readers)
-from knockcore.errors import GameError
 
 FILENAME = "history.sqlite3"
 STATUSES = ("playing", "over", "abandoned", "invalid")
@@ -57,8 +63,8 @@ def default_path():
     return os.path.join(home, FILENAME)
 
 
-_opened = []        # the history files this process opened (unreadable() names the last)
-_waiting = []       # [True] once this process said it waits for another knockbox
+_opened: list[str] = []     # the history files this process opened (unreadable() names the last)
+_waiting: list[bool] = []   # [True] once this process said it waits for another knockbox
 WAIT_NOTE = 1.0     # seconds waited for another knockbox's lock before saying so
 WAIT_MAX = 300.0    # seconds waited in all
 
@@ -81,7 +87,7 @@ def now():
     return datetime.datetime.now().strftime("%Y-%m-%d %H:%M:%S")
 
 
-class History(Devices, Evenings, Reads, Edits):
+class History(Queries):
     def __init__(self, path=None, create=True):
         self.path = path or default_path()
         _opened.append(self.path)
@@ -90,9 +96,13 @@ class History(Devices, Evenings, Reads, Edits):
         d = os.path.dirname(os.path.abspath(self.path))
         try:
             os.makedirs(d, exist_ok=True)
-            self.db = sqlite3.connect(self.path, isolation_level=None, timeout=WAIT_MAX)
+            super().__init__(sqlite3.connect(self.path, isolation_level=None, timeout=WAIT_MAX))
             self.db.execute("PRAGMA foreign_keys = ON")
-            self._dirty = set()     # keys of evenings whose games changed (renumber())
+            self.evenings = Evenings(self.db)
+            self.rows = GameRows(self.db, self.evenings)
+            self.players = Players(self.db, self.rows)
+            self.imports = Imports(self.db, self.rows, self.players, self.evenings)
+            self.devices = DeviceMirror(self.db, self.rows, self.evenings, self.players)
             self.patiently(self._open)
         except sqlite3.DatabaseError as e:
             raise UserError("%s: not a Knockbox history (%s)" % (self.path, e)) from None
@@ -128,7 +138,7 @@ class History(Devices, Evenings, Reads, Edits):
                 if have == "1":
                     self._upgrade_from_1()
                 run_script(self.db, TABLES_3)
-                self.clean_names()
+                self.players.clean_names()
                 self.db.execute("UPDATE meta SET value = ? WHERE key = 'schema'", (str(SCHEMA),))
             elif have != str(SCHEMA):
                 raise UserError("%s: history schema %s, this knockbox reads %d"
@@ -148,9 +158,9 @@ class History(Devices, Evenings, Reads, Edits):
         rows = self.db.execute("SELECT id, device_id, epoch, gid, record FROM games "
                                "ORDER BY id").fetchall()
         for row_id, dev, epoch, gid, rec in rows:
-            self._store_derived(row_id, json.loads(rec))
-            self._set_evening(row_id, self._device_evening(dev, epoch, gid))
-        self._renumber()
+            self.rows.store_derived(row_id, json.loads(rec))
+            self.evenings.set(row_id, self.evenings.of_device_game(dev, epoch, gid))
+        self.evenings.renumber()
 
     def close(self):
         self.db.close()
@@ -201,105 +211,20 @@ class History(Devices, Evenings, Reads, Edits):
         finally:
             self.db.execute("PRAGMA busy_timeout = %d" % (WAIT_MAX * 1000))
 
+    def delete(self, ids):
+        """Delete these games (ids); a device game is remembered as deleted, so that a later
+        sync leaves it out. UserError (nothing deleted) for an id not in the history."""
+        rows = self.games(ids)
+        for r in rows:
+            if not r["replaced"]:
+                self.devices.forget(r["device_id"], r["epoch"], r["gid"])
+            self.rows.remove(r["id"])
+        self.evenings.renumber()
+        return rows
+
     def _rollback(self):
         if self.db.in_transaction:
             try:
                 self.db.execute("ROLLBACK")
             except sqlite3.Error:
                 pass
-
-    def add_game(self, device_id, epoch, gid, synced, updated, rec, status, error, evening,
-                 d=None):
-        """Store a game that comes with no events (`knockbox import`): its record, checked and
-        derived (d: derived.derive(rec) if made); gid None: off any device's key (-id); evening:
-        its evening's key or None. Returns the new row's id. Call renumber() after the last."""
-        if d is None and status != "invalid":
-            d = derived.derive(rec)
-        winners = d[0]["winners"] if d and d[0]["over"] else []
-        cur = self.db.execute(
-            "INSERT INTO games (device_id, epoch, gid, synced, updated, method, players, hands, "
-            "status, winners, record, error) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            (device_id, epoch, 0 if gid is None else gid, synced, updated, rec.get("method"),
-             json.dumps(rec.get("players") or [], ensure_ascii=False),
-             len(rec.get("hands") or []), status, json.dumps(winners),
-             json.dumps(rec, ensure_ascii=False, sort_keys=True), error))
-        row_id = cur.lastrowid
-        if gid is None:
-            self.db.execute("UPDATE games SET gid = ? WHERE id = ?", (-row_id, row_id))
-        self._store_derived(row_id, rec, d)
-        self._set_evening(row_id, evening)
-        return row_id
-
-    def set_record(self, row_id, updated, rec, status, error, d=None):
-        """Game row_id's record, status and derived data, as given (`knockbox import` of a later
-        copy of a game, an import undone)."""
-        if d is None and status != "invalid":
-            d = derived.derive(rec)
-        winners = d[0]["winners"] if d and d[0]["over"] else []
-        self.db.execute("UPDATE games SET updated = ?, players = ?, hands = ?, status = ?, "
-                        "winners = ?, record = ?, error = ? WHERE id = ?",
-                        (updated, json.dumps(rec.get("players") or [], ensure_ascii=False),
-                         len(rec.get("hands") or []), status, json.dumps(winners),
-                         json.dumps(rec, ensure_ascii=False, sort_keys=True), error, row_id))
-        self._store_derived(row_id, rec, d)
-
-    def stored_record(self, device_id, epoch, gid):
-        """The record of the game under this device key, None if none."""
-        r = self.db.execute("SELECT record FROM games WHERE device_id = ? AND epoch = ? AND "
-                            "gid = ?", (device_id, epoch, gid)).fetchone()
-        return json.loads(r[0]) if r else None
-
-    def next_gid(self, device_id, epoch):
-        """The next free game number of a device epoch (the device "import"'s games)."""
-        r = self.db.execute("SELECT MAX(gid) FROM games WHERE device_id = ? AND epoch = ?",
-                            (device_id, epoch)).fetchone()
-        return max(r[0] or 0, 0) + 1
-
-    def find_game(self, rec, source=None, day=None, apart=False):
-        """The id of a stored game with exactly this record, else None; only among the games of
-        this (device_id, epoch) when given, first synced on day (YYYY-MM-DD) when given, off
-        their device's key when apart."""
-        text = json.dumps(rec, ensure_ascii=False, sort_keys=True)
-        players = json.dumps(rec.get("players") or [], ensure_ascii=False)
-        if source is None:      # by games_found: players, hands (and date)
-            q, args = "SELECT id FROM games WHERE players = ? AND hands = ?", [players]
-        else:                   # by the device's key: its games (off the key)
-            q = ("SELECT id FROM games WHERE device_id = ? AND epoch = ? AND +players = ? AND "
-                 "+hands = ?")
-            args = list(source) + [players]
-        args.append(len(rec.get("hands") or []))
-        if day is not None:
-            q += " AND synced >= ? AND synced < ?"
-            args += [day, day + "~"]
-        if apart:
-            q += " AND gid < 0"
-        q += " AND record = ?"
-        args.append(text)
-        r = self.db.execute(q + " LIMIT 1", args).fetchone()
-        return r[0] if r else None
-
-    def ids_of(self, device_id, epoch, gid):
-        """[the row id] of the game under this device key, [] if none."""
-        return [r[0] for r in self.db.execute("SELECT id FROM games WHERE device_id = ? AND "
-                                              "epoch = ? AND gid = ?", (device_id, epoch, gid))]
-
-    def _store_derived(self, row_id, rec, d=None):
-        """The standings, play and seats of a stored game (none if the core refuses it); d:
-        derived.derive(rec) if already made."""
-        self.db.execute("DELETE FROM seats WHERE game_id = ?", (row_id,))
-        try:
-            st, play, seats = (d or derived.derive(rec))[:3]
-        except (GameError, TypeError, AttributeError, KeyError):
-            self.db.execute("UPDATE games SET standings = NULL, play = NULL WHERE id = ?",
-                            (row_id,))
-            return
-        self.db.execute("UPDATE games SET standings = ?, play = ? WHERE id = ?",
-                        (_dumps(st), _dumps(play), row_id))
-        self.db.executemany(
-            "INSERT INTO seats VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            [(row_id, c["seat"], c["player"]) + tuple(c[k] for k in SEAT_COUNTS)
-             for c in seats])
-
-
-def _dumps(v):
-    return json.dumps(v, ensure_ascii=False, separators=(",", ":"))

@@ -1,19 +1,27 @@
-"""The device's half of knockbox.history.History (a mixin: self.db, and the history's evenings
-and derived data): the device epochs and journal events a sync stores as received, and the games
-rebuilt from them by the rules core (rebuild), with what the history keeps when a device comes
-back with less than was synced (table kept) and the games deleted here (table deleted).
-knockbox.history's header says what a device game is; knockbox.sync drives these."""
+"""The history's mirror of each device: the device epochs and journal events a sync stores as
+received, and the games rebuilt from them by the rules core (rebuild), with what the history keeps
+when a device comes back with less than was synced (table kept) and the games deleted here (table
+deleted). History.devices; knockbox.history's header says what a device game is, knockbox.sync
+drives these."""
 import json
 
 from knockbox.fromevents import event_gid, evening_next, identity, replay_events
 
 
-class Devices:
+class DeviceMirror:
+    """The devices' events and games over the history's connection db: games are stored through
+    rows (knockbox.history_rows.GameRows), put in their evening by evenings and named as the
+    history keeps names by players."""
+
+    def __init__(self, db, rows, evenings, players):
+        self.db = db
+        self.rows, self.evenings, self.players = rows, evenings, players
+
     def epochs(self, device_id):
         return [r[0] for r in self.db.execute(
             "SELECT epoch FROM devices WHERE device_id = ? ORDER BY epoch", (device_id,))]
 
-    def note_device(self, device_id, epoch, board, firmware, when):
+    def note(self, device_id, epoch, board, firmware, when):
         self.db.execute(
             "INSERT INTO devices (device_id, epoch, board, firmware, first_sync, last_sync) "
             "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (device_id, epoch) DO "
@@ -64,7 +72,7 @@ class Devices:
         gids = {g for (g,) in self.db.execute(
             "SELECT gid FROM events WHERE device_id = ? AND epoch = ? AND seq > ? AND gid IS NOT "
             "NULL", (device_id, epoch, r[0] if r else 0))}
-        return {g for g in gids if not self.ids_of(device_id, epoch, g)}
+        return {g for g in gids if not self.rows.ids_of(device_id, epoch, g)}
 
     def built(self, device_id, epoch):
         """Every game of the events held is built (the end of a sync): orphans() starts here."""
@@ -103,23 +111,24 @@ class Devices:
         as it is ('kept'), and stays so until the device's game goes on past it; one whose
         hands the device has other ones of is moved apart and the device's stored too; each
         such game is noted in notes as (gid, the device's hands or None, the history's hands,
-        whether the history's copy was moved apart). Call renumber() after the last one."""
+        whether the history's copy was moved apart). Call evenings.renumber() after the
+        last one."""
         key = (device_id, epoch, gid)
         if self._has("deleted", key):
             return "deleted"
         evs = self.game_events(device_id, epoch, gid)
         old = self.db.execute("SELECT record, status, error, id, hands FROM games WHERE "
                               "device_id = ? AND epoch = ? AND gid = ?", key).fetchone()
-        evening = self._device_evening(device_id, epoch, gid)
+        evening = self.evenings.of_device_game(device_id, epoch, gid)
         held = old is not None and (lost or self._has("kept", key))
         if not evs:
             if old is not None:
-                self._set_evening(old[3], evening)
+                self.evenings.set(old[3], evening)
                 if lost:
                     self._keep(key, True, notes, (gid, None, old[4], False))
             return "gone"
         rec, status, winners, error = replay_events(evs)
-        rec = self.named(rec)
+        rec = self.players.named(rec)
         text = json.dumps(rec, ensure_ascii=False, sort_keys=True)
         result = "new" if old is None else "updated"
         moved = old is not None and identity(json.loads(old[0])) != identity(rec)
@@ -127,7 +136,7 @@ class Devices:
             have, now = json.loads(old[0])["hands"], rec.get("hands") or []
             if len(now) < len(have) and now == have[:len(now)]:    # less of the history's
                 self._keep(key, True, notes, (gid, len(now), len(have), False))
-                self._set_evening(old[3], evening)
+                self.evenings.set(old[3], evening)
                 return "kept"
             if now[:len(have)] != have:         # it went another way: both are kept
                 moved = True
@@ -136,11 +145,11 @@ class Devices:
             # Never overwrite a game with another one: the old row leaves the unique key (its
             # gid becomes -id, so it cannot clash: device gids are >= 1) and stays as it was.
             self.db.execute("UPDATE games SET gid = ? WHERE id = ?", (-old[3], old[3]))
-            self._set_evening(old[3], None)
+            self.evenings.set(old[3], None)
             old, result = None, "replaced"
         self._keep(key, False)
         if old is not None and (old[0], old[1], old[2]) == (text, status, error):
-            self._set_evening(old[3], evening)
+            self.evenings.set(old[3], evening)
             return "same"
         players = json.dumps(rec.get("players") or [], ensure_ascii=False)
         nhands = len(rec.get("hands") or [])
@@ -155,9 +164,15 @@ class Devices:
              json.dumps(winners), text, error))
         row_id = self.db.execute("SELECT id FROM games WHERE device_id = ? AND epoch = ? AND "
                                  "gid = ?", key).fetchone()[0]
-        self._store_derived(row_id, rec)
-        self._set_evening(row_id, evening)
+        self.rows.store_derived(row_id, rec)
+        self.evenings.set(row_id, evening)
         return result
+
+    def forget(self, device_id, epoch, gid):
+        """The device game under this key was deleted here: a later sync leaves it out."""
+        key = (device_id, epoch, gid)
+        self.db.execute("INSERT OR IGNORE INTO deleted VALUES (?, ?, ?)", key)
+        self._keep(key, False)
 
     def _has(self, table, key):
         return self.db.execute("SELECT 1 FROM %s WHERE device_id = ? AND epoch = ? AND gid = ?"

@@ -1,6 +1,7 @@
-"""The reading half of knockbox.history.History (a mixin: `self.db` is the history's SQLite
-connection): what the readers (history, show, stats, export, settle, report, book) ask for, each by
-index, nothing replayed. The writing half and the tables are in knockbox.history."""
+"""The history's queries: what the readers (history, show, stats, export, settle, report, book)
+ask for, each by index, nothing replayed. History is a Queries over the file it opens
+(knockbox.history says why); the tables are in knockbox.history_schema.
+"""
 import json
 
 from knockbox.errors import UserError
@@ -11,12 +12,11 @@ _ROW = ("id", "device_id", "epoch", "gid", "synced", "updated", "method", "playe
         "status", "winners", "error", "evening_key", "evening")
 
 
-class Reads:
-    def evenings(self):
-        """[{number, key, first (when its first game was synced), games}] in order."""
-        return [{"number": n, "key": k, "first": f, "games": c} for n, k, f, c in self.db.execute(
-            "SELECT e.number, e.key, e.first_synced, (SELECT COUNT(*) FROM games g WHERE "
-            "g.evening = e.key) FROM evenings e ORDER BY e.number")]
+class Queries:
+    """The games as the readers see them, over the history's connection db."""
+
+    def __init__(self, db):
+        self.db = db
 
     def evening(self, n=None, **parts):
         """(number, game rows) of evening n, the latest when n is None; UserError if none.
@@ -37,8 +37,6 @@ class Reads:
         evening). parts: as games()."""
         n, rows = self.evening(None, **parts)
         return rows, n
-
-    # ---- reading
 
     def games(self, ids=None, since=None, evening=None, day=None, seats=False, detail=False):
         """Game rows (dicts) in the order they were first synced: every game, or those of these
@@ -100,8 +98,8 @@ class Reads:
                 r["seats"].append(c)
 
     def game(self, gid, detail=True):
+        """The row of game gid (detail: with its record, standings and play)."""
         return self.games([gid], detail=detail)[0]
-
 
 
 def _game_row(t, detail):

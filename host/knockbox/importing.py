@@ -130,7 +130,7 @@ def run(h, files, stdin=None, err=None):
     done = 0
     try:
         with h.transaction():
-            h.begin_import(files, today)
+            h.imports.begin(files, today)
             for path in files:
                 before = done
                 for n, obj in json_records(path, stdin or sys.stdin, read):
@@ -140,9 +140,9 @@ def run(h, files, stdin=None, err=None):
                     progress.show(count(sum(counts.values()), "game")
                                   + _share(before + read[0], total))
                 done = before + read[0]
-            h.renumber()
-            counts["batch"] = h.end_import()
-            counts["twins"] = P.case_twins(names, h.player_names())
+            h.evenings.renumber()
+            counts["batch"] = h.imports.end()
+            counts["twins"] = P.case_twins(names, h.players.names())
     finally:
         progress.end()      # (the line is cleared before any message)
     return counts
@@ -182,41 +182,42 @@ def _size(files):
 def store(h, g):
     """Store one Game (its names as the history keeps them); returns "new", "updated", "same" or
     "apart", and notes the game in the import's batch."""
-    rec = h.named(g.rec)
+    rec = h.players.named(g.rec)
     if rec is not g.rec:
         g.rec = rec
         if g.status != "invalid":
             g.derived = derived.derive(rec)
     if g.key is None:       # typed in: the same date and the same hands is the same game
-        if h.find_game(g.rec, day=g.synced[:10]) is not None:
+        if h.rows.find(g.rec, day=g.synced[:10]) is not None:
             return "same"
-        h.imported(h.add_game(IMPORT_DEVICE, 0, h.next_gid(IMPORT_DEVICE, 0), g.synced,
-                              g.updated, g.rec, g.status, g.error, g.evening, g.derived))
+        gid = h.rows.next_gid(IMPORT_DEVICE, 0)
+        h.imports.note(h.rows.add(IMPORT_DEVICE, 0, gid, g.synced, g.updated, g.rec, g.status,
+                                  g.error, g.evening, g.derived))
         return "new"
     dev, epoch, gid = g.key
     if gid is None or g.apart:      # a game its device replaced: off the key, as it was
-        if h.find_game(g.rec, (dev, epoch)) is not None:
+        if h.rows.find(g.rec, (dev, epoch)) is not None:
             return "same"
-        h.imported(h.add_game(dev, epoch, None, g.synced, g.updated, g.rec, g.status, g.error,
-                              g.evening, g.derived))
+        h.imports.note(h.rows.add(dev, epoch, None, g.synced, g.updated, g.rec, g.status,
+                                  g.error, g.evening, g.derived))
         return "new"
-    old = h.stored_record(dev, epoch, gid)
-    if old == g.rec or h.find_game(g.rec, (dev, epoch), apart=True) is not None:
+    old = h.rows.stored_record(dev, epoch, gid)
+    if old == g.rec or h.rows.find(g.rec, (dev, epoch), apart=True) is not None:
         return "same"       # that device record (kept apart here: the device replaced it)
     if old is None:
-        h.imported(h.add_game(dev, epoch, gid, g.synced, g.updated, g.rec, g.status, g.error,
-                              g.evening, g.derived))
+        h.imports.note(h.rows.add(dev, epoch, gid, g.synced, g.updated, g.rec, g.status,
+                                  g.error, g.evening, g.derived))
         return "new"
     if _start(old) == _start(g.rec):
         if old["hands"] == g.rec["hands"][:len(old["hands"])]:     # the game went on
-            row_id = h.ids_of(dev, epoch, gid)[0]
-            h.imported(row_id, h.row_before(row_id))
-            h.set_record(row_id, g.updated, g.rec, g.status, g.error, g.derived)
+            row_id = h.rows.ids_of(dev, epoch, gid)[0]
+            h.imports.note(row_id, h.imports.row_before(row_id))
+            h.rows.set_record(row_id, g.updated, g.rec, g.status, g.error, g.derived)
             return "updated"
         if g.rec["hands"] == old["hands"][:len(g.rec["hands"])]:   # we have more of it
             return "same"
-    h.imported(h.add_game(dev, epoch, None, g.synced, g.updated, g.rec, g.status, g.error, None,
-                          g.derived))
+    h.imports.note(h.rows.add(dev, epoch, None, g.synced, g.updated, g.rec, g.status, g.error,
+                              None, g.derived))
     return "apart"
 
 

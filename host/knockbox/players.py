@@ -2,7 +2,7 @@
 with one code point or with a combining accent is one name), at most NAME_MAX characters (the
 device's roster limit), and names that differ only in case pointed out to the user, with the
 command that makes them one player (`knockbox player rename OLD NEW --merge`). Renames and merges
-are the history's (knockbox.history_edit)."""
+are the history's (knockbox.history_players)."""
 import unicodedata
 
 from knockcore.proto import NAME_MAX
@@ -34,10 +34,10 @@ def shown(name, width=40):
 def case_twins(new, known):
     """[(name, other)]: each name of new that differs only in case from another name of known
     (both iterables of names; the pair once, whichever way round it is met), sorted."""
-    by_fold = {}
+    by_fold: dict[str, set[str]] = {}
     for n in known:
         by_fold.setdefault(n.casefold(), set()).add(n)
-    pairs = {}
+    pairs: dict[frozenset[str], tuple[str, str]] = {}
     for n in sorted(set(new)):
         for other in sorted(by_fold.get(n.casefold(), ())):
             if other != n:

@@ -105,7 +105,7 @@ class Sync:
         check_hello(info)
         self.info = info
         dev, epoch = info["device"], info["epoch"]
-        known = self.hist.epochs(dev)
+        known = self.hist.devices.epochs(dev)
         if not known:
             self.say("new device %s (%s, firmware %s)" % (dev, info.get("board"), info.get("fw")))
         elif epoch not in known:
@@ -113,9 +113,9 @@ class Sync:
                      "earlier games stay in the history" % (dev, epoch, max(known)))
         when = H.now()
         with self.hist.transaction():
-            self.hist.note_device(dev, epoch, info.get("board"), info.get("fw"), when)
+            self.hist.devices.note(dev, epoch, info.get("board"), info.get("fw"), when)
             # games whose events arrived but were never built (a sync stopped in between)
-            self.touched |= self.hist.orphans(dev, epoch)
+            self.touched |= self.hist.devices.orphans(dev, epoch)
             failure = None
             try:
                 self._pull(dev, epoch, info["last_seq"])
@@ -124,16 +124,16 @@ class Sync:
                 failure = e     # keep the whole pages that arrived; report after the commit
             ids = []
             for gid in sorted(self.touched):
-                r = self.hist.rebuild(dev, epoch, gid, when, self.reread > 0, self.notes)
+                r = self.hist.devices.rebuild(dev, epoch, gid, when, self.reread > 0, self.notes)
                 self.results[r] += 1
-                ids += self.hist.ids_of(dev, epoch, gid)
-            self.hist.renumber()
+                ids += self.hist.rows.ids_of(dev, epoch, gid)
+            self.hist.evenings.renumber()
             if self.complete:
-                self.hist.built(dev, epoch)
+                self.hist.devices.built(dev, epoch)
             rows = self.hist.games(ids) if ids else []
             self.invalid = [g for g in rows if g["status"] == "invalid"]
             twins = players.case_twins({n for g in rows for n in g["players"]},
-                                       self.hist.player_names() if rows else [])
+                                       self.hist.players.names() if rows else [])
         for note in self.notes:
             self.say(kept_note(dev, *note))
         for line in players.twin_lines(twins):
@@ -149,7 +149,7 @@ class Sync:
         self.err.write(msg + "\n")
 
     def _pull(self, dev, epoch, last):
-        have = self.hist.last_seq(dev, epoch)
+        have = self.hist.devices.last_seq(dev, epoch)
         after = have
         if have:
             # Ask again for the last record we hold: the device must still have the same one
@@ -165,7 +165,7 @@ class Sync:
             evs = _check_page(r, after, epoch)
             if first and have:
                 first = False
-                mine = self.hist.event(dev, epoch, have)
+                mine = self.hist.devices.event(dev, epoch, have)
                 if not evs or evs[0][1] != mine:
                     self._restart(dev, epoch, "record %d differs" % have)
                     after = have = 0
@@ -181,7 +181,7 @@ class Sync:
                     elif ev.get("t") not in ("epoch", events.EVENING):   # the device's own records
                         self.say("record %d (%s) has no usable game number: kept, not replayed"
                                  % (seq, ev.get("t")))
-                self.touched |= self.hist.add_events(dev, epoch, evs)
+                self.touched |= self.hist.devices.add_events(dev, epoch, evs)
                 self.new_events += len(evs)
                 after = evs[-1][0]
                 prog.total = max(prog.total, r["last_seq"] - have)
@@ -193,8 +193,8 @@ class Sync:
     def _restart(self, dev, epoch, why):
         self.say("the device's journal no longer matches the history (%s): reading it again"
                  % why)
-        self.reread = max(self.reread, self.hist.last_seq(dev, epoch))
-        self.touched |= self.hist.drop_events(dev, epoch, 1)
+        self.reread = max(self.reread, self.hist.devices.last_seq(dev, epoch))
+        self.touched |= self.hist.devices.drop_events(dev, epoch, 1)
 
     def summary(self):
         """The sync's line for people: the device and what came of it."""
@@ -235,7 +235,7 @@ def erase(conn, sync, err, timeout=ERASE_TIMEOUT):
     """Ask the device to erase its games (everything is synced): waits for the button."""
     if not sync.complete:
         raise UserError("not erasing: the sync did not finish")
-    n = sync.hist.last_seq(sync.info["device"], sync.info["epoch"])
+    n = sync.hist.devices.last_seq(sync.info["device"], sync.info["epoch"])
     err.write("Hold A on the device to erase its games (C keeps them)...\n")
     err.flush()
     r = conn.erase(n, timeout)
@@ -245,6 +245,6 @@ def erase(conn, sync, err, timeout=ERASE_TIMEOUT):
         raise serialio.LinkError("the device erased its games but sent no valid new epoch "
                                  "(%r): the next sync reads it" % (r.get("epoch"),))
     with sync.hist.transaction():
-        sync.hist.note_device(sync.info["device"], r["epoch"], sync.info.get("board"),
-                              sync.info.get("fw"), H.now())
+        sync.hist.devices.note(sync.info["device"], r["epoch"], sync.info.get("board"),
+                               sync.info.get("fw"), H.now())
     return r

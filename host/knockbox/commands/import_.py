@@ -72,7 +72,7 @@ def undo(args, out):
 
     h = open_history(args)
     with h.transaction():
-        r = h.undo_import(now())
+        r = h.imports.undo(now())
     what = ["%s taken out" % count(r["removed"], "game")]
     if r["restored"]:
         what.append("%d put back as they were" % r["restored"])

@@ -35,8 +35,8 @@ def run(args, out, err):
 
     h = open_history(args)
     with h.transaction():
-        n = h.rename(args.old, args.new, args.merge)
-        twins = players.case_twins([players.clean(args.new)], h.player_names())
+        n = h.players.rename(args.old, args.new, args.merge)
+        twins = players.case_twins([players.clean(args.new)], h.players.names())
     out.write("%r is now %r in %d game%s%s\n" % (
         players.clean(args.old), players.clean(args.new), n, "" if n == 1 else "s",
         " (merged)" if args.merge else ""))

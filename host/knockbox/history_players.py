@@ -1,0 +1,104 @@
+"""The players of the history: their names as it keeps them, and a player renamed or merged.
+
+A rename or merge changes the name in every game and is kept as an alias (table aliases), so
+that a game that arrives later with the old name (a sync from a device that still has it, an
+import) is stored under the new one: named(rec) gives a record its names as the history keeps
+them (knockbox.players: trimmed, NFC). History.players; the device mirror and the imports name
+the games they store through it.
+"""
+import json
+
+from knockbox import players as P
+from knockbox.errors import UserError
+
+
+class Players:
+    """The players' names over the history's connection db; a game's names are set through rows
+    (knockbox.history_rows.GameRows)."""
+
+    def __init__(self, db, rows):
+        self.db = db
+        self.rows = rows
+        self._aliases = None    # aliases(), read once
+
+    def aliases(self):
+        """{old name: the name it stands for now}."""
+        if self._aliases is None:
+            self._aliases = dict(self.db.execute("SELECT name, player FROM aliases"))
+        return self._aliases
+
+    def named(self, rec):
+        """rec with its players' names as the history keeps them (trimmed, NFC, renamed), or rec
+        itself when they are so already or a rename would give two seats one name."""
+        names = rec.get("players")
+        if not (isinstance(names, list) and all(isinstance(n, str) for n in names)):
+            return rec
+        al = self.aliases()
+        new = [al.get(n, n) for n in map(P.clean, names)]
+        if new == names or len(set(new)) != len(new):
+            return rec
+        return dict(rec, players=new)
+
+    def clean_names(self):
+        """The games stored before names were kept clean (a history of schema 1 or 2, opened
+        the first time): their names trimmed and NFC, in place (not in a game where that would
+        give two seats one name)."""
+        for row_id, names in self.db.execute("SELECT id, players FROM games").fetchall():
+            names = json.loads(names)
+            if all(P.clean(n) == n for n in names):
+                continue
+            rec = json.loads(self.db.execute("SELECT record FROM games WHERE id = ?",
+                                             (row_id,)).fetchone()[0])
+            new = self.named(rec)
+            if new is not rec:
+                self.rows.set_players(row_id, new)
+
+    def names(self):
+        """Every player's name in the history (of the games the rules core checked), sorted:
+        one index step a name (a sync's cost does not grow with the games)."""
+        names: list[str] = []
+        while True:
+            r = self.db.execute("SELECT MIN(player) FROM seats WHERE player > ?",
+                                (names[-1] if names else "",)).fetchone()[0]
+            if r is None:
+                return names
+            names.append(r)
+
+    def _games_of(self, name):
+        """[(row id, players, record)] of the games in which name plays."""
+        key = json.dumps(name, ensure_ascii=False)
+        return [(i, json.loads(p), rec) for i, p, rec in self.db.execute(
+            "SELECT id, players, record FROM games WHERE instr(players, ?) > 0", (key,))
+            if name in json.loads(p)]
+
+    def rename(self, old, new, merge=False):
+        """Player old becomes new in every game, and stays an alias of new; merge: new is a
+        player already (their games become one player's). Returns the number of games changed;
+        UserError (nothing changed) for no such player, new a player already without merge, or
+        a game in which both play."""
+        try:
+            old, new = P.clean(old), P.check(new, "the new name")
+        except ValueError as e:
+            raise UserError(str(e)) from None
+        if old == new:
+            raise UserError("%r is that name already" % old)
+        games = self._games_of(old)
+        if not games and old not in self.aliases().values():
+            raise UserError("no player %r in the history (see `knockbox stats`)" % old)
+        theirs = self._games_of(new)
+        both = sorted(set(i for i, _, _ in games) & set(i for i, _, _ in theirs))
+        if both:
+            raise UserError("%r and %r both play in game %s: one game cannot have them as one "
+                            "player" % (old, new, ", ".join(map(str, both))))
+        if (theirs or new in self.aliases().values()) and not merge:
+            raise UserError("%r is a player already (%d games): `knockbox player rename %s %s "
+                            "--merge` puts %r's games under %r" % (
+                                new, len(theirs), P.arg(old), P.arg(new), old, new))
+        for row_id, names, rec in games:
+            self.rows.set_players(row_id, dict(json.loads(rec),
+                                               players=[new if n == old else n for n in names]))
+        self.db.execute("DELETE FROM aliases WHERE name = ?", (new,))
+        self.db.execute("UPDATE aliases SET player = ? WHERE player = ?", (new, old))
+        self.db.execute("INSERT OR REPLACE INTO aliases VALUES (?, ?)", (old, new))
+        self._aliases = None
+        return len(games)
