@@ -68,9 +68,20 @@ def test_charts_draw_every_name(db, tmp_path):
     run("book", "--db", db, "-o", tmp_path / "book")
 
 
+UNSAFE = "[\x00-\x09\x0b-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e]"
+
+
+@pytest.mark.parametrize("cmd", [["stats"], ["history"], ["show", "1"], ["show", "2"],
+                                 ["settle", "1", "2", "3"], ["player", "rename", ESC, "Eve"]])
+def test_no_command_sends_the_terminal_a_control_character(db, cmd):
+    out, err = run(*cmd, "--db", db)
+    assert not re.search(UNSAFE, out + err), (out, err)
+    assert ESC not in out + err and RTL not in out + err
+
+
 def test_the_terminal_gets_no_control_character(db):
     out, _ = run("stats", "--db", db)
-    assert not re.search("[\x00-\x09\x0b-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e]", out)
+    assert not re.search(UNSAFE, out)
     assert "Evil\\x1b[2J\\x07" in out and "\\u202eRev" in out and "a\\x85b\\u200f" in out
     # the table's columns line up: each row as wide as the head
     lines = out.split("\n\n")[0].splitlines()

@@ -183,3 +183,14 @@ def test_a_deeply_nested_reply_is_garbage_not_a_crash(db):
     with FakeDevice(lambda req, line: b"[" * 200000 + b"\n") as d:
         failed(run("sync", "--port", d.path, "--db", db, "--timeout", "0.5"),
                "did not answer hello")
+
+
+def test_what_a_device_says_of_itself_never_drives_the_terminal(db):
+    """The board and firmware fields of a device's hello are printed as visible text."""
+    evs, g = journal(3)
+    hello = dict(HELLO, board="\x1b]0;pwned\x07\x1b[2J", fw="1\u202e2")
+    with FakeDevice(good_device(evs, hello=hello)) as d:
+        p = run("sync", "--port", d.path, "--db", db)
+    assert p.returncode == 0, p.stderr
+    assert "\x1b" not in p.stdout + p.stderr and "\u202e" not in p.stdout + p.stderr
+    assert "\\x1b]0;pwned\\x07\\x1b[2J" in p.stdout and "1\\u202e2" in p.stderr

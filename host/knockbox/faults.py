@@ -10,6 +10,7 @@ A record still on the device that the history holds uncleared is one already pri
 like an older one that was cleared (the same crash again, as deterministic code makes it) is new.
 """
 from knockbox import serialio
+from knockbox.textsafe import visible
 
 TABLE = """CREATE TABLE IF NOT EXISTS faults (
     device_id TEXT NOT NULL, seen TEXT NOT NULL, record TEXT NOT NULL,
@@ -46,7 +47,7 @@ def describe(record):
     out = "device fault (%s): %s" % (when, what)
     if where:
         out += "\n  in " + " < ".join(reversed(where))
-    return out
+    return visible(out)     # the device's text, which the terminal must not obey
 
 
 def pull(conn, hist, device, when):

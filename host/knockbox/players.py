@@ -5,6 +5,7 @@ command that makes them one player (`knockbox player rename OLD NEW --merge`). R
 are the history's (knockbox.history_players)."""
 import unicodedata
 
+from knockbox.textsafe import visible
 from knockcore.proto import NAME_MAX
 
 
@@ -48,7 +49,7 @@ def case_twins(new, known):
 def twin_lines(pairs):
     """The lines that point out names differing only in case and say how to make them one."""
     return ["%r and %r differ only in case, so they are two players; if they are one: "
-            "`knockbox player rename %s %s --merge`" % (a, b, arg(a), arg(b))
+            "`knockbox player rename %s %s --merge`" % (a, b, visible(arg(a)), visible(arg(b)))
             for a, b in pairs]
 
 

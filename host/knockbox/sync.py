@@ -19,6 +19,7 @@ from knockbox import history as H
 from knockbox import players, serialio
 from knockbox.errors import UserError
 from knockbox.plural import count
+from knockbox.textsafe import visible
 from knockcore import FORMAT, events
 from knockcore.proto import EVENTS_MAX as PAGE  # events asked per request (a page may be shorter)
 
@@ -107,7 +108,8 @@ class Sync:
         dev, epoch = info["device"], info["epoch"]
         known = self.hist.devices.epochs(dev)
         if not known:
-            self.say("new device %s (%s, firmware %s)" % (dev, info.get("board"), info.get("fw")))
+            self.say("new device %s (%s, firmware %s)" % (visible(dev), visible(str(info.get("board"))),
+                                                          visible(str(info.get("fw")))))
         elif epoch not in known:
             self.say("device %s was erased since the last sync (epoch %d, before %d): its "
                      "earlier games stay in the history" % (dev, epoch, max(known)))
@@ -213,8 +215,8 @@ class Sync:
             line = "nothing new; %s" % games
         else:
             line = "nothing new"
-        return "device %s (epoch %d, %s): %s" % (info["device"], info["epoch"],
-                                                info.get("board"), line)
+        return "device %s (epoch %d, %s): %s" % (visible(info["device"]), info["epoch"],
+                                                visible(str(info.get("board"))), line)
 
 
 def kept_note(dev, gid, device_hands, kept_hands, apart):

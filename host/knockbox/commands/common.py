@@ -144,7 +144,10 @@ def write_json(out, obj, **options):
 
 def write_table(out, rows, right=()):
     """Rows of strings as aligned columns (the first row is the header); columns in `right` are
-    right-aligned."""
+    right-aligned. A cell's control characters are written as visible escapes (textsafe)."""
+    from knockbox.textsafe import visible
+
+    rows = [[visible(c) for c in r] for r in rows]
     widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
     for r in rows:
         cells = [c.rjust(widths[i]) if i in right else c.ljust(widths[i])

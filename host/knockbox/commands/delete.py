@@ -9,6 +9,8 @@ import sys
 
 from knockbox.commands.common import add_db_option, game_id, open_history
 from knockbox.errors import UserError
+from knockbox.plural import count
+from knockbox.textsafe import visible
 
 HELP = "delete games from the history (asks first, or --yes)"
 DESCRIPTION = __doc__.split("\n", 1)[1]
@@ -31,7 +33,7 @@ def run(args, out, err, stdin=None):
             raise UserError("nothing deleted: give --yes to delete without a question")
         for r in rows:
             err.write("game %d: %s; %d hand%s; %s; synced %s\n" % (
-                r["id"], ", ".join(r["players"]), r["hands"], "" if r["hands"] == 1 else "s",
+                r["id"], visible(", ".join(r["players"])), r["hands"], "" if r["hands"] == 1 else "s",
                 r["status"], r["synced"][:16]))
         err.write("Delete %s? [y/N] " % ("it" if len(rows) == 1 else "these %d games" % len(rows)))
         err.flush()
@@ -40,5 +42,5 @@ def run(args, out, err, stdin=None):
             return 1
     with h.transaction():
         h.delete(ids)
-    out.write("%d game%s deleted\n" % (len(rows), "" if len(rows) == 1 else "s"))
+    out.write("%s deleted\n" % count(len(rows), "game"))
     return 0

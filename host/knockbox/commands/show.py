@@ -4,6 +4,7 @@ from knockbox import messages
 from knockbox.commands.common import (add_db_option, add_lang_option, game_id, lang_of,
                                       open_history, status_text, write_json, write_table)
 from knockbox.history import standings
+from knockbox.textsafe import visible
 
 HELP = "standings of one game from the history"
 DESCRIPTION = "Show a game's hands and standings (id from `knockbox history`)."
@@ -27,12 +28,12 @@ def run(args, out, err):
                       "synced": row["synced"], "status": row["status"]}
         write_json(out, st)
         return 0
-    p = row["players"]
+    p = [visible(n) for n in row["players"]]    # names as the terminal must show them
     out.write("game %d: method %s, %s; %s; %ssynced %s from device %s (epoch %d, %s)\n"
               % (row["id"], row["method"], ", ".join(p), status_text(row, lang_of(args)),
                  "" if row["evening"] is None else "evening %d; " % row["evening"],
                  row["synced"][:16],
-                 row["device_id"], row["epoch"], "its game number since given to another game"
+                 visible(row["device_id"]), row["epoch"], "its game number since given to another game"
                  if row["replaced"] else "game %d" % row["gid"]))
     if row["error"]:
         out.write("refused by the rules core at %s\n"
