@@ -35,10 +35,16 @@ COMMANDS = {
 }
 
 
+class Parser(argparse.ArgumentParser):
+    """The top-level parser, which knows each command's parser (for its usage)."""
+
+    commands: dict = {}
+
+
 def build_parser():
     from knockbox.manifest import package_version
 
-    p = argparse.ArgumentParser(
+    p = Parser(
         prog="knockbox",
         description="Knockbox: the scorekeeper for three-player gin rummy (laptop tool).")
     # the package's version (pyproject.toml's), the one deploy builds into the firmware

@@ -58,7 +58,8 @@ def _requirement(package):
         requires = []
     for r in requires:
         spec = r.split(";")[0].strip()
-        if re.match(r"[\w.-]+", spec).group(0).lower().replace("_", "-") == package:
+        name = re.split(r"[^\w.-]", spec, maxsplit=1)[0]
+        if name.lower().replace("_", "-") == package:
             return spec
     return package
 

@@ -13,7 +13,9 @@ two different files of one name.
 """
 import json
 import os
+import sys
 import time
+import typing
 
 from knockbox.errors import UserError
 
@@ -27,8 +29,8 @@ class Busy(UserError):
 class Lock:
     def __init__(self, path):
         self.path = path
-        self._f = None
-        self._info = {}
+        self._f: typing.TextIO | None = None
+        self._info: dict = {}
 
     def acquire(self, what, command, **info):
         """Take the lock for this process, or Busy naming `what` and who has it."""
@@ -52,6 +54,8 @@ class Lock:
     def update(self, **info):
         """Add to what the file says about the holder (the simulator's port, once open)."""
         self._info.update(info)
+        if self._f is None:
+            raise ValueError("the lock is not held")
         self._f.seek(0)
         self._f.truncate()
         self._f.write(json.dumps(self._info))
@@ -104,7 +108,7 @@ def _read(f):
 
 
 def _try_lock(f):
-    if os.name == "nt":
+    if sys.platform == "win32":
         import msvcrt
 
         os.lseek(f.fileno(), _WINDOWS_AT, os.SEEK_SET)
@@ -123,7 +127,7 @@ def _try_lock(f):
 
 
 def _unlock(f):
-    if os.name == "nt":
+    if sys.platform == "win32":
         import msvcrt
 
         os.lseek(f.fileno(), _WINDOWS_AT, os.SEEK_SET)

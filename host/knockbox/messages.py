@@ -43,7 +43,7 @@ rules: knock_limit must be 0..98|правила: knock_limit (предел ст�
 rules: unknown option %r|правила: неизвестная настройка %r
 """
 _HOST = {"record %d: "}
-_tables = {}
+_tables: dict = {}
 
 
 def table(lang):

@@ -48,7 +48,7 @@ def version():
     return v[:3], v[3:]
 
 
-_compiled = {}  # (src, size, mtime, mpy-cross, opt, march, name) -> bytes
+_compiled: dict = {}  # (src, size, mtime, mpy-cross, opt, march, name) -> bytes
 
 
 def compile_file(src, opt=3, march=None, name=None, out=None):

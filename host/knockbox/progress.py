@@ -47,10 +47,10 @@ class Progress:
         """Clear the line (if one was written)."""
         if self.width:
             self._show("")
-            self.stream.write("\r")
-            self.stream.flush()
+            self._show("")      # (width 0 now: back to the line's start)
 
     def _show(self, line):
-        self.stream.write("\r" + line.ljust(self.width))
-        self.stream.flush()
-        self.width = len(line)
+        if self.stream is not None:
+            self.stream.write("\r" + line.ljust(self.width))
+            self.stream.flush()
+            self.width = len(line)

@@ -30,6 +30,8 @@ class Pty:
     """One pseudo-terminal in raw mode (no echo, no line editing, no CR/LF translation)."""
 
     def __init__(self):
+        self.master: int | None
+        self.slave: int | None
         self.master, self.slave = pty.openpty()
         tty.setraw(self.slave)
         self.path = os.ttyname(self.slave)
@@ -61,6 +63,8 @@ class Relay:
         self.on_closed = on_closed
         self.bytes = {fd_a: 0, fd_b: 0}  # bytes read from each side, for tests and logs
         self.tail = bytearray()  # the last bytes side a sent (a crashed program's traceback)
+        self._wake_r: int | None
+        self._wake_w: int | None
         self._wake_r, self._wake_w = os.pipe()
         self._stop = False
         self._thread = None

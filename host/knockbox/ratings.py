@@ -87,11 +87,17 @@ def matches(method, players, winners, box=None):
             for t in teams if t is not won[0]]
 
 
+def _rating(state, name):
+    """The model's rating of a player from state, the prior's for a newcomer."""
+    mu, sigma = state[name][:2] if name in state else initial()
+    return MODEL.rating(mu, sigma, name=name)
+
+
 def rate(state, game):
     """One game (matches()): state {name: (mu, sigma, games)} updated in place."""
     for won, lost in game:
-        rated = MODEL.rate([[MODEL.rating(*state.get(n, initial())[:2], name=n) for n in side]
-                            for side in (won, lost)], ranks=[1, 2])
+        rated = MODEL.rate([[_rating(state, n) for n in side] for side in (won, lost)],
+                           ranks=[1, 2])
         for side in rated:
             for r in side:
                 state[r.name] = (r.mu, r.sigma) + state.get(r.name, (0, 0, 0))[2:]
@@ -203,7 +209,10 @@ def table(h, stored=None):
 
 def of(tab, name):
     """A player's entry in table(), the prior's for a player with no rated game."""
-    return tab[name] if name in tab else entry(*initial(), 0)
+    if name in tab:
+        return tab[name]
+    mu, sigma = initial()
+    return entry(mu, sigma, 0)
 
 
 def both(h):
@@ -257,7 +266,7 @@ def progress(h, stored=None):
     """{name: [(game id, rating after that game)]} in rating order, up to date."""
     rows, steps = stored or _stored(h)
     game = {pos: gid for pos, gid, _ in rows}
-    out = {}
+    out: dict = {}
     for pos, name, mu, _sigma, _games in steps:
         out.setdefault(name, []).append((game[pos], shown(mu)))
     return out

@@ -58,7 +58,7 @@ class Frame:
 
 def _pbm_tokens(blob, count):
     """The first `count` header tokens of a PBM and the offset just after the last one."""
-    tokens = []
+    tokens: list = []
     i = 0
     n = len(blob)
     while len(tokens) < count:
@@ -156,7 +156,7 @@ def to_image(frame, scale=1):
     # PBM bit 1 = black; Pillow's "1" mode has 1 = white: the "1;I" raw decoder inverts.
     img = Image.frombytes("1", (frame.width, frame.height), frame.data, "raw", "1;I")
     if scale > 1:
-        img = img.resize((frame.width * scale, frame.height * scale), Image.NEAREST)
+        img = img.resize((frame.width * scale, frame.height * scale), Image.Resampling.NEAREST)
     return img
 
 

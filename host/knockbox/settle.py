@@ -41,7 +41,8 @@ def tally(rows):
     """The ledger over the finished games: {"games": [ids], "skipped": [[id, status]], "net":
     {name: points}, "players": [{player, net, games, wins}] (biggest winner first), "payments":
     [[payer, payee, points]] (the fewest, biggest first)}."""
-    led, used, skipped = {}, [], []
+    led: dict = {}
+    used, skipped = [], []
     for r in rows:
         if r["status"] != "over":
             skipped.append([r["id"], r["status"]])

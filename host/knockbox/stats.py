@@ -35,7 +35,7 @@ COUNTS = ("games", "wins", "hands", "hands_won", "gins", "undercuts", "points", 
 def compute(rows):
     """[{player, games, wins, hands, ...}] sorted by name, over History.games(seats=True) rows:
     the sums of the per-seat counts stored with each game (knockbox.derived)."""
-    players = {}
+    players: dict = {}
     for row in rows:
         if row["status"] == "invalid":
             continue

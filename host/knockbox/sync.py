@@ -201,6 +201,8 @@ class Sync:
     def summary(self):
         """The sync's line for people: the device and what came of it."""
         info = self.info
+        if info is None:
+            raise ValueError("summary() of a sync that has not run")
         res = self.results
         games = "%s, %d updated" % (count(res["new"] + res["replaced"], "new game"),
                                     res["updated"])

@@ -19,7 +19,7 @@ INK = "#24292f"
 GRID = "#d0d7de"
 WON = "#1a7f37"
 LOST = "#cf222e"
-_RC = {"svg.fonttype": "path", "svg.hashsalt": "knockbox", "font.family": "DejaVu Sans",
+_RC: dict = {"svg.fonttype": "path", "svg.hashsalt": "knockbox", "font.family": "DejaVu Sans",
        "font.size": 10, "axes.edgecolor": GRID, "axes.labelcolor": INK, "xtick.color": INK,
        "ytick.color": INK, "text.color": INK, "text.parse_math": False}
 _ID = re.compile(r'(\bid="|xlink:href="#|href="#|url\(#)([^")]+)')

@@ -75,6 +75,7 @@ def _run(args, sim_dir, held, stdin, stdout, stderr):
 
 
 def _loop(fw, keyfile, tty_mode, sim_dir, shots, scale, log, stdin, stdout, stderr):
+    front: TerminalFront | ScriptFront
     try:
         if tty_mode:
             with TerminalView(stdout, stdin.fileno()) as view:

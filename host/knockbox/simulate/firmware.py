@@ -126,8 +126,8 @@ class Firmware:
         self.sim_dir = sim_dir
         self.script = script
         self.heap = heap
-        self.proc = None
-        self.bridge = None
+        self.proc: subprocess.Popen | None = None
+        self.bridge: SerialBridge | None = None
         self._err = b""
         self.tail = []  # last stderr lines that were not frame events (for crash reports)
         self.serial_tail = b""
@@ -139,25 +139,29 @@ class Firmware:
         env = engines.micropython_env([lib])
         env["KNOCKBOX_SIM_DIR"] = os.path.abspath(self.sim_dir)
         argv = [engines.tool("micropython"), "-X", "heapsize=" + self.heap, entry]
-        self.bridge = SerialBridge()
+        bridge = self.bridge = SerialBridge()
         try:
             self.proc = subprocess.Popen(
-                argv, stdin=self.bridge.device_fd, stdout=self.bridge.device_fd,
+                argv, stdin=bridge.device_fd, stdout=bridge.device_fd,
                 stderr=subprocess.PIPE, env=env, cwd=self.sim_dir,
                 start_new_session=True,  # our terminal's Ctrl-C is ours, not the firmware's
                 preexec_fn=_die_with_parent if sys.platform.startswith("linux") else None)
         except OSError as e:
-            self.bridge.close()
+            bridge.close()
             raise UserError("cannot start micropython: %s" % e) from None
-        self.bridge.start()
-        os.set_blocking(self.proc.stderr.fileno(), False)
+        bridge.start()
+        os.set_blocking(self.stderr_fd(), False)
         return self
 
     @property
     def port(self):
+        if self.bridge is None:
+            raise ValueError("the firmware is not started")
         return self.bridge.path
 
     def stderr_fd(self):
+        if self.proc is None or self.proc.stderr is None:
+            raise ValueError("the firmware is not started")
         return self.proc.stderr.fileno()
 
     def read_stderr(self):
@@ -205,7 +209,8 @@ class Firmware:
                 self.read_stderr()
             except (OSError, ValueError):
                 pass
-            p.stderr.close()
+            if p.stderr is not None:
+                p.stderr.close()
         if self.bridge is not None:
             if self.bridge.relay is not None:
                 time.sleep(0.05)  # let the relay take the last bytes

@@ -102,7 +102,7 @@ class ScriptFront:
         self.sim_dir = sim_dir
         self.buf = b""
         self.open = True       # False after EOF or "quit": nothing more is read
-        self.todo = collections.deque()  # commands read and not written yet
+        self.todo: collections.deque = collections.deque()  # commands read and not written yet
         self.quitting = False  # "quit" reached: stop once the keys before it are played
         self.last_frame = 0.0  # when the last frame came (ms)
 

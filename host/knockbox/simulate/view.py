@@ -44,7 +44,8 @@ class TerminalView:
         signal.signal(signal.SIGWINCH, signal.SIG_DFL)
         self.out.write("\x1b[0m\x1b[?25h\x1b[?1049l")
         self.out.flush()
-        termios.tcsetattr(self.fd, termios.TCSADRAIN, self.saved)
+        if self.saved is not None:
+            termios.tcsetattr(self.fd, termios.TCSADRAIN, self.saved)
 
     def _winch(self, *_):
         self.resized = True
