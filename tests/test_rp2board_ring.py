@@ -1,6 +1,7 @@
 """The RP2040's button sampler (knockfw.rp2board._ring) under the unix port, against a model of
 its DMA chain (tests/fakes/fake_rp2.py: the transfers the channels' registers describe, into the
-buffers given): levels and times read back from the rings, changes only, in order, with the
+buffers given, the RP2040's 30-bit ticks from tests/fakes/fake_time.py, also across their wrap):
+levels and times read back from the rings, changes only, in order, with the
 holds timed by the samples' own times (not the poll's), across the rings' wrap; a level that
 went and came back between two samples (both edges latched) still a tap; the Buttons the board
 hands the app read nothing else (no pin is read, no IRQ armed). The emulated Pico runs the
@@ -13,12 +14,16 @@ import pytest
 import mp
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+# fakes.fake_time's timer where ticks_us (every 2**30 us) and ticks_ms (every 2**30 ms) both wrap
+WRAP = 1000 << 30
+BOARDS = ["board_badger", "board_pico_epd"]
 
 SCRIPT = """
-import sys, json, time
-from fakes import fake_machine as fm, fake_rp2
-sys.modules["machine"] = fm
-sys.modules["_rp2"] = fake_rp2
+import sys, json
+from fakes import fake_machine as fm, fake_rp2, fake_time as time
+sys.modules.update(machine=fm, _rp2=fake_rp2, time=time)   # the RP2040's 30-bit ticks too
+if %(start)r is not None:
+    time.start(%(start)r)
 from knockfw import %(module)s as mod
 mod.early()                     # boot.py: the sampler starts
 b = mod.Board()
@@ -74,9 +79,12 @@ print(json.dumps(out))
 """
 
 
-@pytest.mark.parametrize("module", ["board_badger", "board_pico_epd"])
-def test_ring_reader(module):
-    r = mp.run(SCRIPT % {"module": module}, paths=mp.SOURCE_PATHS + [HERE])
+@pytest.mark.parametrize("start", [None, WRAP + 2_000_000], ids=["timer", "wrap"])
+@pytest.mark.parametrize("module", BOARDS)
+def test_ring_reader(module, start):
+    """The script's samples (from 3 s to 0.3 s old) at fake_time's default timer (its top bits
+    set), and across the ticks' wrap (2 s before the polls)."""
+    r = mp.run(SCRIPT % {"module": module, "start": start}, paths=mp.SOURCE_PATHS + [HERE])
     assert r.returncode == 0, r.stdout + r.stderr
     res = json.loads(r.stdout.strip().splitlines()[-1])
     # in the order they were due: A's long at 1900 (held 600 of its 800), C's press (590 ms:
@@ -93,10 +101,11 @@ def test_ring_reader(module):
 
 
 SLEEPS = """
-import sys, json, time
-from fakes import fake_machine as fm, fake_rp2
-sys.modules["machine"] = fm
-sys.modules["_rp2"] = fake_rp2
+import sys, json
+from fakes import fake_machine as fm, fake_rp2, fake_time as time
+sys.modules.update(machine=fm, _rp2=fake_rp2, time=time)   # the RP2040's 30-bit ticks too
+if %(start)r is not None:
+    time.start(%(start)r)
 from knockfw import %(module)s as mod
 mod.early()
 b = mod.Board()
@@ -138,6 +147,8 @@ out["tap"] = turns(2)               # the sleep it happened in, then the first l
 fm.on_sleep.remove(tap)
 fake_rp2.entry(0)                   # the sampler's next entry (clocks running): the tap
 out["seen"] = btn.poll(time.ticks_ms())
+time.sleep_ms(btn.debounce_ms)      # (B's release counts when its deaf time ends)
+out["seen"] += btn.poll(time.ticks_ms())
 out["after_tap"] = turns(3)         # no light sleep for awake_ms since the look that saw it
 time.sleep_ms(200)
 out["later"] = turns(1)
@@ -151,19 +162,26 @@ fake_rp2.entry(0)
 out["let_go"] = turns(1)
 time.sleep_ms(200)
 out["let_go_later"] = turns(1)
+# the group's last GPIO (the Badger's Up, GP15) with an edge latched: INTR's top bits differ
+fake_rp2.edges[mod.PINS["a"] | 7] = 8
+longs = fm.mem32.longs
+turns(1)
+out["longs"] = fm.mem32.longs - longs
 fm.levels[mod.PINS["vbus"]] = 1     # on USB: never a light sleep
 out["usb"] = turns(2)
 print(json.dumps(out))
 """
 
 
-@pytest.mark.parametrize("module", ["board_badger", "board_pico_epd"])
-def test_no_light_sleep_while_buttons_are_used(module):
+@pytest.mark.parametrize("start", [None, WRAP - 300_000], ids=["timer", "wrap"])
+@pytest.mark.parametrize("module", BOARDS)
+def test_no_light_sleep_while_buttons_are_used(module, start):
     """On battery the board sleeps lightly between turns only once the buttons have been still
     for awake_ms: light sleep stops the sampler's ADC and DMA (MicroPython v1.28's lightsleep
     stops clk_adc and every clock but the timer's), so a press that began in one is followed at
-    full pace from the first look after it."""
-    r = mp.run(SLEEPS % {"module": module}, paths=mp.SOURCE_PATHS + [HERE])
+    full pace from the first look after it. The same across the ticks' wrap (0.3 s in: the
+    script takes about a second)."""
+    r = mp.run(SLEEPS % {"module": module, "start": start}, paths=mp.SOURCE_PATHS + [HERE])
     assert r.returncode == 0, r.stdout + r.stderr
     res = json.loads(r.stdout.strip().splitlines()[-1])
     assert res["after_boot"] is False
@@ -174,14 +192,14 @@ def test_no_light_sleep_while_buttons_are_used(module):
     assert res["later"] == [True]
     assert res["held"] == [False, False]
     assert res["let_go"] == [False] and res["let_go_later"] == [True]
+    assert res["longs"] == 0    # no long int read (no heap a turn)
     assert res["usb"] == [False, False]
 
 
 TWICE = """
 import sys, json
-from fakes import fake_machine as fm, fake_rp2
-sys.modules["machine"] = fm
-sys.modules["_rp2"] = fake_rp2
+from fakes import fake_machine as fm, fake_rp2, fake_time
+sys.modules.update(machine=fm, _rp2=fake_rp2, time=fake_time)
 from knockfw import board_badger as mod
 from knockfw import rp2board
 mod.early()                     # boot.py's sampler

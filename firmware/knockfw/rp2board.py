@@ -175,13 +175,14 @@ class Rp2Board(_board.Board):
         self._pressed = pressed
         self._names = names
         # the buttons' group's INTR word, and its bits that say a button is in use: pressed,
-        # or an edge latched since the sampler last cleared them (see idle_sleep); shifted
-        # down to the first button's, so that the mask stays a small int (no heap a turn)
+        # or an edge latched since the sampler last cleared them (see idle_sleep); the mask in
+        # its two halves, read with mem16 (no heap a turn: mem32 makes a long int of a word
+        # whose top two bits differ, e.g. GP15's edges)
         self._intr = _INTR + 4 * (pins[names[0]] >> 3)
-        self._shift = 4 * min(pins[n] & 7 for n in names)
-        self._stir = 0
+        m = 0
         for n in names:
-            self._stir |= (12 | (2 if pressed else 1)) << 4 * (pins[n] & 7) >> self._shift
+            m |= (12 | (2 if pressed else 1)) << 4 * (pins[n] & 7)
+        self._stir = (m & 0xFFFF, m >> 16)
         self._stirred = time.ticks_ms()
         self._latched, self._buttons = _latched     # sampling since boot.py
         _latched = ()
@@ -282,7 +283,9 @@ class Rp2Board(_board.Board):
         awake_ms; a plain one while they are in use, so the sampler keeps its pace (see the
         header)."""
         now = time.ticks_ms()
-        if machine.mem32[self._intr] >> self._shift & self._stir:
+        m, a = machine.mem16, self._intr
+        lo, hi = self._stir
+        if m[a] & lo or m[a + 2] & hi:
             self._stirred = now
         if self.on_usb() or time.ticks_diff(now, self._stirred) < self.awake_ms:
             time.sleep_ms(ms)
