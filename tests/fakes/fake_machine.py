@@ -98,6 +98,15 @@ def deepsleep(ms=None):
     calls.append(("deepsleep", ms))
 
 
+class Reset(BaseException):
+    """What reset() raises: the chip starts afresh (tests catch it where the script ends)."""
+
+
+def reset():
+    calls.append(("reset",))
+    raise Reset
+
+
 def pin(gpio):
     """The last Pin made for this GPIO."""
     found = None
