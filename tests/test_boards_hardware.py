@@ -316,6 +316,7 @@ pin = rp2board._latched[1]["up"]
 fake_rp2.entry(300)
 fm.levels[pin.gpio] = 0 if latched._low else 1     # pressed (the Pico build's are active low)
 fake_rp2.entry(200)
+fake_rp2.entry(190)                                 # (a level counts once two entries see it)
 print(json.dumps({"loaded": loaded,
                   "irqs": sorted([p.gpio, p.trigger, p.hard] for p in fm.pins
                                  if p.handler is not None),

@@ -274,7 +274,10 @@ def run():
     from knockfw import board as _board
 
     board = _board.load()
+    fired = board.watchdog_fired()      # (before watch() marks the watchdog armed again)
     board.watch(True)   # a hang anywhere from here on restarts the chip
+    if fired:           # the last run hung: a fault, recorded and shown
+        raise RuntimeError("watchdog reset")
     feed = _board.feed
     app = App(board)
     while True:

@@ -46,6 +46,7 @@ class Board:
     #   on_usb()           True while USB power is present (False: on battery)
     #   watch(on)          on: arm the watchdog (then feed() at least every few seconds, or the
     #                      chip restarts); off: stop it (the REPL takes over)
+    #   watchdog_fired()   True if this boot follows a reset by the armed watchdog (a fault)
     #   restart()          a fresh start, as from a reset (knockfw.fault)                 [must]
     name = "?"           # the board's name: hello's "board", the history's device row
     active_low = False   # the buttons read 0 while pressed
@@ -57,7 +58,7 @@ class Board:
     clock = None         # the buttons' clock (a ticks_ms()-like function); None: time.ticks_ms
 
     mount = buttons_pins = idle_sleep = power_off = restart = _must
-    latched_buttons = wake_button = service = watch = _nothing
+    latched_buttons = wake_button = service = watch = watchdog_fired = _nothing
 
     def on_usb(self):
         return True
@@ -85,10 +86,22 @@ def module(name):
     return board_badger
 
 
+def refused():
+    """The name the firmware gives this board if it is a W board (Pico W, Badger 2040 W: "W"
+    before " with"), else None. Their GPIO 23-25 and 29 belong to the radio (VBUS sense, the
+    LED; RPI_PICO_W's GP24 interrupt acknowledges every pin's edges): not supported (`knockbox
+    deploy` refuses them by the same name, hardware/README.md)."""
+    m = sys.implementation._machine
+    return m if "W" in m.split(" with ")[0].split() else None
+
+
 def load():
-    """The board, made once (current)."""
+    """The board, made once (current). A W board is refused (the app does not start)."""
     global current
     if RP2:
+        w = refused()
+        if w:
+            raise RuntimeError("Knockbox does not support W boards: this is a " + w)
         current = module(chosen()).Board()
     else:
         # the simulator's board (host/knockbox/simulate/device/, in the unix port's build only)
@@ -96,6 +109,14 @@ def load():
 
         current = Board()
     return current
+
+
+def off():
+    """knockfw.fault, when no board could be made (the heap too full to import it): on battery
+    the board dark all the same, through its board file's off() (the Badger's latch released;
+    the Pico build asleep until a press, then a fresh start). Returns on USB power."""
+    if RP2:
+        module(chosen()).off()
 
 
 def feed():

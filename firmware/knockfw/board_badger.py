@@ -71,6 +71,13 @@ def early():
     return rp2board.early_buttons(PINS, BUTTONS, P.PULL_DOWN, 1)
 
 
+def off():
+    """knockfw.board.off(): no board: the latch released, dark until a press on battery (USB
+    keeps it running: VBUS is not read, a W board's GPIO 24 is the radio's)."""
+    machine.Pin(PINS["en_3v3"], machine.Pin.OUT, value=0)
+    time.sleep_ms(_OFF_MS)
+
+
 def Board():
     """The Badger (an rp2board.Rp2Board on the pins above), built when the app starts."""
     from knockfw.rp2board import Rp2Board

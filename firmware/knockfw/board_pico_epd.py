@@ -60,6 +60,28 @@ def early():
     return rp2board.early_buttons(PINS, BUTTONS, machine.Pin.PULL_UP, 0)
 
 
+def off():
+    """knockfw.board.off(): no board, on battery: light sleep in slices until a button is
+    pressed (then a fresh start) or USB power comes (then this returns; at once on a W board,
+    whose GPIO 24 is the radio's)."""
+    from knockfw.board import refused
+
+    if refused():
+        return
+    from knockfw import rp2board
+
+    if rp2board._dma:
+        rp2board.pause()    # (no DMA busy: the chip's clocks gate in the sleeps)
+    P = machine.Pin
+    vbus = P(PINS["vbus"], P.IN)
+    keys = [P(PINS[n], P.IN, P.PULL_UP) for n in BUTTONS]
+    while not vbus.value():
+        machine.lightsleep(_SLICE_MS)
+        for k in keys:
+            if not k.value():
+                machine.reset()
+
+
 def Board():
     """The Pico build (an rp2board.Rp2Board on the pins above), built when the app starts."""
     from knockfw.rp2board import Rp2Board

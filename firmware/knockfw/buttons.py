@@ -15,7 +15,7 @@
 # then the button is deaf for debounce_ms from that edge, through the contact's bounce; if the
 # level read after that differs, that change counts when the deaf time ends, and the deaf time
 # after it runs from its own edge (a late count must not swallow the next quick change: the
-# RP2040's samples are up to 19.1 ms late). So a press or a release is never slower than its
+# RP2040's levels count up to 19.2 ms late). So a press or a release is never slower than its
 # first edge, and two presses need debounce_ms between their edges.
 #
 # Repeat buttons (up, down):  "press" when the press counts; held on, "repeat" long_ms after it,

@@ -18,7 +18,17 @@
 # SSD1680 holds BUSY high until a hardware reset, as GxEPD2's _InitDisplay() allows for: it
 # resets before anything else when it was hibernating); the next show() resets it first.
 #
-# A panel that stays busy (a loose cable: the pull-up reads busy; a hung controller): busy()
+# A panel that is not there: its BUSY pin is pulled up (both boards), so it reads what the
+# controller would drive: busy for good on the SSD1680 (BUSY high while busy), idle on the
+# UC8151 (BUSY_N low while busy), whose refreshes would "succeed" at once. A refresh that ends
+# sooner than _SOON_MS after its command is impossible for either (the quickest is the UC8151's
+# turbo waveform: Pimoroni's uc8151.cpp update_time() gives 250 ms for it, 800 ms fast, 2000 ms
+# medium, 4500 ms full), so busy() then looks whether anything drives the pin: pulled the other
+# way, a pin nothing drives follows its pull; then busy() raises "panel not connected" (a
+# fault: recorded, `knockbox sync` prints it; the error screen is not drawn on a panel that
+# is not there).
+#
+# A panel that stays busy (an SSD1680 not there: the pull-up reads busy; a hung controller): busy()
 # gives each command _BUSY_MS (a few times the longest refresh, the UC8151's full ~4.5 s), then
 # resets the controller, inits it and sends the frame again, in full; after _RETRIES such resets
 # in a row it gives up: the panel is left alone (asleep for this driver, stuck counts them) and
@@ -37,10 +47,13 @@ _FULL_EVERY = const(8)
 _WAIT_MS = const(10000)
 _BUSY_MS = const(15000)
 _RETRIES = const(2)
+_SOON_MS = const(100)   # a refresh over sooner than this: is a panel there? (see the header)
 
 
 class EPD(framebuf.FrameBuffer):
     BUSY_LEVEL = 1  # the BUSY pin level that means "busy"; each controller sets its own
+    REFRESH = -1    # the command that starts a refresh; each controller sets its own
+    _last = -1      # the command sent last
     stuck = 0  # resets in a row of a panel that did not finish (see the header)
 
     def __init__(self, spi, cs, dc, rst, busy, full_every=_FULL_EVERY):
@@ -69,6 +82,7 @@ class EPD(framebuf.FrameBuffer):
     # --- bus -------------------------------------------------------------------------------
     def cmd(self, c, data=None):
         self._t = ticks_ms()
+        self._last = c
         self._one[0] = c
         self.cs.value(0)
         self.dc.value(0)
@@ -87,6 +101,15 @@ class EPD(framebuf.FrameBuffer):
 
     def pin_busy(self):
         return self.busy_pin.value() == self.BUSY_LEVEL
+
+    def _absent(self):
+        """True if nothing drives BUSY: pulled towards its busy level, it follows the pull
+        (then pulled up again, as the boards set it)."""
+        p = self.busy_pin
+        p.init(p.IN, p.PULL_DOWN if self.BUSY_LEVEL == 0 else p.PULL_UP)
+        v = p.value()
+        p.init(p.IN, p.PULL_UP)
+        return v == self.BUSY_LEVEL
 
     def wait_pin(self, timeout_ms):
         # Blocking wait on the BUSY pin only (init and sleep use it). True if it cleared.
@@ -154,6 +177,13 @@ class EPD(framebuf.FrameBuffer):
                 self._want = 0
                 raise OSError("panel stuck busy")
             self._want = 2
+        if self._last == self.REFRESH:     # a refresh over: not impossibly soon?
+            self._last = -1
+            if ticks_diff(ticks_ms(), self._t) < _SOON_MS and self._absent():
+                self._want = 0
+                self._steps = []
+                self.stuck = _RETRIES + 1   # (knockfw.fault draws nothing on it)
+                raise OSError("panel not connected")
         if self._steps:
             self.cmd(self._steps.pop(0))
             return True

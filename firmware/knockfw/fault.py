@@ -26,7 +26,10 @@
 # Each step is on its own: if one fails (a second MemoryError, a flash error) the next still
 # runs, and anything that escapes them ends in the restart. The watchdog keeps running
 # throughout: a hang here restarts the chip too. (If even the board cannot be made, the fault
-# is recorded and main.py's raise leaves the REPL with its traceback.)
+# is recorded, on battery the board goes dark without it (knockfw.board.off()), and on USB
+# main.py's raise leaves the REPL with its traceback.)
+# A watchdog reset is a fault too: the app's run() raises it at the next boot (the board's
+# watchdog_fired()), so it is recorded and shown like any other.
 # Ctrl-C is no fault: a KeyboardInterrupt (mpremote, `knockbox deploy` taking the REPL) stops
 # the watchdog, which the REPL would not feed, and main.py raises it again: the REPL, as always.
 import os
@@ -51,7 +54,8 @@ def top(e):
         except BaseException:   # noqa: BLE001 - whatever failed: a fresh start
             if b:
                 b.restart()
-            _handle(e, None)    # no board: at least the record
+            _handle(e, None)    # no board: at least the record, then on battery dark
+            _board.off()
     if b:
         b.watch(False)
 

@@ -20,23 +20,33 @@
 # interrupt register of their group of 8 GPIOs: 4 bits a GPIO, bit 1 its level, bits 2 and 3
 # its edges since they were cleared) into a RAM ring, B to C, which writes that word back (clearing
 # the edges it saw), and C to D, which puts the timer (TIMERAWL, us) into a second ring beside it
-# and chains back to A. None of it needs the CPU, so the levels every 19.1 ms, and whether they
-# went and came back in between, are kept, with their times, through any flash write; the app's
-# poll() reads the rings (_ring below). (Not the PIO: the emulated Pico's PIO runs on the wall
+# and chains back to A. None of it needs the CPU, so the levels every 9.6 ms are kept, with
+# their times, through any flash write; the app's poll() reads the rings (_ring below). A level
+# counts once two entries in a row saw it (from the first's time): a pulse shorter than 9.6 ms
+# (a spike: static from a finger, a long wire on the Pico build's 50 kOhm pull-ups) is seen by
+# one entry at most, or by none (both edges latched, the level the same), and is no press; one
+# of 19.2 ms or more always counts (a quick tap is 50-100 ms). The edges serve idle_sleep():
+# they say a button was touched. (Not the PIO: the emulated Pico's PIO runs on the wall
 # clock, not the emulated one, and misses taps while the CPU is busy.) The ADC is the sampler's:
 # a battery reading would have to share its conversions; and no pin of the chip may use
 # Pin.irq() while it runs (C clears the group's edges; MicroPython v1.28's GPIO handler, in
 # machine_pin.c, acknowledges every latched edge of every group). A soft reset closes the DMA
 # channels (MicroPython v1.28: their finalisers), so nothing writes into the next run's heap.
 #
-# Light sleep stops the sampler: MicroPython v1.28's machine.lightsleep() (ports/rp2
-# modmachine.c) stops clk_adc and clears SLEEP_EN0 (the DMA's clock among them) until the
-# timer wakes it, so the ADC counts its 19.1 ms in awake time only. A board on battery that
-# slept 10 ms of every ~12 would sample its buttons every ~0.1-0.2 s: two quick taps between two
-# samples would be one. So idle_sleep() sleeps lightly only once the buttons have been still for
-# AWAKE_MS: the first look after each wake (a press began in the sleep: its edge is latched in
-# INTR when the clocks come back, or the button is still down) keeps the clocks running, and the
-# sampler sees the rest as on USB.
+# Light sleep and the sampler. The RP2040 gates its clocks in a light sleep only while no DMA
+# channel has transfers outstanding (datasheet 2.11.2), and channel A, waiting for the ADC,
+# always has: MicroPython v1.28's machine.lightsleep() (ports/rp2 modmachine.c) stops clk_adc and
+# clears SLEEP_EN0/1 but leaves the DMA alone, so the chip would sit at its full WFI current.
+# So on battery, once the buttons have been still for awake_ms, idle_sleep() stops the chain
+# between two entries (pause(): the ADC stopped, A disabled and aborted once B-D are done: no
+# channel busy) and sleeps lightly in slices of the loop's poll (10 ms), looking at the buttons'
+# INTR word (levels and edges latched) after each. lightsleep(ms) wakes on its timer alarm: a
+# GPIO interrupt would need Pin.irq (not with the sampler, above), and the sleep keeps only the
+# timer's clock (SLEEP_EN1), not IO_BANK0's. A look that finds a button down or an edge latched
+# starts the chain again (resume()), its first entries 1.4 and 11 ms later (one conversion,
+# then a whole entry), where the press is still down (a tap lasts more than a slice and two
+# entries), with the edges latched since: the press that woke it counts, and the sampler
+# follows the rest as on USB, awake for awake_ms.
 import os
 import sys
 import time
@@ -50,8 +60,8 @@ from knockfw import board as _board
 _EARLY_GAP_MS = 5  # second look at the buttons, as Pimoroni's wakeup module (gpio_get_all twice)
 _early = None  # early_buttons(): the button held when boot.py ran, "" if none (None: not run)
 _latched: tuple = ()  # early_buttons(): (Buttons sampled since boot.py, their pins)
-_K = const(14)   # ADC conversions a ring entry: 19.1 ms
-_LOG = const(10)  # each ring 2 ** 10 bytes: _N entries, 4.9 s of levels between two polls
+_K = const(7)    # ADC conversions a ring entry: 9.6 ms
+_LOG = const(11)  # each ring 2 ** 11 bytes: _N entries, 4.9 s of levels between two polls
                   # (measured: 0.9 s at the flash's worst; 2 s while a slow laptop took a
                   # sync's pages, the app's USB writes waiting for it)
 _N = const(1 << (_LOG - 2))
@@ -107,32 +117,53 @@ def _ring(gpio):
     da.active(1)
     m[adc] = _ADC_RUN
     r = 0
-    last = -1
+    last = -1   # the levels taken last (-1: none yet)
+    prev = pi = 0   # the entry before: its levels, where it is
 
     def read():
-        nonlocal r, last
+        nonlocal r, last, prev, pi
         out = []
         w = (dd.write - t) >> 2 & (_N - 1)  # D's next word: every entry before it is whole
         while r != w:
             i = h + 2 * r
-            lo = buf[i]
-            hi = buf[i + 1]
-            lv = (hi & 0x2222) << 16 | lo & 0x2222
-            # both edges since the last entry: the level went and came back (a tap, or a
-            # release and a press again, quicker than the sampling): that first, a ms before
-            x = (hi >> 1 & hi >> 2 & 0x2222) << 16 | (lo >> 1 & lo >> 2 & 0x2222)
-            if lv != last or x:
-                last = lv
+            lv = (buf[i + 1] & 0x2222) << 16 | buf[i] & 0x2222
+            # a button's level is taken once two entries in a row have it, at the first of
+            # them: a spike is no press (see the header)
+            if last < 0:
+                new, j = lv, i
+            else:
+                new, j = lv & prev | last & (lv ^ prev), pi
+            if new != last:
+                last = new
                 # ticks_us is TIMERAWL's low 30 bits: the sample's age gives its ticks_ms
-                u = (buf[i + 2 * _N + 1] & 0x3FFF) << 16 | buf[i + 2 * _N]
+                u = (buf[j + 2 * _N + 1] & 0x3FFF) << 16 | buf[j + 2 * _N]
                 u = time.ticks_add(time.ticks_ms(), time.ticks_diff(u, time.ticks_us()) // 1000)
-                if x:
-                    out.append((time.ticks_add(u, -1), lv ^ x))
-                out.append((u, lv))
+                out.append((u, new))
+            prev, pi = lv, i
             r = (r + 1) & (_N - 1)
         return out
 
     return read
+
+
+def pause():
+    """Stop the sampler between two entries: no DMA channel busy (see the header)."""
+    da, db, dc, dd = _dma[:4]
+    machine.mem32[_ADC] = 0         # no more conversions: A's DREQ stops
+    da.ctrl = da.ctrl & ~1          # A disabled: a trigger from D is ignored, and the abort
+    while db.active() or dc.active() or dd.active():    # chains to nothing (RP2040-E13)
+        pass
+    da.active(0)                    # A's wait for the ADC aborted
+
+
+def resume():
+    """Start the sampler again: its first entry after one conversion, then every 9.6 ms."""
+    da = _dma[0]
+    da.count = 1
+    da.ctrl = da.ctrl | 1
+    da.active(1)
+    da.count = _K                   # the reload for A's next triggers
+    machine.mem32[_ADC] = _ADC_RUN
 
 
 def early_buttons(pins, names, pull, pressed):
@@ -175,14 +206,16 @@ class Rp2Board(_board.Board):
         self._pressed = pressed
         self._names = names
         # the buttons' group's INTR word, and its bits that say a button is in use: pressed,
-        # or an edge latched since the sampler last cleared them (see idle_sleep); shifted
-        # down to the first button's, so that the mask stays a small int (no heap a turn)
+        # or an edge latched since the sampler last cleared them (see idle_sleep); the mask in
+        # its two halves, read with mem16 (no heap a turn: mem32 makes a long int of a word
+        # whose top two bits differ, e.g. GP15's edges)
         self._intr = _INTR + 4 * (pins[names[0]] >> 3)
-        self._shift = 4 * min(pins[n] & 7 for n in names)
-        self._stir = 0
+        m = 0
         for n in names:
-            self._stir |= (12 | (2 if pressed else 1)) << 4 * (pins[n] & 7) >> self._shift
+            m |= (12 | (2 if pressed else 1)) << 4 * (pins[n] & 7)
+        self._stir = (m & 0xFFFF, m >> 16)
         self._stirred = time.ticks_ms()
+        self._paused = False
         self._latched, self._buttons = _latched     # sampling since boot.py
         _latched = ()
         self._woke = _early or None
@@ -247,13 +280,19 @@ class Rp2Board(_board.Board):
     def led(self, on):
         self._led.value(1 if on else 0)
 
-    def sampling(self, on):
-        """Start or stop the ADC that paces the buttons' sampler (stopped, it draws nothing
-        and the rings stand still): off while the board sleeps for hours in power_off().
-        Started again, it drops the edges latched meanwhile (power_off() read the pins)."""
-        if on:
-            machine.mem32[self._intr] = -1
-        machine.mem32[_ADC] = _ADC_RUN if on else 0
+    def sampling(self, on, fresh=True):
+        """Start or stop the buttons' sampler. Stopped, no DMA channel is busy, the ADC draws
+        nothing and the rings stand still (light sleep: see the header; power_off()). Started
+        again, its first entry comes at once; fresh: the edges latched meanwhile dropped first
+        (power_off() read the pins itself)."""
+        if on == self._paused:
+            self._paused = not on
+            if not on:
+                pause()
+                return
+            if fresh:
+                machine.mem32[self._intr] = -1
+            resume()
 
     def lightsleep(self, ms):
         """machine.lightsleep, then the SPI divider recomputed for the clock it leaves behind
@@ -273,19 +312,30 @@ class Rp2Board(_board.Board):
             _board._wdt = None
             machine.mem32[0x4005B000] = 1 << 30
 
+    def watchdog_fired(self):
+        """True if the armed watchdog reset the chip (the firmware hung): its REASON set, and
+        SCRATCH4 still holding the mark pico-sdk's watchdog_enable() (machine.WDT) writes there,
+        which machine.reset() (watchdog_reboot) clears; reset_cause() is WDT_RESET for both."""
+        return (machine.reset_cause() == machine.WDT_RESET
+                and machine.mem32[0x4005801C] == 0x6AB73121)
+
     def restart(self):
         machine.reset()
 
     def idle_sleep(self, ms):
         """Sleep between polls. On USB a plain sleep, so the serial link keeps running. On
-        battery a light sleep (clocks stopped, RAM kept) once the buttons have been still for
-        awake_ms; a plain one while they are in use, so the sampler keeps its pace (see the
-        header)."""
+        battery, once the buttons have been still for awake_ms, the sampler stopped and a light
+        sleep (clocks gated, RAM kept); a plain one, the sampler running, while they are in use
+        (see the header)."""
         now = time.ticks_ms()
-        if machine.mem32[self._intr] >> self._shift & self._stir:
+        m, a = machine.mem16, self._intr
+        lo, hi = self._stir
+        if m[a] & lo or m[a + 2] & hi:
             self._stirred = now
         if self.on_usb() or time.ticks_diff(now, self._stirred) < self.awake_ms:
+            self.sampling(True, False)
             time.sleep_ms(ms)
         else:
+            self.sampling(False)
             self.lightsleep(ms)
 

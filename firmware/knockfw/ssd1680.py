@@ -65,6 +65,7 @@ def _partial_lut():
 
 class SSD1680(EPD):
     BUSY_LEVEL = 1
+    REFRESH = _ACTIVATE
 
     def setup(self):
         if getattr(self, "_prev", None) is None:

@@ -6,7 +6,8 @@
 #
 #   UC8151(spi, cs, dc, rst, busy, full_every=8)   ready machine.SPI / machine.Pin objects
 #
-# BUSY (the controller's BUSY_N) is LOW while the controller works.
+# BUSY (the controller's BUSY_N) is LOW while the controller works: with the board's pull-up, a
+# panel that is not there reads idle (epd.py's header says how that is noticed).
 #
 # Layout (Pimoroni's upright image): PSR gate scan down (UD = 0) and source shift right
 # (SHL = 1), as Pimoroni's setup() for rotation 0; the frame is sent whole with DTM2 (no partial
@@ -77,6 +78,7 @@ def _lut(levels, timing, size):
 
 class UC8151(EPD):
     BUSY_LEVEL = 0
+    REFRESH = _DRF
     _mode = 0  # waveform in the controller: 0 OTP (full), 1 fast, 2 turbo
 
     def setup(self):

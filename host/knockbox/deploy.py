@@ -93,7 +93,13 @@ def sha(data):
 # ---- checks and the plan ----------------------------------------------------------------------
 
 def check_device(info, mpy_release, mpy_ver):
-    """Refuse a board whose MicroPython is too old or cannot load what our mpy-cross emits."""
+    """Refuse a board whose MicroPython is too old or cannot load what our mpy-cross emits, and
+    a W board (its name, as the firmware gives it, has "W" before " with": Pico W, Badger 2040
+    W), whose GPIO 23-25 and 29 belong to the radio: knockfw.board.refused() says the same."""
+    machine = info.get("machine") or ""
+    if "W" in machine.split(" with ")[0].split():
+        raise DeployError("the board is a %s: Knockbox does not support W boards (their GPIO "
+                          "23-25 and 29 belong to the radio); use a Pico or a Badger 2040" % machine)
     version = tuple(info["version"])
     vtext = ".".join(str(x) for x in version)
     if version[:2] < MIN_VERSION:

@@ -129,12 +129,14 @@ class _Panel:
 
 class Device(_Panel, Laptop):
     def __init__(self, emupico, state, image, board="badger", no_pace=False, busy_ms=None,
-                 home=None, inputs=(), flash_timing=None):
+                 home=None, inputs=(), flash_timing=None, power=None, timer_start_us=None):
         """state: a new state directory; image: the flash image to boot (copied); busy_ms: if
         set, the panel's BUSY pin is held busy that long after each refresh command (a panel
         that takes time); inputs: more `-i PIN=V` initial levels; flash_timing: the flash chip's
         busy time, "typ", "max" or "off" (None: the emulator's default, typ, or
-        $PICO_EMU_FLASH_TIMING)."""
+        $PICO_EMU_FLASH_TIMING); power: "badger", the Badger's power path (off on battery once
+        the latch is down and no button is held; a press powers it on, a boot from reset);
+        timer_start_us: where the chip's timer starts at each reset (ticks_us wraps at 2**30)."""
         self.emupico = emupico
         self.state = os.path.abspath(str(state))
         self.board = board
@@ -144,6 +146,8 @@ class Device(_Panel, Laptop):
         self.busy_ms = busy_ms
         self.inputs = list(inputs)
         self.flash_timing = flash_timing
+        self.power = power
+        self.timer_start_us = timer_start_us
         os.makedirs(self.state, exist_ok=True)
         self.flash = os.path.join(self.state, "flash.img")
         if image is None:  # a blank flash: MicroPython makes a new filesystem
@@ -172,6 +176,10 @@ class Device(_Panel, Laptop):
             args.append("--no-pace")
         if self.flash_timing:
             args += ["--flash-timing", self.flash_timing]
+        if self.power:
+            args += ["--power", self.power]
+        if self.timer_start_us is not None:
+            args += ["--timer-start-us", str(self.timer_start_us)]
         self.started = True  # from here stop() runs pico-stop (safe if nothing is running)
         p = self.pico.start(*args, check=False, capture_output=True, text=True)
         if p.returncode != 0:
@@ -328,6 +336,10 @@ class Device(_Panel, Laptop):
 
     def on_battery(self, yes=True):
         self.pico.drive(VBUS, 0 if yes else 1)
+
+    def powered(self):
+        """False while the board is off (power="badger": nothing holds its regulator on)."""
+        return self.pico.status().get("powered", True)
 
 
 def _release_us(r):

@@ -54,7 +54,8 @@ def break_module(dev, name="ui_menu"):
 
 
 def latch_lows(dev, boot):
-    return [r for r in dev.gpio_records() if r.get("pin") == LATCH and r.get("boot") == boot
+    """The power latch driven low in `boot` (or in a later one)."""
+    return [r for r in dev.gpio_records() if r.get("pin") == LATCH and r.get("boot", 0) >= boot
             and r.get("oe") == 1 and r.get("v") == 0]
 
 
@@ -75,24 +76,42 @@ def error_screen(tmp_path, line, usb, name="ref"):
     return emu_frames.pbm_image(str(out / "frame.pbm"))
 
 
-def check_sync_reports_once(dev, want):
-    """`knockbox sync` prints the fault (the line with `want`) once, the history keeps it, and
-    the next sync prints nothing: the device has forgotten it. Returns the printed lines."""
+def check_sync_reports_once(dev, want, n=1):
+    """`knockbox sync` prints the n faults (lines with `want`) once, the history keeps them,
+    and the next sync prints nothing: the device has forgotten them. Returns the printed lines."""
     dev.on_battery(False)
     p = dev.sync()
     first = faults_printed(p)
-    assert len(first) == 1 and want in first[0], p.stdout
+    assert len(first) == n and all(want in ln for ln in first), p.stdout
     print(p.stdout)
     again = dev.sync()
     assert faults_printed(again) == [], again.stdout
     rows = db_rows(os.path.join(dev.home, "history.sqlite3"), "SELECT record, cleared FROM faults")
-    assert len(rows) == 1 and rows[0][1] == 1 and want in rows[0][0], rows
+    assert len(rows) == n and all(r[1] == 1 and want in r[0] for r in rows), rows
     return first
+
+
+def power_on(dev, boot, app=True):
+    """The Badger is off (its latch down on battery): a press of B powers it on (the emulator's
+    --power badger: a boot from reset with B held), as on silicon; with app, until the app has
+    drawn its first frame."""
+    assert wait_for(lambda: not dev.powered(), 30), "still powered with the latch down"
+    time.sleep(1)
+    assert not dev.powered(), "powered again with nothing holding the power on"
+    boot = dev.boot()   # (the emulator may count a reset the chip began as the power went)
+    n = dev.refreshes()
+    dev.press("b", 150)
+    assert wait_for(lambda: dev.powered() and dev.boot() > boot, 60), \
+        "a press did not power the Badger on"
+    if app:
+        assert dev.wait_refresh(n, 120), "the app drew nothing after the power-on"
+        dev.wait_quiet(300)
+    return boot + 1     # the boot the press began
 
 
 def test_a_crash_on_battery_is_recorded_shown_then_the_badger_switches_off(device_factory,
                                                                          tmp_path):
-    dev = device_factory()
+    dev = device_factory(power="badger")
     assert dev.wait_refresh(0, 120)
     dev.wait_quiet(300)
     break_module(dev)
@@ -109,9 +128,16 @@ def test_a_crash_on_battery_is_recorded_shown_then_the_badger_switches_off(devic
     print("crash on battery: error screen %.0f ms, latch down %.0f ms after the press" % (
         (shown[-1].t_us - press_us) / 1000, (off_us - press_us) / 1000))
     assert off_us - press_us < 2_000_000
-    # the chip, which the emulator keeps powered, then starts afresh
-    assert wait_for(lambda: dev.boot() > boot, 60), "no restart after the switch-off"
-    lines = check_sync_reports_once(dev, "ValueError")
+    # the press that powers it on counts: it opens the menu, which fails again (off again)
+    boot = power_on(dev, boot)
+    assert wait_for(lambda: latch_lows(dev, boot), 60), "the latch stayed up after the press"
+    assert wait_for(lambda: not dev.powered(), 30)
+    boot = dev.boot()
+    n = dev.refreshes()
+    dev.on_battery(False)   # USB: on again, from reset, and nothing pressed
+    assert wait_for(lambda: dev.boot() > boot, 60) and dev.wait_refresh(n, 120)
+    dev.wait_quiet(300)
+    lines = check_sync_reports_once(dev, "ValueError", 2)
     what = lines[0].split("): ", 1)[1]
     assert shown[-1].kind == "full"
     ref = error_screen(tmp_path, what, usb=False)
@@ -151,7 +177,7 @@ def rst_lows(dev, boot, after_us):
 
 
 def test_a_panel_stuck_busy_on_battery_switches_the_badger_off_within_90_s(device_factory):
-    dev = device_factory(no_pace=True)  # the minute it takes passes without waiting for it
+    dev = device_factory(no_pace=True, power="badger")  # (the minute it takes: no waiting)
     assert dev.wait_refresh(0, 120)
     dev.wait_quiet(300)
     boot = dev.boot()
@@ -170,8 +196,7 @@ def test_a_panel_stuck_busy_on_battery_switches_the_badger_off_within_90_s(devic
     # busy), a reset and the frame sent again in full; 15 s more, the second; then it gives up
     assert len(resets) == 2 and resets[0] < 15.5 and 15 < resets[1] - resets[0] < 18, resets
     dev.pico.drive(busy, 1 - dev.panel["busy_level"])  # the panel answers again
-    assert wait_for(lambda: dev.boot() > boot, 60), "no fresh start after the switch-off"
-    assert dev.wait_refresh(dev.refreshes(), 120), "nothing drawn after the restart"
+    power_on(dev, boot)
     check_sync_reports_once(dev, "OSError: panel stuck busy")
 
 
@@ -296,7 +321,7 @@ except MemoryError as e:
 
 def test_a_memory_error_while_the_fault_is_handled_still_ends_off_then_restarted(
         device_factory):
-    dev = device_factory()
+    dev = device_factory(power="badger")
     assert dev.wait_refresh(0, 120)
     dev.wait_quiet(300)
     boot = dev.boot()
@@ -307,4 +332,111 @@ def test_a_memory_error_while_the_fault_is_handled_still_ends_off_then_restarted
     finally:
         b.close()
     assert wait_for(lambda: latch_lows(dev, boot), 60), "the latch stayed up"
-    assert wait_for(lambda: dev.boot() > boot, 60), "no restart"
+    power_on(dev, boot)
+
+
+def test_a_board_that_cannot_be_made_on_battery_still_switches_off(device_factory):
+    """The panel's driver left broken (as a cut copy leaves it): the app's board cannot be made,
+    nor the fault handler's. On battery the latch goes down all the same (knockfw.board.off());
+    a press powers the Badger on, it fails again and is off again; on USB the REPL is left with
+    the traceback, the watchdog stopped, and the faults are on flash."""
+    dev = device_factory(power="badger")
+    assert dev.wait_refresh(0, 120)
+    dev.wait_quiet(300)
+    boot = dev.boot()
+    dev.on_battery()
+    b = Board(dev.tty)
+    try:
+        b.write("knockfw/uc8151.mpy", NOT_A_MODULE)
+        b.restart()     # a soft reset: main.py again, the latch kept high
+    finally:
+        b.close()
+    assert wait_for(lambda: latch_lows(dev, boot), 60), "the latch stayed up without a board"
+    boot = power_on(dev, boot, app=False)
+    assert wait_for(lambda: latch_lows(dev, boot), 60), "the latch stayed up after a press"
+    assert wait_for(lambda: not dev.powered(), 30)
+    boot = dev.boot()
+    dev.on_battery(False)   # USB: the board boots, fails, and leaves the REPL
+    assert wait_for(lambda: dev.boot() > boot, 60)
+    assert wait_for(lambda: dev.pico.status().get("usb_connected"), 60)
+    dev.sleep(3000)
+    b = Board(dev.tty)
+    try:
+        got = json.loads(b.run("import json, machine\nfrom knockfw import fault\n"
+                               "print(json.dumps([fault.read()['faults'],"
+                               " machine.mem32[%d] & (1 << 30)]))" % WDT_CTRL).strip())
+    finally:
+        b.close()
+    records, armed = got
+    assert records.count("@") == 3 and records.count("in Board\nValueError") == 3, records
+    assert not armed
+    assert dev.refreshes() == 1     # (the first boot's screen; none drawn since)
+
+
+# The app's own run() through the raw REPL, its loop hanging (no feed) after 50 turns.
+HANG = """
+import knockfw.app as a
+step = a.App.step
+turns = []
+def hang(self, now):
+    turns.append(now)
+    while len(turns) > 50:
+        pass
+    return step(self, now)
+a.App.step = hang
+a.run()
+"""
+
+
+def test_the_watchdog_resets_a_hung_loop_and_the_next_boot_shows_the_fault(device_factory,
+                                                                           tmp_path):
+    """A loop that stops feeding the watchdog: the chip resets 8.4 s later (the RP2040's
+    longest timeout), the next boot records it as a fault and shows the error screen, and
+    after the restart `knockbox sync` prints it once. (On a Badger on battery that reset
+    releases the latch: the board is off, and the next press boots it afresh, from a power-on
+    reset that leaves no trace: only a board that stays powered can tell.)"""
+    dev = device_factory(board="pico-epd")
+    assert dev.wait_refresh(0, 120)
+    dev.wait_quiet(300)
+    boot = dev.boot()
+    b = Board(dev.tty)
+    try:
+        b.t.exec_raw_no_follow(HANG)
+    finally:
+        b.close()
+    t0 = dev.pico.time()["emu_total_s"]
+    assert wait_for(lambda: dev.boot() > boot, 60), "the watchdog did not reset the chip"
+    hung = dev.pico.time()["emu_total_s"] - t0
+    n = dev.refreshes()
+    assert wait_for(lambda: dev.boot() > boot + 1, 90), "no restart after the error screen"
+    assert dev.wait_refresh(n, 120)
+    dev.wait_quiet(300)
+    print("watchdog: reset within %.1f s (emulated) of the hang's start" % hung)
+    assert hung < 12
+    lines = check_sync_reports_once(dev, "RuntimeError: watchdog reset")
+    # the first frame after the watchdog's reset (the app raises before it draws anything)
+    error = [f for f in dev.frames().frames if f.boot == boot + 1][0]
+    ref = error_screen(tmp_path, lines[0].split("): ", 1)[1], usb=True)
+    assert error.diff(ref) == 0, "not the error screen:\n" + error.ascii()
+
+
+def test_a_panel_that_is_not_there_is_a_fault(device_factory):
+    """The Badger's panel unplugged (BUSY_N no longer driven: the pull-up reads idle): the next
+    refresh "ends" at once, the driver finds nothing driving BUSY, and the fault is recorded
+    (no error screen on a panel that is not there); on USB the board restarts, and with the
+    panel back `knockbox sync` prints the fault's words."""
+    dev = device_factory()
+    assert dev.wait_refresh(0, 120)
+    dev.wait_quiet(300)
+    boot = dev.boot()
+    dev.pico.drive(dev.panel["busy"], "z")
+    n = dev.refreshes()
+    dev.press("up")
+    dev.sleep(2000)     # the fault, then 5 s on USB before the restart
+    sent = dev.refreshes() - n
+    dev.pico.drive(dev.panel["busy"], 1)    # the panel back
+    assert wait_for(lambda: dev.boot() > boot, 60), "no restart after the fault"
+    assert dev.wait_refresh(n + sent, 120)
+    dev.wait_quiet(300)
+    assert sent == 1    # the menu's refresh, then nothing: no error screen
+    check_sync_reports_once(dev, "OSError: panel not connected")

@@ -27,15 +27,26 @@ class FakePin:
 
 class BusyPin:
     """The controller's BUSY output: reads `busy_level` while the model is busy; every read
-    counts as one poll (models go idle after a number of polls)."""
+    counts as one poll (models go idle after a number of polls). The controller drives it: its
+    pull (init()) changes nothing. With model=None, no panel is there: the pin reads its pull."""
+    IN = 0
+    PULL_UP = 1
+    PULL_DOWN = 2
 
     def __init__(self, model, busy_level):
         self.model = model
         self.busy_level = busy_level
         self.reads = 0
+        self.pull = BusyPin.PULL_UP     # as the boards set it
+
+    def init(self, mode=-1, pull=-1):
+        if pull != -1:
+            self.pull = pull
 
     def value(self, v=None):
         self.reads += 1
+        if self.model is None:
+            return 1 if self.pull == BusyPin.PULL_UP else 0
         if self.model.poll_busy():
             return self.busy_level
         return 1 - self.busy_level

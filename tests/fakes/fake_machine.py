@@ -98,6 +98,15 @@ def deepsleep(ms=None):
     calls.append(("deepsleep", ms))
 
 
+class Reset(BaseException):
+    """What reset() raises: the chip starts afresh (tests catch it where the script ends)."""
+
+
+def reset():
+    calls.append(("reset",))
+    raise Reset
+
+
 def pin(gpio):
     """The last Pin made for this GPIO."""
     found = None
@@ -113,12 +122,17 @@ class ADC:
 
 
 class _Mem:
-    """machine.mem32: what was written, by address (reads of anything else give 0), except in
-    the ranges a model took (fakes.fake_rp2: IO_BANK0's raw interrupt registers)."""
+    """machine.mem32 (or mem16): what was written, by address (reads of anything else give 0),
+    except in the ranges a model took (fakes.fake_rp2: IO_BANK0's raw interrupt registers).
+    longs counts the reads that MicroPython on the RP2040 returns as a long int, on the heap
+    (extmod/machine_mem.c: mp_obj_new_int() of the 32-bit word, a small int only if its bits 31
+    and 30 are equal)."""
 
-    def __init__(self):
-        self.words = {}
-        self.models = []    # (first address, end, load(addr), store(addr, value))
+    def __init__(self, size=4, words=None):
+        self.size = size
+        self.words = {} if words is None else words.words
+        self.models = [] if words is None else words.models  # (first address, end, load, store)
+        self.longs = 0
 
     def _model(self, addr):
         for lo, hi, load, store in self.models:
@@ -126,11 +140,20 @@ class _Mem:
                 return load, store
         return None
 
-    def __getitem__(self, addr):
+    def _word(self, addr):
         m = self._model(addr)
-        return m[0](addr) if m else self.words.get(addr, 0)
+        return (m[0](addr) if m else self.words.get(addr, 0)) & 0xFFFFFFFF
+
+    def __getitem__(self, addr):
+        if self.size == 2:
+            return self._word(addr & ~3) >> (16 if addr & 2 else 0) & 0xFFFF
+        v = self._word(addr)
+        if (v >> 31) != (v >> 30 & 1):
+            self.longs += 1
+        return v
 
     def __setitem__(self, addr, value):
+        assert self.size == 4, "the RP2040's registers: 32-bit writes"
         m = self._model(addr)
         if m:
             m[1](addr, value)
@@ -139,3 +162,4 @@ class _Mem:
 
 
 mem32 = _Mem()
+mem16 = _Mem(2, mem32)

@@ -7,11 +7,11 @@
 # (TREQ_SEL 36): each channel makes TRANS_COUNT transfers of a word from its read address to its
 # write address (each incremented if INCR_READ / INCR_WRITE, wrapping in its ring, RING_SEL
 # saying which), then starts the channel CHAIN_TO names, until the ADC's channel again. The ADC's
-# FIFO reads 0, the timer's TIMERAWL the time given; IO_BANK0's raw interrupt registers (INTR0-3)
-# read the levels of fake_machine's pins and the edges latched since they were last cleared, and
-# a write clears the edges it has bits for. Buffers given as addresses get made-up addresses that
+# FIFO reads 0, the timer's TIMERAWL the low 32 bits of fakes.fake_time's timer as it was then;
+# IO_BANK0's raw interrupt registers (INTR0-3) read the levels of fake_machine's pins and the
+# edges latched since they were last cleared, and a write clears the edges it has bits for. Buffers given as addresses get made-up addresses that
 # are 4-aligned but not 1 KiB-aligned.
-from fakes import fake_machine as fm
+from fakes import fake_machine as fm, fake_time
 
 channels = []  # every DMA made, in order (its channel number is its index)
 edges = {}     # GPIO -> its latched edge bits (8: went high, 4: went low); tests add to it
@@ -49,8 +49,8 @@ def _level(g):
 def _load(addr, now_us):
     if addr == 0x4004C00C:      # ADC FIFO
         return 0
-    if addr == 0x40054028:      # TIMERAWL: 32 bits (the high two set, as after 18 minutes)
-        return (now_us & 0x3FFFFFFF) | 0xC0000000
+    if addr == 0x40054028:      # TIMERAWL: the timer's low 32 bits
+        return now_us & 0xFFFFFFFF
     if 0x400140F0 <= addr < 0x40014100:     # INTR0-3: 4 bits a GPIO
         first = (addr - 0x400140F0) * 2
         v = 0
@@ -123,9 +123,7 @@ fm.mem32.models.append((0x400140F0, 0x40014100, lambda a: _load(a, 0), _store))
 
 def entry(age_ms=0):
     """One round of the chain, as if it ran age_ms ago (the times written are that old)."""
-    import time
-
-    now_us = time.ticks_add(time.ticks_us(), -1000 * age_ms)
+    now_us = fake_time.timer_us() - 1000 * age_ms
     first = [d for d in channels if (d.ctrl >> 15) & 63 == 36 and d.started]
     assert len(first) == 1, "one channel paced by the ADC, started"
     d = first[0]
