@@ -278,7 +278,8 @@ def run():
     board.watch(True)   # a hang anywhere from here on restarts the chip
     if fired:           # the last run hung: a fault, recorded and shown
         raise RuntimeError("watchdog reset")
-    feed = _board.feed
+    from knockfw import feed
+
     app = App(board)
     while True:
         feed()

@@ -71,9 +71,10 @@ def early():
     return rp2board.early_buttons(PINS, BUTTONS, P.PULL_DOWN, 1)
 
 
-def off():
+def off(w=None):
     """knockfw.board.off(): no board: the latch released, dark until a press on battery (USB
-    keeps it running: VBUS is not read, a W board's GPIO 24 is the radio's)."""
+    keeps it running: VBUS is not read, a W board's GPIO 24 is the radio's). w: the name of a W
+    board (knockfw.board.refused()), the same here."""
     machine.Pin(PINS["en_3v3"], machine.Pin.OUT, value=0)
     time.sleep_ms(_OFF_MS)
 

@@ -60,13 +60,11 @@ def early():
     return rp2board.early_buttons(PINS, BUTTONS, machine.Pin.PULL_UP, 0)
 
 
-def off():
+def off(w=None):
     """knockfw.board.off(): no board, on battery: light sleep in slices until a button is
     pressed (then a fresh start) or USB power comes (then this returns; at once on a W board,
-    whose GPIO 24 is the radio's)."""
-    from knockfw.board import refused
-
-    if refused():
+    named by w (knockfw.board.refused()): its GPIO 24 is the radio's)."""
+    if w:
         return
     from knockfw import rp2board
 

@@ -33,12 +33,12 @@
 # resets the controller, inits it and sends the frame again, in full; after _RETRIES such resets
 # in a row it gives up: the panel is left alone (asleep for this driver, stuck counts them) and
 # busy() raises, which ends the app (knockfw.fault records it and, on battery, switches off).
-# Every blocking wait feeds the watchdog (knockfw.board.feed).
+# Every blocking wait feeds the watchdog through the feed() the board gives (a driver knows
+# nothing of the app).
 import framebuf
 from time import sleep_ms, ticks_ms, ticks_diff
 from micropython import const
 
-from knockfw.board import feed
 
 WIDTH = const(296)
 HEIGHT = const(128)
@@ -50,13 +50,17 @@ _RETRIES = const(2)
 _SOON_MS = const(100)   # a refresh over sooner than this: is a panel there? (see the header)
 
 
+def _nothing():
+    pass
+
+
 class EPD(framebuf.FrameBuffer):
     BUSY_LEVEL = 1  # the BUSY pin level that means "busy"; each controller sets its own
     REFRESH = -1    # the command that starts a refresh; each controller sets its own
     _last = -1      # the command sent last
     stuck = 0  # resets in a row of a panel that did not finish (see the header)
 
-    def __init__(self, spi, cs, dc, rst, busy, full_every=_FULL_EVERY):
+    def __init__(self, spi, cs, dc, rst, busy, full_every=_FULL_EVERY, feed=None):
         buf = bytearray(WIDTH * HEIGHT // 8)
         super().__init__(buf, WIDTH, HEIGHT, framebuf.MONO_VLSB)
         self.buf = buf
@@ -68,6 +72,7 @@ class EPD(framebuf.FrameBuffer):
         self.rst = rst
         self.busy_pin = busy
         self.full_every = full_every  # partial refreshes allowed between two full ones
+        self.feed = feed or _nothing  # the watchdog, fed in every blocking wait
         self.partials = 0  # partial refreshes since the last full one
         self.last_full = False  # kind of the refresh started last
         self.awake = False  # init() done and not in deep sleep since
@@ -117,7 +122,7 @@ class EPD(framebuf.FrameBuffer):
         while self.pin_busy():
             if ticks_diff(ticks_ms(), t0) > timeout_ms:
                 return False
-            feed()
+            self.feed()
             sleep_ms(2)
         return True
 
@@ -212,7 +217,7 @@ class EPD(framebuf.FrameBuffer):
         while self.busy():
             if ticks_diff(ticks_ms(), t0) > timeout_ms:
                 return False
-            feed()
+            self.feed()
             sleep_ms(5)
         return True
 

@@ -36,6 +36,7 @@ import os
 import sys
 import time
 
+import knockfw
 from knockfw import board as _board
 
 PATH = "/data/faults.txt"
@@ -85,7 +86,7 @@ def _handle(e, b):
     except Exception:   # noqa: BLE001 - likewise
         pass
     if usb:
-        _board.feed()
+        knockfw.feed()
         time.sleep_ms(5000)
     else:
         b.power_off()   # dark here on the Badger; the Pico build returns at a press

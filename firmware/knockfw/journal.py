@@ -34,7 +34,7 @@ from array import array
 from micropython import const
 
 from knockfw import jscan
-from knockfw.board import feed  # the watchdog, in the loops that grow with the journal
+from knockfw import feed  # the watchdog, in the loops that grow with the journal
 
 _CHUNK = const(512)     # bytes copied at a time when the journal is rewritten
 _SCAN = const(2048)     # bytes read at a time by the boot scan: a longer line is garbage

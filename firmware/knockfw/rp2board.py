@@ -55,7 +55,7 @@ from array import array
 import machine
 from micropython import const
 
-from knockfw import board as _board
+import knockfw
 
 _EARLY_GAP_MS = 5  # second look at the buttons, as Pimoroni's wakeup module (gpio_get_all twice)
 _early = None  # early_buttons(): the button held when boot.py ran, "" if none (None: not run)
@@ -191,7 +191,7 @@ def early_buttons(pins, names, pull, pressed):
     return held or None
 
 
-class Rp2Board(_board.Board):
+class Rp2Board(knockfw.Board):
     name = "rp2"
     active_low = False
     data_dir = "/data"
@@ -244,7 +244,7 @@ class Rp2Board(_board.Board):
                               P(pins["cs"], P.OUT, value=1),
                               P(pins["dc"], P.OUT, value=0),
                               P(pins["rst"], P.OUT, value=1),
-                              P(pins["busy"], P.IN, P.PULL_UP))
+                              P(pins["busy"], P.IN, P.PULL_UP), feed=knockfw.feed)
         self.display.hold_reset()   # (in reset while the app loads: its first show() is sooner)
         self.serial_in = sys.stdin.buffer
         self.serial_out = sys.stdout.buffer
@@ -298,18 +298,18 @@ class Rp2Board(_board.Board):
         """machine.lightsleep, then the SPI divider recomputed for the clock it leaves behind
         (see the header). The watchdog is fed first (the Pico build's power_off() sleeps in
         slices for hours)."""
-        _board.feed()
+        knockfw.feed()
         machine.lightsleep(ms)
         self._spi.init(baudrate=self._spi_hz)
 
     def watch(self, on):
-        """on: arm the watchdog (knockfw.board.feed() feeds it); off: stop it. MicroPython's
+        """on: arm the watchdog (knockfw.feed() feeds it); off: stop it. MicroPython's
         WDT cannot stop, so this clears CTRL.ENABLE itself (RP2040 datasheet 4.7: WATCHDOG_BASE
         0x40058000, CTRL bit 30; 2.1.2: + 0x3000, the register's atomic clear alias)."""
         if on:
-            _board._wdt = machine.WDT(timeout=8000)     # (the RP2040's longest: 8,388 ms)
+            knockfw._wdt = machine.WDT(timeout=8000)     # (the RP2040's longest: 8,388 ms)
         else:
-            _board._wdt = None
+            knockfw._wdt = None
             machine.mem32[0x4005B000] = 1 << 30
 
     def watchdog_fired(self):

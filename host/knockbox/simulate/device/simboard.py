@@ -29,7 +29,7 @@ import framebuf
 from micropython import const
 
 import simflash as flash
-from knockfw import board as boards
+import knockfw
 from knockfw.buttons import NAMES as BUTTONS
 
 W = const(296)
@@ -202,7 +202,7 @@ class SimDisplay(framebuf.FrameBuffer):
         self.asleep = True
 
 
-class Board(boards.Board):
+class Board(knockfw.Board):
     name = "sim"
     active_low = False
     data_dir = "/data"  # the flash image is mounted here, as the Pico's littlefs folder

@@ -1,0 +1,81 @@
+"""No module of the firmware imports another that imports it back (directly or through others),
+counting the imports inside functions too (the firmware defers many to save boot time): a
+deferred import moved to the top must never break the firmware. The board contract and the
+watchdog's feed() are the package's own module (knockfw/__init__.py), which imports nothing;
+the panel drivers import nothing of the app."""
+import ast
+import glob
+import os
+
+import mp
+
+FW = os.path.join(mp.ROOT, "firmware", "knockfw")
+
+
+def imports_of(path):
+    """The knockfw modules a source file imports, anywhere in it ("knockfw" is the package's own
+    module)."""
+    with open(path, encoding="utf-8") as f:
+        tree = ast.parse(f.read(), path)
+    found = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            found.update(a.name for a in node.names if a.name.split(".")[0] == "knockfw")
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            if node.module == "knockfw":     # from knockfw import board: a module, or a name
+                for a in node.names:
+                    sub = os.path.join(FW, a.name + ".py")
+                    found.add("knockfw." + a.name if os.path.exists(sub) else "knockfw")
+            elif node.module.startswith("knockfw."):
+                found.add(node.module)
+    return found
+
+
+def graph():
+    g = {}
+    for path in glob.glob(os.path.join(FW, "*.py")):
+        name = os.path.basename(path)[:-3]
+        g["knockfw" if name == "__init__" else "knockfw." + name] = imports_of(path)
+    return g
+
+
+def cycle(g):
+    """One import cycle of g as a list of modules, or None."""
+    state = {}
+
+    def visit(m, path):
+        state[m] = 1
+        for n in sorted(g.get(m, ())):
+            if state.get(n) == 1:
+                return path[path.index(n):] + [n]
+            if n not in state:
+                found = visit(n, path + [n])
+                if found:
+                    return found
+        state[m] = 2
+        return None
+
+    for m in sorted(g):
+        if m not in state:
+            found = visit(m, [m])
+            if found:
+                return found
+    return None
+
+
+def test_no_module_of_the_firmware_imports_itself_back():
+    g = graph()
+    assert "knockfw.app" in g and "knockfw.board" in g
+    assert cycle(g) is None, " -> ".join(cycle(g))
+
+
+def test_the_package_module_and_the_drivers_know_nothing_of_the_app():
+    g = graph()
+    assert g["knockfw"] == set()
+    for driver in ("epd", "uc8151", "ssd1680"):
+        assert g["knockfw." + driver] <= {"knockfw.epd", "knockfw.epdconv", "knockfw.epdinvert"}
+
+
+def test_the_check_finds_a_cycle():
+    assert cycle({"a": {"b"}, "b": {"c"}, "c": {"a"}}) == ["a", "b", "c", "a"]
+    assert cycle({"a": {"b"}, "b": set()}) is None
