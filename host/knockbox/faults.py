@@ -44,10 +44,11 @@ def describe(record):
             name = ln[6:ln.index('"', 6)] if '"' in ln[6:] else "?"
             func = ln.rsplit(" in ", 1)[-1] if " in " in ln else "?"
             where.append("%s %s" % (name, func))
-    out = "device fault (%s): %s" % (when, what)
+    # the device's text, which the terminal must not obey, on its two lines
+    out = "device fault (%s): %s" % (when, visible(what))
     if where:
-        out += "\n  in " + " < ".join(reversed(where))
-    return visible(out)     # the device's text, which the terminal must not obey
+        out += "\n  in " + visible(" < ".join(reversed(where)))
+    return out
 
 
 def pull(conn, hist, device, when):
