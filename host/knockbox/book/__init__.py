@@ -49,20 +49,15 @@ import signal
 
 from knockbox import ratings, templating
 from knockbox.book import svg
+from knockbox.book.folder import FORMAT, MANIFEST, Folder
 from knockbox.book.store import COUNTS, VS, Store, sums
 from knockbox.book.words import LANGS
 from knockbox.errors import UserError
-from knockbox.files import write_whole
 
-FORMAT = "knockbox-book/2"      # 1: each evening's sums in the manifest (read as 2: they are not)
-FORMATS = ("knockbox-book/1", FORMAT)
+__all__ = ["MANIFEST", "Book", "build", "make_evening", "pages", "slug", "version"]
+
 SUMS = 2                # bump when sums() counts differently: every evening summed again
 PAGES = 3               # bump when the code makes different pages from the same history
-MANIFEST = "knockbox-book.json"
-PAGE = re.compile(r"(index|evenings/[0-9]+|players/[a-z0-9-]+|years/[0-9]+)\.html\Z")
-FOLDERS = ("evenings", "players", "years")
-_TMP = re.compile(r"\.knockbox-.*\.tmp\Z")     # files.write_whole's
-_ADOPTED = {"sha256": "", "size": -1, "mtime": 0, "inputs": None}  # a page of a stopped build
 STATS = ("games", "wins", "hands", "hands_won", "gins", "undercuts", "avg_points", "net")
 LATEST = 40             # evenings listed on a player's page
 INDEX = 60              # evenings listed on the index; a book of more has a page for each year
@@ -119,149 +114,13 @@ class Book:
     """One build of the book in folder (see the module's doc)."""
 
     def __init__(self, h, folder, lang="en", jobs=1, progress=None):
-        self.h, self.folder, self.lang, self.jobs = h, folder, lang, jobs
+        self.h, self.lang, self.jobs = h, lang, jobs
         self.progress = progress or (lambda part, done, total: None)
         self.words = LANGS[lang]
         self.version = version()
-        self.anew = False       # the folder's pages were made by another knockbox or language
+        self.folder = Folder(folder, self.version, lang)
         self.later = None       # (worker processes, [(n, inputs, page to come)]): see _wait()
-        self.foreign = []       # the manifest's entries left alone: not pages the book makes
-        self.old = self._manifest()
-        self.pages = {}         # path -> {"sha256", "size", "mtime", "inputs"}
-        self.written = self.kept = self.removed = 0
         self.env = templating.environment(os.path.join(_HERE, "templates"))
-
-    # ---- the folder and its manifest
-
-    def _manifest(self):
-        path = os.path.join(self.folder, MANIFEST)
-        if os.path.isdir(self.folder) and not os.path.exists(path) and [
-                n for n in os.listdir(self.folder) if not _TMP.match(n)]:
-            raise UserError("%s is not empty and holds no Knockbox book (%s): give a new or "
-                            "empty folder" % (self.folder, MANIFEST))
-        self._old_bytes = None
-        try:
-            with open(path, "rb") as f:
-                self._old_bytes = f.read()
-            m = json.loads(self._old_bytes)
-        except FileNotFoundError:
-            return {"pages": {}, "partial": True}
-        except (OSError, ValueError) as e:
-            raise UserError("%s: not a Knockbox book manifest (%s)" % (path, e)) from None
-        if (not isinstance(m, dict) or m.get("format") not in FORMATS
-                or not isinstance(m.get("pages"), dict)):
-            raise UserError("%s: not a Knockbox book manifest" % path)
-        for p in list(m["pages"]):
-            if not self._ours(p, m["pages"][p]):
-                self.foreign.append(p)
-                del m["pages"][p]
-        if m.get("partial"):
-            self._adopt(m["pages"])
-        if m.get("version") != self.version or m.get("lang") != self.lang:
-            self.anew = bool(m.get("pages"))    # made by another knockbox or in another language
-            for p in m.get("pages", {}).values():
-                p["inputs"] = None
-        return m
-
-    def _ours(self, path, entry):
-        """Whether a manifest's entry is a page the book makes, inside the folder."""
-        if not (PAGE.match(path) and isinstance(entry, dict) and all(
-                isinstance(entry.get(k), t) for k, t in (("sha256", str), ("size", int),
-                                                         ("mtime", int)))):
-            return False
-        return self._inside(path)
-
-    def _inside(self, path):
-        """Whether path (relative to the folder) leads to a place inside it, links followed."""
-        root = os.path.realpath(self.folder)
-        return os.path.realpath(os.path.join(root, path)).startswith(root + os.sep)
-
-    def _adopt(self, pages):
-        """A stopped first build's pages (the folder was empty or a book's when it began): into
-        pages, to be made again or removed."""
-        for sub in FOLDERS:
-            try:
-                names = os.listdir(os.path.join(self.folder, sub))
-            except OSError:
-                continue
-            for n in names:
-                path = sub + "/" + n
-                if path not in pages and self._ours(path, _ADOPTED):
-                    pages[path] = dict(_ADOPTED)
-
-    def _begin(self):
-        """Make the folders; a first build's manifest (marked partial) before any page, and
-        the temporary files a stopped build left removed."""
-        try:
-            os.makedirs(self.folder, exist_ok=True)
-            if self.old.get("partial"):
-                self._write_manifest({}, partial=True)
-            for sub in ("",) + FOLDERS[:2]:
-                os.makedirs(os.path.join(self.folder, sub), exist_ok=True)
-            for sub in ("",) + FOLDERS:
-                folder = os.path.join(self.folder, sub)
-                for n in os.listdir(folder) if os.path.isdir(folder) else ():
-                    if _TMP.match(n) and self._inside(os.path.join(sub, n)):
-                        os.remove(os.path.join(folder, n))
-        except OSError as e:
-            raise UserError("%s: %s" % (self.folder, e.strerror or e)) from None
-
-    def _fresh(self, path, inputs):
-        """Whether path is as the manifest says and was made from these inputs."""
-        old = self.old["pages"].get(path)
-        if not old or old.get("inputs") != inputs:
-            return False
-        try:
-            st = os.stat(os.path.join(self.folder, path))
-        except OSError:
-            return False
-        if (st.st_size, st.st_mtime_ns) != (old["size"], old["mtime"]):
-            return False
-        self.pages[path] = old
-        self.kept += 1
-        return True
-
-    def _put(self, path, text, inputs):
-        """Write a page (temp file, then renamed) unless the file already holds these bytes."""
-        data = text.encode("utf-8")
-        digest = hashlib.sha256(data).hexdigest()
-        full = os.path.join(self.folder, path)
-        old = self.old["pages"].get(path)
-        try:
-            st = os.stat(full)
-            same = old and old["sha256"] == digest and (st.st_size, st.st_mtime_ns) == (
-                old["size"], old["mtime"])
-        except OSError:
-            same = False
-        if not same:
-            write_whole(full, [data])
-            st = os.stat(full)
-            self.written += 1
-        else:
-            self.kept += 1
-        self.pages[path] = {"sha256": digest, "size": st.st_size, "mtime": st.st_mtime_ns,
-                            "inputs": inputs}
-
-    def _finish(self):
-        for path in sorted(set(self.old["pages"]) - set(self.pages)):
-            try:
-                os.remove(os.path.join(self.folder, path))
-                self.removed += 1
-            except FileNotFoundError:
-                pass
-        self._write_manifest(self.pages)
-
-    def _write_manifest(self, pages, partial=False):
-        m = {"format": FORMAT, "version": self.version, "lang": self.lang, "pages": pages}
-        if partial:
-            m["partial"] = True
-        data = json.dumps(m, ensure_ascii=False, sort_keys=True, separators=(",", ":"),
-                          check_circular=False).encode("utf-8")
-        if data != self._old_bytes or not os.path.exists(os.path.join(self.folder, MANIFEST)):
-            write_whole(os.path.join(self.folder, MANIFEST), [data])
-            self._old_bytes = data
-
-    # ---- building
 
     def build(self):
         rows = _rows(self.h)
@@ -282,7 +141,7 @@ class Book:
             gc.unfreeze()
 
     def _build(self, rows):
-        self._begin()
+        self.folder.begin()
         self.store, self.dates = Store(self.h), None     # dates: {evening: day}, when read
         keys = self._evenings(rows)
         rated = ratings.Ratings(self.h)
@@ -296,10 +155,11 @@ class Book:
                          ratings.of(tab, name), rated)
         self._index(rows, keys, tab, sorted(players))
         self._wait()
-        self._finish()
+        f = self.folder
+        f.finish()
         return {"evenings": len(keys) - (None in keys), "players": len(players),
-                "written": self.written, "kept": self.kept, "removed": self.removed,
-                "anew": self.anew, "foreign": self.foreign}
+                "written": f.written, "kept": f.kept, "removed": f.removed,
+                "anew": f.anew, "foreign": f.foreign}
 
     def _evenings(self, rows):
         """Make the page of each evening whose games changed (or whose page is not as made) and
@@ -315,7 +175,7 @@ class Book:
             key = "" if n is None else groups[n][0][6]
             keys[n] = (key, _key(SUMS, key, games))
             inputs = _key(self.version, self.lang, n, keys[n][1])
-            page = n is not None and not self._fresh(_page(n), inputs)
+            page = n is not None and not self.folder.fresh(_page(n), inputs)
             summed = kept.get(key) == keys[n][1]
             if page or not summed:
                 todo.append((n, [r[0] for r in groups[n]], inputs, page, not summed))
@@ -332,7 +192,7 @@ class Book:
             for i, ((n, _, inputs, page, _), (html, got)) in enumerate(zip(todo, each)):
                 self.progress("evening pages" if page else "evenings summed", i + 1, len(todo))
                 if page:
-                    self._put(_page(n), html, inputs)
+                    self.folder.put(_page(n), html, inputs)
                 if got is not None:
                     made[keys[n][0]] = (keys[n][1], got)
         self.store.put(made, set(kept) - {k for k, _ in keys.values()})
@@ -343,7 +203,7 @@ class Book:
         if self.later:
             pool, pending = self.later
             for n, inputs, made in pending:
-                self._put(_page(n), made.get()[0], inputs)
+                self.folder.put(_page(n), made.get()[0], inputs)
             pool.close()
             pool.join()
             self.later = None
@@ -372,7 +232,7 @@ class Book:
         others = sorted(vs)
         inputs = _key(self.version, self.lang, name, inputs, rated.mark.get(name),
                       [self.page[o] for o in others])
-        if self._fresh(path, inputs):
+        if self.folder.fresh(path, inputs):
             return
         progress = rated.progress(name)
         w = self.words
@@ -401,7 +261,7 @@ class Book:
                                         w["rating_axis"], w["rating_ylabel"], "rating")
                if progress else None,
                "style": self._style()}
-        self._put(path, self.env.get_template("player.html").render(ctx), inputs)
+        self.folder.put(path, self.env.get_template("player.html").render(ctx), inputs)
 
     def _index(self, rows, keys, tab, names):
         """The index (the latest INDEX evenings) and, in a book of more, the page of each year
@@ -420,7 +280,7 @@ class Book:
                "ratings": [dict(player=n, href="players/" + self.page[n], r=ratings.of(tab, n),
                                 s=overall[n]) for n in table],
                "made": max(r[1] for r in rows)[:16]}
-        self._put("index.html", self.env.get_template("index.html").render(ctx), None)
+        self.folder.put("index.html", self.env.get_template("index.html").render(ctx), None)
 
     def _listed(self, keys, numbers, up):
         """The evenings numbers as the index and the years list them (links from up)."""
@@ -436,14 +296,14 @@ class Book:
         for n in numbers:
             years.setdefault(self.dates[keys[n][0]][:4], []).append(n)
         out = []
-        os.makedirs(os.path.join(self.folder, "years"), exist_ok=True)
+        self.folder.make("years")
         for year, ns in sorted(years.items(), reverse=True):
             path = "years/%s.html" % year
             inputs = _key(self.version, self.lang, year, [(n, keys[n][1]) for n in ns])
-            if not self._fresh(path, inputs):
+            if not self.folder.fresh(path, inputs):
                 ctx = {"lang": self.lang, "t": self.words, "style": self._style(), "year": year,
                        "evenings": self._listed(keys, ns, "../")}
-                self._put(path, self.env.get_template("year.html").render(ctx), inputs)
+                self.folder.put(path, self.env.get_template("year.html").render(ctx), inputs)
             out.append({"year": year, "evenings": len(ns), "href": path})
         return out
 
