@@ -208,7 +208,7 @@ def _update(db, folder):
     b._make = _Timed(out, "new sums", b._make)
     b._player = _Timed(out, "player pages", b._player)
     b._index = _Timed(out, "index, year", b._index)
-    b._finish = _Timed(out, "manifest", b._finish)
+    b.folder.finish = _Timed(out, "manifest", b.folder.finish)
     try:
         t = time.perf_counter()
         done = b.build()

@@ -16,6 +16,7 @@ import evenings as E
 from clirun import knockbox
 from knockbox import book as B
 from knockbox import files, report
+from knockbox.book import folder as book_folder
 
 NAMES = ["Ann", "Bob", "Cy", "Dee"]
 
@@ -126,7 +127,7 @@ def test_a_first_build_stopped_while_it_writes_a_page_is_taken_up(tmp_path, monk
                 raise error
             return real(path, half(), shown)
         return real(path, parts, shown)
-    monkeypatch.setattr(B, "write_whole", stopped)
+    monkeypatch.setattr(book_folder, "write_whole", stopped)
     got, _, err = book(db, folder, "--jobs", "1")
     assert got == code and err.startswith("knockbox: ") and said in err
     assert len(err.splitlines()) == 1

@@ -10,6 +10,8 @@ import pytest
 
 import evenings as E
 import knockbox.book
+import knockbox.book.render
+import knockbox.book.workers
 from knockbox import history
 from knockbox.errors import UserError
 from test_book import book, crawl, files, js, plan, signed, sync
@@ -43,8 +45,8 @@ def kept(db):
 
 def test_each_evening_is_summed_once(db, tmp_path, monkeypatch):
     summed = []
-    real = knockbox.book.sums
-    monkeypatch.setattr(knockbox.book, "sums", lambda rows: summed.append(rows) or real(rows))
+    real = knockbox.book.workers.sums
+    monkeypatch.setattr(knockbox.book.workers, "sums", lambda rows: summed.append(rows) or real(rows))
     one = tmp_path / "one"
     book(db, one, "--lang", "en")
     assert len(summed) == 4 and len(kept(db)) == 4
@@ -76,7 +78,7 @@ def test_each_evening_is_summed_once(db, tmp_path, monkeypatch):
 
 def test_a_big_book_lists_the_latest_evenings_and_each_year(db, tmp_path, monkeypatch,
                                                             chromium):
-    monkeypatch.setattr(knockbox.book, "INDEX", 2)
+    monkeypatch.setattr(knockbox.book.render, "INDEX", 2)
     one_more(db, "2026-01-09", monkeypatch)      # evening 5, a year on
     out = tmp_path / "book"
     book(db, out, "--lang", "en")
@@ -110,7 +112,7 @@ def test_a_big_book_lists_the_latest_evenings_and_each_year(db, tmp_path, monkey
     assert after["years/2026.html"] != before["years/2026.html"]
 
     # all the evenings fit on the index again: the years' pages go
-    monkeypatch.setattr(knockbox.book, "INDEX", 60)
+    monkeypatch.setattr(knockbox.book.render, "INDEX", 60)
     assert ", 2 removed" in book(db, out, "--lang", "en")
     assert os.listdir(out / "years") == []
 

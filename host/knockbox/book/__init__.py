@@ -22,7 +22,7 @@ players and its year are made, and nothing read or written grows with the histor
 of games and the manifest's line per page; with --jobs 2 or more the few evening pages of an
 update are made by worker processes meanwhile. Pages the manifest lists that are no longer part of the book are
 removed; nothing else in the folder is touched: a manifest's entry that is not a page the book
-makes (PAGE), or that leads out of the folder (../, an absolute path, a folder linked
+makes (folder.PAGE), or that leads out of the folder (../, an absolute path, a folder linked
 elsewhere), is left alone and dropped from the manifest.
 
 A first build writes the manifest, marked "partial", before anything else: a build that is
@@ -35,79 +35,36 @@ while it stops are ignored): the build stops the workers (terminate) and knockbo
 "interrupted" once, so nothing is left running and nothing is half written (pages are written whole, the history's
 sums in one transaction). progress(part, done, total) is told how far the pages are
 (knockbox.progress on a terminal).
+
+The book's parts, each a class or module by its role, composed by Book (one update):
+
+  folder.Folder     the folder and its manifest: what the last build wrote, whether a page is
+                    still as made (fresh), writing a page, removing what is no longer made, and
+                    only inside the folder
+  store.Store       the cache of evenings' sums in the history
+  render.Pages      the pages as HTML (index, years, players) from the sums and the ratings;
+                    render.pages(): the players' page names; render.version()
+  workers           an evening's page and sums (make_evening), here or in worker processes,
+                    and Ctrl-C meanwhile
+  Book              an update: which evenings changed, which pages to make again (the inputs
+                    each was made from), and in what order
 """
 import contextlib
-import datetime
 import gc
 import hashlib
-import importlib.metadata
 import json
-import multiprocessing
-import os
-import re
-import signal
 
-from knockbox import ratings, templating
-from knockbox.book import svg
-from knockbox.book.store import COUNTS, VS, Store, sums
-from knockbox.book.words import LANGS
+from knockbox import ratings
+from knockbox.book import render, workers
+from knockbox.book.folder import MANIFEST, Folder
+from knockbox.book.render import Pages, evening_page, pages, slug, version
+from knockbox.book.store import Store
+from knockbox.book.workers import make_evening
 from knockbox.errors import UserError
-from knockbox.files import write_whole
 
-FORMAT = "knockbox-book/2"      # 1: each evening's sums in the manifest (read as 2: they are not)
-FORMATS = ("knockbox-book/1", FORMAT)
+__all__ = ["MANIFEST", "Book", "build", "make_evening", "pages", "slug", "version"]
+
 SUMS = 2                # bump when sums() counts differently: every evening summed again
-PAGES = 3               # bump when the code makes different pages from the same history
-MANIFEST = "knockbox-book.json"
-PAGE = re.compile(r"(index|evenings/[0-9]+|players/[a-z0-9-]+|years/[0-9]+)\.html\Z")
-FOLDERS = ("evenings", "players", "years")
-_TMP = re.compile(r"\.knockbox-.*\.tmp\Z")     # files.write_whole's
-_ADOPTED = {"sha256": "", "size": -1, "mtime": 0, "inputs": None}  # a page of a stopped build
-STATS = ("games", "wins", "hands", "hands_won", "gins", "undercuts", "avg_points", "net")
-LATEST = 40             # evenings listed on a player's page
-INDEX = 60              # evenings listed on the index; a book of more has a page for each year
-NET_COLOUR, RATING_COLOUR = "#0969da", "#8250df"     # the report's first and fourth colours
-_HERE = os.path.dirname(os.path.abspath(__file__))
-_TEMPLATES = ("index.html", "player.html", "style.css", "year.html", "evenings.html")
-
-
-def version():
-    """What the pages are made by: the book's format (PAGES: bumped when the code makes other
-    pages), knockbox's release and the templates (the book's and the report's): a book made by
-    another makes every page again."""
-    try:
-        release = importlib.metadata.version("knockbox")
-    except importlib.metadata.PackageNotFoundError:
-        release = "?"
-    h = hashlib.sha256(("%s %d %s" % (FORMAT, PAGES, release)).encode())
-    for path in ([os.path.join(os.path.dirname(_HERE), "report", "templates", "report.html")]
-                 + [os.path.join(_HERE, "templates", t) for t in _TEMPLATES]):
-        with open(path, "rb") as f:
-            h.update(f.read())
-    return h.hexdigest()[:16]
-
-
-def slug(name):
-    """A player's page name: the name's letters and digits in ASCII, and 64 bits of a hash of
-    the whole name (lower case: the same whatever the file system's case or script)."""
-    base = re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-")[:40] or "player"
-    return "%s-%s.html" % (base, hashlib.sha256(name.encode("utf-8")).hexdigest()[:16])
-
-
-def pages(names):
-    """{name: its page's name}: slug(), and should two names ever share one (the hashes of two
-    names alike), the later name in order gets slug-2, -3, ...: never one page for two names."""
-    out, taken = {}, set()
-    for name in sorted(names):
-        page, n = slug(name), 1
-        while page in taken:
-            n += 1
-            page = "%s-%d.html" % (slug(name)[:-5], n)
-        taken.add(page)
-        out[name] = page
-    return out
-
-
 _JSON = json.JSONEncoder(ensure_ascii=False, sort_keys=True)   # (json.dumps makes one a call)
 
 
@@ -116,152 +73,15 @@ def _key(*parts):
 
 
 class Book:
-    """One build of the book in folder (see the module's doc)."""
+    """One build of the book in folder (see the module's doc): the Folder, the Store of sums and
+    the Pages, run in order."""
 
     def __init__(self, h, folder, lang="en", jobs=1, progress=None):
-        self.h, self.folder, self.lang, self.jobs = h, folder, lang, jobs
+        self.h, self.lang, self.jobs = h, lang, jobs
         self.progress = progress or (lambda part, done, total: None)
-        self.words = LANGS[lang]
         self.version = version()
-        self.anew = False       # the folder's pages were made by another knockbox or language
+        self.folder = Folder(folder, self.version, lang)
         self.later = None       # (worker processes, [(n, inputs, page to come)]): see _wait()
-        self.foreign = []       # the manifest's entries left alone: not pages the book makes
-        self.old = self._manifest()
-        self.pages = {}         # path -> {"sha256", "size", "mtime", "inputs"}
-        self.written = self.kept = self.removed = 0
-        self.env = templating.environment(os.path.join(_HERE, "templates"))
-
-    # ---- the folder and its manifest
-
-    def _manifest(self):
-        path = os.path.join(self.folder, MANIFEST)
-        if os.path.isdir(self.folder) and not os.path.exists(path) and [
-                n for n in os.listdir(self.folder) if not _TMP.match(n)]:
-            raise UserError("%s is not empty and holds no Knockbox book (%s): give a new or "
-                            "empty folder" % (self.folder, MANIFEST))
-        self._old_bytes = None
-        try:
-            with open(path, "rb") as f:
-                self._old_bytes = f.read()
-            m = json.loads(self._old_bytes)
-        except FileNotFoundError:
-            return {"pages": {}, "partial": True}
-        except (OSError, ValueError) as e:
-            raise UserError("%s: not a Knockbox book manifest (%s)" % (path, e)) from None
-        if (not isinstance(m, dict) or m.get("format") not in FORMATS
-                or not isinstance(m.get("pages"), dict)):
-            raise UserError("%s: not a Knockbox book manifest" % path)
-        for p in list(m["pages"]):
-            if not self._ours(p, m["pages"][p]):
-                self.foreign.append(p)
-                del m["pages"][p]
-        if m.get("partial"):
-            self._adopt(m["pages"])
-        if m.get("version") != self.version or m.get("lang") != self.lang:
-            self.anew = bool(m.get("pages"))    # made by another knockbox or in another language
-            for p in m.get("pages", {}).values():
-                p["inputs"] = None
-        return m
-
-    def _ours(self, path, entry):
-        """Whether a manifest's entry is a page the book makes, inside the folder."""
-        if not (PAGE.match(path) and isinstance(entry, dict) and all(
-                isinstance(entry.get(k), t) for k, t in (("sha256", str), ("size", int),
-                                                         ("mtime", int)))):
-            return False
-        return self._inside(path)
-
-    def _inside(self, path):
-        """Whether path (relative to the folder) leads to a place inside it, links followed."""
-        root = os.path.realpath(self.folder)
-        return os.path.realpath(os.path.join(root, path)).startswith(root + os.sep)
-
-    def _adopt(self, pages):
-        """A stopped first build's pages (the folder was empty or a book's when it began): into
-        pages, to be made again or removed."""
-        for sub in FOLDERS:
-            try:
-                names = os.listdir(os.path.join(self.folder, sub))
-            except OSError:
-                continue
-            for n in names:
-                path = sub + "/" + n
-                if path not in pages and self._ours(path, _ADOPTED):
-                    pages[path] = dict(_ADOPTED)
-
-    def _begin(self):
-        """Make the folders; a first build's manifest (marked partial) before any page, and
-        the temporary files a stopped build left removed."""
-        try:
-            os.makedirs(self.folder, exist_ok=True)
-            if self.old.get("partial"):
-                self._write_manifest({}, partial=True)
-            for sub in ("",) + FOLDERS[:2]:
-                os.makedirs(os.path.join(self.folder, sub), exist_ok=True)
-            for sub in ("",) + FOLDERS:
-                folder = os.path.join(self.folder, sub)
-                for n in os.listdir(folder) if os.path.isdir(folder) else ():
-                    if _TMP.match(n) and self._inside(os.path.join(sub, n)):
-                        os.remove(os.path.join(folder, n))
-        except OSError as e:
-            raise UserError("%s: %s" % (self.folder, e.strerror or e)) from None
-
-    def _fresh(self, path, inputs):
-        """Whether path is as the manifest says and was made from these inputs."""
-        old = self.old["pages"].get(path)
-        if not old or old.get("inputs") != inputs:
-            return False
-        try:
-            st = os.stat(os.path.join(self.folder, path))
-        except OSError:
-            return False
-        if (st.st_size, st.st_mtime_ns) != (old["size"], old["mtime"]):
-            return False
-        self.pages[path] = old
-        self.kept += 1
-        return True
-
-    def _put(self, path, text, inputs):
-        """Write a page (temp file, then renamed) unless the file already holds these bytes."""
-        data = text.encode("utf-8")
-        digest = hashlib.sha256(data).hexdigest()
-        full = os.path.join(self.folder, path)
-        old = self.old["pages"].get(path)
-        try:
-            st = os.stat(full)
-            same = old and old["sha256"] == digest and (st.st_size, st.st_mtime_ns) == (
-                old["size"], old["mtime"])
-        except OSError:
-            same = False
-        if not same:
-            write_whole(full, [data])
-            st = os.stat(full)
-            self.written += 1
-        else:
-            self.kept += 1
-        self.pages[path] = {"sha256": digest, "size": st.st_size, "mtime": st.st_mtime_ns,
-                            "inputs": inputs}
-
-    def _finish(self):
-        for path in sorted(set(self.old["pages"]) - set(self.pages)):
-            try:
-                os.remove(os.path.join(self.folder, path))
-                self.removed += 1
-            except FileNotFoundError:
-                pass
-        self._write_manifest(self.pages)
-
-    def _write_manifest(self, pages, partial=False):
-        m = {"format": FORMAT, "version": self.version, "lang": self.lang, "pages": pages}
-        if partial:
-            m["partial"] = True
-        data = json.dumps(m, ensure_ascii=False, sort_keys=True, separators=(",", ":"),
-                          check_circular=False).encode("utf-8")
-        if data != self._old_bytes or not os.path.exists(os.path.join(self.folder, MANIFEST)):
-            write_whole(os.path.join(self.folder, MANIFEST), [data])
-            self._old_bytes = data
-
-    # ---- building
 
     def build(self):
         rows = _rows(self.h)
@@ -272,23 +92,23 @@ class Book:
         # (10,000 games) a fifth of a second while the evening's charts are drawn
         gc.freeze()
         try:
-            with _one_interrupt():
+            with workers.one_interrupt():
                 try:
                     return self._build(rows)
                 finally:
                     if self.later:      # (stopped before _wait(): a Ctrl-C, a full disk)
-                        _stop(self.later[0])
+                        workers.stop(self.later[0])
         finally:
             gc.unfreeze()
 
     def _build(self, rows):
-        self._begin()
-        self.store, self.dates = Store(self.h), None     # dates: {evening: day}, when read
+        self.folder.begin()
+        self.store = Store(self.h)
         keys = self._evenings(rows)
         rated = ratings.Ratings(self.h)
         tab = rated.table
         players = self.store.players()
-        self.page = pages(players)
+        self.pages = Pages(self.store, self.lang, pages(players))
         summed = {key: inputs for key, inputs in keys.values()}
         for i, name in enumerate(sorted(players)):
             self.progress("player pages", i, len(players))
@@ -296,10 +116,11 @@ class Book:
                          ratings.of(tab, name), rated)
         self._index(rows, keys, tab, sorted(players))
         self._wait()
-        self._finish()
+        f = self.folder
+        f.finish()
         return {"evenings": len(keys) - (None in keys), "players": len(players),
-                "written": self.written, "kept": self.kept, "removed": self.removed,
-                "anew": self.anew, "foreign": self.foreign}
+                "written": f.written, "kept": f.kept, "removed": f.removed,
+                "anew": f.anew, "foreign": f.foreign}
 
     def _evenings(self, rows):
         """Make the page of each evening whose games changed (or whose page is not as made) and
@@ -315,24 +136,23 @@ class Book:
             key = "" if n is None else groups[n][0][6]
             keys[n] = (key, _key(SUMS, key, games))
             inputs = _key(self.version, self.lang, n, keys[n][1])
-            page = n is not None and not self._fresh(_page(n), inputs)
+            page = n is not None and not self.folder.fresh(evening_page(n), inputs)
             summed = kept.get(key) == keys[n][1]
             if page or not summed:
                 todo.append((n, [r[0] for r in groups[n]], inputs, page, not summed))
-        pages = [(n, ids, inputs) for n, ids, inputs, page, _ in todo if page]
-        if self.jobs >= 2 and pages and len(todo) < 4 * self.jobs:
+        later = [(n, ids, inputs) for n, ids, inputs, page, _ in todo if page]
+        if self.jobs >= 2 and later and len(todo) < 4 * self.jobs:
             # an update: its few pages made by worker processes meanwhile, written by _wait()
-            pool = _pool(min(self.jobs, len(pages)))
-            self.later = pool, [(n, inputs, pool.apply_async(_work, ((self.h.path, n, ids,
-                                                                      self.lang, True, False),)))
-                                for n, ids, inputs in pages]
+            pool = workers.pool(min(self.jobs, len(later)))
+            self.later = pool, [(n, inputs, pool.apply_async(workers.work, ((
+                self.h.path, n, ids, self.lang, True, False),))) for n, ids, inputs in later]
             todo = [(n, ids, inputs, False, summ) for n, ids, inputs, _, summ in todo if summ]
         made = {}
         with contextlib.closing(self._make(todo)) as each:    # (closed: its workers stopped)
             for i, ((n, _, inputs, page, _), (html, got)) in enumerate(zip(todo, each)):
                 self.progress("evening pages" if page else "evenings summed", i + 1, len(todo))
                 if page:
-                    self._put(_page(n), html, inputs)
+                    self.folder.put(evening_page(n), html, inputs)
                 if got is not None:
                     made[keys[n][0]] = (keys[n][1], got)
         self.store.put(made, set(kept) - {k for k, _ in keys.values()})
@@ -343,7 +163,7 @@ class Book:
         if self.later:
             pool, pending = self.later
             for n, inputs, made in pending:
-                self._put(_page(n), made.get()[0], inputs)
+                self.folder.put(evening_page(n), made.get()[0], inputs)
             pool.close()
             pool.join()
             self.later = None
@@ -356,100 +176,45 @@ class Book:
             for a in args:
                 yield make_evening(self.h, *a)
             return
-        pool = _pool(self.jobs)
+        pool = workers.pool(self.jobs)
         try:
-            yield from pool.imap(_work, [(self.h.path,) + a for a in args], chunksize=4)
+            yield from pool.imap(workers.work, [(self.h.path,) + a for a in args], chunksize=4)
         except BaseException:       # (Ctrl-C, a full disk, the generator closed early)
-            _stop(pool)
+            workers.stop(pool)
             raise
         pool.close()
         pool.join()
 
     def _player(self, name, inputs, keys, rating, rated):
-        """The player's page; inputs: the sums' inputs of the player's evenings."""
-        path = "players/" + self.page[name]
+        """The player's page, unless it is as made; inputs: the sums' inputs of the player's
+        evenings."""
+        path = "players/" + self.pages.page[name]
         vs = self.store.vs(name)
-        others = sorted(vs)
         inputs = _key(self.version, self.lang, name, inputs, rated.mark.get(name),
-                      [self.page[o] for o in others])
-        if self._fresh(path, inputs):
-            return
-        progress = rated.progress(name)
-        w = self.words
-        totals = self.store.totals(name)
-        methods = [{"method": m, "label": w["method%d" % m], "s": _stats(totals[m])}
-                   for m in (1, 2, 3) if m in totals]
-        vs = [{"player": o, "href": self.page[o], "v": dict(zip(VS, vs[o]))} for o in others]
-        nets = self.store.nets(name)
-        played = sorted((n, keys[n][0]) for n in keys if n is not None and keys[n][0] in nets)
-        if self.dates is None:
-            self.dates = self.store.dates()
-        run, xs, ys = 0, [], []
-        for n, key in played:
-            run += nets[key]
-            xs.append(n)
-            ys.append(run)
-        ctx = {"lang": self.lang, "t": w, "name": name, "rating": rating,
-               "s": _stats(totals.get(0, [0] * len(COUNTS))), "stat_keys": STATS,
-               "methods": methods, "vs": vs,
-               "evenings": [{"n": n, "date": self.dates[key], "net": nets[key]}
-                            for n, key in reversed(played[-LATEST:])],
-               "net_chart": svg.line(xs, ys, NET_COLOUR, w["net_axis"], w["net_ylabel"], "net")
-               if xs else None,
-               "rating_chart": svg.line(list(range(1, len(progress) + 1)),
-                                        [r for _, r in progress], RATING_COLOUR,
-                                        w["rating_axis"], w["rating_ylabel"], "rating")
-               if progress else None,
-               "style": self._style()}
-        self._put(path, self.env.get_template("player.html").render(ctx), inputs)
+                      [self.pages.page[o] for o in sorted(vs)])
+        if not self.folder.fresh(path, inputs):
+            self.folder.put(path, self.pages.player(name, vs, keys, rating, rated), inputs)
 
     def _index(self, rows, keys, tab, names):
         """The index (the latest INDEX evenings) and, in a book of more, the page of each year
         whose evenings changed."""
-        w = self.words
-        table = sorted(names, key=lambda n: (-ratings.of(tab, n)["rating"], n))
-        overall = self.store.overall()
-        overall = {n: _stats(overall[n]) for n in names}
-        days = sorted(r[3][:10] for r in rows)
         numbers = sorted((n for n in keys if n is not None), reverse=True)
-        years = self._years(keys, numbers) if len(numbers) > INDEX else []
-        ctx = {"lang": self.lang, "t": w, "style": self._style(),
-               "sub": w["sub"] % (len(rows), len(numbers), days[0], days[-1]),
-               "evenings": self._listed(keys, numbers[:INDEX], ""),
-               "years": years,
-               "ratings": [dict(player=n, href="players/" + self.page[n], r=ratings.of(tab, n),
-                                s=overall[n]) for n in table],
-               "made": max(r[1] for r in rows)[:16]}
-        self._put("index.html", self.env.get_template("index.html").render(ctx), None)
-
-    def _listed(self, keys, numbers, up):
-        """The evenings numbers as the index and the years list them (links from up)."""
-        got = self.store.evenings([keys[n][0] for n in numbers])
-        return [dict(got[keys[n][0]], n=n, page=up + _page(n)) for n in numbers]
+        years = self._years(keys, numbers) if len(numbers) > render.INDEX else []
+        self.folder.put("index.html", self.pages.index(rows, keys, tab, names, numbers, years),
+                        None)
 
     def _years(self, keys, numbers):
         """Make each year's page that changed; [{"year", "evenings", "href"}], the latest
         first."""
-        if self.dates is None:
-            self.dates = self.store.dates()
-        years = {}
-        for n in numbers:
-            years.setdefault(self.dates[keys[n][0]][:4], []).append(n)
         out = []
-        os.makedirs(os.path.join(self.folder, "years"), exist_ok=True)
-        for year, ns in sorted(years.items(), reverse=True):
+        self.folder.make("years")
+        for year, ns in self.pages.years(keys, numbers):
             path = "years/%s.html" % year
             inputs = _key(self.version, self.lang, year, [(n, keys[n][1]) for n in ns])
-            if not self._fresh(path, inputs):
-                ctx = {"lang": self.lang, "t": self.words, "style": self._style(), "year": year,
-                       "evenings": self._listed(keys, ns, "../")}
-                self._put(path, self.env.get_template("year.html").render(ctx), inputs)
+            if not self.folder.fresh(path, inputs):
+                self.folder.put(path, self.pages.year(year, keys, ns), inputs)
             out.append({"year": year, "evenings": len(ns), "href": path})
         return out
-
-    def _style(self):
-        with open(os.path.join(_HERE, "templates", "style.css"), encoding="utf-8") as f:
-            return f.read()
 
 
 def _rows(h):
@@ -460,89 +225,6 @@ def _rows(h):
         "SELECT g.id, g.updated, g.status, g.synced, g.hands, e.number, g.evening FROM games g "
         "LEFT JOIN evenings e ON e.key = g.evening ORDER BY g.synced, g.device_id, g.epoch, "
         "ABS(g.gid), g.id").fetchall()
-
-
-def make_evening(h, n, ids, lang, page=True, summ=True):
-    """(page, sums) of evening n: page None if n is None or not page, sums None if not
-    summ."""
-    rows = h.games(ids=ids, detail=True)
-    html = None
-    if n is not None and page:
-        from knockbox import report     # (matplotlib: only when an evening page is made)
-
-        made = max(r["updated"] for r in rows)
-        html = report.page(rows, lang=lang, evening=n, now=datetime.datetime.fromisoformat(made),
-                           home=("../index.html", LANGS[lang]["home"]), most=None)
-    return html, sums(rows) if summ else None
-
-
-_HISTORIES = {}     # a worker process's history, opened once
-
-
-def _pool(n):
-    """n worker processes that ignore Ctrl-C (SIGINT), from their start: the build stops
-    them."""
-    old = signal.signal(signal.SIGINT, signal.SIG_IGN)      # (inherited where they fork)
-    try:
-        return multiprocessing.Pool(n, initializer=signal.signal,
-                                    initargs=(signal.SIGINT, signal.SIG_IGN))
-    finally:
-        signal.signal(signal.SIGINT, old)
-
-
-@contextlib.contextmanager
-def _one_interrupt():
-    """Ctrl-C (SIGINT) raises KeyboardInterrupt once; more are ignored from then on, while it
-    unwinds and knockbox ends (a second Ctrl-C is not a second traceback from wherever it
-    lands). Without a Ctrl-C the handler is restored after."""
-    got = []
-
-    def first(signum, frame):
-        signal.signal(signal.SIGINT, signal.SIG_IGN)
-        got.append(signum)
-        raise KeyboardInterrupt
-
-    try:
-        old = signal.signal(signal.SIGINT, first)
-    except ValueError:      # (not the main thread: signals are not its to handle)
-        yield
-        return
-    try:
-        yield
-    finally:
-        if not got:
-            signal.signal(signal.SIGINT, old)
-
-
-def _stop(pool):
-    """End the worker processes now, whatever they are doing (a second Ctrl-C meanwhile is
-    not another traceback)."""
-    old = signal.signal(signal.SIGINT, signal.SIG_IGN)
-    try:
-        pool.terminate()
-        pool.join()
-    finally:
-        signal.signal(signal.SIGINT, old)
-
-
-def _work(args):
-    from knockbox.history import History
-
-    path = args[0]
-    if path not in _HISTORIES:
-        _HISTORIES[path] = History(path, create=False)
-    return make_evening(_HISTORIES[path], *args[1:])
-
-
-def _page(n):
-    return None if n is None else "evenings/%d.html" % n
-
-
-def _stats(counts):
-    """COUNTS summed as `knockbox stats` shows them (avg_points as it rounds it)."""
-    s = dict(zip(COUNTS, counts))
-    s["avg_points"] = round(s["points"] / s["hands"], 2) if s["hands"] else 0.0
-    return s
 
 
 def build(h, folder, lang="en", jobs=1, progress=None):

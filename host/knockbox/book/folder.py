@@ -1,0 +1,165 @@
+"""The book's folder and its manifest (knockbox-book.json): which pages the folder holds, each
+page's content hash, size, mtime and the inputs it was made from; a page written whole only when
+its bytes changed; the pages a build no longer makes removed, and nothing else in the folder
+touched (see knockbox.book's doc: a first build's partial manifest, entries left alone)."""
+import hashlib
+import json
+import os
+import re
+
+from knockbox.errors import UserError
+from knockbox.files import write_whole
+
+FORMAT = "knockbox-book/2"      # 1: each evening's sums in the manifest (read as 2: they are not)
+FORMATS = ("knockbox-book/1", FORMAT)
+MANIFEST = "knockbox-book.json"
+PAGE = re.compile(r"(index|evenings/[0-9]+|players/[a-z0-9-]+|years/[0-9]+)\.html\Z")
+FOLDERS = ("evenings", "players", "years")
+_TMP = re.compile(r"\.knockbox-.*\.tmp\Z")     # files.write_whole's
+_ADOPTED = {"sha256": "", "size": -1, "mtime": 0, "inputs": None}  # a page of a stopped build
+
+
+class Folder:
+    """The folder a book is built in: its manifest as the last build left it (old) and the pages
+    of this build (pages), with counts of the pages written, kept and removed."""
+
+    def __init__(self, path, version, lang):
+        self.path, self.version, self.lang = path, version, lang
+        self.anew = False       # the folder's pages were made by another knockbox or language
+        self.foreign = []       # the manifest's entries left alone: not pages the book makes
+        self.old = self._manifest()
+        self.pages = {}         # path -> {"sha256", "size", "mtime", "inputs"}
+        self.written = self.kept = self.removed = 0
+
+    def _manifest(self):
+        path = os.path.join(self.path, MANIFEST)
+        if os.path.isdir(self.path) and not os.path.exists(path) and [
+                n for n in os.listdir(self.path) if not _TMP.match(n)]:
+            raise UserError("%s is not empty and holds no Knockbox book (%s): give a new or "
+                            "empty folder" % (self.path, MANIFEST))
+        self._old_bytes = None
+        try:
+            with open(path, "rb") as f:
+                self._old_bytes = f.read()
+            m = json.loads(self._old_bytes)
+        except FileNotFoundError:
+            return {"pages": {}, "partial": True}
+        except (OSError, ValueError) as e:
+            raise UserError("%s: not a Knockbox book manifest (%s)" % (path, e)) from None
+        if (not isinstance(m, dict) or m.get("format") not in FORMATS
+                or not isinstance(m.get("pages"), dict)):
+            raise UserError("%s: not a Knockbox book manifest" % path)
+        for p in list(m["pages"]):
+            if not self._ours(p, m["pages"][p]):
+                self.foreign.append(p)
+                del m["pages"][p]
+        if m.get("partial"):
+            self._adopt(m["pages"])
+        if m.get("version") != self.version or m.get("lang") != self.lang:
+            self.anew = bool(m.get("pages"))    # made by another knockbox or in another language
+            for p in m.get("pages", {}).values():
+                p["inputs"] = None
+        return m
+
+    def _ours(self, path, entry):
+        """Whether a manifest's entry is a page the book makes, inside the folder."""
+        if not (PAGE.match(path) and isinstance(entry, dict) and all(
+                isinstance(entry.get(k), t) for k, t in (("sha256", str), ("size", int),
+                                                         ("mtime", int)))):
+            return False
+        return self._inside(path)
+
+    def _inside(self, path):
+        """Whether path (relative to the folder) leads to a place inside it, links followed."""
+        root = os.path.realpath(self.path)
+        return os.path.realpath(os.path.join(root, path)).startswith(root + os.sep)
+
+    def _adopt(self, pages):
+        """A stopped first build's pages (the folder was empty or a book's when it began): into
+        pages, to be made again or removed."""
+        for sub in FOLDERS:
+            try:
+                names = os.listdir(os.path.join(self.path, sub))
+            except OSError:
+                continue
+            for n in names:
+                path = sub + "/" + n
+                if path not in pages and self._ours(path, _ADOPTED):
+                    pages[path] = dict(_ADOPTED)
+
+    def begin(self):
+        """Make the folders; a first build's manifest (marked partial) before any page, and
+        the temporary files a stopped build left removed."""
+        try:
+            os.makedirs(self.path, exist_ok=True)
+            if self.old.get("partial"):
+                self._write_manifest({}, partial=True)
+            for sub in ("",) + FOLDERS[:2]:
+                os.makedirs(os.path.join(self.path, sub), exist_ok=True)
+            for sub in ("",) + FOLDERS:
+                folder = os.path.join(self.path, sub)
+                for n in os.listdir(folder) if os.path.isdir(folder) else ():
+                    if _TMP.match(n) and self._inside(os.path.join(sub, n)):
+                        os.remove(os.path.join(folder, n))
+        except OSError as e:
+            raise UserError("%s: %s" % (self.path, e.strerror or e)) from None
+
+    def make(self, sub):
+        """Make the folder sub (one of FOLDERS) if it is not there."""
+        os.makedirs(os.path.join(self.path, sub), exist_ok=True)
+
+    def fresh(self, path, inputs):
+        """Whether path is as the manifest says and was made from these inputs (then kept)."""
+        old = self.old["pages"].get(path)
+        if not old or old.get("inputs") != inputs:
+            return False
+        try:
+            st = os.stat(os.path.join(self.path, path))
+        except OSError:
+            return False
+        if (st.st_size, st.st_mtime_ns) != (old["size"], old["mtime"]):
+            return False
+        self.pages[path] = old
+        self.kept += 1
+        return True
+
+    def put(self, path, text, inputs):
+        """Write a page (temp file, then renamed) unless the file already holds these bytes."""
+        data = text.encode("utf-8")
+        digest = hashlib.sha256(data).hexdigest()
+        full = os.path.join(self.path, path)
+        old = self.old["pages"].get(path)
+        try:
+            st = os.stat(full)
+            same = old and old["sha256"] == digest and (st.st_size, st.st_mtime_ns) == (
+                old["size"], old["mtime"])
+        except OSError:
+            same = False
+        if not same:
+            write_whole(full, [data])
+            st = os.stat(full)
+            self.written += 1
+        else:
+            self.kept += 1
+        self.pages[path] = {"sha256": digest, "size": st.st_size, "mtime": st.st_mtime_ns,
+                            "inputs": inputs}
+
+    def finish(self):
+        """Remove the pages the last build made and this one did not; write the manifest."""
+        for path in sorted(set(self.old["pages"]) - set(self.pages)):
+            try:
+                os.remove(os.path.join(self.path, path))
+                self.removed += 1
+            except FileNotFoundError:
+                pass
+        self._write_manifest(self.pages)
+
+    def _write_manifest(self, pages, partial=False):
+        m = {"format": FORMAT, "version": self.version, "lang": self.lang, "pages": pages}
+        if partial:
+            m["partial"] = True
+        data = json.dumps(m, ensure_ascii=False, sort_keys=True, separators=(",", ":"),
+                          check_circular=False).encode("utf-8")
+        if data != self._old_bytes or not os.path.exists(os.path.join(self.path, MANIFEST)):
+            write_whole(os.path.join(self.path, MANIFEST), [data])
+            self._old_bytes = data
