@@ -126,7 +126,7 @@ class Book:
         """Make the page of each evening whose games changed (or whose page is not as made) and
         keep the sums of each evening whose games changed; {evening number: (its key in the
         store, the key of its games)}."""
-        groups = {}
+        groups: dict = {}
         for r in rows:
             groups.setdefault(r[5], []).append(r)
         kept = self.store.inputs()

@@ -131,7 +131,8 @@ class Pages:
 
     def years(self, keys, numbers):
         """[(year, its evenings' numbers)] of the evenings numbers, the latest year first."""
-        dates, years = self.dates(), {}
+        dates = self.dates()
+        years: dict = {}
         for n in numbers:
             years.setdefault(dates[keys[n][0]][:4], []).append(n)
         return sorted(years.items(), reverse=True)

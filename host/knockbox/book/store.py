@@ -43,7 +43,7 @@ def sums(rows):
     net, games, wins]] (the settlement's order), "players": {name: {"all": COUNTS, "m1".."m3":
     COUNTS, "vs": {other: VS}}}}."""
     res = settle.tally([r for r in rows if r["status"] != "invalid"])
-    players = {}
+    players: dict = {}
     for p in stats.compute(rows):
         players[p["player"]] = {"all": [p[k] for k in COUNTS], "vs": {}}
     for m in (1, 2, 3):
@@ -129,7 +129,7 @@ class Store:
 
     def players(self):
         """{name: [the player's evenings]}."""
-        out = {}
+        out: dict = {}
         for name, evening in self.db.execute("SELECT player, evening FROM book_counts WHERE "
                                              "part = 0"):
             out.setdefault(name, []).append(evening)

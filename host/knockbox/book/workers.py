@@ -9,7 +9,7 @@ import signal
 from knockbox.book.store import sums
 from knockbox.book.words import LANGS
 
-_HISTORIES = {}     # a worker process's history, opened once
+_HISTORIES: dict = {}     # a worker process's history, opened once
 
 
 def make_evening(h, n, ids, lang, page=True, summ=True):
