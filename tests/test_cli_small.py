@@ -105,3 +105,10 @@ def test_push_sleep_says_its_range():
     assert (code, out, err) == (1, "", "knockbox: --sleep: 5 is not in 30..86400 seconds\n")
     p = subprocess.run([KNOCKBOX, "push", "--help"], capture_output=True, text=True, timeout=60)
     assert "idle seconds before power-off, 30..86400" in " ".join(p.stdout.split())
+
+
+@pytest.mark.parametrize("rules", ["[" * 10000 + "]" * 10000,
+                                   '{"a":' * 10000 + "1" + "}" * 10000])
+def test_push_rules_nested_too_deeply_is_one_line(rules):
+    code, out, err = knockbox("push", "--rules", rules)
+    assert (code, out, err) == (1, "", "knockbox: --rules: nested too deeply to be rules\n")

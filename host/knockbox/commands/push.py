@@ -36,6 +36,8 @@ def rules_spec(text):
         spec = json.loads(text)
     except ValueError as e:
         raise UserError("--rules: not JSON (%s)" % e) from None
+    except RecursionError:
+        raise UserError("--rules: nested too deeply to be rules") from None
     try:
         resolve(spec)
     except GameError as e:
