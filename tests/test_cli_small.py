@@ -2,6 +2,7 @@
 option, `simulate --no-tty` at the end of its input, counts in words ("1 new game"), the worked
 examples in the wheel, `push --sleep`'s range."""
 import glob
+import json
 import os
 import subprocess
 import sys
@@ -70,6 +71,24 @@ def test_counts_are_written_in_words(db, tmp_path):
     code, out, err = knockbox("export", "--db", str(tmp_path / "i.sqlite3"), "--json", "-o",
                               str(tmp_path / "e.json"))
     assert (code, err) == (0, "1 game written to %s\n" % (tmp_path / "e.json"))
+
+
+def test_one_of_a_kind_is_said_in_the_singular(tmp_path):
+    # one game of one hand to a target of 1, no bonuses: each loser pays the winner 1 point
+    db, f = str(tmp_path / "h.sqlite3"), tmp_path / "one.json"
+    f.write_text(json.dumps({
+        "format": "knockbox-game/1", "method": 1, "players": ["Ann", "Bob", "Cy"],
+        "start": {"dealer": 0, "idle": 2}, "hands": [{"knock": 0, "counts": [5, 6, None]}],
+        "rules": {"preset": "seed", "target": 1, "game_bonus": 0, "box_bonus": 0,
+                  "shutout_extra": 0}}))
+    assert knockbox("import", f, "--db", db)[:2] == (0, "1 game imported\n")
+    code, out, err = knockbox("settle", "--db", db)
+    assert out.endswith("\nBob pays Ann 1 point\nCy pays Ann 1 point\n"), out
+    code, out, err = knockbox("report", "--db", db, "-o", tmp_path / "r.html")
+    assert err == "report of 1 game written to %s\n" % (tmp_path / "r.html")
+    assert "<p>1 game · " in (tmp_path / "r.html").read_text()
+    code, out, err = knockbox("book", "--db", db, "-o", tmp_path / "book", "--jobs", "1")
+    assert err.startswith("book of 1 evening and 3 players in "), err
 
 
 def test_the_worked_examples_come_with_the_wheel(tmp_path):

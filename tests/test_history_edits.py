@@ -57,7 +57,7 @@ def test_names_that_differ_only_in_case_are_pointed_out_and_merged(capsys, tmp_p
                                 "players; if they are one: `knockbox player rename ann Ann "
                                 "--merge`\n")
     code, out, err = knockbox("player", "rename", "ann", "Ann", "--db", db)
-    assert code == 1 and err == ("knockbox: 'Ann' is a player already (1 games): `knockbox "
+    assert code == 1 and err == ("knockbox: 'Ann' is a player already (1 game): `knockbox "
                                  "player rename ann Ann --merge` puts 'ann''s games under "
                                  "'Ann'\n")
     assert players_of(db) == {"Ann": 1, "ann": 1, "Bob": 2, "Cy": 1, "Dee": 1}

@@ -158,7 +158,8 @@ class Sync:
             # (a journal repaired on the device may have lost records: then re-read it all).
             after = have - 1
         if last < have:
-            self._restart(dev, epoch, "the device has %d records, the history %d" % (last, have))
+            self._restart(dev, epoch, "the device has %s, the history %d"
+                          % (count(last, "record"), have))
             after = have = 0
         prog = Progress(self.err, max(last - have, 0))
         first = True
