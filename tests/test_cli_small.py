@@ -1,7 +1,6 @@
 """The small things a new user trips on, through the command: `knockbox` alone, a mistyped
 option, `simulate --no-tty` at the end of its input, counts in words ("1 new game"), the worked
 examples in the wheel, `push --sleep`'s range."""
-import glob
 import json
 import os
 import subprocess
@@ -12,6 +11,7 @@ import pytest
 
 from clirun import knockbox
 from ptydevice import KNOCKBOX, FakeDevice, good_device, journal
+from test_platforms import wheel  # noqa: F401 - a fixture: the wheel, built from a copy
 from test_ports import fake  # noqa: F401 - a fixture: the simulator's stand-in firmware
 from test_simulate import lines, read_until, start_sim
 
@@ -91,11 +91,8 @@ def test_one_of_a_kind_is_said_in_the_singular(tmp_path):
     assert err.startswith("book of 1 evening and 3 players in "), err
 
 
-def test_the_worked_examples_come_with_the_wheel(tmp_path):
-    dist, target = tmp_path / "dist", tmp_path / "installed"
-    subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation",
-                    "-q", "-w", str(dist), ROOT], check=True, capture_output=True, timeout=300)
-    wheel = glob.glob(str(dist / "knockbox-*.whl"))[0]
+def test_the_worked_examples_come_with_the_wheel(tmp_path, wheel):  # noqa: F811
+    target = tmp_path / "installed"
     names = zipfile.ZipFile(wheel).namelist()
     assert sorted(n for n in names if n.startswith("knockbox/examples/")) == sorted(
         "knockbox/examples/" + f for f in os.listdir(os.path.join(ROOT, "examples")))
