@@ -31,7 +31,8 @@ def test_a_rename_holds_for_games_synced_later(capsys, tmp_path):
     db = str(tmp_path / "h.sqlite3")
     plan = [E.game(E.M1, ["Bob", "Ann", "Cy"]), E.game(E.M3, ["Cy", "Bob", "Dee"])]
     E.sync_into(db, E.journal(plan))
-    code, out, err = knockbox("player", "rename", "Bob", "Robert", "--db", db)
+    # --merge with no player of the new name: a rename, and said as one
+    code, out, err = knockbox("player", "rename", "Bob", "Robert", "--merge", "--db", db)
     assert (code, out) == (0, "'Bob' is now 'Robert' in 2 games\n"), err
     assert players_of(db) == {"Robert": 2, "Ann": 1, "Cy": 2, "Dee": 1}
     code, out, err = knockbox("show", "1", "--db", db)
