@@ -28,6 +28,7 @@ def arguments(p):
     r.add_argument("--merge", action="store_true",
                    help="NEW is a player already: make the two one player")
     add_db_option(r)
+    r.set_defaults(usage_of=r)      # a mistyped option shows this usage (knockbox.cli.parse)
 
 
 def run(args, out, err):
