@@ -170,7 +170,9 @@ def test_the_commands_of_any_laptop_need_no_unix_only_module(tmp_path):
             ["import", "--db", db, example], ["history", "--db", db], ["stats", "--db", db],
             ["settle", "--db", db], ["export", "--db", db, "--csv"],
             ["book", "--db", db, "-o", book, "--jobs", "1"],
-            ["replay", example]]
+            ["report", "--db", db, "-o", str(tmp_path / "r.html")], ["show", "--db", db, "1"],
+            ["player", "rename", "Ann", "Anna", "--db", db], ["delete", "--yes", "--db", db, "1"],
+            ["import", "--undo", "--db", db], ["replay", example]]
     env = dict(os.environ, PYTHONPATH=os.path.join(ROOT, "tests"))
     r = subprocess.run([sys.executable, "-c", WITHOUT_UNIX, json.dumps(runs)], env=env,
                        capture_output=True, text=True, timeout=300)
