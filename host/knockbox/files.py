@@ -56,14 +56,21 @@ def read_json(path, stdin=None):
         raise UserError("%s: nested too deeply to be a game record" % path) from None
 
 
-def _text_only(value, text, where):
-    """value, the JSON text's value, unless a \\u escape in it stands for half a character (a
-    lone surrogate: no text can hold it, and printing or storing it fails): then UserError."""
+def half_character(value, text):
+    """Whether a \\u escape in JSON text stands for half a character (a lone surrogate) in its
+    decoded value: no text can hold it, and printing or storing it fails."""
     if _SURROGATE.search(text):
         try:
             json.dumps(value, ensure_ascii=False).encode("utf-8")
         except UnicodeEncodeError:
-            raise UserError("%s: not text (a \\u escape of half a character)" % where) from None
+            return True
+    return False
+
+
+def _text_only(value, text, where):
+    """value, unless half_character(value, text): then UserError."""
+    if half_character(value, text):
+        raise UserError("%s: not text (a \\u escape of half a character)" % where)
     return value
 
 

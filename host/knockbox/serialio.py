@@ -14,6 +14,7 @@ import time
 
 from knockbox import ports
 from knockbox.errors import UserError
+from knockbox.files import half_character
 from knockbox.plural import count
 from knockcore import proto
 
@@ -236,7 +237,7 @@ def _parse(line):
         rep = json.loads(line)
     except (ValueError, RecursionError):    # UnicodeDecodeError; "[[[[..." nested too deep
         return None
-    return rep if isinstance(rep, dict) else None
+    return rep if isinstance(rep, dict) and not half_character(rep, line.decode()) else None
 
 
 def _quote(b):
