@@ -177,6 +177,22 @@ def test_an_import_is_undone_whole(capsys, tmp_path):
     assert "import 3 of" in knockbox("import", "--undo", "--db", db)[1]
 
 
+def test_what_a_command_line_gives_that_is_not_utf8_is_one_line(capsys, tmp_path):
+    # bytes of a command line that are not UTF-8 reach Python as lone surrogates ("\udcff")
+    db = str(tmp_path / "h.sqlite3")
+    E.sync_into(db, E.journal([E.game(E.M1, ["Ann", "Bob", "Cy"])]))
+    for args, says in ((["Ann", "A\udcffn"], "the new name 'A\\udcffn' is not UTF-8 text"),
+                       (["A\udcffn", "Ann"], "the old name 'A\\udcffn' is not UTF-8 text")):
+        code, out, err = knockbox("player", "rename", *args, "--db", db)
+        assert (code, out, err) == (1, "", "knockbox: %s\n" % says)
+    # a file's name: kept as text, shown without its escape sequence by the undo
+    f = tmp_path / os.fsdecode(b"\x1b[31m\xff.json")
+    f.write_text(json.dumps([E.game(E.M1, ["Ann", "Bob", "Dee"])]))
+    assert knockbox("import", f, "--db", db)[:2] == (0, "1 game imported\n")
+    code, out, err = knockbox("import", "--undo", "--db", db)
+    assert code == 0 and "(%s) undone" % (tmp_path / "\\x1b[31m\\xff.json") in out, out
+
+
 def test_names_stored_by_an_older_knockbox_are_cleaned_when_it_is_upgraded(capsys, tmp_path):
     import shutil
     import sqlite3

@@ -78,7 +78,7 @@ class Players:
         UserError (nothing changed) for no such player, new a player already without merge, or
         a game in which both play."""
         try:
-            old, new = P.clean(old), P.check(new, "the new name")
+            old, new = P.text(P.clean(old), "the old name"), P.check(new, "the new name")
         except ValueError as e:
             raise UserError(str(e)) from None
         if old == new:
