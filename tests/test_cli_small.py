@@ -125,6 +125,15 @@ def test_push_sleep_says_its_range():
     assert "idle seconds before power-off, 30..86400" in " ".join(p.stdout.split())
 
 
+def test_push_roster_names_are_checked_as_the_history_keeps_them():
+    for name, says in (("\udcff", "'\\udcff' is not UTF-8 text"),
+                       ("x" * 30, "'%s' is 30 characters: the device allows 24" % ("x" * 30)),
+                       (" ", ": a player's name must be a non-empty text")):
+        code, out, err = knockbox("push", "--roster", name, "Bob")
+        assert (code, out) == (1, "") and err.startswith("knockbox: --roster: the name")
+        assert err.endswith(says + "\n") and err.count("\n") == 1, err
+
+
 @pytest.mark.parametrize("rules", ["[" * 10000 + "]" * 10000,
                                    '{"a":' * 10000 + "1" + "}" * 10000])
 def test_push_rules_nested_too_deeply_is_one_line(rules):

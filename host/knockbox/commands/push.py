@@ -52,7 +52,12 @@ def settings(args):
     """The settings to send: {"roster", "rules", "lang", "sleep_s", "stake"} as given."""
     new = {}
     if args.roster is not None:
-        new["roster"] = args.roster
+        from knockbox import players
+
+        try:        # as the history will keep them: trimmed, one Unicode form, not too long
+            new["roster"] = [players.check(n, "--roster: the name") for n in args.roster]
+        except ValueError as e:
+            raise UserError(str(e)) from None
     if args.preset is not None or args.rules is not None:
         spec = rules_spec(args.rules) if args.rules is not None else {}
         if args.preset is not None:
