@@ -72,6 +72,12 @@ def test_unreadable_inputs_are_clear_errors(tmp_path):
     assert p.returncode == 1 and "not valid JSON" in p.stderr and "Traceback" not in p.stderr
     p = knockbox("replay", "-", stdin="[1, 2]")
     assert p.returncode == 1 and "game record: must be an object" in p.stderr
+    # a \u escape of half a character (a lone surrogate): no text holds it
+    v = dict(VECTORS[0]["game"], players=["\ud800", "Bob", "Cy"])
+    for engine in ("cpython", "micropython"):
+        p = knockbox("replay", "-", "--engine", engine, stdin=json.dumps(v))
+        assert (p.returncode, p.stdout, p.stderr) == (
+            1, "", "knockbox: -: not text (a \\u escape of half a character)\n")
 
 
 def test_help_lists_commands():

@@ -1,7 +1,7 @@
 """The small things a new user trips on, through the command: `knockbox` alone, a mistyped
 option, `simulate --no-tty` at the end of its input, counts in words ("1 new game"), the worked
 examples in the wheel, `push --sleep`'s range."""
-import glob
+import json
 import os
 import subprocess
 import sys
@@ -11,6 +11,7 @@ import pytest
 
 from clirun import knockbox
 from ptydevice import KNOCKBOX, FakeDevice, good_device, journal
+from test_platforms import wheel  # noqa: F401 - a fixture: the wheel, built from a copy
 from test_ports import fake  # noqa: F401 - a fixture: the simulator's stand-in firmware
 from test_simulate import lines, read_until, start_sim
 
@@ -28,6 +29,8 @@ def test_knockbox_alone_prints_the_help():
 @pytest.mark.parametrize("argv, usage, unknown", [
     (["sync", "--prot", "x"], "usage: knockbox sync [-h] [--port P]", "--prot x"),
     (["history", "--jsn"], "usage: knockbox history [-h]", "--jsn"),
+    (["player", "rename", "ann", "Ann", "--mrge"], "usage: knockbox player rename [-h]",
+     "--mrge"),
     (["replay", EXAMPLE, "--engnie", "cpython"], "usage: knockbox replay [-h]",
      "--engnie cpython"),
 ])
@@ -35,8 +38,8 @@ def test_a_mistyped_option_shows_the_commands_usage(argv, usage, unknown):
     p = subprocess.run([KNOCKBOX] + argv, capture_output=True, text=True, timeout=60)
     assert p.returncode == 2 and p.stdout == ""
     assert p.stderr.startswith(usage)
-    assert p.stderr.endswith("knockbox %s: error: unrecognized arguments: %s\n"
-                             % (argv[0], unknown))
+    command = usage.split(" [")[0][len("usage: "):]      # "knockbox player rename"
+    assert p.stderr.endswith("%s: error: unrecognized arguments: %s\n" % (command, unknown))
 
 
 def test_simulate_no_tty_ends_with_its_input(tmp_path, fake):  # noqa: F811
@@ -72,11 +75,26 @@ def test_counts_are_written_in_words(db, tmp_path):
     assert (code, err) == (0, "1 game written to %s\n" % (tmp_path / "e.json"))
 
 
-def test_the_worked_examples_come_with_the_wheel(tmp_path):
-    dist, target = tmp_path / "dist", tmp_path / "installed"
-    subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation",
-                    "-q", "-w", str(dist), ROOT], check=True, capture_output=True, timeout=300)
-    wheel = glob.glob(str(dist / "knockbox-*.whl"))[0]
+def test_one_of_a_kind_is_said_in_the_singular(tmp_path):
+    # one game of one hand to a target of 1, no bonuses: each loser pays the winner 1 point
+    db, f = str(tmp_path / "h.sqlite3"), tmp_path / "one.json"
+    f.write_text(json.dumps({
+        "format": "knockbox-game/1", "method": 1, "players": ["Ann", "Bob", "Cy"],
+        "start": {"dealer": 0, "idle": 2}, "hands": [{"knock": 0, "counts": [5, 6, None]}],
+        "rules": {"preset": "seed", "target": 1, "game_bonus": 0, "box_bonus": 0,
+                  "shutout_extra": 0}}))
+    assert knockbox("import", f, "--db", db)[:2] == (0, "1 game imported\n")
+    code, out, err = knockbox("settle", "--db", db)
+    assert out.endswith("\nBob pays Ann 1 point\nCy pays Ann 1 point\n"), out
+    code, out, err = knockbox("report", "--db", db, "-o", tmp_path / "r.html")
+    assert err == "report of 1 game written to %s\n" % (tmp_path / "r.html")
+    assert "<p>1 game · " in (tmp_path / "r.html").read_text()
+    code, out, err = knockbox("book", "--db", db, "-o", tmp_path / "book", "--jobs", "1")
+    assert err.startswith("book of 1 evening and 3 players in "), err
+
+
+def test_the_worked_examples_come_with_the_wheel(tmp_path, wheel):  # noqa: F811
+    target = tmp_path / "installed"
     names = zipfile.ZipFile(wheel).namelist()
     assert sorted(n for n in names if n.startswith("knockbox/examples/")) == sorted(
         "knockbox/examples/" + f for f in os.listdir(os.path.join(ROOT, "examples")))
@@ -105,3 +123,19 @@ def test_push_sleep_says_its_range():
     assert (code, out, err) == (1, "", "knockbox: --sleep: 5 is not in 30..86400 seconds\n")
     p = subprocess.run([KNOCKBOX, "push", "--help"], capture_output=True, text=True, timeout=60)
     assert "idle seconds before power-off, 30..86400" in " ".join(p.stdout.split())
+
+
+def test_push_roster_names_are_checked_as_the_history_keeps_them():
+    for name, says in (("\udcff", "'\\udcff' is not UTF-8 text"),
+                       ("x" * 30, "'%s' is 30 characters: the device allows 24" % ("x" * 30)),
+                       (" ", ": a player's name must be a non-empty text")):
+        code, out, err = knockbox("push", "--roster", name, "Bob")
+        assert (code, out) == (1, "") and err.startswith("knockbox: --roster: the name")
+        assert err.endswith(says + "\n") and err.count("\n") == 1, err
+
+
+@pytest.mark.parametrize("rules", ["[" * 10000 + "]" * 10000,
+                                   '{"a":' * 10000 + "1" + "}" * 10000])
+def test_push_rules_nested_too_deeply_is_one_line(rules):
+    code, out, err = knockbox("push", "--rules", rules)
+    assert (code, out, err) == (1, "", "knockbox: --rules: nested too deeply to be rules\n")

@@ -31,7 +31,8 @@ def test_a_rename_holds_for_games_synced_later(capsys, tmp_path):
     db = str(tmp_path / "h.sqlite3")
     plan = [E.game(E.M1, ["Bob", "Ann", "Cy"]), E.game(E.M3, ["Cy", "Bob", "Dee"])]
     E.sync_into(db, E.journal(plan))
-    code, out, err = knockbox("player", "rename", "Bob", "Robert", "--db", db)
+    # --merge with no player of the new name: a rename, and said as one
+    code, out, err = knockbox("player", "rename", "Bob", "Robert", "--merge", "--db", db)
     assert (code, out) == (0, "'Bob' is now 'Robert' in 2 games\n"), err
     assert players_of(db) == {"Robert": 2, "Ann": 1, "Cy": 2, "Dee": 1}
     code, out, err = knockbox("show", "1", "--db", db)
@@ -57,7 +58,7 @@ def test_names_that_differ_only_in_case_are_pointed_out_and_merged(capsys, tmp_p
                                 "players; if they are one: `knockbox player rename ann Ann "
                                 "--merge`\n")
     code, out, err = knockbox("player", "rename", "ann", "Ann", "--db", db)
-    assert code == 1 and err == ("knockbox: 'Ann' is a player already (1 games): `knockbox "
+    assert code == 1 and err == ("knockbox: 'Ann' is a player already (1 game): `knockbox "
                                  "player rename ann Ann --merge` puts 'ann''s games under "
                                  "'Ann'\n")
     assert players_of(db) == {"Ann": 1, "ann": 1, "Bob": 2, "Cy": 1, "Dee": 1}
@@ -174,6 +175,22 @@ def test_an_import_is_undone_whole(capsys, tmp_path):
     assert knockbox("import", a, "--db", db)[0] == 0
     assert knockbox("import", a, "--db", db)[1] == "0 games imported; 2 already in the history\n"
     assert "import 3 of" in knockbox("import", "--undo", "--db", db)[1]
+
+
+def test_what_a_command_line_gives_that_is_not_utf8_is_one_line(capsys, tmp_path):
+    # bytes of a command line that are not UTF-8 reach Python as lone surrogates ("\udcff")
+    db = str(tmp_path / "h.sqlite3")
+    E.sync_into(db, E.journal([E.game(E.M1, ["Ann", "Bob", "Cy"])]))
+    for args, says in ((["Ann", "A\udcffn"], "the new name 'A\\udcffn' is not UTF-8 text"),
+                       (["A\udcffn", "Ann"], "the old name 'A\\udcffn' is not UTF-8 text")):
+        code, out, err = knockbox("player", "rename", *args, "--db", db)
+        assert (code, out, err) == (1, "", "knockbox: %s\n" % says)
+    # a file's name: kept as text, shown without its escape sequence by the undo
+    f = tmp_path / os.fsdecode(b"\x1b[31m\xff.json")
+    f.write_text(json.dumps([E.game(E.M1, ["Ann", "Bob", "Dee"])]))
+    assert knockbox("import", f, "--db", db)[:2] == (0, "1 game imported\n")
+    code, out, err = knockbox("import", "--undo", "--db", db)
+    assert code == 0 and "(%s) undone" % (tmp_path / "\\x1b[31m\\xff.json") in out, out
 
 
 def test_names_stored_by_an_older_knockbox_are_cleaned_when_it_is_upgraded(capsys, tmp_path):

@@ -2,6 +2,7 @@
 one writing it waits, says so once, and goes on when the lock goes (or gives up with one clear
 line); a damaged database page is one line naming the file, never a traceback."""
 import json
+import os
 import sqlite3
 import subprocess
 import threading
@@ -89,7 +90,10 @@ def test_a_damaged_page_is_one_line_naming_the_file(capsys, tmp_path):
         for page in roots:
             f.seek((page - 1) * size)
             f.write(b"\xa5" * size)
-    for cmd in (["history"], ["stats"], ["settle"], ["export", "--json"], ["show", "3"]):
+    for cmd in (["history"], ["stats"], ["settle"], ["export", "--json"], ["show", "3"],
+                ["report", "-o", str(tmp_path / "r.html")], ["book", "-o", str(tmp_path / "b")],
+                ["player", "rename", "Ann", "Anna"], ["delete", "--yes", "3"],
+                ["import", os.path.join(E.HERE, "..", "examples", "method1.json")]):
         code, out, err = knockbox(*cmd, "--db", path)
         assert code == 1 and err.startswith("knockbox: %s: " % path), (cmd, err)
         assert "damaged" in err and err.count("\n") == 1 and "Traceback" not in err, (cmd, err)

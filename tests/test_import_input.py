@@ -35,6 +35,8 @@ def rec(**extra):
      "record 2 (Ann, Bob, Cy): unknown method %d" % BIG),
     (json.dumps([rec(hands=[{"knock": 0, "counts": [BIG, 1, 2]}])]), "is not a count"),
     (b"[\xff\xfe]", "not UTF-8 text"),
+    (json.dumps([rec(), rec(players=["\ud800", "Bob", "Cy"])]),
+     "record 2: not text (a \\u escape of half a character)"),
     (json.dumps([rec()])[:-1] + " 2]", "not valid JSON (after record 1: '2' where , or ] goes)"),
 ])
 def test_bad_input_is_one_line_and_nothing_is_imported(capsys, tmp_path, text, says):

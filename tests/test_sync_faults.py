@@ -185,6 +185,18 @@ def test_a_deeply_nested_reply_is_garbage_not_a_crash(db):
                "did not answer hello")
 
 
+
+def test_half_a_character_from_the_device_is_garbage_not_a_crash(db):
+    """A \\u escape of a lone surrogate decodes to a string no UTF-8 holds (nor SQLite)."""
+    evs, g = journal(3)
+    evs[1]["rec"]["players"] = ["\ud800", "Bob", "Cy"]
+    with FakeDevice(good_device(evs)) as d:
+        failed(run("sync", "--port", d.path, "--db", db, "--timeout", "0.5"),
+               "did not answer events")
+    con = sqlite3.connect(db)
+    assert con.execute("SELECT COUNT(*) FROM events").fetchone() == (0,)     # nothing half
+    con.close()
+
 def test_what_a_device_says_of_itself_never_drives_the_terminal(db):
     """The board and firmware fields of a device's hello are printed as visible text."""
     evs, g = journal(3)

@@ -331,3 +331,17 @@ def test_the_device_game_going_on_past_the_history_is_stored(db):
     p = sync_with(st, db)
     assert p.returncode == 0 and "kept" not in p.stderr
     assert [r for _, r in rows(db)] == [g.record(), other]
+
+
+def test_progress_on_a_terminal_only(db, tmp_path):
+    from test_import_input import on_a_terminal
+
+    evs, _ = journal(300)                   # pages of 50: seven pages
+    with FakeDevice(good_device(evs)) as d:
+        p, err = on_a_terminal(["sync", "--port", d.path, "--db", db, "--timeout", "2"])
+        assert p.returncode == 0, err
+        assert "\rsync: records 50 of 302" in err and "\rsync: records 302 of 302" in err, err
+        assert err.endswith(" \r"), err     # cleared: what follows starts a line of its own
+        q = run("sync", "--port", d.path, "--db", str(tmp_path / "b.sqlite3"), "--timeout", "2")
+        assert q.returncode == 0 and q.stderr.startswith("new device ")  # a pipe: no progress
+        assert q.stderr.count("\n") == 1 and "\r" not in q.stderr, q.stderr

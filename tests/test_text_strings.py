@@ -310,12 +310,17 @@ def test_the_reports_russian_as_the_rules_audit_asks():
         return re.sub("</?bdi>", "", str(marked(*args)))
 
     p = ["Аня", "Борис", "Вика"]
-    assert _result({"knock": 1, "counts": [12, 4, 4]}, {"kind": "undercut", "winners": [2]}, p,
-                   RU) == "Борис стучит, равенство: Вика"
-    assert _result({"knock": 0, "counts": [8, 5, 5]}, {"kind": "undercut", "winners": [1, 2]}, p,
-                   RU) == "Аня стучит, подрезка: Борис и Вика"
-    assert _result({"knock": 0, "counts": [3, 3, None]}, {"kind": "undercut", "winners": [1]}, p,
-                   RU) == "Аня стучит, подрезка: Борис"       # methods 1, 2: a tie is an undercut
+
+    def said(hand, x):      # the hand in words, without the names' <bdi> (writing direction)
+        return re.sub("</?bdi>", "", str(_result(hand, x, p, RU)))
+
+    assert said({"knock": 1, "counts": [12, 4, 4]},
+                {"kind": "undercut", "winners": [2]}) == "Борис стучит, равенство: Вика"
+    assert said({"knock": 0, "counts": [8, 5, 5]},
+                {"kind": "undercut", "winners": [1, 2]}) == "Аня стучит, подрезка: Борис и Вика"
+    # methods 1 and 2: a tie is an undercut
+    assert said({"knock": 0, "counts": [3, 3, None]},
+                {"kind": "undercut", "winners": [1]}) == "Аня стучит, подрезка: Борис"
     colours = dict((n, "#000") for n in p)
     assert _series(p, 0, [[0, 0, 0]], RU, colours)[1][0] == "Борис и Вика (партнёры)"
     assert _series(p, 0, [[0, 0, 0]], EN, colours)[1][0] == "Борис and Вика (partners)"

@@ -66,14 +66,16 @@ def build_parser():
 
 def parse(argv):
     """The arguments of a command line. `knockbox` alone prints the help (exit 0); an option the
-    command does not know is refused with that command's usage, not the top level's (exit 2)."""
+    command does not know is refused with that command's usage, not the top level's (exit 2); a
+    command with actions of its own (`player rename`) names the action's parser as usage_of."""
     p = build_parser()
     if not argv:
         p.print_help()
         raise SystemExit(0)
     args, unknown = p.parse_known_args(argv)
     if unknown:
-        p.commands[args.command].error("unrecognized arguments: %s" % " ".join(unknown))
+        parser = getattr(args, "usage_of", None) or p.commands[args.command]
+        parser.error("unrecognized arguments: %s" % " ".join(unknown))
     return args
 
 

@@ -4,12 +4,14 @@ JSON files it reads: whole (read_json), or a list of records one at a time in bo
 (json_records: an import of years of games); a bad one is a UserError naming the file."""
 import json
 import os
+import re
 import tempfile
 
 from knockbox.errors import UserError
 
 CHUNK = 1 << 16             # characters read at a time
 RECORD_MAX = 4 << 20        # characters of one record at most (a game of 10,000 hands: ~600 k)
+_SURROGATE = re.compile(r"\\u[dD][89a-fA-F]")     # a \u escape of half a UTF-16 pair
 
 
 def write_whole(path, parts, shown=None):
@@ -47,11 +49,29 @@ def read_json(path, stdin=None):
     except UnicodeDecodeError:
         raise UserError("%s: not UTF-8 text" % path) from None
     try:
-        return json.loads(text)
+        return _text_only(json.loads(text), text, path)
     except ValueError as e:
         raise UserError("%s: not valid JSON (%s)" % (path, e)) from None
     except RecursionError:
         raise UserError("%s: nested too deeply to be a game record" % path) from None
+
+
+def half_character(value, text):
+    """Whether a \\u escape in JSON text stands for half a character (a lone surrogate) in its
+    decoded value: no text can hold it, and printing or storing it fails."""
+    if _SURROGATE.search(text):
+        try:
+            json.dumps(value, ensure_ascii=False).encode("utf-8")
+        except UnicodeEncodeError:
+            return True
+    return False
+
+
+def _text_only(value, text, where):
+    """value, unless half_character(value, text): then UserError."""
+    if half_character(value, text):
+        raise UserError("%s: not text (a \\u escape of half a character)" % where)
+    return value
 
 
 def json_records(path, stdin=None, where=None):
@@ -110,8 +130,9 @@ class _Records:
                 v, end = self.decoder.raw_decode(self.buf, self.pos)
                 # (a number cut by the piece's end would be read short: what follows it tells)
                 if self.eof or end < len(self.buf) and self.buf[end] in _AFTER_VALUE:
-                    self.pos = end
-                    return v
+                    text, self.pos = self.buf[self.pos:end], end
+                    return _text_only(v, text, "%s: record %d" % (self.path, n) if n
+                                      else self.path)
             except json.JSONDecodeError as e:
                 if self.eof:
                     raise UserError("%s: %snot valid JSON (%s)" % (

@@ -3,6 +3,7 @@ so that undo() takes out the games it added and puts back those it updated as th
 History.imports; knockbox.importing opens a batch (begin), notes each game it stores (note) and
 closes it (end), inside the import's transaction."""
 import json
+import os
 
 from knockbox.errors import UserError
 
@@ -21,7 +22,8 @@ class Imports:
     def begin(self, files, when):
         """Start the batch of an import (inside its transaction)."""
         self._batch = self.db.execute("INSERT INTO imports (at, files, games) VALUES (?, ?, 0)",
-                                      (when, json.dumps(files, ensure_ascii=False))).lastrowid
+                                      (when, json.dumps([_as_text(f) for f in files],
+                                                        ensure_ascii=False))).lastrowid
         self._games = 0
 
     def note(self, row_id, before=None):
@@ -70,3 +72,8 @@ class Imports:
         self.evenings.renumber()
         return {"batch": batch, "at": r[1], "files": json.loads(r[2]), "removed": removed,
                 "restored": restored}
+
+
+def _as_text(path):
+    """A file's name as text: its bytes that are not UTF-8 as escapes ("\\xff")."""
+    return os.fsencode(path).decode("utf-8", "backslashreplace")

@@ -10,6 +10,7 @@ import json
 
 from knockbox import players as P
 from knockbox.errors import UserError
+from knockbox.plural import count
 
 
 class Players:
@@ -77,7 +78,7 @@ class Players:
         UserError (nothing changed) for no such player, new a player already without merge, or
         a game in which both play."""
         try:
-            old, new = P.clean(old), P.check(new, "the new name")
+            old, new = P.text(P.clean(old), "the old name"), P.check(new, "the new name")
         except ValueError as e:
             raise UserError(str(e)) from None
         if old == new:
@@ -91,9 +92,10 @@ class Players:
             raise UserError("%r and %r both play in game %s: one game cannot have them as one "
                             "player" % (old, new, ", ".join(map(str, both))))
         if (theirs or new in self.aliases().values()) and not merge:
-            raise UserError("%r is a player already (%d games): `knockbox player rename %s %s "
+            raise UserError("%r is a player already (%s): `knockbox player rename %s %s "
                             "--merge` puts %r's games under %r" % (
-                                new, len(theirs), P.arg(old), P.arg(new), old, new))
+                                new, count(len(theirs), "game"), P.arg(old), P.arg(new), old,
+                                new))
         for row_id, names, rec in games:
             self.rows.set_players(row_id, dict(json.loads(rec),
                                                players=[new if n == old else n for n in names]))

@@ -17,13 +17,23 @@ def clean(name):
 
 
 def check(name, what="name"):
-    """A name typed or imported, cleaned; ValueError if it is empty or too long."""
+    """A name typed or imported, cleaned; ValueError if it is empty, too long or not text."""
     if not isinstance(name, str) or not clean(name):
         raise ValueError("%s: a player's name must be a non-empty text" % what)
-    name = clean(name)
+    name = text(clean(name), what)
     if len(name) > NAME_MAX:
         raise ValueError("%s %r is %d characters: the device allows %d" % (
             what, shown(name), len(name), NAME_MAX))
+    return name
+
+
+def text(name, what="name"):
+    """name, or ValueError if no text can hold it: bytes of a command line that are not UTF-8
+    reach Python as lone surrogates ("\\udcff"), which neither SQLite nor the terminal takes."""
+    try:
+        name.encode("utf-8")
+    except UnicodeEncodeError:
+        raise ValueError("%s %r is not UTF-8 text" % (what, shown(name))) from None
     return name
 
 

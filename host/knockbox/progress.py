@@ -1,8 +1,9 @@
-"""How far a long piece of work is (`book`, `import`), on a terminal: one line on stderr ("book:
-evening pages 120 of 2000", "importing: 1200 games (35%)"), written again in place at most every
-INTERVAL seconds (and at once when a new part begins, and at a part's end) and cleared when the
-work is done, so that the lines printed after it stand alone. Nothing is written when the stream
-is not a terminal (a pipe, a file, a test's StringIO): the output of a script stays as it was.
+"""How far a long piece of work is (`book`, `import`, `sync`), on a terminal: one line on stderr
+("book: evening pages 120 of 2000", "importing: 1200 games (35%)"), written again in place at
+most every INTERVAL seconds (and at once when a new part begins, and at a part's end) and cleared
+when the work is done, so that the lines printed after it stand alone. Nothing is written when the
+stream is not a terminal (a pipe, a file, a test's StringIO): the output of a script stays as it
+was.
 The line is rewritten with a carriage return and spaces (no escape sequence: every terminal, the
 Windows console too).
 

@@ -14,6 +14,8 @@ import time
 
 from knockbox import ports
 from knockbox.errors import UserError
+from knockbox.files import half_character
+from knockbox.plural import count
 from knockcore import proto
 
 TIMEOUT = 5.0           # seconds to wait for a reply
@@ -103,9 +105,10 @@ class Connection:
                 if deadline[1] is None:
                     deadline[1] = now
                 if now - deadline[1] > patience + len(self._buf) / MIN_RATE:
-                    raise LinkError("the device on %s sends its reply to %s too slowly (%d bytes "
+                    raise LinkError("the device on %s sends its reply to %s too slowly (%s "
                                     "in %.0f s): is the cable or the port faulty?"
-                                    % (self.port, op, len(self._buf), now - deadline[1]))
+                                    % (self.port, op, count(len(self._buf), "byte"),
+                                       now - deadline[1]))
                 deadline[0] = max(deadline[0], now + patience)
 
     def _seen(self, b):
@@ -131,8 +134,8 @@ class Connection:
             if line is None:
                 if self._buf.startswith(mine):
                     raise LinkError("the device on %s stopped part way through its reply to %s "
-                                    "(%d bytes, then nothing for %g s)"
-                                    % (self.port, op, len(self._buf), t))
+                                    "(%s, then nothing for %g s)"
+                                    % (self.port, op, count(len(self._buf), "byte"), t))
                 raise self._silence(op, timeout)
             rep = _parse(line)
             if rep is None or rep.get("id") != rid:
@@ -234,7 +237,7 @@ def _parse(line):
         rep = json.loads(line)
     except (ValueError, RecursionError):    # UnicodeDecodeError; "[[[[..." nested too deep
         return None
-    return rep if isinstance(rep, dict) else None
+    return rep if isinstance(rep, dict) and not half_character(rep, line.decode()) else None
 
 
 def _quote(b):

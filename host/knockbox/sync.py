@@ -19,36 +19,12 @@ from knockbox import history as H
 from knockbox import players, serialio
 from knockbox.errors import UserError
 from knockbox.plural import count
+from knockbox.progress import Progress
 from knockbox.textsafe import visible
 from knockcore import FORMAT, events
 from knockcore.proto import EVENTS_MAX as PAGE  # events asked per request (a page may be shorter)
 
 ERASE_TIMEOUT = 45.0    # the device gives up after 30 s without a press
-
-
-class Progress:
-    """'pulling events: 300/1000' on stderr, redrawn in place on a terminal."""
-
-    def __init__(self, stream, total):
-        self.stream = stream
-        self.total = total
-        self.tty = hasattr(stream, "isatty") and stream.isatty()
-        self.shown = 0
-        self.on = total > 100
-
-    def update(self, n):
-        if not self.on:
-            return
-        if self.tty:
-            self.stream.write("\rpulling events: %d/%d" % (n, self.total))
-            self.stream.flush()
-        elif n - self.shown >= self.total // 10 or n >= self.total:
-            self.stream.write("pulling events: %d/%d\n" % (n, self.total))
-            self.shown = n
-
-    def done(self):
-        if self.on and self.tty:
-            self.stream.write("\n")
 
 
 def _count(v):
@@ -158,39 +134,42 @@ class Sync:
             # (a journal repaired on the device may have lost records: then re-read it all).
             after = have - 1
         if last < have:
-            self._restart(dev, epoch, "the device has %d records, the history %d" % (last, have))
+            self._restart(dev, epoch, "the device has %s, the history %d"
+                          % (count(last, "record"), have))
             after = have = 0
-        prog = Progress(self.err, max(last - have, 0))
+        progress, total = Progress(self.err, "sync"), max(last - have, 0)
         first = True
-        while True:
-            r = self.conn.events(after, PAGE)
-            evs = _check_page(r, after, epoch)
-            if first and have:
-                first = False
-                mine = self.hist.devices.event(dev, epoch, have)
-                if not evs or evs[0][1] != mine:
-                    self._restart(dev, epoch, "record %d differs" % have)
-                    after = have = 0
-                    continue
-                evs = evs[1:]
-                after = have
-            if evs:
-                # touched first: whatever interrupts after add_events, the games get built
-                for seq, ev in evs:
-                    g = H.event_gid(ev)
-                    if g is not None:
-                        self.touched.add(g)
-                    elif ev.get("t") not in ("epoch", events.EVENING):   # the device's own records
-                        self.say("record %d (%s) has no usable game number: kept, not replayed"
-                                 % (seq, ev.get("t")))
-                self.touched |= self.hist.devices.add_events(dev, epoch, evs)
-                self.new_events += len(evs)
-                after = evs[-1][0]
-                prog.total = max(prog.total, r["last_seq"] - have)
-                prog.update(after - have)
-            if after >= r["last_seq"] or not r["ev"]:
-                break
-        prog.done()
+        try:
+            while True:
+                r = self.conn.events(after, PAGE)
+                evs = _check_page(r, after, epoch)
+                if first and have:
+                    first = False
+                    mine = self.hist.devices.event(dev, epoch, have)
+                    if not evs or evs[0][1] != mine:
+                        self._restart(dev, epoch, "record %d differs" % have)
+                        after = have = 0
+                        continue
+                    evs = evs[1:]
+                    after = have
+                if evs:
+                    # touched first: whatever interrupts after add_events, the games get built
+                    for seq, ev in evs:
+                        g = H.event_gid(ev)
+                        if g is not None:
+                            self.touched.add(g)
+                        elif ev.get("t") not in ("epoch", events.EVENING):  # its own records
+                            self.say("record %d (%s) has no usable game number: kept, not replayed"
+                                     % (seq, ev.get("t")))
+                    self.touched |= self.hist.devices.add_events(dev, epoch, evs)
+                    self.new_events += len(evs)
+                    after = evs[-1][0]
+                    total = max(total, r["last_seq"] - have)
+                    progress("records", after - have, total)
+                if after >= r["last_seq"] or not r["ev"]:
+                    break
+        finally:
+            progress.end()      # (the line is cleared before any message)
 
     def _restart(self, dev, epoch, why):
         self.say("the device's journal no longer matches the history (%s): reading it again"

@@ -17,6 +17,7 @@ import pathlib
 import webbrowser
 
 from knockbox.commands.common import add_db_option, default_lang, open_history
+from knockbox.plural import count
 
 HELP = "write the group's book: a folder of pages of every evening and player"
 DESCRIPTION = __doc__.split("\n", 1)[1]
@@ -61,8 +62,9 @@ def run(args, out, err):
     if done["anew"]:
         err.write("%s was made by another knockbox or in another language: every page was "
                   "made again\n" % args.output)
-    err.write("book of %d evenings and %d players in %s: %d pages written, %d unchanged%s\n"
-              % (done["evenings"], done["players"], args.output, done["written"], done["kept"],
+    err.write("book of %s and %s in %s: %s written, %d unchanged%s\n"
+              % (count(done["evenings"], "evening"), count(done["players"], "player"),
+                 args.output, count(done["written"], "page"), done["kept"],
                  ", %d removed" % done["removed"] if done["removed"] else ""))
     if args.open:
         webbrowser.open(pathlib.Path(folder, "index.html").as_uri())

@@ -22,6 +22,7 @@ import os
 from knockbox.commands.common import add_db_option, open_history
 from knockbox.errors import UserError
 from knockbox.plural import count
+from knockbox.textsafe import visible
 
 HELP = "add game records (a JSON export, or typed-in games) to the history (--undo: take out)"
 DESCRIPTION = __doc__.split("\n", 1)[1]
@@ -76,8 +77,8 @@ def undo(args, out):
     what = ["%s taken out" % count(r["removed"], "game")]
     if r["restored"]:
         what.append("%d put back as they were" % r["restored"])
-    out.write("import %d of %s (%s) undone: %s\n" % (r["batch"], r["at"][:16],
-                                                     ", ".join(r["files"]), ", ".join(what)))
+    out.write("import %d of %s (%s) undone: %s\n" % (
+        r["batch"], r["at"][:16], ", ".join(visible(f) for f in r["files"]), ", ".join(what)))
     return 0
 
 

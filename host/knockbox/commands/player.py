@@ -28,18 +28,21 @@ def arguments(p):
     r.add_argument("--merge", action="store_true",
                    help="NEW is a player already: make the two one player")
     add_db_option(r)
+    r.set_defaults(usage_of=r)      # a mistyped option shows this usage (knockbox.cli.parse)
 
 
 def run(args, out, err):
     from knockbox import players
+    from knockbox.plural import count
 
     h = open_history(args)
+    new = players.clean(args.new)
     with h.transaction():
+        merged = new in h.players.names()
         n = h.players.rename(args.old, args.new, args.merge)
-        twins = players.case_twins([players.clean(args.new)], h.players.names())
-    out.write("%r is now %r in %d game%s%s\n" % (
-        players.clean(args.old), players.clean(args.new), n, "" if n == 1 else "s",
-        " (merged)" if args.merge else ""))
+        twins = players.case_twins([new], h.players.names())
+    out.write("%r is now %r in %s%s\n" % (players.clean(args.old), new, count(n, "game"),
+                                          " (merged)" if merged else ""))
     for line in players.twin_lines(twins):
         err.write("note: %s\n" % line)
     return 0

@@ -36,6 +36,8 @@ def rules_spec(text):
         spec = json.loads(text)
     except ValueError as e:
         raise UserError("--rules: not JSON (%s)" % e) from None
+    except RecursionError:
+        raise UserError("--rules: nested too deeply to be rules") from None
     try:
         resolve(spec)
     except GameError as e:
@@ -50,7 +52,12 @@ def settings(args):
     """The settings to send: {"roster", "rules", "lang", "sleep_s", "stake"} as given."""
     new = {}
     if args.roster is not None:
-        new["roster"] = args.roster
+        from knockbox import players
+
+        try:        # as the history will keep them: trimmed, one Unicode form, not too long
+            new["roster"] = [players.check(n, "--roster: the name") for n in args.roster]
+        except ValueError as e:
+            raise UserError(str(e)) from None
     if args.preset is not None or args.rules is not None:
         spec = rules_spec(args.rules) if args.rules is not None else {}
         if args.preset is not None:

@@ -18,6 +18,7 @@ from knockbox import settle as S
 from knockbox.commands.common import (add_db_option, add_selection, open_history, select,
                                       write_json, write_table)
 from knockbox.errors import UserError
+from knockbox.plural import count
 from knockbox.textsafe import visible
 
 HELP = "who pays whom over the games of one evening"
@@ -63,6 +64,6 @@ def run(args, out, err):
     if not res["payments"]:
         out.write("all square: nobody pays\n")
     for p in res["payments"]:
-        out.write("%s pays %s %d points%s\n" % (visible(p[0]), visible(p[1]), p[2], " = %s" % p[3] if money
-                                                 else ""))
+        out.write("%s pays %s %s%s\n" % (visible(p[0]), visible(p[1]), count(p[2], "point"),
+                                          " = %s" % p[3] if money else ""))
     return 0
