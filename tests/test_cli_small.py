@@ -91,6 +91,7 @@ def test_one_of_a_kind_is_said_in_the_singular(tmp_path):
     assert "<p>1 game · " in (tmp_path / "r.html").read_text()
     code, out, err = knockbox("book", "--db", db, "-o", tmp_path / "book", "--jobs", "1")
     assert err.startswith("book of 1 evening and 3 players in "), err
+    assert "1 game over 1 evening, " in (tmp_path / "book" / "index.html").read_text()
 
 
 def test_the_worked_examples_come_with_the_wheel(tmp_path, wheel):  # noqa: F811

@@ -302,12 +302,8 @@ def test_russian_as_the_rules_audit_asks():
 def test_the_reports_russian_as_the_rules_audit_asks():
     # knockbox report speaks the same words: a tie with the knocker is "равенство", two winners
     # are joined by "и", method 2's partner out of a hand advises (test_report.py renders it)
-    from knockbox.report import _series
-    from knockbox.report import _result as marked
+    from knockbox.report import _result, _series
     from knockbox.report.words import EN, RU
-
-    def _result(*args):     # the text of the page's cell (each name is in a <bdi> there)
-        return re.sub("</?bdi>", "", str(marked(*args)))
 
     p = ["Аня", "Борис", "Вика"]
 

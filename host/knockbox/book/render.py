@@ -12,6 +12,7 @@ from knockbox.book import svg
 from knockbox.book.folder import FORMAT
 from knockbox.book.store import COUNTS, VS
 from knockbox.book.words import LANGS
+from knockbox.plural import count
 
 PAGES = 3               # bump when the code makes different pages from the same history
 STATS = ("games", "wins", "hands", "hands_won", "gins", "undercuts", "avg_points", "net")
@@ -121,7 +122,9 @@ class Pages:
         overall = {n: stats(overall[n]) for n in names}
         days = sorted(r[3][:10] for r in rows)
         ctx = {"lang": self.lang, "t": w, "style": self._style(),
-               "sub": w["sub"] % (len(rows), len(numbers), days[0], days[-1]),
+               "sub": w["sub"].format(
+                   games=count(len(rows), "game"), evenings=count(len(numbers), "evening"),
+                   n_games=len(rows), n_evenings=len(numbers), first=days[0], last=days[-1]),
                "evenings": self._listed(keys, numbers[:INDEX], ""),
                "years": years,
                "ratings": [dict(player=n, href="players/" + self.page[n], r=ratings.of(tab, n),

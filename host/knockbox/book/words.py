@@ -5,7 +5,7 @@ its words: knockbox.report.words). The Russian speaks as the rules do (RULES.md 
 
 EN = {
     "title": "The group's book",
-    "sub": "%d games over %d evenings, %s to %s",
+    "sub": "{games} over {evenings}, {first} to {last}",
     "evenings": "Evenings",
     "evening": "Evening %d",
     "years": "The latest evenings above; every evening, by year:",
@@ -61,7 +61,7 @@ EN = {
 
 RU = {
     "title": "Книга нашей компании",
-    "sub": "партий: %d, вечеров: %d, с %s по %s",
+    "sub": "партий: {n_games}, вечеров: {n_evenings}, с {first} по {last}",
     "evenings": "Вечера",
     "evening": "Вечер %d",
     "years": "Выше последние вечера; все вечера по годам:",
