@@ -50,6 +50,7 @@ def _stub_typings(dest):
     return site
 
 
+@pytest.mark.slow
 def test_device_code_type_checks_against_rp2_stubs(tmp_path):
     typings = tmp_path / "typings"
     typings.mkdir()

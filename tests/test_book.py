@@ -205,6 +205,7 @@ def test_the_book_in_chromium(db, tmp_path, chromium):
         assert [n for n, _ in page["played"]] == evs
 
 
+@pytest.mark.slow
 def test_a_rebuild_makes_only_what_changed(db, tmp_path, monkeypatch):
     out = tmp_path / "book"
     book(db, out)
@@ -249,6 +250,7 @@ RU_WORDS = ("Книга нашей компании", "Рейтинг", "Веч�
             "очков за сдачу", "Последние сыгранные вечера")
 
 
+@pytest.mark.slow
 def test_the_russian_book(db, tmp_path, chromium):
     out = tmp_path / "book"
     book(db, out, "--lang", "ru")
@@ -287,6 +289,7 @@ def test_mistakes(db, tmp_path):
     assert e.value.code == 2
 
 
+@pytest.mark.slow
 def test_a_first_build_in_worker_processes_is_the_same(tmp_path, monkeypatch):
     """Many evenings to make: made by --jobs worker processes, byte for byte as by one."""
     db = str(tmp_path / "h.sqlite3")

@@ -18,6 +18,8 @@ from knockbox import book as B
 from knockbox import files, report
 from knockbox.book import folder as book_folder
 
+pytestmark = pytest.mark.slow     # each takes seconds (see pyproject's markers)
+
 NAMES = ["Ann", "Bob", "Cy", "Dee"]
 
 

@@ -15,6 +15,9 @@ from clirun import knockbox
 from knockbox import report
 from pages import rows
 from test_book_files import history, tree
+import pytest
+
+pytestmark = pytest.mark.slow     # each takes seconds (see pyproject's markers)
 
 BOOK = [sys.executable, "-m", "knockbox.cli", "book", "--lang", "en"]
 

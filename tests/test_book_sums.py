@@ -43,6 +43,7 @@ def kept(db):
         return dict(c.execute("SELECT evening, inputs FROM book_evenings"))
 
 
+@pytest.mark.slow
 def test_each_evening_is_summed_once(db, tmp_path, monkeypatch):
     summed = []
     real = knockbox.book.workers.sums
@@ -76,6 +77,7 @@ def test_each_evening_is_summed_once(db, tmp_path, monkeypatch):
     assert len(summed) == 5 and pages(three) == pages(one)
 
 
+@pytest.mark.slow
 def test_a_big_book_lists_the_latest_evenings_and_each_year(db, tmp_path, monkeypatch,
                                                             chromium):
     monkeypatch.setattr(knockbox.book.render, "INDEX", 2)

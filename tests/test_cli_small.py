@@ -42,6 +42,7 @@ def test_a_mistyped_option_shows_the_commands_usage(argv, usage, unknown):
     assert p.stderr.endswith("%s: error: unrecognized arguments: %s\n" % (command, unknown))
 
 
+@pytest.mark.slow
 def test_simulate_no_tty_ends_with_its_input(tmp_path, fake):  # noqa: F811
     sim = str(tmp_path / "sim")
     p = start_sim(["--dir", sim, "--script", fake])

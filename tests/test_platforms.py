@@ -16,6 +16,8 @@ import sys
 
 import pytest
 
+pytestmark = pytest.mark.slow     # each takes seconds (see pyproject's markers)
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 

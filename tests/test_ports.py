@@ -70,6 +70,7 @@ def test_the_one_board_is_used_and_named(plugged, db):
     assert "5 new records" in out
 
 
+@pytest.mark.slow
 def test_sync_finds_a_running_simulator_and_only_while_it_runs(plugged, tmp_path, fake, db):
     data = str(tmp_path / "data")
     sim = start_sim(["--script", fake], env={"XDG_DATA_HOME": data})
@@ -91,6 +92,7 @@ def test_sync_finds_a_running_simulator_and_only_while_it_runs(plugged, tmp_path
     assert code == 1 and "no simulator running" in err
 
 
+@pytest.mark.slow
 def test_one_simulator_per_folder(tmp_path, fake):
     folder = str(tmp_path / "sim")
     first = start_sim(["--dir", folder, "--script", fake])
@@ -150,6 +152,7 @@ def test_one_sync_per_port(db):
         silent.close()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("command", [["sync"], ["push"], ["deploy", "--board", "badger"]])
 def test_a_refused_port_says_what_to_do(monkeypatch, db, tmp_path, command):
     """A port the user may not open (on Linux: not in the dialout group); deploy opens it

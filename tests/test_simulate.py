@@ -226,6 +226,7 @@ def read_until(proc, pred, timeout=60):
 _PENDING = {}  # proc -> bytes read past the last line read_until returned
 
 
+@pytest.mark.slow
 def test_headless_frames_keys_screenshots_serial_and_persistence(tmp_path, fake):
     import serial
 

@@ -11,6 +11,8 @@ import tempfile
 import threading
 import time
 
+import pytest
+
 from test_simulate import read_until, start_sim
 
 import mp
@@ -84,6 +86,7 @@ def top(image, rows=104):
     return image.crop((0, 0, image.width, rows * 2)).tobytes()
 
 
+@pytest.mark.slow
 def test_play_a_hand_quit_and_find_it_again(tmp_path):
     sim = str(tmp_path / "sim")
     shots = os.path.join(OUT, "session")
@@ -277,6 +280,7 @@ def first_difference(want, got):
     return "%d games typed, %d recorded" % (len(want), len(got or []))
 
 
+@pytest.mark.slow
 def test_scripted_keys_are_never_lost_on_a_busy_machine():
     keys, records = stress_script(180, seed=7, hold_ms=60)  # short presses: 160 ms a press
     assert len(keys) >= 180

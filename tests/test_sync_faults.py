@@ -143,6 +143,7 @@ def test_pages_of_the_protocols_size(db):
         (0, EVENTS_MAX), (EVENTS_MAX, EVENTS_MAX), (2 * EVENTS_MAX, EVENTS_MAX)]
 
 
+@pytest.mark.slow
 def test_a_page_that_streams_longer_than_the_timeout_is_waited_for(db):
     # the device sends a long page in pieces (a busy Pico): --timeout is silence, not the page
     evs, g = journal(60)

@@ -5,6 +5,9 @@ import os
 import subprocess
 
 import mp
+import pytest
+
+pytestmark = pytest.mark.slow     # each takes seconds (see pyproject's markers)
 
 MYPY = os.path.join(mp.BIN, "mypy")
 
