@@ -38,8 +38,9 @@ def db(tmp_path):
 
 @pytest.fixture(scope="module")
 def chromium():
-    """Debian's Chromium, headless, through Playwright (tests/browser.py), for a module's pages."""
-    import browser
+    """Debian's Chromium, headless, through Playwright (tests/kit/browser.py), for a module's
+    pages."""
+    from kit import browser
 
     with browser.Chromium() as b:
         yield b

@@ -11,10 +11,10 @@ import urllib.parse
 
 import pytest
 
-import evenings as E
-from gamegen import random_game
+from kit import evenings as E
+from kit.gamegen import random_game
 from knockbox import cli, history
-from clirun import knockbox
+from kit.clirun import knockbox
 
 NAMES = ["Ann", "Bob", "Cy", "Dee", "Аня"]
 

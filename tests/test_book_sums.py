@@ -8,7 +8,7 @@ import sqlite3
 
 import pytest
 
-import evenings as E
+from kit import evenings as E
 import knockbox.book
 from knockbox import history
 from knockbox.errors import UserError

@@ -11,12 +11,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import evenings as E
-import mp
+from kit import evenings as E
+from kit import mp
 from knockbox import cli, history
 from knockcore import evening
 from knockcore.game import from_record
-from clirun import knockbox
+from kit.clirun import knockbox
 
 NAMES = ["Ann", "Bob", "Cy", "Dee", "Eve", "Fay", "Gus", "Hal", "Ivy", "Jo", "Kim", "Lu"]
 

@@ -12,8 +12,8 @@ import pytest
 from knockbox import cli, history, sync
 from knockcore.game import from_record
 
-from evenings import DEV, VECTORS, Link, journal  # noqa: E402 (the stand-in device, shared)
-from clirun import knockbox
+from kit.evenings import DEV, VECTORS, Link, journal  # noqa: E402 (the stand-in device, shared)
+from kit.clirun import knockbox
 
 NAMES = ["m1 worked example (RULES 5)", "m2 worked example (RULES 5)",
          "m3 worked example (RULES 5)", "m1 ends on an undercut, custom bonus",

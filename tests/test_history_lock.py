@@ -9,10 +9,10 @@ import time
 
 import pytest
 
-import evenings as E
-from clirun import knockbox
+from kit import evenings as E
+from kit.clirun import knockbox
 from knockbox import history
-from ptydevice import KNOCKBOX
+from kit.ptydevice import KNOCKBOX
 
 WAITING = "knockbox: waiting for the history (another knockbox is writing it)...\n"
 

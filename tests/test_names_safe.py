@@ -12,10 +12,10 @@ import re
 import pytest
 from matplotlib import font_manager, ft2font
 
-import evenings as E
-from clirun import knockbox
+from kit import evenings as E
+from kit.clirun import knockbox
 from knockbox import book
-from pages import links, rows
+from kit.pages import links, rows
 
 DOLLARS, HIDDEN, ESC, RTL, FORMULA, C1 = (
     "$$", "_hidden", "Evil\x1b[2J\x07", "\u202eRev", '=HYPERLINK("http://x")', "a\x85b\u200f")

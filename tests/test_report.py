@@ -1,5 +1,5 @@
 """`knockbox report`: the command line (DESIGN.md section 6), and the page itself opened in
-headless Chromium (tests/browser.py): it loads nothing from the network, its charts are drawn
+headless Chromium (tests/kit/browser.py): it loads nothing from the network, its charts are drawn
 (their lines' colours are in the screenshot), and every number on it equals what `knockbox show
 --json`, `settle --json` and `stats --json` say; the Russian page speaks the rules' words."""
 import io
@@ -11,10 +11,10 @@ import numpy
 import pytest
 from PIL import Image
 
-import browser
-import evenings as E
+from kit import browser
+from kit import evenings as E
 from knockbox import cli, history
-from clirun import knockbox
+from kit.clirun import knockbox
 
 CHROMIUM = browser.executable()
 needs_chromium = pytest.mark.skipif(
