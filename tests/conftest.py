@@ -32,7 +32,8 @@ def pytest_collection_modifyitems(config, items):
 
 @pytest.fixture
 def db(tmp_path):
-    """A history file in tmp_path that does not exist yet (the command under test creates it)."""
+    """A history file in tmp_path that does not exist yet (the command under test creates it).
+    The one `db`: a module's history with games in it is a fixture named for what it holds."""
     return str(tmp_path / "h.sqlite3")
 
 
