@@ -10,8 +10,8 @@ import tempfile
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path[:0] = [os.path.join(ROOT, "tests"), os.path.join(ROOT, "tests", "stubs")]
 
-import gamegen  # noqa: E402
-import mp  # noqa: E402
+from kit import gamegen  # noqa: E402
+from kit import mp  # noqa: E402
 from knockbox import mpy  # noqa: E402
 
 BUDGET = 12 * 1024

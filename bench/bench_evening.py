@@ -26,7 +26,7 @@ sys.path[:0] = [os.path.join(ROOT, "bench"), os.path.join(ROOT, "tests", "emu"),
                 os.path.join(ROOT, "tests"), os.path.join(ROOT, "tests", "stubs")]
 import bench_pico as P  # noqa: E402
 import emu_device  # noqa: E402
-from gamegen import random_start  # noqa: E402
+from kit.gamegen import random_start  # noqa: E402
 from knockcore.game import Game  # noqa: E402
 
 BUDGET_MS = 1000    # "well under a second"

@@ -16,8 +16,8 @@ import tempfile
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path[:0] = [os.path.join(ROOT, "tests"), os.path.join(ROOT, "tests", "stubs")]
 
-import device  # noqa: E402
-import gamegen  # noqa: E402
+from kit import device  # noqa: E402
+from kit import gamegen  # noqa: E402
 from knockcore.game import Game  # noqa: E402
 
 BUDGET = 64 * 1024
@@ -31,7 +31,7 @@ def sizes():
     """knockfw's .mpy files from firmware/manifest.py: (rows of the unix port's build, {board:
     that board's device total} (each board gets its own pins and driver), the unix port's
     total (every board's files and the simulator's board))."""
-    import mp
+    from kit import mp
 
     dev = dict((b, sum(mp.sizes("device", modules=["knockfw"], board=b).values()))
                for b in BOARDS)
@@ -98,7 +98,7 @@ def print_per_method(stats):
 
 def cold_boot(flash):
     """A fresh process from the first import to the scoreboard drawn: (import, app, render) us."""
-    import mp
+    from kit import mp
 
     path = os.path.join(os.path.dirname(flash), "cold_boot.py")
     with open(path, "w") as f:

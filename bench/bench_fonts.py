@@ -21,7 +21,7 @@ sys.path.insert(0, os.path.join(ROOT, "tests"))
 sys.path.insert(0, os.path.join(ROOT, "tests", "stubs"))   # micropython.const/viper on CPython
 sys.path.insert(0, os.path.join(ROOT, "tools", "fonts"))
 import gen_fonts  # noqa: E402
-import mp  # noqa: E402
+from kit import mp  # noqa: E402
 from knockbox import mpy  # noqa: E402
 
 FW = os.path.join(ROOT, "firmware", "knockfw")

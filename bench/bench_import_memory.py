@@ -25,7 +25,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "tests"))
 import knockbox  # noqa: E402,F401  (the micropython.const stand-in, before the core)
 
-from gamegen import random_hand  # noqa: E402
+from kit.gamegen import random_hand  # noqa: E402
 from knockcore.game import Game  # noqa: E402
 
 SIZES = (1000, 8000)

@@ -29,8 +29,8 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path[:0] = [os.path.join(ROOT, "tests", "emu"), os.path.join(ROOT, "tests"),
                 os.path.join(ROOT, "tests", "stubs")]
 import emu_device  # noqa: E402
-import mp  # noqa: E402
-from gamegen import random_hand, random_start  # noqa: E402
+from kit import mp  # noqa: E402
+from kit.gamegen import random_hand, random_start  # noqa: E402
 from knockcore.game import Game  # noqa: E402
 
 BIN = os.path.dirname(sys.executable)

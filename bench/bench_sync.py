@@ -36,10 +36,10 @@ sys.path.insert(0, os.path.join(ROOT, "tests"))
 sys.path.insert(0, os.path.join(ROOT, "tests", "emu"))
 import knockbox  # noqa: E402,F401  (the micropython.const stand-in, before the core)
 
-import mp  # noqa: E402
+from kit import mp  # noqa: E402
 import emu_device  # noqa: E402
 from emu_device import HAVE_EMU, load_emupico  # noqa: E402
-from gamegen import random_hand  # noqa: E402
+from kit.gamegen import random_hand  # noqa: E402
 from test_sync_e2e import FLASH_SCRIPT, KNOCKBOX, SimDevice, ops_for  # noqa: E402
 
 from knockbox import history, serialio, sync  # noqa: E402

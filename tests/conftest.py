@@ -32,14 +32,16 @@ def pytest_collection_modifyitems(config, items):
 
 @pytest.fixture
 def db(tmp_path):
-    """A history file in tmp_path that does not exist yet (the command under test creates it)."""
+    """A history file in tmp_path that does not exist yet (the command under test creates it).
+    The one `db`: a module's history with games in it is a fixture named for what it holds."""
     return str(tmp_path / "h.sqlite3")
 
 
 @pytest.fixture(scope="module")
 def chromium():
-    """Debian's Chromium, headless, through Playwright (tests/browser.py), for a module's pages."""
-    import browser
+    """Debian's Chromium, headless, through Playwright (tests/kit/browser.py), for a module's
+    pages."""
+    from kit import browser
 
     with browser.Chromium() as b:
         yield b

@@ -16,7 +16,7 @@ import sysconfig
 
 import pytest
 
-import mp
+from kit import mp
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 FW = os.path.join(mp.ROOT, "firmware")

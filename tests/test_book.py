@@ -11,10 +11,10 @@ import urllib.parse
 
 import pytest
 
-import evenings as E
-from gamegen import random_game
+from kit import evenings as E
+from kit.gamegen import random_game
 from knockbox import cli, history
-from clirun import knockbox
+from kit.clirun import knockbox
 
 NAMES = ["Ann", "Bob", "Cy", "Dee", "Аня"]
 
@@ -57,7 +57,8 @@ def sync(db, evs, day, monkeypatch):
 
 
 @pytest.fixture
-def db(tmp_path, monkeypatch):
+def four_evenings(tmp_path, monkeypatch):
+    """Four evenings of three games among five players (test_book_sums.py shares it)."""
     path = str(tmp_path / "h.sqlite3")
     sync(path, E.journal(plan(7, 4)), "2025-01-10", monkeypatch)
     return path
@@ -136,16 +137,16 @@ def signed(v):
     return "%+d" % v
 
 
-def test_the_book_in_chromium(db, tmp_path, chromium):
+def test_the_book_in_chromium(four_evenings, tmp_path, chromium):
     out = tmp_path / "book"
-    err = book(db, out, "--lang", "en")
+    err = book(four_evenings, out, "--lang", "en")
     assert err.startswith("book of 4 evenings and 5 players in ")
     pages = crawl(chromium, str(out))
     on_disk = {p for p in files(str(out)) if p.endswith(".html")}
     assert set(pages) == on_disk and len(on_disk) == 1 + 4 + 5     # every page is reached
 
-    stats = {p["player"]: p for p in js(db, "stats")}
-    games = js(db, "history")
+    stats = {p["player"]: p for p in js(four_evenings, "stats")}
+    games = js(four_evenings, "history")
     index = pages["index.html"]
     # the ratings table: `stats --json`, strongest first
     assert [p for p, _ in index["ratings"]] == sorted(stats, key=lambda n: (-stats[n]["rating"],
@@ -158,7 +159,7 @@ def test_the_book_in_chromium(db, tmp_path, chromium):
     # the evenings: `settle --evening N --json` and `history --json`
     assert [e["n"] for e in index["evenings"]] == [4, 3, 2, 1]
     for e in index["evenings"]:
-        res = js(db, "settle", "--evening", str(e["n"]))
+        res = js(four_evenings, "settle", "--evening", str(e["n"]))
         mine = [g for g in games if g["evening"] == e["n"]]
         assert e["games"] == str(len(mine)) and e["date"] == mine[0]["synced"][:10]
         assert e["net"] == [[p["player"], signed(p["net"])] for p in res["players"]]
@@ -182,7 +183,7 @@ def test_the_book_in_chromium(db, tmp_path, chromium):
         for m, row in page["methods"]:
             ids = [str(g["id"]) for g in games if g["method"] == m and name in g["players"]
                    and g["status"] != "invalid"]
-            [want] = [p for p in js(db, "stats", *ids) if p["player"] == name]
+            [want] = [p for p in js(four_evenings, "stats", *ids) if p["player"] == name]
             assert row == {k: signed(want[k]) if k == "net" else str(want[k])
                            for k in keys + ("net",)}
         assert sorted(m for m, _ in page["methods"]) == sorted(
@@ -197,7 +198,7 @@ def test_the_book_in_chromium(db, tmp_path, chromium):
             net = 0
             for g in both:
                 me, them = g["players"].index(name), g["players"].index(other)
-                for payer, payee, v in js(db, "show", str(g["id"]))["payments"]:
+                for payer, payee, v in js(four_evenings, "show", str(g["id"]))["payments"]:
                     net += v if (payer, payee) == (them, me) else -v if (payer, payee) == (
                         me, them) else 0
             assert row["net"] == signed(net)
@@ -206,35 +207,36 @@ def test_the_book_in_chromium(db, tmp_path, chromium):
 
 
 @pytest.mark.slow
-def test_a_rebuild_makes_only_what_changed(db, tmp_path, monkeypatch):
+def test_a_rebuild_makes_only_what_changed(four_evenings, tmp_path, monkeypatch):
     out = tmp_path / "book"
-    book(db, out)
+    book(four_evenings, out)
     first = files(str(out))
-    assert "book of 4 evenings and 5 players" in book(db, out) and files(str(out)) == first
+    assert ("book of 4 evenings and 5 players" in book(four_evenings, out)
+            and files(str(out)) == first)
 
     # one more evening among three players: its page, their pages and the index are written
     evs = E.journal(plan(7, 4))
     more = E.journal([E.EVENING] + [dict(E.game(E.M1), players=["Ann", "Bob", "Cy"]),
                                     dict(E.game(E.M3), players=["Cy", "Ann", "Bob"])],
                      first_gid=13)[1:]
-    sync(db, evs + more, "2025-01-17", monkeypatch)
-    err = book(db, out)
+    sync(four_evenings, evs + more, "2025-01-17", monkeypatch)
+    err = book(four_evenings, out)
     assert "book of 5 evenings and 5 players" in err and "5 pages written, 6 unchanged" in err
     second = files(str(out))
     changed = {p for p in second if first.get(p) != second[p]}
     players = {p for p in second if p.startswith("players/")}
     assert changed == {"evenings/5.html", "index.html", "knockbox-book.json"} | {
         p for p in players if _title(out, p) in ("Ann", "Bob", "Cy")}
-    assert js(db, "settle", "--evening", "5")["games"] == [13, 14]
+    assert js(four_evenings, "settle", "--evening", "5")["games"] == [13, 14]
 
     # a page removed or changed by hand is made again; a language change makes all anew
     os.remove(out / "evenings" / "2.html")
     with open(out / "index.html", "a", encoding="utf-8") as f:
         f.write("<!-- edited -->")
-    assert "2 pages written, 9 unchanged" in book(db, out)
+    assert "2 pages written, 9 unchanged" in book(four_evenings, out)
     assert (out / "evenings" / "2.html").exists()
     assert "edited" not in (out / "index.html").read_text(encoding="utf-8")
-    assert "11 pages written, 0 unchanged" in book(db, out, "--lang", "ru")
+    assert "11 pages written, 0 unchanged" in book(four_evenings, out, "--lang", "ru")
     assert '<html lang="ru">' in (out / "evenings" / "2.html").read_text(encoding="utf-8")
 
 
@@ -251,9 +253,9 @@ RU_WORDS = ("Книга нашей компании", "Рейтинг", "Веч�
 
 
 @pytest.mark.slow
-def test_the_russian_book(db, tmp_path, chromium):
+def test_the_russian_book(four_evenings, tmp_path, chromium):
     out = tmp_path / "book"
-    book(db, out, "--lang", "ru")
+    book(four_evenings, out, "--lang", "ru")
     index = chromium.open("file://" + str(out / "index.html"))
     text = index.evaluate("document.body.innerText")
     ann = chromium.open("file://" + str(out / "players" / [
@@ -266,18 +268,18 @@ def test_the_russian_book(db, tmp_path, chromium):
         assert w.lower() not in text.lower(), w
 
 
-def test_mistakes(db, tmp_path):
+def test_mistakes(four_evenings, tmp_path):
     code, out, err = knockbox("book", "--db", str(tmp_path / "none.sqlite3"), "-o",
                               str(tmp_path / "b"))
     assert code == 1 and err.startswith("knockbox: no history yet")
     assert not os.path.exists(tmp_path / "b")
     (tmp_path / "file").write_text("x")
-    code, out, err = knockbox("book", "--db", db, "-o", str(tmp_path / "file"))
+    code, out, err = knockbox("book", "--db", four_evenings, "-o", str(tmp_path / "file"))
     assert code == 1 and "is not a folder" in err
     other = tmp_path / "photos"
     other.mkdir()
     (other / "index.html").write_text("mine")
-    code, out, err = knockbox("book", "--db", db, "-o", str(other))
+    code, out, err = knockbox("book", "--db", four_evenings, "-o", str(other))
     assert code == 1 and "holds no Knockbox book" in err
     assert os.listdir(other) == ["index.html"] and (other / "index.html").read_text() == "mine"
     empty = str(tmp_path / "empty.sqlite3")
@@ -285,7 +287,7 @@ def test_mistakes(db, tmp_path):
     code, out, err = knockbox("book", "--db", empty, "-o", str(tmp_path / "b"))
     assert code == 1 and "no games yet" in err
     with pytest.raises(SystemExit) as e:
-        cli.main(["book", "--db", db])
+        cli.main(["book", "--db", four_evenings])
     assert e.value.code == 2
 
 

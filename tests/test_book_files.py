@@ -12,8 +12,8 @@ import time
 
 import pytest
 
-import evenings as E
-from clirun import knockbox
+from kit import evenings as E
+from kit.clirun import knockbox
 from knockbox import book as B
 from knockbox import files, report
 from knockbox.book import folder as book_folder

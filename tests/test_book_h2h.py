@@ -2,9 +2,9 @@
 games both played), not the player's whole net, on a history of the rules' worked examples whose
 payments are worked out by hand (docs/RULES.md section 5)."""
 
-import evenings as E
-from clirun import knockbox
-from pages import rows
+from kit import evenings as E
+from kit.clirun import knockbox
+from kit.pages import rows
 
 
 def test_head_to_head_net_is_between_the_two(tmp_path):

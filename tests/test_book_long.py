@@ -10,10 +10,10 @@ import subprocess
 import sys
 import time
 
-import evenings as E
-from clirun import knockbox
+from kit import evenings as E
+from kit.clirun import knockbox
 from knockbox import report
-from pages import rows
+from kit.pages import rows
 from test_book_files import history, tree
 import pytest
 

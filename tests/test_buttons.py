@@ -5,7 +5,7 @@ import os
 
 import pytest
 
-import mp
+from kit import mp
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 SCRIPT = os.path.join(HERE, "mp_scripts", "buttons_cases.py")

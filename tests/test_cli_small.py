@@ -9,8 +9,8 @@ import zipfile
 
 import pytest
 
-from clirun import knockbox
-from ptydevice import KNOCKBOX, FakeDevice, good_device, journal
+from kit.clirun import knockbox
+from kit.ptydevice import KNOCKBOX, FakeDevice, good_device, journal
 from test_platforms import wheel  # noqa: F401 - a fixture: the wheel, built from a copy
 from test_ports import fake  # noqa: F401 - a fixture: the simulator's stand-in firmware
 from test_simulate import lines, read_until, start_sim

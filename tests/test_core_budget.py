@@ -6,8 +6,8 @@ import random
 
 import pytest
 
-import gamegen
-import mp
+from kit import gamegen
+from kit import mp
 
 
 def test_shared_compiled_with_O3_fits_12_KB(tmp_path):

@@ -16,7 +16,7 @@ from types import SimpleNamespace
 
 import pytest
 
-import mp
+from kit import mp
 from knockbox import cli, deploy, mpy, rawrepl
 from knockbox.errors import UserError
 from knockbox.ptyrelay import SerialBridge

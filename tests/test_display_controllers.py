@@ -9,7 +9,7 @@ BUSY, sleep): test_display_refresh.py.
 """
 import pytest
 
-from epd_mp import KINDS, run_mp
+from kit.epd_mp import KINDS, run_mp
 from fakes.bus import wire
 from fakes.model import get_px
 from fakes.ssd1680_model import SSD1680Model

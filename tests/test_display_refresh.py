@@ -11,8 +11,8 @@ import os
 
 import pytest
 
-import mp
-from epd_mp import KINDS, run_mp
+from kit import mp
+from kit.epd_mp import KINDS, run_mp
 from fakes.model import get_px
 
 OUT = os.path.join(mp.ROOT, "out", "display")

@@ -2,7 +2,7 @@
 in the player's language (say() with a table of templates keyed by the English ones)."""
 import pytest
 
-import mp
+from kit import mp
 from knockcore.errors import GameError, say
 from knockcore.game import from_record
 

@@ -11,12 +11,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import evenings as E
-import mp
+from kit import evenings as E
+from kit import mp
 from knockbox import cli, history
 from knockcore import evening
 from knockcore.game import from_record
-from clirun import knockbox
+from kit.clirun import knockbox
 
 NAMES = ["Ann", "Bob", "Cy", "Dee", "Eve", "Fay", "Gus", "Hal", "Ivy", "Jo", "Kim", "Lu"]
 
@@ -160,7 +160,8 @@ PLAN = [E.M1, E.M2, E.M3, E.EVENING,
 
 
 @pytest.fixture
-def db(tmp_path):
+def two_evenings(tmp_path):
+    """A history of PLAN: two evenings, five games."""
     path = str(tmp_path / "h.sqlite3")
     s = E.sync_into(path, E.journal(PLAN))
     assert s.results["new"] == 5
@@ -175,10 +176,10 @@ def expected_ledger(recs):
     return led
 
 
-def test_history_shows_each_games_evening(capsys, db):
-    code, out, err = knockbox("history", "--db", db, "--json")
+def test_history_shows_each_games_evening(capsys, two_evenings):
+    code, out, err = knockbox("history", "--db", two_evenings, "--json")
     assert [r["evening"] for r in json.loads(out)] == [1, 1, 1, 2, 2]
-    code, out, err = knockbox("history", "--db", db)
+    code, out, err = knockbox("history", "--db", two_evenings)
     lines = out.splitlines()
     assert lines[0].split()[:4] == ["id", "synced", "device", "evening"]
     assert [ln.split()[4] for ln in lines[1:]] == ["1", "1", "1", "2", "2"]  # date, time
@@ -186,25 +187,25 @@ def test_history_shows_each_games_evening(capsys, db):
         cli.main(["history", "--help"])
     out = capsys.readouterr().out
     assert "Evenings are numbered 1, 2, ..." in " ".join(out.split())
-    code, out, err = knockbox("show", "4", "--db", db, "--json")
+    code, out, err = knockbox("show", "4", "--db", two_evenings, "--json")
     assert json.loads(out)["meta"]["evening"] == 2
-    code, out, err = knockbox("show", "4", "--db", db)
+    code, out, err = knockbox("show", "4", "--db", two_evenings)
     assert "evening 2; " in out.splitlines()[0]
 
 
-def test_the_csv_export_has_each_games_evening(tmp_path, db):
+def test_the_csv_export_has_each_games_evening(tmp_path, two_evenings):
     path = tmp_path / "games.csv"
-    code, out, err = knockbox("export", "--csv", "-o", str(path), "--db", db)
+    code, out, err = knockbox("export", "--csv", "-o", str(path), "--db", two_evenings)
     assert code == 0, err
     with open(path, newline="", encoding="utf-8") as f:
         rows = list(csv.DictReader(f))
     assert [r["evening"] for r in rows] == ["1", "1", "1", "2", "2"]
 
 
-def test_settle_an_evening(capsys, db):
+def test_settle_an_evening(capsys, two_evenings):
     for args, n, recs in ((["--evening", "1"], 1, PLAN[:3]), (["--evening"], 2, PLAN[4:]),
                           (["--evening", "2"], 2, PLAN[4:])):
-        code, out, err = knockbox("settle", "--db", db, "--json", "--per-point", "0.1",
+        code, out, err = knockbox("settle", "--db", two_evenings, "--json", "--per-point", "0.1",
                                   *args)
         assert code == 0, err
         res = json.loads(out)
@@ -218,7 +219,7 @@ def test_settle_an_evening(capsys, db):
         assert [p[3] for p in res["payments"]] == [evening.money(p[2] * 10)
                                                    for p in res["payments"]]
     # evening 1 of the worked examples: A -196 +428 +727, B -416 -214 -284, C +612 -214 -443
-    code, out, err = knockbox("settle", "--db", db, "--evening", "1", "--per-point",
+    code, out, err = knockbox("settle", "--db", two_evenings, "--evening", "1", "--per-point",
                               "0.1")
     assert out.splitlines()[0] == "evening 1: games 1, 2, 3"
     assert "B pays A 914 points = 91.40" in out and "C pays A 45 points = 4.50" in out
@@ -227,12 +228,12 @@ def test_settle_an_evening(capsys, db):
                      "B": ["3", "0", "-914", "-91.40"]}
 
 
-def test_settle_evening_mistakes(capsys, db, tmp_path):
+def test_settle_evening_mistakes(capsys, two_evenings, tmp_path):
     for args, msg in ((["--evening", "3"], "no evening 3: the history has evenings 1 to 2"),
                       (["--evening", "x"], "'x' is not an evening number"),
                       (["--evening", "0"], "not an evening number"),
                       (["1", "--evening", "1"], "only one of them")):
-        code, out, err = knockbox("settle", "--db", db, *args)
+        code, out, err = knockbox("settle", "--db", two_evenings, *args)
         assert code == 1 and err.startswith("knockbox: ") and msg in err, err
     empty = str(tmp_path / "empty.sqlite3")
     E.sync_into(empty, E.journal([E.EVENING]))
@@ -264,12 +265,12 @@ def test_evening_membership_follows_the_next_game_number(capsys, tmp_path, monke
     assert json.loads(out)["games"] == [6]
 
 
-def test_stats_of_an_evening(capsys, db):
-    code, out, err = knockbox("stats", "--db", db, "--json", "--evening", "2")
+def test_stats_of_an_evening(capsys, two_evenings):
+    code, out, err = knockbox("stats", "--db", two_evenings, "--json", "--evening", "2")
     got = {p["player"]: p for p in json.loads(out)}
     assert sorted(got) == ["A", "B", "C", "Dee"]
     assert got["Dee"]["games"] == 2 and got["B"]["games"] == 1
     want = expected_ledger(PLAN[4:])
     assert {n: p["net"] for n, p in got.items()} == {n: want[n][0] for n in want}
-    code, out, err = knockbox("stats", "--db", db, "--json", "1", "2")
+    code, out, err = knockbox("stats", "--db", two_evenings, "--json", "1", "2")
     assert {p["player"]: p["games"] for p in json.loads(out)} == {"A": 2, "B": 2, "C": 2}

@@ -11,8 +11,8 @@ import os
 
 import pytest
 
-import device
-import mp
+from kit import device
+from kit import mp
 from knockcore import evening as ledger
 from knockcore.game import from_record
 

@@ -81,7 +81,7 @@ def test_a_snapshot_restores_the_same_game_at_every_hand():
     import json
     import random
 
-    import gamegen
+    from kit import gamegen
     from knockcore.game import restore
 
     rnd = random.Random(11)

@@ -9,7 +9,7 @@ import os
 
 import pytest
 
-import mp
+from kit import mp
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 

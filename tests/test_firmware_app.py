@@ -5,8 +5,8 @@ import random
 
 import pytest
 
-import device
-import gamegen
+from kit import device
+from kit import gamegen
 from knockcore.game import Game, from_record
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -210,7 +210,7 @@ def test_1000_hands_in_the_journal_boot_on_the_192k_heap(tmp_path):
     """Ten long games on flash: the app still boots to its scoreboard and then loads its serial
     link on the 192 KB heap (the link's bytecode needs a few KB in one piece after the replay)."""
     import json
-    import mp
+    from kit import mp
 
     rnd = random.Random(9)
     lines = []
@@ -317,7 +317,7 @@ print(len(a.game().hands))
 
 
 def test_a_repaired_journal_is_told_in_the_players_language(tmp_path):
-    import mp
+    from kit import mp
 
     script = tmp_path / "torn.py"
     script.write_text(TORN)
@@ -370,7 +370,7 @@ def test_a_long_typed_ahead_script_is_read_a_little_at_a_time(tmp_path):
     """The simulator's key lines (board_sim.KeyFeed): 3,000 presses written before the board
     reads any are read a few lines ahead, carried out in order, each down for exactly its 60 ms
     of the board's time (whatever the board's own pace, here 50 ms a turn)."""
-    import mp
+    from kit import mp
 
     script = tmp_path / "feed.py"
     script.write_text(KEYFEED)

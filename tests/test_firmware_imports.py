@@ -7,7 +7,7 @@ import ast
 import glob
 import os
 
-import mp
+from kit import mp
 
 FW = os.path.join(mp.ROOT, "firmware", "knockfw")
 

@@ -7,7 +7,7 @@ import os
 
 import pytest
 
-import device
+from kit import device
 from knockcore.game import from_record
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))

@@ -13,13 +13,13 @@ import sys
 
 from PIL import Image, ImageDraw, ImageFont
 
-import mp
+from kit import mp
 
 ROOT = mp.ROOT
 sys.path.insert(0, os.path.join(ROOT, "firmware"))
 sys.path.insert(0, os.path.join(ROOT, "tools", "fonts"))
 import gen_fonts  # noqa: E402
-from textref import large, medium, small  # noqa: E402
+from kit.textref import large, medium, small  # noqa: E402
 
 MODULES = {"large": large, "medium": medium, "small": small}
 CONFIG = gen_fonts.load_config()

@@ -12,8 +12,8 @@ import pytest
 from knockbox import cli, history, sync
 from knockcore.game import from_record
 
-from evenings import DEV, VECTORS, Link, journal  # noqa: E402 (the stand-in device, shared)
-from clirun import knockbox
+from kit.evenings import DEV, VECTORS, Link, journal  # noqa: E402 (the stand-in device, shared)
+from kit.clirun import knockbox
 
 NAMES = ["m1 worked example (RULES 5)", "m2 worked example (RULES 5)",
          "m3 worked example (RULES 5)", "m1 ends on an undercut, custom bonus",
@@ -21,7 +21,8 @@ NAMES = ["m1 worked example (RULES 5)", "m2 worked example (RULES 5)",
 
 
 @pytest.fixture
-def db(tmp_path):
+def worked_examples(tmp_path):
+    """A history of the vectors' games NAMES, synced from the stand-in device."""
     path = str(tmp_path / "h.sqlite3")
     s = sync.Sync(Link(journal(NAMES)), history.History(path), io.StringIO()).run()
     assert s.results["new"] == len(NAMES)
@@ -50,14 +51,14 @@ def test_not_a_history_file(capsys, tmp_path):
     assert code == 1 and "no history yet" in err
 
 
-def test_history_lists_every_game(capsys, db):
-    code, out, err = knockbox("history", "--db", db)
+def test_history_lists_every_game(capsys, worked_examples):
+    code, out, err = knockbox("history", "--db", worked_examples)
     assert code == 0
     lines = out.splitlines()
     assert len(lines) == 1 + len(NAMES)
     assert "A, B, C" in lines[1] and lines[1].split()[-1] == "over" and " C " in lines[1]
     assert "Аня, Борис, Ёжик" in lines[6] and lines[6].split()[-1] == "playing"
-    code, out, err = knockbox("history", "--db", db, "--json")
+    code, out, err = knockbox("history", "--db", worked_examples, "--json")
     rows = json.loads(out)
     assert [r["gid"] for r in rows] == list(range(1, 7))
     for r, name in zip(rows, NAMES):
@@ -69,14 +70,14 @@ def test_history_lists_every_game(capsys, db):
             assert r["winners"] == [v["game"]["players"][s] for s in want]
 
 
-def test_show(capsys, db):
-    code, out, err = knockbox("show", "1", "--db", db, "--json")
+def test_show(capsys, worked_examples):
+    code, out, err = knockbox("show", "1", "--db", worked_examples, "--json")
     st = json.loads(out)
     want = VECTORS[NAMES[0]]["expect"]
     for k in ("totals", "final", "net", "payments", "hands", "winners"):
         assert st[k] == want[k]
     assert st["meta"]["gid"] == 1 and st["meta"]["device"] == DEV
-    code, out, err = knockbox("show", "1", "--db", db)
+    code, out, err = knockbox("show", "1", "--db", worked_examples)
     assert code == 0
     assert "winner: C" in out
     for payer, payee, amount in want["payments"]:
@@ -84,10 +85,10 @@ def test_show(capsys, db):
     net_line = [ln for ln in out.splitlines() if ln.startswith("net")][0]
     assert net_line.split()[1:] == [str(v) for v in want["net"]]
     assert len([ln for ln in out.splitlines() if ln.strip()[:1].isdigit()]) == 5
-    code, out, err = knockbox("show", "5", "--db", db)
+    code, out, err = knockbox("show", "5", "--db", worked_examples)
     assert "next: " in out and "deals" in out
     for bad, msg in (("x", "not a game id"), ("0", "not a game id"), ("99", "no game 99")):
-        code, out, err = knockbox("show", bad, "--db", db)
+        code, out, err = knockbox("show", bad, "--db", worked_examples)
         assert code == 1 and err.startswith("knockbox: ") and msg in err
 
 
@@ -124,8 +125,8 @@ def expected_stats():
     return want
 
 
-def test_stats(capsys, db):
-    code, out, err = knockbox("stats", "--db", db, "--json")
+def test_stats(capsys, worked_examples):
+    code, out, err = knockbox("stats", "--db", worked_examples, "--json")
     assert code == 0
     got = {p["player"]: p for p in json.loads(out)}
     want = expected_stats()
@@ -141,15 +142,15 @@ def test_stats(capsys, db):
     # the examples have gins and undercuts, so those counts are really checked
     assert sum(p["gins"] for p in got.values()) > 0
     assert sum(p["undercuts"] for p in got.values()) > 0
-    code, out, err = knockbox("stats", "--db", db)
+    code, out, err = knockbox("stats", "--db", worked_examples)
     assert "net over time" in out and out.splitlines()[0].split()[:3] == ["player", "games",
                                                                           "wins"]
-    code, out, err = knockbox("stats", "--db", db, "--since", "31/12/2020")
+    code, out, err = knockbox("stats", "--db", worked_examples, "--since", "31/12/2020")
     assert code == 1 and "not a date" in err
 
 
-def test_export(capsys, db, tmp_path):
-    code, out, err = knockbox("export", "--json", "--db", db)
+def test_export(capsys, worked_examples, tmp_path):
+    code, out, err = knockbox("export", "--json", "--db", worked_examples)
     recs = json.loads(out)
     for rec, name in zip(recs, NAMES):
         meta = rec.pop("meta")
@@ -157,7 +158,7 @@ def test_export(capsys, db, tmp_path):
         # the export is what `knockbox replay` reads
         assert from_record(dict(rec, meta=meta)).standings() == from_record(rec).standings()
     path = tmp_path / "games.csv"
-    code, out, err = knockbox("export", "--csv", "-o", str(path), "--db", db, "1", "3")
+    code, out, err = knockbox("export", "--csv", "-o", str(path), "--db", worked_examples, "1", "3")
     assert code == 0 and "2 games written" in err
     with open(path, newline="", encoding="utf-8") as f:
         rows = list(csv.DictReader(f))
@@ -165,12 +166,12 @@ def test_export(capsys, db, tmp_path):
     assert [int(rows[0]["net%d" % s]) for s in (1, 2, 3)] == VECTORS[NAMES[0]]["expect"]["net"]
     assert rows[1]["winners"] == "A" and rows[1]["status"] == "over"
     with pytest.raises(SystemExit) as e:     # argparse: one of --csv/--json is required
-        cli.main(["export", "--db", db])
+        cli.main(["export", "--db", worked_examples])
     assert e.value.code == 2 and "--csv --json is required" in capsys.readouterr().err
 
 
-def test_settle_an_evening(capsys, db):
-    code, out, err = knockbox("settle", "--db", db, "--json", "--per-point", "0.05")
+def test_settle_an_evening(capsys, worked_examples):
+    code, out, err = knockbox("settle", "--db", worked_examples, "--json", "--per-point", "0.05")
     assert code == 0
     res = json.loads(out)
     finished = [i + 1 for i, n in enumerate(NAMES) if VECTORS[n]["expect"].get("over")]
@@ -190,19 +191,19 @@ def test_settle_an_evening(capsys, db):
         bal[payee] -= points
     assert set(bal.values()) == {0}
     assert len(res["payments"]) <= len(want) - 1
-    code, out, err = knockbox("settle", "--db", db, "--per-point", "0.05")
+    code, out, err = knockbox("settle", "--db", worked_examples, "--per-point", "0.05")
     assert "left out: game 5 (playing)" in out and " pays " in out and " = " in out
 
 
-def test_settle_picks_games(capsys, db):
-    c = sqlite3.connect(db)
+def test_settle_picks_games(capsys, worked_examples):
+    c = sqlite3.connect(worked_examples)
     c.execute("UPDATE games SET synced = '2024-03-01 21:00:00' WHERE gid IN (1, 2)")
     c.commit()
-    code, out, err = knockbox("settle", "--db", db, "--json")
+    code, out, err = knockbox("settle", "--db", worked_examples, "--json")
     assert json.loads(out)["games"] == [1, 2, 3, 4]     # one evening on the device
-    code, out, err = knockbox("settle", "--db", db, "--json", "--since", "2024-01-01")
+    code, out, err = knockbox("settle", "--db", worked_examples, "--json", "--since", "2024-01-01")
     assert json.loads(out)["games"] == [1, 2, 3, 4]
-    code, out, err = knockbox("settle", "--db", db, "--json", "2")
+    code, out, err = knockbox("settle", "--db", worked_examples, "--json", "2")
     res = json.loads(out)
     assert res["games"] == [2] and res["net"] == dict(zip("ABC", VECTORS[NAMES[1]]["expect"]
                                                           ["net"]))
@@ -210,12 +211,12 @@ def test_settle_picks_games(capsys, db):
                       (["1", "--since", "2024-01-01"], "only one of them"),
                       (["--evening", "--since", "2024-01-01"], "only one of them"),
                       (["1", "--evening", "1"], "only one of them")):
-        code, out, err = knockbox("settle", "--db", db, *args)
+        code, out, err = knockbox("settle", "--db", worked_examples, *args)
         assert code == 1 and err.startswith("knockbox: ") and msg in err
 
 
-def test_sync_of_a_stand_in_twice_and_after_an_erase(db):
-    h = history.History(db)
+def test_sync_of_a_stand_in_twice_and_after_an_erase(worked_examples):
+    h = history.History(worked_examples)
     before = h.db.execute("SELECT * FROM games").fetchall()
     s = sync.Sync(Link(journal(NAMES)), h, io.StringIO()).run()
     assert s.new_events == 0 and "nothing new" in s.summary()
@@ -227,8 +228,8 @@ def test_sync_of_a_stand_in_twice_and_after_an_erase(db):
     assert h.db.execute("SELECT COUNT(*) FROM games").fetchone()[0] == len(NAMES) + 1
 
 
-def test_another_device_is_another_source(db):
-    h = history.History(db)
+def test_another_device_is_another_source(worked_examples):
+    h = history.History(worked_examples)
     err = io.StringIO()
     s = sync.Sync(Link(journal(NAMES[:2]), dev="fedcba9876543210"), h, err).run()
     assert "new device fedcba9876543210" in err.getvalue()
@@ -239,8 +240,8 @@ def test_another_device_is_another_source(db):
 
 
 @pytest.mark.parametrize("rate", ["0.01", "0.05", "1.1", "1000", "0.050"])
-def test_settle_money_adds_up_and_matches_the_payments(capsys, db, rate):
-    code, out, err = knockbox("settle", "--db", db, "--json", "--per-point", rate)
+def test_settle_money_adds_up_and_matches_the_payments(capsys, worked_examples, rate):
+    code, out, err = knockbox("settle", "--db", worked_examples, "--json", "--per-point", rate)
     assert code == 0, err
     res = json.loads(out)
     cent = Decimal("0.01")
@@ -259,23 +260,23 @@ def test_settle_money_adds_up_and_matches_the_payments(capsys, db, rate):
 
 
 @pytest.mark.parametrize("rate", ["1e30", "1e999999999", "1000.01", "1001"])
-def test_settle_refuses_absurd_rates(capsys, db, rate):
-    code, out, err = knockbox("settle", "--db", db, "--per-point", rate)
+def test_settle_refuses_absurd_rates(capsys, worked_examples, rate):
+    code, out, err = knockbox("settle", "--db", worked_examples, "--per-point", rate)
     assert code == 1 and err.startswith("knockbox: --per-point: ") and "per point" in err
 
 
 @pytest.mark.parametrize("rate", ["0.005", "0.0013", "1e-9"])
-def test_settle_money_is_in_whole_hundredths(capsys, db, rate):
-    code, out, err = knockbox("settle", "--db", db, "--per-point", rate)
+def test_settle_money_is_in_whole_hundredths(capsys, worked_examples, rate):
+    code, out, err = knockbox("settle", "--db", worked_examples, "--per-point", rate)
     assert code == 1 and "not a whole number of hundredths" in err
 
 
 @pytest.mark.parametrize("cmd", [["show"], ["export", "--csv"], ["settle"]])
-def test_game_ids_too_big_for_the_history(capsys, db, cmd):
+def test_game_ids_too_big_for_the_history(capsys, worked_examples, cmd):
     for big in ("99999999999999999999", str(2 ** 63)):
-        code, out, err = knockbox(*cmd, big, "--db", db)
+        code, out, err = knockbox(*cmd, big, "--db", worked_examples)
         assert code == 1 and err.startswith("knockbox: ") and "not a game id" in err, err
-    code, out, err = knockbox("show", str(2 ** 63 - 1), "--db", db)
+    code, out, err = knockbox("show", str(2 ** 63 - 1), "--db", worked_examples)
     assert code == 1 and "no game %d" % (2 ** 63 - 1) in err
 
 

@@ -8,8 +8,8 @@ import pty
 import subprocess
 import sys
 
-import evenings as E
-from clirun import db_rows, knockbox
+from kit import evenings as E
+from kit.clirun import db_rows, knockbox
 
 KNOCKBOX = os.path.join(os.path.dirname(sys.executable), "knockbox")
 

@@ -10,16 +10,17 @@ import time
 
 import pytest
 
-import evenings as E
-from clirun import knockbox
+from kit import evenings as E
+from kit.clirun import knockbox
 from knockbox import history
-from ptydevice import KNOCKBOX
+from kit.ptydevice import KNOCKBOX
 
 WAITING = "knockbox: waiting for the history (another knockbox is writing it)...\n"
 
 
 @pytest.fixture
-def db(tmp_path, monkeypatch):
+def one_game(tmp_path, monkeypatch):
+    """A history of one game, in which a lock is waited for 2 s at most (noted after 0.2 s)."""
     monkeypatch.setattr(history, "WAIT_NOTE", 0.2)
     monkeypatch.setattr(history, "WAIT_MAX", 2.0)
     monkeypatch.setattr(history, "_waiting", [])
@@ -39,30 +40,30 @@ def hold(db, how, release_after=None):
     return con
 
 
-def test_a_reader_waits_for_a_writer_and_says_so_once(capsys, db):
-    con = hold(db, "EXCLUSIVE", release_after=0.8)
-    code, out, err = knockbox("history", "--json", "--db", db)
+def test_a_reader_waits_for_a_writer_and_says_so_once(capsys, one_game):
+    con = hold(one_game, "EXCLUSIVE", release_after=0.8)
+    code, out, err = knockbox("history", "--json", "--db", one_game)
     assert code == 0 and err == WAITING and len(json.loads(out)) == 1
     con.close()
 
 
-def test_a_writer_waits_for_a_writer(capsys, db, tmp_path):
+def test_a_writer_waits_for_a_writer(capsys, one_game, tmp_path):
     f = tmp_path / "one.json"
     f.write_text(json.dumps([E.game(E.M3, ["Ann", "Bob", "Cy"])]))
-    con = hold(db, "IMMEDIATE", release_after=0.8)
-    code, out, err = knockbox("import", f, "--db", db)
+    con = hold(one_game, "IMMEDIATE", release_after=0.8)
+    code, out, err = knockbox("import", f, "--db", one_game)
     assert (code, out, err) == (0, "1 game imported\n", WAITING)
     con.close()
 
 
-def test_a_lock_held_too_long_is_one_clear_line(capsys, db):
-    con = hold(db, "EXCLUSIVE")
+def test_a_lock_held_too_long_is_one_clear_line(capsys, one_game):
+    con = hold(one_game, "EXCLUSIVE")
     t = time.monotonic()
     for cmd in ("history", "stats", "settle"):
-        code, out, err = knockbox(cmd, "--db", db)
+        code, out, err = knockbox(cmd, "--db", one_game)
         assert code == 1 and err.endswith("knockbox: %s: another knockbox has been writing the "
                                           "history for 2 seconds: try again when it is done\n"
-                                          % db), err
+                                          % one_game), err
     assert err.count(WAITING) <= 1 and time.monotonic() - t < 10
     con.rollback()
     con.close()

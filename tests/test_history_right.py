@@ -4,8 +4,8 @@ too), and `knockbox import` keeps games apart as a person would: the same device
 same date and the same hands, is one game; hands alone never are."""
 import json
 
-import evenings as E
-from clirun import db_rows, knockbox
+from kit import evenings as E
+from kit.clirun import db_rows, knockbox
 
 
 def test_settle_alone_is_the_latest_evening_even_past_midnight(capsys, tmp_path):

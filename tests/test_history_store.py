@@ -14,8 +14,8 @@ import sys
 
 import pytest
 
-import evenings as E
-from clirun import knockbox
+from kit import evenings as E
+from kit.clirun import knockbox
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 V1 = os.path.join(HERE, "fixtures", "history-v1.sqlite3")

@@ -13,10 +13,10 @@ import tracemalloc
 
 import pytest
 
-import evenings as E
-from clirun import db_rows, knockbox
+from kit import evenings as E
+from kit.clirun import db_rows, knockbox
 from knockbox import files
-from ptydevice import KNOCKBOX
+from kit.ptydevice import KNOCKBOX
 
 BIG = 2 ** 64
 

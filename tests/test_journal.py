@@ -6,7 +6,7 @@ import os
 
 import pytest
 
-import mp
+from kit import mp
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 SCRIPTS = [os.path.join(HERE, "mp_scripts", n) for n in ("journal_cases.py", "store_cases.py")]
@@ -39,7 +39,7 @@ def test_plain_files(script, case, tmp_path):
 
 def test_store_keeps_only_the_newest_games_in_ram(tmp_path):
     """A season of games fits the heap: older games stay in the journal, not in RAM."""
-    import mp
+    from kit import mp
 
     script = r"""
 import os, gc
@@ -68,7 +68,7 @@ print(st.gids() == list(range(1, 13)), kept, st2.gids() == st.gids(), kept2,
 def test_a_game_number_is_never_reused_after_the_journal_loses_its_tail(tmp_path):
     """Damage that costs the journal its last records must not make the device hand out a game
     number the laptop may already hold for another game."""
-    import mp
+    from kit import mp
 
     script = r"""
 from knockfw.journal import Journal

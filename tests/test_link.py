@@ -8,7 +8,7 @@ import os
 
 import pytest
 
-import mp
+from kit import mp
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 SCRIPTS = [os.path.join(HERE, "mp_scripts", name)

@@ -5,7 +5,7 @@ import os
 
 import pytest
 
-import mp
+from kit import mp
 from knockbox import deploy, mpy
 from knockbox.manifest import ManifestError, load, parse
 

@@ -1,9 +1,9 @@
-"""The runner of the MicroPython cases scripts (tests/mp.py cases/run_case and
+"""The runner of the MicroPython cases scripts (tests/kit/mp.py cases/run_case and
 tests/mp_scripts/run_case.py): each case runs alone, gets its setup arguments, and a failure
 names the case and shows its traceback."""
 import pytest
 
-import mp
+from kit import mp
 
 CASES = """\
 SEEN = []

@@ -12,10 +12,10 @@ import re
 import pytest
 from matplotlib import font_manager, ft2font
 
-import evenings as E
-from clirun import knockbox
+from kit import evenings as E
+from kit.clirun import knockbox
 from knockbox import book
-from pages import links, rows
+from kit.pages import links, rows
 
 DOLLARS, HIDDEN, ESC, RTL, FORMULA, C1 = (
     "$$", "_hidden", "Evil\x1b[2J\x07", "\u202eRev", '=HYPERLINK("http://x")', "a\x85b\u200f")
@@ -23,7 +23,8 @@ ALL = [DOLLARS, HIDDEN, ESC, RTL, FORMULA, C1]
 
 
 @pytest.fixture
-def db(tmp_path):
+def unsafe_names(tmp_path):
+    """A history of three games among the players with unsafe names (ALL)."""
     path = str(tmp_path / "h.sqlite3")
     E.sync_into(path, E.journal([E.game(E.M1, [DOLLARS, HIDDEN, ESC]),
                                  E.game(E.M3, [RTL, FORMULA, C1]),
@@ -55,8 +56,8 @@ def drawn(page):
     return out
 
 
-def test_charts_draw_every_name(db, tmp_path):
-    out, err = run("report", "--db", db, "-o", tmp_path / "r.html", "1", "2", "3")
+def test_charts_draw_every_name(unsafe_names, tmp_path):
+    out, err = run("report", "--db", unsafe_names, "-o", tmp_path / "r.html", "1", "2", "3")
     assert err == "report of 3 games written to %s\n" % (tmp_path / "r.html")   # no warning
     page = (tmp_path / "r.html").read_text(encoding="utf-8")
     texts = drawn(page)
@@ -65,7 +66,7 @@ def test_charts_draw_every_name(db, tmp_path):
     for name in (DOLLARS, HIDDEN, "Evil\\x1b[2J\\x07", "a\\x85b\\u200f"):
         assert texts.count(glyphs(name)) >= 2, name
     assert "<!--" not in page       # matplotlib's comments (the names as text) are gone
-    run("book", "--db", db, "-o", tmp_path / "book")
+    run("book", "--db", unsafe_names, "-o", tmp_path / "book")
 
 
 UNSAFE = "[\x00-\x09\x0b-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e]"
@@ -73,14 +74,14 @@ UNSAFE = "[\x00-\x09\x0b-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e]"
 
 @pytest.mark.parametrize("cmd", [["stats"], ["history"], ["show", "1"], ["show", "2"],
                                  ["settle", "1", "2", "3"], ["player", "rename", ESC, "Eve"]])
-def test_no_command_sends_the_terminal_a_control_character(db, cmd):
-    out, err = run(*cmd, "--db", db)
+def test_no_command_sends_the_terminal_a_control_character(unsafe_names, cmd):
+    out, err = run(*cmd, "--db", unsafe_names)
     assert not re.search(UNSAFE, out + err), (out, err)
     assert ESC not in out + err and RTL not in out + err
 
 
-def test_the_terminal_gets_no_control_character(db):
-    out, _ = run("stats", "--db", db)
+def test_the_terminal_gets_no_control_character(unsafe_names):
+    out, _ = run("stats", "--db", unsafe_names)
     assert not re.search(UNSAFE, out)
     assert "Evil\\x1b[2J\\x07" in out and "\\u202eRev" in out and "a\\x85b\\u200f" in out
     # the table's columns line up: each row as wide as the head
@@ -88,8 +89,8 @@ def test_the_terminal_gets_no_control_character(db):
     assert len({len(ln) for ln in lines}) == 1, lines
 
 
-def test_csv_cells_never_start_a_formula(db):
-    out, _ = run("export", "--csv", "--db", db)
+def test_csv_cells_never_start_a_formula(unsafe_names):
+    out, _ = run("export", "--csv", "--db", unsafe_names)
     table = list(csv.DictReader(io.StringIO(out)))
     assert table[1]["player2"] == "'" + FORMULA
     cells = [v for r in table for v in r.values()]
@@ -134,9 +135,9 @@ def direction(path):
     return p
 
 
-def test_a_right_to_left_mark_turns_only_its_own_name(db, tmp_path):
-    run("report", "--db", db, "-o", tmp_path / "r.html", "1", "2", "3")
-    run("book", "--db", db, "-o", tmp_path / "book", "--lang", "en")
+def test_a_right_to_left_mark_turns_only_its_own_name(unsafe_names, tmp_path):
+    run("report", "--db", unsafe_names, "-o", tmp_path / "r.html", "1", "2", "3")
+    run("book", "--db", unsafe_names, "-o", tmp_path / "book", "--lang", "en")
     folder = tmp_path / "book"
     player = folder / rows(folder / "index.html", "ratings")[RTL]["href"]
     for page in (tmp_path / "r.html", folder / "index.html", folder / "evenings" / "1.html",
@@ -145,10 +146,10 @@ def test_a_right_to_left_mark_turns_only_its_own_name(db, tmp_path):
         assert d.faults == [] and d.isolated > 0, page
 
 
-def test_two_names_never_share_a_page(db, tmp_path, monkeypatch):
+def test_two_names_never_share_a_page(unsafe_names, tmp_path, monkeypatch):
     """Even two names whose page names come out alike (made so here: every slug the same)."""
     monkeypatch.setattr(book, "slug", lambda name: "same-0123456789abcdef.html")
-    run("book", "--db", db, "-o", tmp_path / "book")
+    run("book", "--db", unsafe_names, "-o", tmp_path / "book")
     folder = tmp_path / "book"
     index = rows(folder / "index.html", "ratings")
     assert len({index[n]["href"] for n in ALL}) == len(ALL)

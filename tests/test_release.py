@@ -4,7 +4,7 @@ import os
 import re
 import tomllib
 
-import mp
+from kit import mp
 
 ROOT = mp.ROOT
 

@@ -1,5 +1,5 @@
 """`knockbox report`: the command line (DESIGN.md section 6), and the page itself opened in
-headless Chromium (tests/browser.py): it loads nothing from the network, its charts are drawn
+headless Chromium (tests/kit/browser.py): it loads nothing from the network, its charts are drawn
 (their lines' colours are in the screenshot), and every number on it equals what `knockbox show
 --json`, `settle --json` and `stats --json` say; the Russian page speaks the rules' words."""
 import io
@@ -11,10 +11,10 @@ import numpy
 import pytest
 from PIL import Image
 
-import browser
-import evenings as E
+from kit import browser
+from kit import evenings as E
 from knockbox import cli, history
-from clirun import knockbox
+from kit.clirun import knockbox
 
 CHROMIUM = browser.executable()
 needs_chromium = pytest.mark.skipif(
@@ -23,7 +23,8 @@ needs_chromium = pytest.mark.skipif(
 
 
 @pytest.fixture(scope="module")
-def db(tmp_path_factory):
+def report_evenings(tmp_path_factory):
+    """E.REPORT_PLAN: evening 1 synced, then evening 2 (the clock at 21:10 on 2025-01-31 on)."""
     path = str(tmp_path_factory.mktemp("report") / "h.sqlite3")
     clock = iter(range(10, 60))
     old = history.now
@@ -49,53 +50,57 @@ def games_on(html):
     return [int(g) for g in re.findall(r'<section class="game" data-game="(\d+)"', html)]
 
 
-def test_which_games(db, tmp_path, monkeypatch):
-    path, html = report(db, tmp_path)                       # default: the latest evening
+def test_which_games(report_evenings, tmp_path, monkeypatch):
+    path, html = report(report_evenings, tmp_path)            # default: the latest evening
     assert games_on(html) == [5] and "<h1>Evening 2</h1>" in html
-    assert games_on(report(db, tmp_path, "--evening", "1")[1]) == [1, 2, 3, 4]
-    assert games_on(report(db, tmp_path, "--evening")[1]) == [5]
-    assert games_on(report(db, tmp_path, "3", "1")[1]) == [1, 3]
-    assert games_on(report(db, tmp_path, "--since", "2025-01-31")[1]) == [1, 2, 3, 4, 5]
+    assert games_on(report(report_evenings, tmp_path, "--evening", "1")[1]) == [1, 2, 3, 4]
+    assert games_on(report(report_evenings, tmp_path, "--evening")[1]) == [5]
+    assert games_on(report(report_evenings, tmp_path, "3", "1")[1]) == [1, 3]
+    since = report(report_evenings, tmp_path, "--since", "2025-01-31")[1]
+    assert games_on(since) == [1, 2, 3, 4, 5]
     for args, msg in ((["--evening", "3"], "no evening 3"), (["1", "--evening"], "only one"),
                       (["--per-point", "0.001"], "whole number of hundredths"),
                       (["--since", "2099-01-01"], "no games to report")):
-        code, out, err = knockbox("report", "--db", db, "-o", str(tmp_path / "x.html"), *args)
+        code, out, err = knockbox("report", "--db", report_evenings, "-o", str(tmp_path / "x.html"),
+                                  *args)
         assert code == 1 and err.startswith("knockbox: ") and msg in err, err
     assert not os.path.exists(tmp_path / "x.html")
-    code, out, err = knockbox("report", "--db", db, "-o", str(tmp_path / "no" / "x.html"))
+    code, out, err = knockbox("report", "--db", report_evenings, "-o",
+                              str(tmp_path / "no" / "x.html"))
     assert code == 1 and "No such file or directory" in err
     assert [f for f in os.listdir(tmp_path) if f.startswith(".knockbox-")] == []
     with pytest.raises(SystemExit) as e:                    # -o is required
-        cli.main(["report", "--db", db])
+        cli.main(["report", "--db", report_evenings])
     assert e.value.code == 2
 
 
-def test_language_and_open(db, tmp_path, monkeypatch):
+def test_language_and_open(report_evenings, tmp_path, monkeypatch):
     for var in ("LANGUAGE", "LC_ALL", "LC_MESSAGES"):
         monkeypatch.delenv(var, raising=False)
     monkeypatch.setenv("LANG", "ru_RU.UTF-8")
-    assert '<html lang="ru">' in report(db, tmp_path)[1]
+    assert '<html lang="ru">' in report(report_evenings, tmp_path)[1]
     monkeypatch.setenv("LANG", "de_DE.UTF-8")
-    assert '<html lang="en">' in report(db, tmp_path)[1]
+    assert '<html lang="en">' in report(report_evenings, tmp_path)[1]
     monkeypatch.setenv("LC_ALL", "ru_RU.UTF-8")
-    assert '<html lang="en">' in report(db, tmp_path, "--lang", "en")[1]
+    assert '<html lang="en">' in report(report_evenings, tmp_path, "--lang", "en")[1]
     opened = []
     monkeypatch.setattr("webbrowser.open", opened.append)
-    path, html = report(db, tmp_path, "--open")
+    path, html = report(report_evenings, tmp_path, "--open")
     assert opened == ["file://" + path]
 
 
-def test_the_page_is_whole_in_itself(db, tmp_path):
+def test_the_page_is_whole_in_itself(report_evenings, tmp_path):
     """No scripts, no links, no external images or styles, a policy that forbids loading any;
     the same bytes for the same games (charts included)."""
-    path, html = report(db, tmp_path, "--evening", "1", "--per-point", "0.05")
+    path, html = report(report_evenings, tmp_path, "--evening", "1", "--per-point", "0.05")
     assert '<meta http-equiv="Content-Security-Policy" content="default-src \'none\';' in html
     for bad in ("<script", "<link", "<img", "<iframe", "@import", "src=", "url(http"):
         assert bad not in html.lower(), bad
     refs = re.findall(r'(?:href|xlink:href)="([^"]*)"', html)
     assert refs and all(r.startswith("#") for r in refs)
     assert html.count('<svg ') == 5       # the net bars and one chart per game
-    again = report(db, tmp_path, "--evening", "1", "--per-point", "0.05", name="again.html")[1]
+    again = report(report_evenings, tmp_path, "--evening", "1", "--per-point", "0.05",
+                   name="again.html")[1]
     strip = re.compile(r"made \d{4}-\d\d-\d\d \d\d:\d\d")
     assert strip.sub("", again) == strip.sub("", html)
 
@@ -152,8 +157,9 @@ def signed(v):
 
 
 @needs_chromium
-def test_report_in_chromium(db, tmp_path, chromium):
-    path, html = report(db, tmp_path, "--evening", "1", "--per-point", "0.05", "--lang", "en")
+def test_report_in_chromium(report_evenings, tmp_path, chromium):
+    path, html = report(report_evenings, tmp_path, "--evening", "1", "--per-point", "0.05",
+                        "--lang", "en")
     page = chromium.open("file://" + path)
     assert page.requests == ["file://" + path]      # the page itself, nothing else
     assert page.problems == []                      # nothing blocked, no errors
@@ -162,14 +168,14 @@ def test_report_in_chromium(db, tmp_path, chromium):
     shot.save(str(tmp_path / "report.png"))
 
     # the selection: `knockbox settle --evening 1 --json` and `stats --evening 1 --json`
-    res = json.loads(knockbox("settle", "--db", db, "--evening", "1", "--json",
+    res = json.loads(knockbox("settle", "--db", report_evenings, "--evening", "1", "--json",
                               "--per-point", "0.05")[1])
     assert res["games"] == [1, 2, 3] and res["skipped"] == [[4, "playing"]]
     assert got["skipped"] == "Not settled: Game 4 (still being played)"
     assert got["ledger"] == [[p["player"], str(p["games"]), str(p["wins"]), signed(p["net"]),
                               p["money"]] for p in res["players"]]
     assert got["payments"] == [[a, b, str(v), m] for a, b, v, m in res["payments"]]
-    stats = json.loads(knockbox("stats", "--db", db, "--evening", "1", "--json")[1])
+    stats = json.loads(knockbox("stats", "--db", report_evenings, "--evening", "1", "--json")[1])
     assert got["stats"] == [[p["player"]] + [[k, signed(p[k]) if k == "net" else str(p[k])]
                                              for k in ("games", "wins", "hands", "hands_won",
                                                        "gins", "undercuts", "avg_points",
@@ -178,7 +184,7 @@ def test_report_in_chromium(db, tmp_path, chromium):
     # each game: `knockbox show ID --json`
     assert [g["id"] for g in got["games"]] == [1, 2, 3, 4]
     for g in got["games"]:
-        st = json.loads(knockbox("show", str(g["id"]), "--db", db, "--json")[1])
+        st = json.loads(knockbox("show", str(g["id"]), "--db", report_evenings, "--json")[1])
         run = [0, 0, 0]
         assert len(g["hands"]) == len(st["hands"]) > 0
         for cells, x in zip(g["hands"], st["hands"]):
@@ -216,8 +222,8 @@ OLD_WORDS = ("Раздача", "Андеркат", "Пусто", "Бокс", "б
 
 
 @needs_chromium
-def test_russian_report_speaks_the_rules_words(db, tmp_path, chromium):
-    path, html = report(db, tmp_path, "--evening", "1", "--lang", "ru")
+def test_russian_report_speaks_the_rules_words(report_evenings, tmp_path, chromium):
+    path, html = report(report_evenings, tmp_path, "--evening", "1", "--lang", "ru")
     page = chromium.open("file://" + path)
     assert page.requests == ["file://" + path] and page.problems == []
     text = page.evaluate("document.body.innerText")

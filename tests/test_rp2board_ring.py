@@ -11,7 +11,7 @@ import os
 
 import pytest
 
-import mp
+from kit import mp
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 # fakes.fake_time's timer where ticks_us (every 2**30 us) and ticks_ms (every 2**30 ms) both wrap

@@ -6,7 +6,7 @@ import os
 
 import pytest
 
-import device
+from kit import device
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 OUT = os.path.join(ROOT, "out", "screens")

@@ -15,7 +15,7 @@ import time
 
 import pytest
 
-import mp
+from kit import mp
 from knockbox import screen
 from knockbox.ptyrelay import SerialBridge
 from test_simulate_keys import lines

@@ -15,7 +15,7 @@ import pytest
 
 from test_simulate import read_until, start_sim
 
-import mp
+from kit import mp
 from knockbox import screen
 from knockbox.simulate import keys as K
 from knockcore.game import Game, from_record

@@ -5,9 +5,9 @@ again after a clear is a new one; a device without the op syncs as before. The s
 (ptydevice) keeps its faults.txt as knockfw.fault.read() serves it. The firmware's own side, on
 the emulated Pico: tests/emu/test_emu_recover.py."""
 
-from clirun import db_rows
+from kit.clirun import db_rows
 from knockbox import faults
-from ptydevice import FakeDevice, failed, good_device, journal, reply, run
+from kit.ptydevice import FakeDevice, failed, good_device, journal, reply, run
 
 A = ('@3012\nTraceback (most recent call last):\n  File "main.py", line 7, in <module>\n'
      '  File "knockfw/app.py", line 1, in run\n  File "knockfw/ui.py", line 1, in _load\n'

@@ -18,9 +18,9 @@ import time
 
 import pytest
 
-import mp
-from device import build
-from gamegen import random_game, random_hand
+from kit import mp
+from kit.device import build
+from kit.gamegen import random_game, random_hand
 from knockcore.game import Game, from_record
 
 HERE = os.path.dirname(os.path.abspath(__file__))

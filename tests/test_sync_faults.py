@@ -13,7 +13,7 @@ import pytest
 
 from knockbox import ports
 from knockbox.errors import UserError
-from ptydevice import HELLO, FakeDevice, failed, good_device, journal, reply, run
+from kit.ptydevice import HELLO, FakeDevice, failed, good_device, journal, reply, run
 
 
 def test_silent_device(db):

@@ -1,7 +1,7 @@
 """`knockbox sync` and what the history keeps of the device's records: a game the rules refuse
 or whose record is malformed is kept as invalid, a journal repaired on the device is read again
 without losing a synced game, numbers out of range are refused, and an interrupt or an SQLite
-failure mid-sync leaves a history that is whole (the stand-in device: tests/ptydevice.py)."""
+failure mid-sync leaves a history that is whole (the stand-in device: tests/kit/ptydevice.py)."""
 import json
 import random
 import sqlite3
@@ -11,7 +11,7 @@ import pytest
 from knockbox import serialio
 from knockbox.errors import UserError
 from knockcore.game import Game
-from ptydevice import DEV, HELLO, FakeDevice, failed, good_device, journal, reply, run
+from kit.ptydevice import DEV, HELLO, FakeDevice, failed, good_device, journal, reply, run
 
 
 def test_a_game_the_rules_refuse_is_kept_as_invalid(db):
@@ -87,7 +87,7 @@ def new_game(players, dealer=0):
 
 
 def play(g, rnd, n):
-    from gamegen import random_hand
+    from kit.gamegen import random_hand
     for _ in range(n):
         g.add(random_hand(g, rnd))
     return g
@@ -261,7 +261,7 @@ def record_events(rec, gid, hands=None):
 
 
 def test_a_shorter_journal_never_takes_a_synced_hand_away(db):
-    import evenings as E
+    from kit import evenings as E
 
     head = {"t": "epoch", "e": 0, "dev": DEV, "next": 1}
     done = E.game(E.M3, ["Ann", "Bob", "Cy"])          # 7 hands, over

@@ -3,7 +3,7 @@
 Strings are drawn by the real text.py into a real framebuf.FrameBuffer under micropython (from
 source and from .mpy files compiled with mpy-cross -O3); the frame comes back as hex and is
 checked here against a reference drawn in CPython from the faces read back by the fonts'
-generator's decoder with font_to_py's accessors (tests/textref.py), pixel for pixel, plus structural checks:
+generator's decoder with font_to_py's accessors (tests/kit/textref.py), pixel for pixel, plus structural checks:
 widths add up, ink stays inside the text box, fit() never exceeds its width and always shows the
 cut. Every frame is saved to out/text/*.png for looking at. The strings themselves, their glyphs
 and widths, and the fast glyph lookup: test_text_strings.py.
@@ -14,9 +14,9 @@ import random
 
 import pytest
 
-import catalog
-import mp
-from textref import FONTS, ROOT, filled, glyph, has_glyph, large, medium, ref_width
+from kit import catalog
+from kit import mp
+from kit.textref import FONTS, ROOT, filled, glyph, has_glyph, large, medium, ref_width
 
 W, H = 296, 128
 OUT = os.path.join(ROOT, "out", "text")

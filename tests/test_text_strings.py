@@ -8,9 +8,9 @@ import os
 import re
 import zlib
 
-import catalog
-import mp
-from textref import FONTS, ROOT, filled, has_glyph, large, medium, ref_width, small
+from kit import catalog
+from kit import mp
+from kit.textref import FONTS, ROOT, filled, has_glyph, large, medium, ref_width, small
 
 
 # ---- glyphs -------------------------------------------------------------------------------------

@@ -4,7 +4,7 @@ teeth. The device's code is checked against the rp2 stubs in test_boards_hardwar
 import os
 import subprocess
 
-import mp
+from kit import mp
 import pytest
 
 pytestmark = pytest.mark.slow     # each takes seconds (see pyproject's markers)

@@ -1,5 +1,5 @@
 """The Evening screen and "New evening?" (knockfw.ui_evening) on CPython, over a stand-in of the
-device's store (tests/fake_store.py, which keeps only the newest games in RAM as the store does):
+device's store (tests/kit/fake_store.py: it keeps only the newest games in RAM as the store does):
 the numbers it shows are `knockbox settle --evening --json`'s for the same journal, the evening's
 older games are replayed from the journal, the game on the table is apart, the stake turns points
 into money, and the buttons go where the hints say. The same screen under the MicroPython unix
@@ -10,8 +10,8 @@ import sys
 
 import pytest
 
-import evenings as E
-from fake_store import FakeStore
+from kit import evenings as E
+from kit.fake_store import FakeStore
 from knockbox import cli
 from knockcore import evening as ledger
 from test_ui import SETTINGS, Table, draw

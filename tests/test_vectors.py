@@ -5,7 +5,7 @@ import os
 
 import pytest
 
-import mp
+from kit import mp
 from knockcore.errors import GameError
 from knockcore.game import from_record
 

@@ -12,9 +12,9 @@ import tempfile
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path[:0] = [os.path.join(ROOT, "tests")]
 
-import browser  # noqa: E402
-import evenings  # noqa: E402
-from gamegen import random_game  # noqa: E402
+from kit import browser  # noqa: E402
+from kit import evenings  # noqa: E402
+from kit.gamegen import random_game  # noqa: E402
 from knockbox import book, cli, history  # noqa: E402
 
 PLAYERS = ["Ann", "Bob", "Cy", "Dee", "Eve", "Fay"]

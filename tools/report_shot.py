@@ -1,5 +1,5 @@
 """Makes the README's picture of `knockbox report` (docs/img/report.png): the evening the tests
-use (tests/evenings.py REPORT_PLAN), reported by the real command and photographed in headless
+use (tests/kit/evenings.py REPORT_PLAN), reported by the real command and photographed in headless
 Chromium as tests/test_report.py opens it. Run: .venv/bin/python tools/report_shot.py"""
 import os
 import sys
@@ -8,8 +8,8 @@ import tempfile
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path[:0] = [os.path.join(ROOT, "tests")]
 
-import browser  # noqa: E402
-import evenings  # noqa: E402
+from kit import browser  # noqa: E402
+from kit import evenings  # noqa: E402
 from knockbox import cli, history  # noqa: E402
 
 HEIGHT = 1620   # the summary and the first game's chart and hands

@@ -3,7 +3,7 @@ MicroPython v1.28 board and restarts it; the app boots and its first screen, dec
 SPI stream with the UC8151 model, is the unix port's rendering pixel for pixel (upright)."""
 import re
 
-import device as unix  # tests/device.py: the same firmware under the MicroPython unix port
+from kit import device as unix  # tests/kit/device.py: the same firmware on MicroPython's unix port
 import emu_frames
 
 

@@ -4,7 +4,7 @@ of Up at ~150 ms after a reset must open the menu, the first screen the app draw
 early IRQs the edges came and went before anything looked at the pins)."""
 import time
 
-import device as unix  # tests/device.py: the same firmware under the MicroPython unix port
+from kit import device as unix  # tests/kit/device.py: the same firmware on MicroPython's unix port
 import emu_frames
 
 TAP_AT_MS = 150     # after the reset: boot.py has run (~60 ms), the app is importing (~500 ms)

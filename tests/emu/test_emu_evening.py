@@ -14,10 +14,10 @@ still being played (settle leaves it out)."""
 import json
 import re
 
-import device as unix  # tests/device.py: the firmware under the MicroPython unix port
+from kit import device as unix  # tests/kit/device.py: the firmware under the MicroPython unix port
 import emu_frames
 from emu_plan import SEATS, Planner
-from fake_store import FakeStore
+from kit.fake_store import FakeStore
 from knockcore import evening as ledger
 from knockcore import events
 from knockfw import ui_settings

@@ -6,7 +6,7 @@ after the same presses, pixel for pixel; and so in Russian, once `knockbox push 
 switched it (the device's Russian tables go there packed, unpacked by its native code)."""
 import json
 
-import device as unix  # tests/device.py: the firmware under the MicroPython unix port
+from kit import device as unix  # tests/kit/device.py: the firmware under the MicroPython unix port
 import emu_frames
 from emu_plan import Planner
 

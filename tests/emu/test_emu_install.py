@@ -13,7 +13,7 @@ import zipfile
 from importlib.metadata import version
 
 import emu_device
-from clirun import db_rows
+from kit.clirun import db_rows
 from emu_plan import Planner
 from test_simulate_firmware import HAND, NEW_GAME, RECORD, run_sim
 

@@ -18,9 +18,9 @@ import os
 import time
 
 import emu_frames
-from clirun import db_rows
-import mp
-from device import build
+from kit.clirun import db_rows
+from kit import mp
+from kit.device import build
 from emu_device import LATCH
 from knockbox.rawrepl import Board
 
@@ -202,7 +202,7 @@ def test_a_panel_stuck_busy_on_battery_switches_the_badger_off_within_90_s(devic
 
 def test_a_panel_that_answers_after_its_reset_shows_the_frame_and_goes_on(device_factory,
                                                                           tmp_path):
-    import device as unix  # the same firmware under the unix port: what the screens look like
+    from kit import device as unix  # the same firmware on the unix port: what the screens look like
 
     dev = device_factory(no_pace=True)
     assert dev.wait_refresh(0, 120)

@@ -6,7 +6,7 @@ go, and that press must count (B on the scoreboard: Bob knocked, his count is as
 it leaves on the panel when it switches off is a full refresh (partial ones ghost)."""
 import time
 
-import device as unix  # tests/device.py: the same firmware under the MicroPython unix port
+from kit import device as unix  # tests/kit/device.py: the same firmware on MicroPython's unix port
 import emu_frames
 from emu_device import LATCH
 from emu_plan import Planner

@@ -9,7 +9,7 @@
   loop light-sleeps (v1.28 leaves clk_peri at 125 MHz after it: 2.6x too fast without a re-init).
 """
 import emu_frames
-import device as unix  # tests/device.py: the same firmware under the MicroPython unix port
+from kit import device as unix  # tests/kit/device.py: the same firmware on MicroPython's unix port
 
 LATCH = 10
 BUDGET_LATCH_US = 100_000

@@ -1,4 +1,4 @@
-# Runs one case of a MicroPython cases module (tests/mp.py run_case; the pytest tests name it):
+# Runs one case of a MicroPython cases module (tests/kit/mp.py run_case; pytest tests name it):
 #     micropython run_case.py MODULE CASE [ARG ...]
 # A cases module (tests/mp_scripts/*_cases.py) defines independent case_*() functions that raise
 # on failure (each sets up what it needs, e.g. a fresh littlefs with simflash.mount(dev,

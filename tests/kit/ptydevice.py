@@ -81,7 +81,7 @@ def journal(n_hands=120):
     """Journal events of one method-3 game with n_hands hands."""
     rnd = random.Random(4)
     g = Game(3, ["Ann", "Bob", "Cy"], {"dealer": 0}, {"preset": "seed", "m3_target": 100000})
-    from gamegen import random_hand
+    from kit.gamegen import random_hand
     evs = [{"t": "epoch", "e": 0, "dev": DEV, "next": 1},
            {"t": "game", "g": 1, "rec": {"method": 3, "players": g.players, "start": g.start,
                                          "rules": {"preset": "seed", "m3_target": 100000}}}]

@@ -8,8 +8,8 @@ import os
 from knockbox import history, sync
 from knockcore import events
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-with open(os.path.join(HERE, "vectors", "games.json"), encoding="utf-8") as _f:
+TESTS = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+with open(os.path.join(TESTS, "vectors", "games.json"), encoding="utf-8") as _f:
     VECTORS = {v["name"]: v for v in json.load(_f)}
 M1, M2, M3 = ("m1 worked example (RULES 5)", "m2 worked example (RULES 5)",
               "m3 worked example (RULES 5)")

@@ -6,7 +6,7 @@ import os
 import shutil
 import tempfile
 
-import mp
+from kit import mp
 
 _BUILD = {}
 
@@ -32,7 +32,7 @@ def run_script(actions, out_dir, flash=None, heap="192k", timeout=300, cut_at=No
         flash = os.path.join(out_dir, "flash.img")
         if os.path.exists(flash):
             os.remove(flash)
-    p = mp.run_file(os.path.join(mp.ROOT, "tests", "mp_scripts", "app_driver.py"),
+    p = mp.run_file(os.path.join(mp.TESTS, "mp_scripts", "app_driver.py"),
                     [script, out_dir, flash] + ([str(cut_at)] if cut_at else []),
                     paths=[build()], heap=heap, timeout=timeout)
     if p.returncode != 0:

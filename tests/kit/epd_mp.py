@@ -3,12 +3,10 @@
 test_display_controllers.py.
 """
 import json
-import os
 
-import mp
+from kit import mp
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-PATHS = mp.SOURCE_PATHS + [HERE]
+PATHS = mp.SOURCE_PATHS + [mp.TESTS]     # tests/fakes, as a package
 KINDS = ["uc8151", "ssd1680"]
 
 

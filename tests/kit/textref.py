@@ -6,7 +6,7 @@ import os
 import re
 import sys
 
-import mp
+from kit import mp
 
 ROOT = mp.ROOT
 sys.path.insert(0, os.path.join(ROOT, "firmware"))

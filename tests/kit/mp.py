@@ -4,7 +4,8 @@ import os
 import subprocess
 import sys
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+TESTS = os.path.join(ROOT, "tests")
 BIN = os.path.dirname(sys.executable)
 SIM = os.path.join(ROOT, "host", "knockbox", "simulate", "device")  # the simulator's device side
 SOURCE_PATHS = [os.path.join(ROOT, "shared"), os.path.join(ROOT, "firmware"), SIM]
@@ -76,7 +77,7 @@ def min_heap(script, args, paths, lo=4, hi=192):
 
 # ---- MicroPython cases scripts: each case its own pytest test ---------------------------------
 
-RUN_CASE = os.path.join(ROOT, "tests", "mp_scripts", "run_case.py")
+RUN_CASE = os.path.join(TESTS, "mp_scripts", "run_case.py")
 
 
 def cases(script):
