@@ -11,6 +11,7 @@ import time
 import pytest
 
 from kit import evenings as E
+from kit import mp
 from kit.clirun import knockbox
 from knockbox import history
 from kit.ptydevice import KNOCKBOX
@@ -94,7 +95,7 @@ def test_a_damaged_page_is_one_line_naming_the_file(capsys, tmp_path):
     for cmd in (["history"], ["stats"], ["settle"], ["export", "--json"], ["show", "3"],
                 ["report", "-o", str(tmp_path / "r.html")], ["book", "-o", str(tmp_path / "b")],
                 ["player", "rename", "Ann", "Anna"], ["delete", "--yes", "3"],
-                ["import", os.path.join(E.HERE, "..", "examples", "method1.json")]):
+                ["import", os.path.join(mp.ROOT, "examples", "method1.json")]):
         code, out, err = knockbox(*cmd, "--db", path)
         assert code == 1 and err.startswith("knockbox: %s: " % path), (cmd, err)
         assert "damaged" in err and err.count("\n") == 1 and "Traceback" not in err, (cmd, err)
