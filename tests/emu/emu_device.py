@@ -419,6 +419,9 @@ class _Watcher(threading.Thread):
         def pulse():
             try:
                 dev.pico.press(pin, dev.busy_ms, level=level)
+                # then idle, driven as a panel drives it (press lets the pin float: the pull
+                # would decide, as with no panel at all)
+                dev.pico.drive(pin, 1 - level)
             except Exception:  # the instance may be stopping
                 pass
         threading.Thread(target=pulse, daemon=True).start()
