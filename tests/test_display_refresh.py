@@ -320,3 +320,18 @@ out["stuck"] = drv.stuck
 print(json.dumps(out))
 """)
     assert res == {"refreshes": 3, "stuck": 0}
+
+
+def test_a_uc8151_that_goes_busy_after_the_first_look_is_there():
+    """A refresh whose BUSY_N goes low only after the driver's first look (a slow controller;
+    the emulated panel's BUSY pulse, started by the test's watcher): it is driven low whatever
+    the pull, so the look for a missing panel finds one."""
+    res = run_mp("""
+drv, m = h.make("uc8151")
+h.pattern(drv, 1)
+drv.show(full=True)
+h.run_until_idle(drv)
+m.stuck = True                  # driving BUSY_N low (busy) from now on
+print(json.dumps({"absent": drv._absent(), "pull": drv.busy_pin.pull}))
+""")
+    assert res == {"absent": False, "pull": 1}

@@ -53,7 +53,7 @@ for name, down, age in (("a", 1, 2500), ("c", 1, 2400), ("c", 0, 1810), ("a", 0,
     sample(age)
 out["blocked"] = poll()
 out["again"] = poll()           # taken once
-# 1,200 entries of the same levels, polled every 200 (the rings hold 512), then a tap of Down
+# 1,200 entries of the same levels, polled every 200 (the rings hold 256), then a tap of Down
 for i in range(6):
     for j in range(200):
         fake_rp2.entry(0)
@@ -86,7 +86,7 @@ out["quick"] = poll()
 out["edges_left"] = sorted(g for g in fake_rp2.edges if fake_rp2.edges[g])
 ch = fake_rp2.channels
 s, t = ch[1], ch[3]
-out["rings"] = [t.write - s.write, s.write %% 2048 == (t.write - 2048) %% 2048,
+out["rings"] = [t.write - s.write, s.write %% 1024 == (t.write - 1024) %% 1024,
                 ch[2].read == s.write]
 out["irqs"] = [p.gpio for p in fm.pins if p.handler is not None]
 print(json.dumps(out))
@@ -110,7 +110,7 @@ def test_ring_reader(module, start):
     assert res["quick"] == [["up", "press"], ["b", "press"]]
     assert res["edges_left"] == []      # every edge read was cleared by the chain
     # T right after S, both written in step; C reads back the word B wrote, its ring in step
-    assert res["rings"] == [2048, True, True]
+    assert res["rings"] == [1024, True, True]
     assert res["irqs"] == []
 
 

@@ -23,8 +23,8 @@
 # UC8151 (BUSY_N low while busy), whose refreshes would "succeed" at once. A refresh that ends
 # sooner than _SOON_MS after its command is impossible for either (the quickest is the UC8151's
 # turbo waveform: Pimoroni's uc8151.cpp update_time() gives 250 ms for it, 800 ms fast, 2000 ms
-# medium, 4500 ms full), so busy() then looks whether anything drives the pin: pulled the other
-# way, a pin nothing drives follows its pull; then busy() raises "panel not connected" (a
+# medium, 4500 ms full), so busy() then looks whether anything drives the pin: pulled down then
+# up, a pin nothing drives follows both pulls; then busy() raises "panel not connected" (a
 # fault: recorded, `knockbox sync` prints it; the error screen is not drawn on a panel that
 # is not there).
 #
@@ -108,13 +108,15 @@ class EPD(framebuf.FrameBuffer):
         return self.busy_pin.value() == self.BUSY_LEVEL
 
     def _absent(self):
-        """True if nothing drives BUSY: pulled towards its busy level, it follows the pull
-        (then pulled up again, as the boards set it)."""
+        """True if nothing drives BUSY: it follows its pull both ways (pulled towards its busy
+        level, then up again, as the boards set it); a panel that drives it, busy or idle,
+        does not."""
         p = self.busy_pin
-        p.init(p.IN, p.PULL_DOWN if self.BUSY_LEVEL == 0 else p.PULL_UP)
+        b = self.BUSY_LEVEL
+        p.init(p.IN, p.PULL_DOWN if b == 0 else p.PULL_UP)
         v = p.value()
         p.init(p.IN, p.PULL_UP)
-        return v == self.BUSY_LEVEL
+        return v == b and p.value() != b
 
     def wait_pin(self, timeout_ms):
         # Blocking wait on the BUSY pin only (init and sleep use it). True if it cleared.

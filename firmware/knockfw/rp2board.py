@@ -61,7 +61,7 @@ _EARLY_GAP_MS = 5  # second look at the buttons, as Pimoroni's wakeup module (gp
 _early = None  # early_buttons(): the button held when boot.py ran, "" if none (None: not run)
 _latched: tuple = ()  # early_buttons(): (Buttons sampled since boot.py, their pins)
 _K = const(7)    # ADC conversions a ring entry: 9.6 ms
-_LOG = const(11)  # each ring 2 ** 11 bytes: _N entries, 4.9 s of levels between two polls
+_LOG = const(10)  # each ring 2 ** 10 bytes: _N entries, 2.4 s of levels between two polls
                   # (measured: 0.9 s at the flash's worst; 2 s while a slow laptop took a
                   # sync's pages, the app's USB writes waiting for it)
 _N = const(1 << (_LOG - 2))

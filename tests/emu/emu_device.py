@@ -417,8 +417,12 @@ class _Watcher(threading.Thread):
         pin, level = dev.panel["busy"], dev.panel["busy_level"]
 
         def pulse():
+            # busy, then idle, driven as a panel drives it (never left floating: the pull
+            # would decide, as with no panel at all)
             try:
-                dev.pico.press(pin, dev.busy_ms, level=level)
+                dev.pico.drive(pin, level)
+                dev.sleep(dev.busy_ms)
+                dev.pico.drive(pin, 1 - level)
             except Exception:  # the instance may be stopping
                 pass
         threading.Thread(target=pulse, daemon=True).start()
