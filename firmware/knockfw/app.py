@@ -84,14 +84,15 @@ class App:
         # (a 1,000-hand journal on the unix port's 192 KB heap needs 140 KB so, 175 without).
         # A fresh heap always has it; one left in pieces by an earlier App (tests) may not.
         self.ui = UI()
+        self.store = Store(Journal(d + "/journal.txt"), d + "/meta.json",
+                           snap_path=d + "/snap.json")
+        snap = self.store.read_snap()   # (before the room: its ~1.5 KB in one piece too)
         try:
             room = bytearray(_ROOM)
         except MemoryError:
             room = None
-        self.store = Store(Journal(d + "/journal.txt"), d + "/meta.json",
-                           snap_path=d + "/snap.json")
-        self.store.load()
-        del room
+        self.store.load(snap)
+        del room, snap
         self.ui.store = self.store
         if self.store.notes:        # what boot repaired, in the player's language
             self.ui.say(strings.say_notes(self.store.notes, strings.t))

@@ -191,11 +191,15 @@ class Store:
 
     # --- boot
 
-    def load(self):
+    def read_snap(self):
+        """The boot checkpoint (see the header) if there is a whole one, else None."""
+        return _read_snap(self._snap_path)
+
+    def load(self, snap=None):
         """Open the journal and rebuild the games from it, in one pass over the journal plus a
-        read of the newest games' records."""
+        read of the newest games' records. snap: read_snap()'s, read before (None: read now)."""
         j = self.journal
-        scan = _Scan(self.keep, _read_snap(self._snap_path))
+        scan = _Scan(self.keep, snap or self.read_snap())
         j.open(scan.visit)
         notes = list(j.notes)
         hd = _record_after(j, 0) if scan.head else None     # record 1: the epoch's head
