@@ -19,9 +19,9 @@ import shutil
 import sys
 import time
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path[:0] = [os.path.dirname(os.path.abspath(__file__))]
 import bench_pico  # noqa: E402  (also puts tests/emu and tests on sys.path)
+import docfigures  # noqa: E402
 import emu_device  # noqa: E402
 from emu_plan import Planner  # noqa: E402
 
@@ -40,7 +40,6 @@ IDLE_S = 30     # idle measured after each hand (--quick: 12)
 HANDS = 6       # hands in the evening (--quick: 3)
 BUSY_MS = 800   # the panel's BUSY after each refresh: Pimoroni's fast waveform (uc8151.cpp)
 PLAYERS = ["Ann", "Bob", "Cy"]
-MARK = "<!-- bench_battery: the section below is written by bench/bench_battery.py --write -->"
 
 
 def snapshot(dev):
@@ -122,15 +121,6 @@ def report(awake, idle, presses, refresh_ms, n):
     ]
 
 
-def write(lines):
-    path = os.path.join(ROOT, "hardware", "POWER.md")
-    with open(path) as f:
-        text = f.read()
-    head = text.split(MARK)[0]
-    with open(path, "w") as f:
-        f.write(head + MARK + "\n\n    " + "\n    ".join(lines) + "\n")
-
-
 def main():
     args = sys.argv[1:]
     quick = "--quick" in args
@@ -157,7 +147,7 @@ def main():
         print("\n".join(lines))
         print("(%.0f s wall)" % (time.time() - t))
         if "--write" in args:
-            write(lines)
+            docfigures.write("hardware/POWER.md", "bench_battery.py", lines)
     finally:
         shutil.rmtree(work, ignore_errors=True)
     return 0

@@ -5,7 +5,10 @@ each erase and program: --flash-timing typ, the default, is the W25Q16JV's typic
 sector erased and 0.4 ms a page programmed; max its worst case, 400 ms and 3 ms; off).
 
     .venv/bin/python bench/bench_pico.py [--image FLASH.img] [--quick] [--flash-timing typ|max|off]
-                                         [--only boot,play,save,sync,heap]
+                                         [--only boot,play,save,sync,heap] [--write]
+
+--write puts the output (of a run of every part at typical flash timing) into docs/EMULATOR.md's
+budgets section, the only place the docs give these figures (bench/docfigures.py).
 
 save: what the journal's writes and the boot checkpoint cost the device per hand (awake time).
 
@@ -28,6 +31,7 @@ import time
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path[:0] = [os.path.join(ROOT, "tests", "emu"), os.path.join(ROOT, "tests"),
                 os.path.join(ROOT, "tests", "stubs")]
+import docfigures  # noqa: E402  (bench/, this file's folder, is on sys.path)
 import emu_device  # noqa: E402
 from kit import mp  # noqa: E402
 from kit.gamegen import random_hand, random_start  # noqa: E402
@@ -449,6 +453,11 @@ def main():
     if started is None:
         return 0
     emupico, work = started
+    write = "--write" in args
+    if write and (timing != "typ" or "--only" in args or image):
+        raise SystemExit("--write: the docs' figures are a whole run at typical flash timing")
+    if write:
+        sys.stdout = tee = docfigures.Tee(sys.stdout)
     try:
         t = time.time()
         j300 = os.path.join(work, "j300")
@@ -472,6 +481,11 @@ def main():
         print("(%.0f s wall)" % (time.time() - t))
     finally:
         shutil.rmtree(work, ignore_errors=True)
+        if write:
+            sys.stdout = tee.out
+    if write:
+        lines = [ln for ln in tee.lines() if not ln.startswith(("deploy:", "("))]
+        docfigures.write("docs/EMULATOR.md", "bench_pico.py", lines)
     return 0
 
 

@@ -108,3 +108,27 @@ def test_the_check_finds_what_it_is_for():
     good = "[RULES](docs/RULES.md#7-in-russian), `hardware/PINS.md`, [a](#the-rules)\n"
     assert link_problems("README.md", good + "## The rules\n") == []
     assert text_problems("README.md", good) == []
+
+
+BLOCK = re.compile(r"<!-- written by bench/(\S+) --write: do not edit by hand -->\n(.*?)"
+                   r"<!-- end of bench/(\S+)'s figures -->", re.S)
+
+
+def test_measured_figures_are_the_benchmarks_own_blocks():
+    """Where the docs quote measured figures, they sit in a block that the benchmark named writes
+    (bench/docfigures.py); each block is whole, names a bench that writes it, and holds output."""
+    found = {}
+    for doc in DOCS + sorted(os.path.relpath(p, ROOT)
+                             for p in glob.glob(os.path.join(ROOT, "hardware", "*.md"))):
+        text = read(doc)
+        blocks = BLOCK.findall(text)
+        assert text.count("<!-- written by bench/") == len(blocks), doc   # each one closed
+        for bench, body, closing in blocks:
+            assert bench == closing, (doc, bench, closing)
+            with open(os.path.join(ROOT, "bench", bench), encoding="utf-8") as f:
+                src = f.read()
+            assert "--write" in src and 'docfigures.write("%s"' % doc in src, (doc, bench)
+            lines = [ln for ln in body.splitlines() if ln.strip()]
+            assert lines and all(ln.startswith("    ") for ln in lines), (doc, bench)
+            found[bench] = doc
+    assert found == {"bench_pico.py": "docs/EMULATOR.md", "bench_battery.py": "hardware/POWER.md"}
