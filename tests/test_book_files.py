@@ -142,6 +142,17 @@ def test_a_first_build_stopped_while_it_writes_a_page_is_taken_up(tmp_path, monk
     assert "book of 4 evenings and 4 players" in err
 
 
+def while_it_writes(p, folder, pages, seconds=60):
+    """Wait until the book process p has written `pages` evening pages into folder, and is still
+    writing (so that it can be stopped in the middle)."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline and p.poll() is None:
+        if os.path.isdir(folder / "evenings") and len(os.listdir(folder / "evenings")) >= pages:
+            break
+        time.sleep(0.01)
+    assert p.poll() is None, "the book was made before it could be stopped"
+
+
 def test_a_first_build_killed_is_taken_up(tmp_path):
     """A real process killed (SIGKILL: nothing cleans up) while it writes the pages."""
     db = history(tmp_path, 24)
@@ -149,12 +160,7 @@ def test_a_first_build_killed_is_taken_up(tmp_path):
     p = subprocess.Popen([sys.executable, "-m", "knockbox.cli", "book", "--db", db, "-o",
                           str(folder), "--jobs", "1", "--lang", "en"],
                          stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline and p.poll() is None:
-        if os.path.isdir(folder / "evenings") and len(os.listdir(folder / "evenings")) >= 3:
-            break
-        time.sleep(0.01)
-    assert p.poll() is None, "the book was made before it could be stopped"
+    while_it_writes(p, folder, 3)
     os.kill(p.pid, signal.SIGKILL)
     p.wait(10)
     assert os.listdir(folder / "evenings")

@@ -10,12 +10,13 @@ import subprocess
 import sys
 import time
 
+import pytest
+
 from kit import evenings as E
 from kit.clirun import knockbox
 from knockbox import report
 from kit.pages import rows
-from test_book_files import history, tree
-import pytest
+from test_book_files import history, tree, while_it_writes
 
 pytestmark = pytest.mark.slow     # each takes seconds (see pyproject's markers)
 
@@ -73,12 +74,7 @@ def test_ctrl_c_stops_the_workers_within_seconds(tmp_path):
     p = subprocess.Popen(BOOK + ["--db", db, "-o", str(folder), "--jobs", "2"],
                          stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
                          start_new_session=True)         # its own group, as a terminal's job
-    deadline = time.monotonic() + 90
-    while time.monotonic() < deadline and p.poll() is None:
-        if os.path.isdir(folder / "evenings") and len(os.listdir(folder / "evenings")) >= 2:
-            break
-        time.sleep(0.02)
-    assert p.poll() is None, "the book was made before it could be stopped"
+    while_it_writes(p, folder, 2, seconds=90)
     workers = group(p.pid)
     assert len(workers) == 3, workers           # knockbox and its two worker processes
     start = time.monotonic()

@@ -13,7 +13,7 @@ import pytest
 
 from kit.clirun import knockbox
 from kit.ptydevice import KNOCKBOX, FakeDevice, failed, good_device, journal, run
-from test_simulate import FAKE_FIRMWARE, read_until, start_sim
+from test_simulate import FAKE_FIRMWARE, quit_sim, read_until, start_sim
 
 
 def board(device, vid=0x2E8A, pid=0x0005, manufacturer="MicroPython"):
@@ -82,9 +82,7 @@ def test_sync_finds_a_running_simulator_and_only_while_it_runs(plugged, tmp_path
         assert err.startswith("%s: the simulator in %s (process %d)\n"
                               % (port, os.path.join(data, "knockbox", "sim"), sim.pid)), err
         assert "did not answer hello" in err and "echo {" in err
-        sim.stdin.write("quit\n")
-        sim.stdin.flush()
-        assert sim.wait(15) == 0
+        quit_sim(sim)
     finally:
         if sim.poll() is None:
             sim.kill()
@@ -114,9 +112,7 @@ def test_one_simulator_per_folder(tmp_path, fake):
     again = start_sim(["--dir", folder, "--script", fake])
     try:
         read_until(again, lambda s: s.startswith("frame 1 "))
-        again.stdin.write("quit\n")
-        again.stdin.flush()
-        assert again.wait(15) == 0
+        quit_sim(again)
     finally:
         if again.poll() is None:
             again.kill()

@@ -194,6 +194,13 @@ def start_sim(args, env=None, exe=None, cwd=None):
                             env=e, cwd=cwd or mp.ROOT, text=True, bufsize=1)
 
 
+def quit_sim(proc, timeout=15):
+    """`quit` on the simulator's input: it ends, exit code 0."""
+    proc.stdin.write("quit\n")
+    proc.stdin.flush()
+    assert proc.wait(timeout) == 0
+
+
 def read_until(proc, pred, timeout=60):
     """stdout lines until pred(line) is true; returns them all.
 
@@ -249,9 +256,7 @@ def test_headless_frames_keys_screenshots_serial_and_persistence(tmp_path, fake)
         frames = read_until(p, lambda s: s.startswith("frame 5 "))
         assert [ln.split()[:3] for ln in frames] == \
             [["frame", str(i), "partial"] for i in (2, 3, 4, 5)]
-        p.stdin.write("quit\n")
-        p.stdin.flush()
-        assert p.wait(15) == 0
+        quit_sim(p)
     finally:
         if p.poll() is None:
             p.kill()
@@ -267,16 +272,12 @@ def test_headless_frames_keys_screenshots_serial_and_persistence(tmp_path, fake)
     # a second run starts from the same flash image; --reset wipes it
     p = start_sim(["--dir", sim, "--script", fake])
     read_until(p, lambda s: s.startswith("frame 1 "))
-    p.stdin.write("quit\n")
-    p.stdin.flush()
-    assert p.wait(15) == 0
+    quit_sim(p)
     assert open(os.path.join(sim, "flash.img")).read() == "a b up c"
     first = screen.read_pbm(os.path.join(sim, "frame.pbm"))
     p = start_sim(["--dir", sim, "--script", fake, "--reset"])
     read_until(p, lambda s: s.startswith("frame 1 "))
-    p.stdin.write("quit\n")
-    p.stdin.flush()
-    assert p.wait(15) == 0
+    quit_sim(p)
     assert not os.path.exists(os.path.join(sim, "flash.img"))
     assert screen.read_pbm(os.path.join(sim, "frame.pbm")).ink() < first.ink()
 

@@ -109,14 +109,22 @@ def power_on(dev, boot, app=True):
     return boot + 1     # the boot the press began
 
 
-def test_a_crash_on_battery_is_recorded_shown_then_the_badger_switches_off(device_factory,
-                                                                         tmp_path):
+def badger_on_battery(device_factory, before=None):
+    """A Badger with the Badger's power path (--power badger: a released latch on battery is
+    off), its first screen out, then (after before(dev), if given) on battery: (dev, its boot
+    count)."""
     dev = device_factory(power="badger")
     assert dev.wait_refresh(0, 120)
     dev.wait_quiet(300)
-    break_module(dev)
+    if before:
+        before(dev)
     boot = dev.boot()
     dev.on_battery()
+    return dev, boot
+
+def test_a_crash_on_battery_is_recorded_shown_then_the_badger_switches_off(device_factory,
+                                                                         tmp_path):
+    dev, boot = badger_on_battery(device_factory, break_module)
     n = dev.refreshes()
     press_us = dev.press("up")["start_emu_us"]     # the menu: its module does not import
     offs = wait_for(lambda: latch_lows(dev, boot))
@@ -321,11 +329,7 @@ except MemoryError as e:
 
 def test_a_memory_error_while_the_fault_is_handled_still_ends_off_then_restarted(
         device_factory):
-    dev = device_factory(power="badger")
-    assert dev.wait_refresh(0, 120)
-    dev.wait_quiet(300)
-    boot = dev.boot()
-    dev.on_battery()
+    dev, boot = badger_on_battery(device_factory)
     b = Board(dev.tty)
     try:
         b.t.exec_raw_no_follow(HEAP_FULL)
@@ -340,11 +344,7 @@ def test_a_board_that_cannot_be_made_on_battery_still_switches_off(device_factor
     nor the fault handler's. On battery the latch goes down all the same (knockfw.board.off());
     a press powers the Badger on, it fails again and is off again; on USB the REPL is left with
     the traceback, the watchdog stopped, and the faults are on flash."""
-    dev = device_factory(power="badger")
-    assert dev.wait_refresh(0, 120)
-    dev.wait_quiet(300)
-    boot = dev.boot()
-    dev.on_battery()
+    dev, boot = badger_on_battery(device_factory)
     b = Board(dev.tty)
     try:
         b.write("knockfw/uc8151.mpy", NOT_A_MODULE)
