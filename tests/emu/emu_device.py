@@ -264,17 +264,21 @@ class Device(_Panel, Laptop):
     def release(self, name):
         return self.pico.release(self.pins[name])
 
-    def act(self, presses, ms=100, long_ms=800, settle=True, timeout=3000):
+    def act(self, presses, ms=100, long_ms=800, settle=True, timeout=3000, gap=40):
         """Press a list of ("a", "press"|"long") the way a player watching the panel does:
         each press, then wait until the panel was refreshed for it (at most `timeout` ms of
         emulated time: if the firmware did not react, go on; the checks will tell).
+        A finger is up at least `gap` ms between two presses (the fastest tapping): a release
+        shorter than two of the sampler's entries (19.2 ms) is a glitch to the firmware, not a
+        release (knockfw/rp2board.py), and a refresh that came at the press must not send the
+        next press in 5 ms after it.
         Returns the indexes of the presses the panel did not answer; `self.act_log` keeps
         (name, kind, boot, press start us, release us, answered) for each."""
         missed = []
         self.act_log = []
         for i, (name, kind) in enumerate(presses):
             n = self.refreshes()
-            r = self.press(name, long_ms if kind == "long" else ms)
+            r = self.press(name, long_ms if kind == "long" else ms, gap=gap)
             ok = not settle or self.wait_refresh(n, emu_ms=timeout)
             self.act_log.append((name, kind, self.last_release[1], r["start_emu_us"],
                                  r["release_us"], ok))

@@ -124,6 +124,7 @@ def report_numbers(html):
     settle_t = re.search(r'<table class="settlement">(.*?)</table>', html, re.S).group(1)
     pays = []
     for body in re.findall(r'<tr class="payment">(.*?)</tr>', settle_t, re.S):
+        body = re.sub("</?bdi>", "", body)    # (each name is in a <bdi>: its own direction)
         cells = dict(re.findall(r'data-k="(\w+)"[^>]*>(?:<span[^>]*></span>)?([^<]*)<', body))
         pays.append([cells["payer"], cells["payee"], int(cells["points"]), cells["money"]])
     return rows, pays
