@@ -195,11 +195,12 @@ class Store:
         """The boot checkpoint (see the header) if there is a whole one, else None."""
         return _read_snap(self._snap_path)
 
-    def load(self, snap=None):
+    def load(self, snap=0):
         """Open the journal and rebuild the games from it, in one pass over the journal plus a
-        read of the newest games' records. snap: read_snap()'s, read before (None: read now)."""
+        read of the newest games' records. snap: what read_snap() gave, read before (0: read
+        it now), so that a missing checkpoint is not looked for twice."""
         j = self.journal
-        scan = _Scan(self.keep, snap or self.read_snap())
+        scan = _Scan(self.keep, self.read_snap() if snap == 0 else snap)
         j.open(scan.visit)
         notes = list(j.notes)
         hd = _record_after(j, 0) if scan.head else None     # record 1: the epoch's head
