@@ -9,6 +9,7 @@ takes them from firmware/). The worked examples (examples/*.json, which the READ
 the same way, as knockbox.examples (knockbox.engines.examples_root()). Everything else is in
 pyproject.toml.
 """
+
 from setuptools import find_namespace_packages, setup
 
 SOURCES = {"knockcore": "shared", "knockbox": "host", "knockfw": "firmware"}  # package: folder

@@ -32,6 +32,7 @@ Times are wall times: the load average is printed with them.
     .venv/bin/python bench/bench_book.py [--sizes 100,1000,10000] [--scratch DIR] [--jobs N]
     .venv/bin/python bench/bench_book.py --parts [--sizes ...]
 """
+
 import argparse
 import functools
 import os
@@ -47,14 +48,15 @@ import bench_history as BH  # noqa: E402  (puts tests/ on the path and imports k
 
 from knockbox import book  # noqa: E402
 
-BUDGET = 1.5            # the update's time at most this many times the report's
+BUDGET = 1.5  # the update's time at most this many times the report's
 
 
 def knockbox(args, cwd):
     """(seconds, stderr) of a new `knockbox ARGS` process."""
     t = time.perf_counter()
-    p = subprocess.run([BH.KNOCKBOX] + args, cwd=cwd, stdout=subprocess.DEVNULL,
-                       stderr=subprocess.PIPE, text=True)
+    p = subprocess.run(
+        [BH.KNOCKBOX] + args, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True
+    )
     dt = time.perf_counter() - t
     if p.returncode != 0:
         raise SystemExit("knockbox %s failed: %s" % (" ".join(args), p.stderr))
@@ -70,23 +72,28 @@ def first_build(n, path, scratch, jobs):
     shutil.rmtree(base, ignore_errors=True)
     os.makedirs(base)
     shutil.copy(path, db)
-    took = knockbox(["book", "--db", db, "-o", folder, "--jobs", str(jobs), "--lang", "en"],
-                    base)[0]
+    took = knockbox(["book", "--db", db, "-o", folder, "--jobs", str(jobs), "--lang", "en"], base)[
+        0
+    ]
     open(os.path.join(base, "done"), "w").close()
     return folder, db, took
 
 
 def _listed(folder, sub):
-    return [sub + "/" + f for f in os.listdir(os.path.join(folder, sub))] if os.path.isdir(
-        os.path.join(folder, sub)) else []
+    return (
+        [sub + "/" + f for f in os.listdir(os.path.join(folder, sub))]
+        if os.path.isdir(os.path.join(folder, sub))
+        else []
+    )
 
 
 def saved(folder):
     """What an update may change in the book (the manifest, the index, the player and year
     pages) and the evening pages it has: put back by restore()."""
     keep = {}
-    for rel in (["knockbox-book.json", "index.html"] + _listed(folder, "players")
-                + _listed(folder, "years")):
+    for rel in (
+        ["knockbox-book.json", "index.html"] + _listed(folder, "players") + _listed(folder, "years")
+    ):
         with open(os.path.join(folder, rel), "rb") as f:
             keep[rel] = (f.read(), os.stat(os.path.join(folder, rel)).st_mtime_ns)
     return keep, set(os.listdir(os.path.join(folder, "evenings")))
@@ -112,20 +119,29 @@ def measure(n, path, journal, k, scratch, jobs, runs):
     updates, reports, written = [], [], ""
     try:
         db = os.path.join(work, "h.sqlite3")
-        for _ in range(runs):       # the update and the report in turns: the same load
+        for _ in range(runs):  # the update and the report in turns: the same load
             shutil.copy(built_db, db)
             BH.sync_evening(db, journal, k)
             took, err = knockbox(["book", "--db", db, "-o", folder, "--lang", "en"], work)
             restore(folder, state)
             updates.append(took)
             written = err.rsplit(": ", 1)[1].strip()
-            reports.append(knockbox(["report", "--db", db, "-o",
-                                     os.path.join(work, "r.html"), "--lang", "en"], work)[0])
+            reports.append(
+                knockbox(
+                    ["report", "--db", db, "-o", os.path.join(work, "r.html"), "--lang", "en"], work
+                )[0]
+            )
     finally:
         shutil.rmtree(work, ignore_errors=True)
     mb = sum(os.path.getsize(os.path.join(d, f)) for d, _, fs in os.walk(folder) for f in fs)
-    return {"first": first, "update": min(updates), "report": min(reports), "written": written,
-            "mb": mb / 1e6, "evenings": len(state[1])}
+    return {
+        "first": first,
+        "update": min(updates),
+        "report": min(reports),
+        "written": written,
+        "mb": mb / 1e6,
+        "evenings": len(state[1]),
+    }
 
 
 class _Timed:
@@ -141,7 +157,7 @@ class _Timed:
         finally:
             self.out[self.part] = self.out.get(self.part, 0) + time.perf_counter() - t
 
-    def __get__(self, obj, cls=None):        # (a method: bound as one)
+    def __get__(self, obj, cls=None):  # (a method: bound as one)
         return self if obj is None else functools.partial(self, obj)
 
 
@@ -174,14 +190,26 @@ def parts(path, journal, k, scratch, runs=3):
             for whole in (False, True):
                 shutil.copy(base, db)
                 shutil.rmtree(copy, ignore_errors=True)
-                shutil.copytree(folder, copy)       # (mtimes kept: the pages are as built)
+                shutil.copytree(folder, copy)  # (mtimes kept: the pages are as built)
                 BH.sync_evening(db, journal, k)
-                if whole:       # the command as a user runs it (its evening page real)
-                    updates.append(knockbox(["book", "--db", db, "-o", copy, "--lang", "en"],
-                                            work)[0])
-                    reports.append(knockbox(["report", "--db", db, "-o",
-                                             os.path.join(work, "r.html"), "--lang", "en"],
-                                            work)[0])
+                if whole:  # the command as a user runs it (its evening page real)
+                    updates.append(
+                        knockbox(["book", "--db", db, "-o", copy, "--lang", "en"], work)[0]
+                    )
+                    reports.append(
+                        knockbox(
+                            [
+                                "report",
+                                "--db",
+                                db,
+                                "-o",
+                                os.path.join(work, "r.html"),
+                                "--lang",
+                                "en",
+                            ],
+                            work,
+                        )[0]
+                    )
                     continue
                 got = _update(db, copy)
                 if best is None or sum(got[0].values()) < sum(best[0].values()):
@@ -227,64 +255,114 @@ def main_parts(a, sizes):
         print("  measured %d games" % n, flush=True)
     names = list(results[sizes[0]][0])
     print("\n%-14s %s" % ("part (s)", " ".join("%12s" % ("%d games" % n) for n in sizes)))
+
     def total(n):
         return sum(v for k, v in results[n][0].items() if k not in ("report", "update"))
 
     for name in [x for x in names if x not in ("report", "update")] + ["all", "report"]:
-        print("%-14s %s" % (name, " ".join(
-            "%12.3f" % (total(n) if name == "all" else results[n][0][name]) for n in sizes)))
-    print("%-14s %s" % ("all / report", " ".join("%11.2fx" % (total(n) / results[n][0]["report"])
-                                                 for n in sizes)))
+        print(
+            "%-14s %s"
+            % (
+                name,
+                " ".join(
+                    "%12.3f" % (total(n) if name == "all" else results[n][0][name]) for n in sizes
+                ),
+            )
+        )
+    print(
+        "%-14s %s"
+        % (
+            "all / report",
+            " ".join("%11.2fx" % (total(n) / results[n][0]["report"]) for n in sizes),
+        )
+    )
     print("%-14s %s" % ("update", " ".join("%12.3f" % results[n][0]["update"] for n in sizes)))
     ratios = [results[n][0]["update"] / results[n][0]["report"] for n in sizes]
     print("%-14s %s" % ("update/report", " ".join("%11.2fx" % r for r in ratios)))
-    print("%-14s %s" % ("evenings", " ".join("%12d" % results[n][1]["evenings"]
-                                             for n in sizes)))
-    print("%-14s %s" % ("pages written", " ".join("%12d" % results[n][1]["written"]
-                                                  for n in sizes)))
-    print("%-14s %s" % ("manifest MB", " ".join("%12.1f" % (results[n][2] / 1e6)
-                                                for n in sizes)))
-    print("\n(update: `knockbox book` as a user runs it, in a new process, on that book of "
-          "stand-in evening pages\n after the sync: the new evening's page is real; the best of "
-          "%d, taken in turns with the report;\n within %gx of the report at every size: %s; "
-          "load average %.1f)" % (a.runs, BUDGET, "met" if max(ratios) <= BUDGET else "NOT MET",
-                                  os.getloadavg()[0]))
+    print("%-14s %s" % ("evenings", " ".join("%12d" % results[n][1]["evenings"] for n in sizes)))
+    print(
+        "%-14s %s" % ("pages written", " ".join("%12d" % results[n][1]["written"] for n in sizes))
+    )
+    print("%-14s %s" % ("manifest MB", " ".join("%12.1f" % (results[n][2] / 1e6) for n in sizes)))
+    print(
+        "\n(update: `knockbox book` as a user runs it, in a new process, on that book of "
+        "stand-in evening pages\n after the sync: the new evening's page is real; the best of "
+        "%d, taken in turns with the report;\n within %gx of the report at every size: %s; "
+        "load average %.1f)"
+        % (a.runs, BUDGET, "met" if max(ratios) <= BUDGET else "NOT MET", os.getloadavg()[0])
+    )
     return 0 if max(ratios) <= BUDGET else 1
 
 
 def main():
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--sizes", default="100,1000,10000")
-    p.add_argument("--scratch", default=os.path.join(tempfile.gettempdir(),
-                                                     "knockbox-bench-history"))
+    p.add_argument(
+        "--scratch", default=os.path.join(tempfile.gettempdir(), "knockbox-bench-history")
+    )
     p.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     p.add_argument("--runs", type=int, default=3)
-    p.add_argument("--parts", action="store_true",
-                   help="the update's parts that grow with the history, in this process")
+    p.add_argument(
+        "--parts",
+        action="store_true",
+        help="the update's parts that grow with the history, in this process",
+    )
     a = p.parse_args()
     sizes = tuple(int(x) for x in a.sizes.split(","))
     os.makedirs(a.scratch, exist_ok=True)
     if a.parts:
         return main_parts(a, sizes)
-    print("book bench (scratch: %s), load average %.1f %.1f %.1f, %d CPUs, --jobs %d"
-          % ((a.scratch,) + os.getloadavg() + (os.cpu_count(), a.jobs)), flush=True)
+    print(
+        "book bench (scratch: %s), load average %.1f %.1f %.1f, %d CPUs, --jobs %d"
+        % ((a.scratch,) + os.getloadavg() + (os.cpu_count(), a.jobs)),
+        flush=True,
+    )
     ok, rows = True, []
     for n, (path, journal, k) in sorted(BH.fill(a.scratch, sizes).items()):
         r = measure(n, path, journal, k, a.scratch, a.jobs, a.runs)
         ratio = r["update"] / r["report"]
         ok = ok and ratio <= BUDGET
         rows.append((n, r, ratio))
-        print("  measured %d games: first build %s, update %.2f s, report %.2f s" % (
-            n, "cached" if r["first"] is None else "%.0f s" % r["first"], r["update"],
-            r["report"]), flush=True)
-    print("\n%8s %9s %12s %11s %10s %7s  %s" % ("games", "evenings", "first build", "update s",
-                                               "report s", "ratio", "book; the update's pages"))
+        print(
+            "  measured %d games: first build %s, update %.2f s, report %.2f s"
+            % (
+                n,
+                "cached" if r["first"] is None else "%.0f s" % r["first"],
+                r["update"],
+                r["report"],
+            ),
+            flush=True,
+        )
+    print(
+        "\n%8s %9s %12s %11s %10s %7s  %s"
+        % (
+            "games",
+            "evenings",
+            "first build",
+            "update s",
+            "report s",
+            "ratio",
+            "book; the update's pages",
+        )
+    )
     for n, r, ratio in rows:
-        print("%8d %9d %12s %11.2f %10.2f %6.2fx  %.0f MB; %s" % (
-            n, r["evenings"], "cached" if r["first"] is None else "%.0f s" % r["first"],
-            r["update"], r["report"], ratio, r["mb"], r["written"]))
-    print("\nthe update within %gx of one evening's report at every size: %s (load average "
-          "%.1f)" % (BUDGET, "met" if ok else "NOT MET", os.getloadavg()[0]))
+        print(
+            "%8d %9d %12s %11.2f %10.2f %6.2fx  %.0f MB; %s"
+            % (
+                n,
+                r["evenings"],
+                "cached" if r["first"] is None else "%.0f s" % r["first"],
+                r["update"],
+                r["report"],
+                ratio,
+                r["mb"],
+                r["written"],
+            )
+        )
+    print(
+        "\nthe update within %gx of one evening's report at every size: %s (load average "
+        "%.1f)" % (BUDGET, "met" if ok else "NOT MET", os.getloadavg()[0])
+    )
     return 0 if ok else 1
 
 

@@ -1,6 +1,7 @@
 """Size and heap of the rules core: mpy-cross -O3 size per module of shared/ (budget 12 KB), and
 the heap cost of importing the core and replaying a 300-hand session under
 `micropython -X heapsize=192k`. Run: .venv/bin/python bench/bench_core.py"""
+
 import json
 import os
 import random
@@ -42,7 +43,9 @@ print(json.dumps({"import": after_import - base, "held": held, "hands": len(g.ha
 def long_game(n_hands=300, seed=1):
     """One method-3 game of 300 hands (a target high enough that it never ends)."""
     rules = {"preset": "seed", "m3_target": 100000}
-    return gamegen.random_game(random.Random(seed), method=3, max_hands=n_hands, rules=rules).record()
+    return gamegen.random_game(
+        random.Random(seed), method=3, max_hands=n_hands, rules=rules
+    ).record()
 
 
 def main():
@@ -53,8 +56,10 @@ def main():
         print("shared/ compiled with mpy-cross -O3:")
         for name, size in sizes.items():
             print("  %-14s %6d bytes" % (name, size))
-        print("  %-14s %6d bytes (budget %d, %s)" % ("total", total, BUDGET,
-                                                    "OK" if total <= BUDGET else "OVER"))
+        print(
+            "  %-14s %6d bytes (budget %d, %s)"
+            % ("total", total, BUDGET, "OK" if total <= BUDGET else "OVER")
+        )
         path = os.path.join(d, "session.json")
         rec = long_game()
         with open(path, "w") as f:
@@ -72,10 +77,14 @@ def main():
         print("MicroPython unix port (64-bit), -X heapsize=192k, from .mpy:")
         print("  heap after importing the core:     %6d bytes" % r["import"])
         print("  heap holding a %d-hand game:       %6d bytes" % (r["hands"], r["held"]))
-        print("  smallest heap that replays it:     %6s KB (peak need, found by bisection)"
-              % mp.min_heap(script, [path], [mpy.lib(d)]))
-        print("  replay %d hands: %.1f ms; standings: %.1f ms (x86-64; a Pico is ~30x slower)"
-              % (r["hands"], r["replay_us"] / 1000, r["standings_us"] / 1000))
+        print(
+            "  smallest heap that replays it:     %6s KB (peak need, found by bisection)"
+            % mp.min_heap(script, [path], [mpy.lib(d)])
+        )
+        print(
+            "  replay %d hands: %.1f ms; standings: %.1f ms (x86-64; a Pico is ~30x slower)"
+            % (r["hands"], r["replay_us"] / 1000, r["standings_us"] / 1000)
+        )
     return 0 if total <= BUDGET else 1
 
 

@@ -12,6 +12,7 @@
    the conversion alone (UC8151: epdconv.columns for the whole frame; SSD1680: epdinvert.invert
    twice). Flash timing is not modelled; SPI wire time is.
 """
+
 import json
 import os
 import subprocess
@@ -103,25 +104,40 @@ print("RESULT " + json.dumps(res))
 
 
 def unix():
-    env = dict(os.environ, MICROPYPATH=":".join([os.path.join(ROOT, "firmware"),
-                                                os.path.join(ROOT, "shared"),
-                                                os.path.join(ROOT, "tests")]))
+    env = dict(
+        os.environ,
+        MICROPYPATH=":".join(
+            [
+                os.path.join(ROOT, "firmware"),
+                os.path.join(ROOT, "shared"),
+                os.path.join(ROOT, "tests"),
+            ]
+        ),
+    )
     exe = os.path.join(os.path.dirname(sys.executable), "micropython")
-    p = subprocess.run([exe, "-X", "heapsize=192k", "-c", UNIX_SCRIPT % {"n": N}], env=env,
-                       capture_output=True, text=True, timeout=300)
+    p = subprocess.run(
+        [exe, "-X", "heapsize=192k", "-c", UNIX_SCRIPT % {"n": N}],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     if p.returncode != 0:
         raise SystemExit("unix port run failed:\n" + p.stdout + p.stderr)
     print("Unix port (x86-64 CPU; SPI counts bytes only), per refresh:")
     for cls, mode, us, nbytes, alloc, heap in json.loads(p.stdout.strip().splitlines()[-1]):
-        print("  %-8s %-7s %7.1f us CPU, %5d bytes, on a Pico's wire %4.1f ms, alloc %d B" % (
-            cls, mode, us, nbytes, nbytes * 8 * 1000 / BAUD[cls], alloc))
+        print(
+            "  %-8s %-7s %7.1f us CPU, %5d bytes, on a Pico's wire %4.1f ms, alloc %d B"
+            % (cls, mode, us, nbytes, nbytes * 8 * 1000 / BAUD[cls], alloc)
+        )
         if mode == "quick":
             print("  %-8s driver heap (framebuffer + buffers it keeps): %d bytes" % (cls, heap))
 
 
 def emulated():
-    emu = os.path.abspath(os.environ.get("RP2040_EMU")
-                          or os.path.join(os.path.dirname(ROOT), "shared", "rp2040-emu"))
+    emu = os.path.abspath(
+        os.environ.get("RP2040_EMU") or os.path.join(os.path.dirname(ROOT), "shared", "rp2040-emu")
+    )
     if not os.path.isfile(os.path.join(emu, "emupico.py")):
         print("Emulated Pico: skipped (no %s)" % emu)
         return
@@ -133,8 +149,17 @@ def emulated():
     import emupico
 
     subprocess.run([os.path.join(emu, "setup.sh")], check=True, capture_output=True)
-    files = mpy.build("device", modules=["knockfw.epd", "knockfw.uc8151", "knockfw.ssd1680",
-                                         "knockfw.epdconv", "knockfw.epdinvert", "knockfw.board"])
+    files = mpy.build(
+        "device",
+        modules=[
+            "knockfw.epd",
+            "knockfw.uc8151",
+            "knockfw.ssd1680",
+            "knockfw.epdconv",
+            "knockfw.epdinvert",
+            "knockfw.board",
+        ],
+    )
     mpremote = os.path.join(os.path.dirname(sys.executable), "mpremote")
     with tempfile.TemporaryDirectory(prefix="knockbox-bench-display-") as tmp:
         for dest, data in files.items():
@@ -153,8 +178,12 @@ def emulated():
                 cmd += ["+", "fs", "cp", os.path.join(tmp, "files", dest), ":" + dest]
             subprocess.run(cmd, check=True, capture_output=True, timeout=300)
             t0 = time.time()
-            p = subprocess.run([mpremote, "connect", pico.tty, "resume", "run", script],
-                               capture_output=True, text=True, timeout=600)
+            p = subprocess.run(
+                [mpremote, "connect", pico.tty, "resume", "run", script],
+                capture_output=True,
+                text=True,
+                timeout=600,
+            )
             wall = time.time() - t0
         finally:
             pico.stop(capture_output=True)
@@ -162,13 +191,16 @@ def emulated():
     if p.returncode != 0 or not lines:
         raise SystemExit("emulated run failed:\n" + p.stdout + p.stderr)
     res = json.loads(lines[-1][7:])
-    print("Emulated Pico (MicroPython v1.28 on rp2040js, emulated RP2040 time; %.0f s wall):"
-          % wall)
+    print(
+        "Emulated Pico (MicroPython v1.28 on rp2040js, emulated RP2040 time; %.0f s wall):" % wall
+    )
     for name in ("UC8151", "SSD1680"):
         r = res[name]
-        print("  %-8s conversion %.2f ms; conversion + transfer per refresh: full %.1f ms, "
-              "partial %.1f ms, quick %.1f ms  (%s; driver heap %d bytes)" % (
-                  name, r["convert"], r["full"], r["partial"], r["quick"], r["spi"], r["heap"]))
+        print(
+            "  %-8s conversion %.2f ms; conversion + transfer per refresh: full %.1f ms, "
+            "partial %.1f ms, quick %.1f ms  (%s; driver heap %d bytes)"
+            % (name, r["convert"], r["full"], r["partial"], r["quick"], r["spi"], r["heap"])
+        )
 
 
 if __name__ == "__main__":

@@ -15,6 +15,7 @@ makes; the module is imported each time, as it is forgotten when left), and, at 
 parts: the store's sums (knockfw.ui_evening.tally) and the drawing; then the same with 100 KB of
 the heap held from the start.
 """
+
 import os
 import random
 import shutil
@@ -22,14 +23,18 @@ import sys
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-sys.path[:0] = [os.path.join(ROOT, "bench"), os.path.join(ROOT, "tests", "emu"),
-                os.path.join(ROOT, "tests"), os.path.join(ROOT, "tests", "stubs")]
+sys.path[:0] = [
+    os.path.join(ROOT, "bench"),
+    os.path.join(ROOT, "tests", "emu"),
+    os.path.join(ROOT, "tests"),
+    os.path.join(ROOT, "tests", "stubs"),
+]
 import bench_pico as P  # noqa: E402
 import emu_device  # noqa: E402
 from kit.gamegen import random_start  # noqa: E402
 from knockcore.game import Game  # noqa: E402
 
-BUDGET_MS = 1000    # "well under a second"
+BUDGET_MS = 1000  # "well under a second"
 NAMES = ["Ann", "Bob", "Cy", "Dee", "Eve"]
 
 PARTS = r"""
@@ -56,6 +61,7 @@ print("PARTS", n, time.ticks_diff(t1, t0), time.ticks_diff(t2, t1), time.ticks_d
       free0, free1, gc.mem_free(), len(a.ui.act.pages))
 """
 
+
 def hand(g, rnd):
     # hands a table plays: a knock of 0..10 (a gin now and then), the others 5..45
     s = rnd.choice(g.active)
@@ -81,8 +87,12 @@ def make_journal(d, before, games, seed=11):
         players = [NAMES[(k + i) % len(NAMES)] for i in range(3)]
         start = random_start(method, rnd)
         g = Game(method, players, start, {"preset": "seed"})
-        ops.append(["new", {"method": method, "players": players, "start": start,
-                            "rules": {"preset": "seed"}}])
+        ops.append(
+            [
+                "new",
+                {"method": method, "players": players, "start": start, "rules": {"preset": "seed"}},
+            ]
+        )
         last = k == before + games
         while not g.over and not (last and len(g.hands) >= 3):
             h = hand(g, rnd)
@@ -106,8 +116,7 @@ def measure(emu, image, work, jdir, opens):
         boot = [f.t_us for f in dev.frames().frames if f.boot == dev.boot()]
         for _ in range(opens):
             # the menu of a game being played: Up from the top is Back, then New evening, Evening
-            missed = dev.act([("up", "press"), ("up", "press"), ("up", "press"),
-                              ("up", "press")])
+            missed = dev.act([("up", "press"), ("up", "press"), ("up", "press"), ("up", "press")])
             if missed:
                 raise SystemExit("presses unanswered on the way to the menu: %r" % missed)
             dev.wait_quiet(300)
@@ -138,11 +147,18 @@ def measure(emu, image, work, jdir, opens):
             held = "no, the app did not boot: " + P.last_words(dev)
     finally:
         dev.stop()
-    opened = [P.refresh_after(frames, b, t) / 1000 for b, t in times
-              if P.refresh_after(frames, b, t) is not None]
+    opened = [
+        P.refresh_after(frames, b, t) / 1000
+        for b, t in times
+        if P.refresh_after(frames, b, t) is not None
+    ]
     parts = [x for x in out.splitlines() if x.startswith("PARTS")]
-    return (boot[0] / 1000 if boot else None), opened, (parts[-1].split()[1:] if parts else None), \
-        held
+    return (
+        (boot[0] / 1000 if boot else None),
+        opened,
+        (parts[-1].split()[1:] if parts else None),
+        held,
+    )
 
 
 def main():
@@ -161,22 +177,40 @@ def main():
         if image is None:
             image = P.deploy(emupico, work)
         boot, opened, parts, held = measure(emupico, image, work, jdir, opens)
-        print("The Evening screen, emulated RP2040 time, Badger 2040 build (journal: %d records; "
-              "the evening: %d finished games, %d hands, and a game being played):"
-              % (info["last_seq"], games, info["hands"]))
-        P.say("Evening screen: A released -> refresh (median)", P.med(opened), BUDGET_MS,
-              extra="max %.0f ms over %d opens" % (max(opened or [0]), len(opened)))
+        print(
+            "The Evening screen, emulated RP2040 time, Badger 2040 build (journal: %d records; "
+            "the evening: %d finished games, %d hands, and a game being played):"
+            % (info["last_seq"], games, info["hands"])
+        )
+        P.say(
+            "Evening screen: A released -> refresh (median)",
+            P.med(opened),
+            BUDGET_MS,
+            extra="max %.0f ms over %d opens" % (max(opened or [0]), len(opened)),
+        )
         P.say("reset -> first refresh with this journal", boot, P.BUDGETS["boot300"])
         if parts:
             n, tally_us, open_us, draw_us, free0, free1, free2, pages = (int(v) for v in parts)
-            print("  at the REPL: %d games summed in %.0f ms (all but the newest in RAM "
-                  "replayed from the journal), opening %.0f ms (imports, the sums again), "
-                  "drawing %.0f ms, %d pages; heap free %.1f KB before, %.1f KB with the screen "
-                  "open (%.1f after a collection)" % (
-                      n, tally_us / 1000, open_us / 1000, draw_us / 1000, pages,
-                      free0 / 1024, free1 / 1024, free2 / 1024))
-        print("%-46s %9s     (boot with this journal, the menu, the Evening screen)" % (
-            ">= 100 KB free at every point (100 KB held)", held))
+            print(
+                "  at the REPL: %d games summed in %.0f ms (all but the newest in RAM "
+                "replayed from the journal), opening %.0f ms (imports, the sums again), "
+                "drawing %.0f ms, %d pages; heap free %.1f KB before, %.1f KB with the screen "
+                "open (%.1f after a collection)"
+                % (
+                    n,
+                    tally_us / 1000,
+                    open_us / 1000,
+                    draw_us / 1000,
+                    pages,
+                    free0 / 1024,
+                    free1 / 1024,
+                    free2 / 1024,
+                )
+            )
+        print(
+            "%-46s %9s     (boot with this journal, the menu, the Evening screen)"
+            % (">= 100 KB free at every point (100 KB held)", held)
+        )
         print("(%.0f s wall)" % (time.time() - t))
     finally:
         shutil.rmtree(work, ignore_errors=True)

@@ -6,6 +6,7 @@ hand. Run: .venv/bin/python bench/bench_firmware.py [--quick] [--against REV]
 --against REV: the same benchmark first on revision REV of this repository (its own
 bench_firmware.py, in a copy of that tree, with this checkout's .venv), its figures printed as
 "before", this tree's as "now": e.g. --against d7e6c2f, the tree before issue 10's redesign."""
+
 import os
 import random
 import shutil
@@ -33,8 +34,7 @@ def sizes():
     total (every board's files and the simulator's board))."""
     from kit import mp
 
-    dev = dict((b, sum(mp.sizes("device", modules=["knockfw"], board=b).values()))
-               for b in BOARDS)
+    dev = dict((b, sum(mp.sizes("device", modules=["knockfw"], board=b).values())) for b in BOARDS)
     sim = mp.sizes("sim", modules=["knockfw"])
     rows = sorted(((k, v) for k, v in sim.items()), key=lambda r: (-r[1], r[0]))
     return rows, dev, sum(sim.values())
@@ -91,9 +91,17 @@ def print_per_method(stats):
             continue
         p = [s[1] for s in rows]
         t = [s[2] / 1000 for s in rows]
-        print("    method %d (%3d hands): presses %d / %d; awake %.1f s / %.1f s"
-              % (m, len(rows), percentile(p, 50), percentile(p, 90), percentile(t, 50),
-                 percentile(t, 90)))
+        print(
+            "    method %d (%3d hands): presses %d / %d; awake %.1f s / %.1f s"
+            % (
+                m,
+                len(rows),
+                percentile(p, 50),
+                percentile(p, 90),
+                percentile(t, 50),
+                percentile(t, 90),
+            )
+        )
 
 
 def cold_boot(flash):
@@ -118,10 +126,15 @@ def against(rev, quick):
             raise SystemExit("bench_firmware: no revision %r: %s" % (rev, tree.stderr.decode()))
         subprocess.run(["tar", "-x", "-C", d], input=tree.stdout, check=True)
         os.symlink(os.path.join(ROOT, ".venv"), os.path.join(d, ".venv"))
-        p = subprocess.run([sys.executable, os.path.join(d, "bench", "bench_firmware.py")] +
-                           (["--quick"] if quick else []), capture_output=True, text=True, cwd=d,
-                           timeout=7200)
-        if p.returncode not in (0, 1):     # 1: over its size budget, still figures
+        p = subprocess.run(
+            [sys.executable, os.path.join(d, "bench", "bench_firmware.py")]
+            + (["--quick"] if quick else []),
+            capture_output=True,
+            text=True,
+            cwd=d,
+            timeout=7200,
+        )
+        if p.returncode not in (0, 1):  # 1: over its size budget, still figures
             raise SystemExit("bench_firmware at %s failed:\n%s" % (rev, p.stderr[-2000:]))
         return [ln for ln in p.stdout.splitlines() if not ln.startswith("  knockfw/")]
     finally:
@@ -141,8 +154,15 @@ def main():
     for rel, size in rows:
         print("  %-28s %6d bytes" % (rel, size))
     for b in BOARDS:
-        print("  %-28s %6d bytes (budget %d: %s)" % ("on the device, " + b, dev_total[b], BUDGET,
-                                                    "OK" if dev_total[b] <= BUDGET else "OVER"))
+        print(
+            "  %-28s %6d bytes (budget %d: %s)"
+            % (
+                "on the device, " + b,
+                dev_total[b],
+                BUDGET,
+                "OK" if dev_total[b] <= BUDGET else "OVER",
+            )
+        )
     print("  %-28s %6d bytes (with the simulator's board)" % ("all of firmware/", all_total))
     acts, total = session(60 if quick else 300)
     out = tempfile.mkdtemp(prefix="kb-bench-")
@@ -151,21 +171,34 @@ def main():
         commits = r["commit_us"]
         hp = r["hand_presses"]
         print("%d-hand session through the buttons, -X heapsize=192k (64-bit unix port):" % total)
-        print("  games: %d, heap in use at the end: %d bytes, free: %d bytes"
-              % (r["gids"], r["mem_alloc"], r["mem_free"]))
-        print("  CPU per recorded change (commit + journal + render): mean %.2f ms, max %.2f ms"
-              % (commits[1] / commits[0] / 1000, commits[2] / 1000))
-        print("  boot to scoreboard with the %d-hand journal: %.1f ms CPU (App() on a warm process)"
-              % (total, r["boot_us"][-1] / 1000))
+        print(
+            "  games: %d, heap in use at the end: %d bytes, free: %d bytes"
+            % (r["gids"], r["mem_alloc"], r["mem_free"])
+        )
+        print(
+            "  CPU per recorded change (commit + journal + render): mean %.2f ms, max %.2f ms"
+            % (commits[1] / commits[0] / 1000, commits[2] / 1000)
+        )
+        print(
+            "  boot to scoreboard with the %d-hand journal: %.1f ms CPU (App() on a warm process)"
+            % (total, r["boot_us"][-1] / 1000)
+        )
         imp, app_us, render = cold_boot(os.path.join(out, "flash.img"))
-        print("  cold boot, fresh process: import %.1f ms + journal/app %.1f ms + first screen %.1f ms"
-              " = %.1f ms" % (imp / 1000, app_us / 1000, render / 1000, (imp + app_us + render) / 1000))
+        print(
+            "  cold boot, fresh process: import %.1f ms + journal/app %.1f ms + first screen %.1f ms"
+            " = %.1f ms"
+            % (imp / 1000, app_us / 1000, render / 1000, (imp + app_us + render) / 1000)
+        )
         print("  presses per hand: %.1f average (%d hands, max %d)" % (hp[1] / hp[0], hp[0], hp[2]))
         hm, hf = r["hand_ms"], r["hand_frames"]
-        print("  awake time per hand at the buttons: %.1f s average (press 80 ms, gap 120 ms, holds"
-              " as needed); panel refreshes per hand: %.1f" % (hm[1] / hm[0] / 1000, hf[1] / hf[0]))
+        print(
+            "  awake time per hand at the buttons: %.1f s average (press 80 ms, gap 120 ms, holds"
+            " as needed); panel refreshes per hand: %.1f" % (hm[1] / hm[0] / 1000, hf[1] / hf[0])
+        )
         print_per_method([e["hand_stat"] for e in r["events"] if "hand_stat" in e])
-        print("  (a Pico runs MicroPython ~20-40x slower than this x86-64 core; flash writes add ~50 ms)")
+        print(
+            "  (a Pico runs MicroPython ~20-40x slower than this x86-64 core; flash writes add ~50 ms)"
+        )
         if not quick:
             lo, hi = 96, 192
             while lo < hi:

@@ -11,6 +11,7 @@ port: object headers are twice the Pico's, bytes data the same) prints:
 - the time to draw a scoreboard's worth of text (40 medium characters in names and labels plus
   12 large digits) into a 296x128 MONO_VLSB FrameBuffer (the display's layout), and the heap that allocates.
 """
+
 import os
 import shutil
 import sys
@@ -18,7 +19,7 @@ import tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "tests"))
-sys.path.insert(0, os.path.join(ROOT, "tests", "stubs"))   # micropython.const/viper on CPython
+sys.path.insert(0, os.path.join(ROOT, "tests", "stubs"))  # micropython.const/viper on CPython
 sys.path.insert(0, os.path.join(ROOT, "tools", "fonts"))
 import gen_fonts  # noqa: E402
 from kit import mp  # noqa: E402
@@ -88,22 +89,37 @@ def main():
     tmp = tempfile.mkdtemp(prefix="bench_fonts_")
     try:
         src = os.path.join(tmp, "src")
-        shutil.copytree(FW, os.path.join(src, "knockfw"),
-                        ignore=shutil.ignore_patterns("__pycache__"))
+        shutil.copytree(
+            FW, os.path.join(src, "knockfw"), ignore=shutil.ignore_patterns("__pycache__")
+        )
         gen_fonts.generate(os.path.join(src, "knockfw"))
         # the manifest's sim build of the fonts, text and strings, from the regenerated copy
-        sizes = mpy.build_into(os.path.join(tmp, "mpy"), "sim", modules=MODULES,
-                               sources={"knockfw": src})
+        sizes = mpy.build_into(
+            os.path.join(tmp, "mpy"), "sim", modules=MODULES, sources={"knockfw": src}
+        )
         lib = mpy.lib(os.path.join(tmp, "mpy"))
-        print("fonts: committed files %s" % ("STALE: " + " ".join(stale) if stale else "match the generator"))
+        print(
+            "fonts: committed files %s"
+            % ("STALE: " + " ".join(stale) if stale else "match the generator")
+        )
         for name in ("large", "medium", "small"):
             with open(os.path.join(src, "knockfw", "fonts.py"), encoding="utf-8") as f:
                 env = {}
-                exec(f.read(), env)     # the regenerated module: plain bytes, nothing imported
+                exec(f.read(), env)  # the regenerated module: plain bytes, nothing imported
             h, base, cells, none = gen_fonts.decode(env[name])
-            print("font %-7s cell %2d px, baseline %2d, max width %2d, %3d glyphs, digit '0' %d px,"
-                  " %d bytes" % (name, h, base, max(w for w, _c in cells.values()), len(cells),
-                                 cells[ord("0")][0], len(env[name])))
+            print(
+                "font %-7s cell %2d px, baseline %2d, max width %2d, %3d glyphs, digit '0' %d px,"
+                " %d bytes"
+                % (
+                    name,
+                    h,
+                    base,
+                    max(w for w, _c in cells.values()),
+                    len(cells),
+                    cells[ord("0")][0],
+                    len(env[name]),
+                )
+            )
         print("%-22s %8s %10s" % ("module", ".mpy B", "heap B"))
         total = 0
         for mod in MODULES:
@@ -120,8 +136,10 @@ def main():
         if r.returncode:
             raise SystemExit(r.stdout + r.stderr)
         board_us, raw_us, alloc = (int(v) for v in r.stdout.split())
-        print("scoreboard text (42 medium + 11 large glyphs, fit+align+draw): %d us, allocates %d B"
-              % (board_us, alloc))
+        print(
+            "scoreboard text (42 medium + 11 large glyphs, fit+align+draw): %d us, allocates %d B"
+            % (board_us, alloc)
+        )
         print("same strings, plain draw(): %d us" % raw_us)
     finally:
         shutil.rmtree(tmp)

@@ -20,6 +20,7 @@ code 1 if one is not met.
 
     .venv/bin/python bench/bench_history.py [--big] [--scratch DIR] [--runs N]
 """
+
 import io
 import json
 import os
@@ -42,12 +43,19 @@ from knockcore.proto import EVENTS_MAX  # noqa: E402
 
 PLAYERS = ["Ann", "Bob", "Cy", "Dee", "Eve", "Fay"]
 DEV = "b0a1c2d3e4f5a6b7"
-GENERATOR = 1       # bump when the histories made change: the cache is rebuilt
+GENERATOR = 1  # bump when the histories made change: the cache is rebuilt
 KNOCKBOX = os.path.join(os.path.dirname(sys.executable), "knockbox")
 SIZES = (100, 1000, 10000)
 MARKS = SIZES + (30000,)
-BUDGET = {"show LAST": 2, "settle --evening": 2, "report (latest evening)": 2,
-          "sync of one evening": 2, "history": 6, "stats": 15, "stats --json": 15}
+BUDGET = {
+    "show LAST": 2,
+    "settle --evening": 2,
+    "report (latest evening)": 2,
+    "sync of one evening": 2,
+    "history": 6,
+    "stats": 15,
+    "stats --json": 15,
+}
 LINEAR = ("export --json", "import")
 LINEAR_SLACK = 1.5
 
@@ -57,12 +65,19 @@ class Link:
     protocol's EVENTS_MAX."""
 
     def __init__(self, evs, base=0):
-        self.evs = evs      # the journal's records from seq base + 1 on (a sync asks no earlier)
+        self.evs = evs  # the journal's records from seq base + 1 on (a sync asks no earlier)
         self.base = base
 
     def hello(self):
-        return {"ok": True, "device": DEV, "epoch": 0, "last_seq": self.base + len(self.evs),
-                "format": "knockbox-game/1", "board": "bench", "fw": "0"}
+        return {
+            "ok": True,
+            "device": DEV,
+            "epoch": 0,
+            "last_seq": self.base + len(self.evs),
+            "format": "knockbox-game/1",
+            "board": "bench",
+            "fw": "0",
+        }
 
     def events(self, after=0, limit=EVENTS_MAX):
         last = self.base + len(self.evs)
@@ -130,7 +145,7 @@ def fill(scratch, sizes):
     cached = all(os.path.exists(f) for f in files.values())
     if cached:
         for f in files.values():
-            history.History(f).close()      # what a newer knockbox adds on opening, kept
+            history.History(f).close()  # what a newer knockbox adds on opening, kept
     work = os.path.join(scratch, "filling.sqlite3")
     if not cached and os.path.exists(work):
         os.unlink(work)
@@ -149,8 +164,11 @@ def fill(scratch, sizes):
             want = games
             if not cached:
                 shutil.copy(work, files[games])
-                print("  filled %d games in %.0f s (%d syncs, %.1f MB)" % (
-                    games, time.time() - t, k + 1, os.path.getsize(work) / 1e6), flush=True)
+                print(
+                    "  filled %d games in %.0f s (%d syncs, %.1f MB)"
+                    % (games, time.time() - t, k + 1, os.path.getsize(work) / 1e6),
+                    flush=True,
+                )
     if not cached:
         os.unlink(work)
     return out
@@ -159,8 +177,9 @@ def fill(scratch, sizes):
 def run(args, cwd):
     """Seconds a new `knockbox ARGS` process takes (its output thrown away)."""
     t = time.perf_counter()
-    p = subprocess.run([KNOCKBOX] + args, cwd=cwd, stdout=subprocess.DEVNULL,
-                       stderr=subprocess.PIPE, text=True)
+    p = subprocess.run(
+        [KNOCKBOX] + args, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True
+    )
     dt = time.perf_counter() - t
     if p.returncode != 0:
         raise SystemExit("knockbox %s failed: %s" % (" ".join(args), p.stderr))
@@ -179,11 +198,15 @@ def measure(path, journal, k, work, runs):
     last = h.db.execute("SELECT MAX(id) FROM games").fetchone()[0]
     h.close()
     out = {}
-    cmds = [("history", ["history"]), ("show LAST", ["show", str(last)]),
-            ("stats", ["stats"]), ("stats --json", ["stats", "--json"]),
-            ("settle --evening", ["settle", "--evening"]),
-            ("export --json", ["export", "--json", "-o", os.path.join(work, "all.json")]),
-            ("report (latest evening)", ["report", "-o", os.path.join(work, "r.html")])]
+    cmds = [
+        ("history", ["history"]),
+        ("show LAST", ["show", str(last)]),
+        ("stats", ["stats"]),
+        ("stats --json", ["stats", "--json"]),
+        ("settle --evening", ["settle", "--evening"]),
+        ("export --json", ["export", "--json", "-o", os.path.join(work, "all.json")]),
+        ("report (latest evening)", ["report", "-o", os.path.join(work, "r.html")]),
+    ]
     for name, args in cmds:
         out[name] = best(lambda a=args: run(a + ["--db", db], work), runs)
 
@@ -206,10 +229,19 @@ def measure(path, journal, k, work, runs):
     def one_evening(inside):
         copy = os.path.join(work, "s.sqlite3")
         shutil.copy(path, copy)
-        if not inside:      # a new process, as the other commands (its own sync: below)
+        if not inside:  # a new process, as the other commands (its own sync: below)
             t = time.perf_counter()
-            subprocess.run([sys.executable, os.path.abspath(__file__), "--sync-one", copy,
-                            journal_file, str(k)], check=True)
+            subprocess.run(
+                [
+                    sys.executable,
+                    os.path.abspath(__file__),
+                    "--sync-one",
+                    copy,
+                    journal_file,
+                    str(k),
+                ],
+                check=True,
+            )
             return time.perf_counter() - t
         t = time.perf_counter()
         s = sync_evening(copy, journal, k)
@@ -239,12 +271,17 @@ def main():
         return sync_one(*args[1:4])
     big = "--big" in args
     runs = int(args[args.index("--runs") + 1]) if "--runs" in args else 3
-    scratch = (args[args.index("--scratch") + 1] if "--scratch" in args
-               else os.path.join(tempfile.gettempdir(), "knockbox-bench-history"))
+    scratch = (
+        args[args.index("--scratch") + 1]
+        if "--scratch" in args
+        else os.path.join(tempfile.gettempdir(), "knockbox-bench-history")
+    )
     os.makedirs(scratch, exist_ok=True)
     sizes = SIZES + ((30000,) if big else ())
-    print("history bench: one device, weekly evenings of 4-6 games, six players (scratch: %s)"
-          % scratch)
+    print(
+        "history bench: one device, weekly evenings of 4-6 games, six players (scratch: %s)"
+        % scratch
+    )
     t0 = time.time()
     results = {}
     for n, (path, journal, k) in sorted(fill(scratch, sizes).items()):
@@ -260,8 +297,10 @@ def main():
 def report(results, sizes, wall):
     names = list(results[sizes[0]])
     w = max(len(x) for x in names)
-    print("\n%-*s  %s" % (w, "command (best of 3, s)", "  ".join("%9s" % ("%d games" % n)
-                                                                  for n in sizes)))
+    print(
+        "\n%-*s  %s"
+        % (w, "command (best of 3, s)", "  ".join("%9s" % ("%d games" % n) for n in sizes))
+    )
     for name in names:
         cells = ["%9.3f" % results[n][name] for n in sizes]
         print("%-*s  %s" % (w, name, "  ".join(cells)))
@@ -282,7 +321,10 @@ def report(results, sizes, wall):
             per = (results[10000][name] / 10000) / (results[1000][name] / 1000)
             met = per <= LINEAR_SLACK
             verdict = "linear: per game at 10,000 = %.2fx that at 1,000 (<= %.1fx): %s" % (
-                per, LINEAR_SLACK, "met" if met else "NOT MET")
+                per,
+                LINEAR_SLACK,
+                "met" if met else "NOT MET",
+            )
         ok = ok and met
         print("  %-*s  %s   %s" % (w, name, "  ".join(ratios), verdict))
     print("\n%s (%.0f s wall)" % ("every budget met" if ok else "SOME BUDGETS NOT MET", wall))

@@ -11,6 +11,7 @@ GROWTH_MAX while the file grows SIZES[-1] / SIZES[0] times.
 
     .venv/bin/python bench/bench_import_memory.py [--games N N ...] [--hands H] [--scratch DIR]
 """
+
 import argparse
 import datetime
 import json
@@ -47,8 +48,9 @@ def write_file(path, games, hands):
     with open(path, "w", encoding="utf-8") as f:
         f.write("[")
         for i in range(games):
-            g = Game(3, ["Ann", "Bob", "Cy"], {"dealer": i % 3},
-                     {"preset": "seed", "m3_target": 100000})
+            g = Game(
+                3, ["Ann", "Bob", "Cy"], {"dealer": i % 3}, {"preset": "seed", "m3_target": 100000}
+            )
             for _ in range(hands):
                 g.add(random_hand(g, rnd))
             rec = g.record()
@@ -67,15 +69,16 @@ def measure(path, db):
     if p.returncode != 0:
         sys.exit("import failed: %s" % p.stderr.strip())
     lines = p.stdout.split()
-    return took, int(lines[-1]) / 1024, " ".join(lines[:-1])      # ru_maxrss: KB on Linux
+    return took, int(lines[-1]) / 1024, " ".join(lines[:-1])  # ru_maxrss: KB on Linux
 
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--games", type=int, nargs="+", default=list(SIZES), metavar="N")
     ap.add_argument("--hands", type=int, default=HANDS)
-    ap.add_argument("--scratch", default=os.path.join(tempfile.gettempdir(),
-                                                      "knockbox-bench-import"))
+    ap.add_argument(
+        "--scratch", default=os.path.join(tempfile.gettempdir(), "knockbox-bench-import")
+    )
     a = ap.parse_args()
     os.makedirs(a.scratch, exist_ok=True)
     print("%8s %10s %9s %13s  %s" % ("games", "file MB", "seconds", "peak RSS MB", "output"))

@@ -12,6 +12,7 @@ Prints
   minus what was allocated before the replay (the RAM disk image itself is excluded).
 The unix port on a laptop is roughly 10-30x faster than an RP2040 at 125 MHz: scale CPU times.
 """
+
 import json
 import os
 import random
@@ -26,17 +27,22 @@ from kit import mp  # noqa: E402
 from knockbox import mpy  # noqa: E402
 
 MP_SCRIPTS = os.path.join(ROOT, "tests", "mp_scripts")
-BLOCKS = 24     # 96 KB: room for the journal while the image still fits a 192 KB heap
+BLOCKS = 24  # 96 KB: room for the journal while the image still fits a 192 KB heap
 
-COMMON = r"""
+COMMON = (
+    r"""
 import gc, json, sys, time, vfs, micropython
 from simflash import RAMBlockDevice, mount
 from knockfw.journal import Journal
 from knockfw.store import Store
 BLOCKS = %d
-""" % BLOCKS
+"""
+    % BLOCKS
+)
 
-BUILD = COMMON + r"""
+BUILD = (
+    COMMON
+    + r"""
 class Reopen(Journal):          # the alternative: open + close the file for every append
     def append(self, obj):
         seq = Journal.append(self, obj)
@@ -91,8 +97,11 @@ with open(sys.argv[2], "wb") as f:
     f.write(dev.data)
 print(json.dumps(out))
 """
+)
 
-BOOT = COMMON + r"""
+BOOT = (
+    COMMON
+    + r"""
 from simflash import FileBlockDevice
 if sys.argv[2] == "ram":
     dev = RAMBlockDevice(BLOCKS, data=bytearray(BLOCKS * 4096))
@@ -134,6 +143,7 @@ print(json.dumps({"boot_us": time.ticks_diff(t1, t0), "peak": peak, "held": held
                   "hands": len(g.hands), "events": st.last_seq, "note": note(st),
                   "events_page_us": time.ticks_diff(t3, t2)}))
 """
+)
 
 
 min_heap = mp.min_heap
@@ -157,13 +167,22 @@ def main():
         if r.returncode:
             sys.exit(r.stdout + r.stderr)
         build = json.loads(r.stdout)
-        lib = mp.build(os.path.join(d, "mpy"), modules=["knockcore", "simflash",
-                                                         "knockfw.journal", "knockfw.jscan",
-                                                         "knockfw.store", "knockfw.board"])
+        lib = mp.build(
+            os.path.join(d, "mpy"),
+            modules=[
+                "knockcore",
+                "simflash",
+                "knockfw.journal",
+                "knockfw.jscan",
+                "knockfw.store",
+                "knockfw.board",
+            ],
+        )
         # the tests' Store helpers (storekit) compiled too: from source their compilation
         # would take heap the device's own code does not
-        mpy.compile_file(os.path.join(MP_SCRIPTS, "storekit.py"),
-                         out=os.path.join(lib, "storekit.mpy"))
+        mpy.compile_file(
+            os.path.join(MP_SCRIPTS, "storekit.py"), out=os.path.join(lib, "storekit.mpy")
+        )
         boot_py = os.path.join(d, "boot.py")
         r = mp.run_file(boot_py, [image, "ram"], paths=[lib], heap="192k")
         if r.returncode:
@@ -176,27 +195,41 @@ def main():
         need = min_heap(boot_py, [image, "file"], [lib])
         need0 = min_heap(boot_py, [image, "mount-only"], [lib])
     n = len(rec["hands"])
-    print("journal on littlefs (RAM device, %d x 4096-byte blocks, progsize 256), %d hands"
-          % (BLOCKS, n))
+    print(
+        "journal on littlefs (RAM device, %d x 4096-byte blocks, progsize 256), %d hands"
+        % (BLOCKS, n)
+    )
     for mode in ("keep_open", "reopen"):
         b = build[mode]
-        print("  %-9s  record   %6.0f us   bare append %6.0f us   per append: %.1f programs,"
-              " %.2f erases" % (mode, b["store_us"], b["journal_us"], b["programs"], b["erases"]))
+        print(
+            "  %-9s  record   %6.0f us   bare append %6.0f us   per append: %.1f programs,"
+            " %.2f erases" % (mode, b["store_us"], b["journal_us"], b["programs"], b["erases"])
+        )
     k = build["keep_open"]
     flash_ms = k["erases"] * 45 + k["bytes"] / 256 * 0.4
-    print("  flash per append: %.0f bytes programmed, %.2f sector erases -> about %.0f ms of"
-          " flash time on a Pico (W25Q16JV typical)" % (k["bytes"], k["erases"], flash_ms))
-    print("boot (.mpy, -X heapsize=192k): mount + open + replay %d events (%d hands): %.1f ms"
-          % (boot["events"], boot["hands"], boot["boot_us"] / 1000))
-    print("  heap: smallest -X heapsize that boots: %d KB (%d KB with only the mount), so the"
-          " open + replay needs %d KB" % (need, need0, need - need0))
-    print("  held after boot (store + core game, after gc): %d bytes; bytes allocated during"
-          " boot (micropython.mem_peak delta, counts garbage too): %d" % (boot["held"], boot["peak"]))
+    print(
+        "  flash per append: %.0f bytes programmed, %.2f sector erases -> about %.0f ms of"
+        " flash time on a Pico (W25Q16JV typical)" % (k["bytes"], k["erases"], flash_ms)
+    )
+    print(
+        "boot (.mpy, -X heapsize=192k): mount + open + replay %d events (%d hands): %.1f ms"
+        % (boot["events"], boot["hands"], boot["boot_us"] / 1000)
+    )
+    print(
+        "  heap: smallest -X heapsize that boots: %d KB (%d KB with only the mount), so the"
+        " open + replay needs %d KB" % (need, need0, need - need0)
+    )
+    print(
+        "  held after boot (store + core game, after gc): %d bytes; bytes allocated during"
+        " boot (micropython.mem_peak delta, counts garbage too): %d" % (boot["held"], boot["peak"])
+    )
     print("  sync page of 100 events: %.1f ms" % (boot["events_page_us"] / 1000))
     rp = boot["repair"]
-    print("torn last line repair (rewrite the good prefix to .tmp, rename; no truncate in"
-          " MicroPython): %.1f ms, %d programs, %d erases (%s)"
-          % (rp["us"] / 1000, rp["writes"], rp["erases"], rp["note"]))
+    print(
+        "torn last line repair (rewrite the good prefix to .tmp, rename; no truncate in"
+        " MicroPython): %.1f ms, %d programs, %d erases (%s)"
+        % (rp["us"] / 1000, rp["writes"], rp["erases"], rp["note"])
+    )
     if boot["note"]:
         print("  note:", boot["note"])
 

@@ -17,6 +17,7 @@ with --image that has it). Journals of 300 and 1,000 hands are written on the la
 firmware's own journal/store code under the MicroPython unix port and copied to /data with
 mpremote while the app is stopped. One emulator instance at a time. --quick: fewer repeats.
 """
+
 import json
 import os
 import random
@@ -29,8 +30,11 @@ import threading
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-sys.path[:0] = [os.path.join(ROOT, "tests", "emu"), os.path.join(ROOT, "tests"),
-                os.path.join(ROOT, "tests", "stubs")]
+sys.path[:0] = [
+    os.path.join(ROOT, "tests", "emu"),
+    os.path.join(ROOT, "tests"),
+    os.path.join(ROOT, "tests", "stubs"),
+]
 import docfigures  # noqa: E402  (bench/, this file's folder, is on sys.path)
 import emu_device  # noqa: E402
 from kit import mp  # noqa: E402
@@ -41,16 +45,21 @@ BIN = os.path.dirname(sys.executable)
 DRF = 0x12  # UC8151 display refresh: "the refresh command"
 
 BUDGETS = {
-    "latch": 100, "boot300": 1000, "up": 80, "save": 80, "sync1000": 3000, "drain2000": 20000,
-    "heap": 96 * 1024, "free": 100 * 1024,
+    "latch": 100,
+    "boot300": 1000,
+    "up": 80,
+    "save": 80,
+    "sync1000": 3000,
+    "drain2000": 20000,
+    "heap": 96 * 1024,
+    "free": 100 * 1024,
 }
 
 
 def say(label, value, budget, unit="ms", extra=""):
     ok = "ok" if value is not None and value <= budget else "OVER"
     v = "n/a" if value is None else ("%.0f" % value if unit != "KB" else "%.1f" % value)
-    print("%-46s %9s %-3s budget <= %-7g %-4s %s" % (label, v, unit, budget, ok, extra),
-          flush=True)
+    print("%-46s %9s %-3s budget <= %-7g %-4s %s" % (label, v, unit, budget, ok, extra), flush=True)
 
 
 def med(xs):
@@ -90,8 +99,9 @@ def make_journal(d, hands, seed=1):
         rules = {"preset": "seed", "m3_target": 100000} if last else {"preset": "seed"}
         start = {"dealer": 0} if last else random_start(method, rnd)
         g = Game(method, ["Ann", "Bob", "Cy"], start, rules)
-        ops.append(["new", {"method": method, "players": g.players, "start": start,
-                            "rules": rules}])
+        ops.append(
+            ["new", {"method": method, "players": g.players, "start": start, "rules": rules}]
+        )
         while left > 0 and not g.over:
             h = random_hand(g, rnd)
             g.add(h)
@@ -117,8 +127,12 @@ def write_journal(d, ops):
 
 
 def mpremote(dev, *args, timeout=120):
-    p = subprocess.run([os.path.join(BIN, "mpremote"), "connect", dev.tty] + list(args),
-                       capture_output=True, text=True, timeout=timeout)
+    p = subprocess.run(
+        [os.path.join(BIN, "mpremote"), "connect", dev.tty] + list(args),
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+    )
     if p.returncode != 0:
         raise SystemExit("mpremote %s failed:\n%s%s" % (" ".join(args), p.stdout, p.stderr))
     return p.stdout
@@ -126,8 +140,18 @@ def mpremote(dev, *args, timeout=120):
 
 def put_journal(dev, d):
     """Stop the app (mpremote's Ctrl-C), copy the journal and meta.json to /data, reset."""
-    mpremote(dev, "fs", "cp", os.path.join(d, "journal.txt"), ":/data/journal.txt",
-             "+", "fs", "cp", os.path.join(d, "meta.json"), ":/data/meta.json")
+    mpremote(
+        dev,
+        "fs",
+        "cp",
+        os.path.join(d, "journal.txt"),
+        ":/data/journal.txt",
+        "+",
+        "fs",
+        "cp",
+        os.path.join(d, "meta.json"),
+        ":/data/meta.json",
+    )
     dev.reset_and_wait()
     dev.wait_quiet(500)
 
@@ -161,8 +185,12 @@ def deploy(emu, work):
     try:
         dev.start()
         t = time.time()
-        p = subprocess.run([os.path.join(BIN, "knockbox"), "deploy", "--port", dev.tty,
-                            "--board", "badger"], capture_output=True, text=True, timeout=900)
+        p = subprocess.run(
+            [os.path.join(BIN, "knockbox"), "deploy", "--port", dev.tty, "--board", "badger"],
+            capture_output=True,
+            text=True,
+            timeout=900,
+        )
         if p.returncode != 0:
             raise SystemExit("deploy failed:\n" + p.stdout + p.stderr)
         print("deploy: %s (%.1f s wall)" % (p.stdout.strip().splitlines()[-2], time.time() - t))
@@ -196,7 +224,7 @@ def measure_boot(emu, image, work, j300, repeats):
         mpremote(dev, "fs", "rm", ":/data/snap.json")
         cold = [dev.reset_and_wait()]
         dev.wait_quiet(300)
-        dev.sleep(3000)     # left alone, the app writes its boot checkpoint (knockfw.store)
+        dev.sleep(3000)  # left alone, the app writes its boot checkpoint (knockfw.store)
         full = []
         for _ in range(repeats):
             full.append(dev.reset_and_wait())
@@ -208,16 +236,27 @@ def measure_boot(emu, image, work, j300, repeats):
     latch = latch_per_boot(gpio)
     first = first_refresh_per_boot(frames)
     lt = [latch[b] / 1000 for b in latch]
-    say("reset -> power latch high (Badger)", max(lt) if lt else None, BUDGETS["latch"],
-        extra="median %.1f ms over %d boots (max shown)" % (med(lt) or -1, len(lt)))
+    say(
+        "reset -> power latch high (Badger)",
+        max(lt) if lt else None,
+        BUDGETS["latch"],
+        extra="median %.1f ms over %d boots (max shown)" % (med(lt) or -1, len(lt)),
+    )
     e = [first[b] / 1000 for b in empty if b in first]
     f = [first[b] / 1000 for b in full if b in first]
     c = [first[b] / 1000 for b in cold if b in first]
-    say("reset -> first refresh, 300-hand journal", med(f), BUDGETS["boot300"],
-        extra="median of %d; max %.0f; empty journal %.0f" % (len(f), max(f or [0]),
-                                                               med(e) or -1))
-    say("  the same without the boot checkpoint", max(c) if c else None, BUDGETS["boot300"],
-        extra="the first boot after a deploy, an erase or a journal copied in")
+    say(
+        "reset -> first refresh, 300-hand journal",
+        med(f),
+        BUDGETS["boot300"],
+        extra="median of %d; max %.0f; empty journal %.0f" % (len(f), max(f or [0]), med(e) or -1),
+    )
+    say(
+        "  the same without the boot checkpoint",
+        max(c) if c else None,
+        BUDGETS["boot300"],
+        extra="the first boot after a deploy, an erase or a journal copied in",
+    )
 
 
 CKPT = r"""
@@ -259,15 +298,27 @@ def measure_save(emu, image, work, j300, n):
         print("save: no figures:\n" + out[-1000:])
         return
     a, m, c = (med([r[i] / 1000 for r in rows]) for i in range(3))
-    print("%-46s %9.1f ms   (its record into journal.txt.new, no erase)" % (
-        "  a hand's quick append (on the save's path)", a))
-    print("%-46s %9.1f ms   (into journal.txt: a sector erased, the block copied)" % (
-        "  its merge, after 2 s without a press", m))
-    print("%-46s %9.1f ms   (snap.json, %d bytes, %.0fx the journal's bytes a hand)" % (
-        "  the boot checkpoint after it", c, rows[-1][3],
-        rows[-1][3] / max(1, (rows[-1][4] - rows[0][4]) / max(1, len(rows) - 1))))
-    print("%-46s %9.1f ms   (median of %d hands; a checkpoint every hand)" % (
-        "  flash time a hand, awake (battery)", a + m + c, len(rows)))
+    print(
+        "%-46s %9.1f ms   (its record into journal.txt.new, no erase)"
+        % ("  a hand's quick append (on the save's path)", a)
+    )
+    print(
+        "%-46s %9.1f ms   (into journal.txt: a sector erased, the block copied)"
+        % ("  its merge, after 2 s without a press", m)
+    )
+    print(
+        "%-46s %9.1f ms   (snap.json, %d bytes, %.0fx the journal's bytes a hand)"
+        % (
+            "  the boot checkpoint after it",
+            c,
+            rows[-1][3],
+            rows[-1][3] / max(1, (rows[-1][4] - rows[0][4]) / max(1, len(rows) - 1)),
+        )
+    )
+    print(
+        "%-46s %9.1f ms   (median of %d hands; a checkpoint every hand)"
+        % ("  flash time a hand, awake (battery)", a + m + c, len(rows))
+    )
 
 
 def measure_play(emu, image, work, j300, presses):
@@ -302,10 +353,18 @@ def measure_play(emu, image, work, j300, presses):
     s = [refresh_after(frames, b, t) for b, t in saves]
     u = [x / 1000 for x in u if x is not None]
     s = [x / 1000 for x in s if x is not None]
-    say("Up press -> refresh command (median)", med(u), BUDGETS["up"],
-        extra="max %.0f ms over %d presses" % (max(u or [0]), len(u)))
-    say("save: A released -> refresh command (median)", med(s), BUDGETS["save"],
-        extra="max %.0f ms over %d saves" % (max(s or [0]), len(s)))
+    say(
+        "Up press -> refresh command (median)",
+        med(u),
+        BUDGETS["up"],
+        extra="max %.0f ms over %d presses" % (max(u or [0]), len(u)),
+    )
+    say(
+        "save: A released -> refresh command (median)",
+        med(s),
+        BUDGETS["save"],
+        extra="max %.0f ms over %d saves" % (max(s or [0]), len(s)),
+    )
 
 
 def measure_sync_and_drain(emu, image, work, j1000, lines):
@@ -317,8 +376,12 @@ def measure_sync_and_drain(emu, image, work, j1000, lines):
         dev.sync()
         emu_s, wall_s = dev.emu_ms() - t0, time.time() - w0
         hands = sum(g.get("hands", 0) for g in dev.history())
-        say("sync 1,000 hands (new knockbox sync process)", emu_s, BUDGETS["sync1000"],
-            extra="%d hands synced; %.1f s wall on the emulator" % (hands, wall_s))
+        say(
+            "sync 1,000 hands (new knockbox sync process)",
+            emu_s,
+            BUDGETS["sync1000"],
+            extra="%d hands synced; %.1f s wall on the emulator" % (hands, wall_s),
+        )
 
         port = dev.serial(timeout=0.05)
         got = bytearray()
@@ -339,9 +402,12 @@ def measure_sync_and_drain(emu, image, work, j1000, lines):
         r = dev.request(port, "hello", 1 << 28, timeout=600)
         t1 = dev.emu_ms()
         port.close()
-        say("%d queued serial lines drained" % lines, (t1 - t0) if r else None,
-            BUDGETS["drain2000"], extra="(sent at once, then hello; %d lines/s)" % (
-                lines / max(0.001, (t1 - t0) / 1000)))
+        say(
+            "%d queued serial lines drained" % lines,
+            (t1 - t0) if r else None,
+            BUDGETS["drain2000"],
+            extra="(sent at once, then hello; %d lines/s)" % (lines / max(0.001, (t1 - t0) / 1000)),
+        )
     finally:
         dev.stop()
 
@@ -391,11 +457,19 @@ def measure_heap(emu, image, work, j300):
         line = [x for x in out.splitlines() if x.startswith("HEAP")]
         alloc, free = (int(v) for v in line[-1].split()[1:]) if line else (None, None)
         base = [int(x.split()[1]) for x in out.splitlines() if x.startswith("BASE")]
-        say("live heap, app + 300-hand journal", alloc / 1024 if alloc else None,
-            BUDGETS["heap"] / 1024, unit="KB",
+        say(
+            "live heap, app + 300-hand journal",
+            alloc / 1024 if alloc else None,
+            BUDGETS["heap"] / 1024,
+            unit="KB",
             extra="free %.1f KB of %.1f KB; the app's own %.1f KB above the REPL's %.1f KB"
-            % ((free or 0) / 1024, ((alloc or 0) + (free or 0)) / 1024,
-               ((alloc or 0) - (base[0] if base else 0)) / 1024, (base[0] if base else 0) / 1024))
+            % (
+                (free or 0) / 1024,
+                ((alloc or 0) + (free or 0)) / 1024,
+                ((alloc or 0) - (base[0] if base else 0)) / 1024,
+                (base[0] if base else 0) / 1024,
+            ),
+        )
 
         # the app with 100 KB of ballast: boot with 300 hands, a hand entered, a full sync
         main = os.path.join(work, "main_ballast.py")
@@ -410,8 +484,16 @@ def measure_heap(emu, image, work, j300):
             missed = None
         if not failed:
             dev.wait_quiet(300)
-            missed = dev.act([("a", "press"), ("a", "press"), ("up", "press"), ("b", "press"),
-                              ("c", "press"), ("a", "press")])
+            missed = dev.act(
+                [
+                    ("a", "press"),
+                    ("a", "press"),
+                    ("up", "press"),
+                    ("b", "press"),
+                    ("c", "press"),
+                    ("a", "press"),
+                ]
+            )
             if missed:
                 failed.append("presses unanswered: %r" % missed)
             p = dev.sync(check=False, timeout=600)
@@ -421,9 +503,15 @@ def measure_heap(emu, image, work, j300):
             dev.press("up", 100)
             if not dev.wait_refresh(n, emu_ms=3000):
                 failed.append("no refresh after the sync: " + last_words(dev))
-        print("%-46s %9s     (boot with 300 hands, a hand, sync of all, a press)%s" % (
-            ">= 100 KB free at every point (100 KB held)", "no" if failed else "yes",
-            ("\n    " + "\n    ".join(failed)) if failed else ""), flush=True)
+        print(
+            "%-46s %9s     (boot with 300 hands, a hand, sync of all, a press)%s"
+            % (
+                ">= 100 KB free at every point (100 KB held)",
+                "no" if failed else "yes",
+                ("\n    " + "\n    ".join(failed)) if failed else "",
+            ),
+            flush=True,
+        )
     finally:
         dev.stop()
 
@@ -448,7 +536,7 @@ def main():
     image = option(args, "--image")
     only = option(args, "--only", "boot,play,save,sync,heap").split(",")
     timing = option(args, "--flash-timing", os.environ.get("PICO_EMU_FLASH_TIMING", "typ"))
-    os.environ["PICO_EMU_FLASH_TIMING"] = timing   # every emulator this bench starts
+    os.environ["PICO_EMU_FLASH_TIMING"] = timing  # every emulator this bench starts
     started = start("bench_pico")
     if started is None:
         return 0
@@ -466,8 +554,10 @@ def main():
         make_journal(j1000, 1000)
         if image is None:
             image = deploy(emupico, work)
-        print("Pico-speed budgets (issue 9), emulated RP2040 time, Badger 2040 build, flash "
-              "timing %s:" % timing)
+        print(
+            "Pico-speed budgets (issue 9), emulated RP2040 time, Badger 2040 build, flash "
+            "timing %s:" % timing
+        )
         if "boot" in only:
             measure_boot(emupico, image, work, j300, 2 if quick else 4)
         if "play" in only:

@@ -21,6 +21,7 @@ behind a pseudo-terminal (the simulator), and the link's CPU per page on the uni
 
     .venv/bin/python bench/bench_sync.py [--sim] [HANDS]
 """
+
 import io
 import json
 import os
@@ -45,8 +46,8 @@ from test_sync_e2e import FLASH_SCRIPT, KNOCKBOX, SimDevice, ops_for  # noqa: E4
 from knockbox import history, serialio, sync  # noqa: E402
 from knockcore.game import Game  # noqa: E402
 
-BUDGET_S = 3.0          # knockbox sync, 1,000 hands, wall (issue 9)
-DRAIN_BUDGET_S = 20.0   # 2,000 queued lines, emulated
+BUDGET_S = 3.0  # knockbox sync, 1,000 hands, wall (issue 9)
+DRAIN_BUDGET_S = 20.0  # 2,000 queued lines, emulated
 MPREMOTE = os.path.join(os.path.dirname(sys.executable), "mpremote")
 
 
@@ -144,14 +145,25 @@ def write_journal(hands, folder):
 
 
 def link_report(d, where):
-    print("the link alone (%s): %d records in %d pages (%d KB): %.0f ms of CPU, %.2f ms a "
-          "record; longest poll %.1f ms; a page holds %.1f KB of heap between polls (live, "
-          "after a collection)" % (where, d["records"], d["pages"], d["bytes"] // 1024, d["busy_ms"],
-                           d["busy_ms"] / d["records"], d["worst_ms"],
-                           (d["rest"] - d["low"]) / 1024))
+    print(
+        "the link alone (%s): %d records in %d pages (%d KB): %.0f ms of CPU, %.2f ms a "
+        "record; longest poll %.1f ms; a page holds %.1f KB of heap between polls (live, "
+        "after a collection)"
+        % (
+            where,
+            d["records"],
+            d["pages"],
+            d["bytes"] // 1024,
+            d["busy_ms"],
+            d["busy_ms"] / d["records"],
+            d["worst_ms"],
+            (d["rest"] - d["low"]) / 1024,
+        )
+    )
 
 
 # ---- the emulated Pico -----------------------------------------------------------------------
+
 
 def emu_time(pico):
     return pico.time()["emu_total_s"]
@@ -212,50 +224,75 @@ def main_emu(hands):
         if p.returncode != 0:
             raise SystemExit(p.stdout + p.stderr)
         records = write_journal(hands, tmp)
-        p = subprocess.run([MPREMOTE, "connect", port, "fs", "cp",
-                            os.path.join(tmp, "journal.txt"), ":/data/journal.txt", "+",
-                            "fs", "cp", os.path.join(tmp, "meta.json"), ":/data/meta.json"],
-                           capture_output=True, text=True)
+        p = subprocess.run(
+            [
+                MPREMOTE,
+                "connect",
+                port,
+                "fs",
+                "cp",
+                os.path.join(tmp, "journal.txt"),
+                ":/data/journal.txt",
+                "+",
+                "fs",
+                "cp",
+                os.path.join(tmp, "meta.json"),
+                ":/data/meta.json",
+            ],
+            capture_output=True,
+            text=True,
+        )
         if p.returncode != 0:
             raise SystemExit(p.stdout + p.stderr)
         script = os.path.join(tmp, "link_bench.py")
         with open(script, "w") as f:
             f.write(LINK_SCRIPT)
-        p = subprocess.run([MPREMOTE, "connect", port, "run", script], capture_output=True,
-                           text=True, timeout=600)
+        p = subprocess.run(
+            [MPREMOTE, "connect", port, "run", script], capture_output=True, text=True, timeout=600
+        )
         if p.returncode != 0:
             raise SystemExit(p.stdout + p.stderr)
         link = json.loads(p.stdout.strip().splitlines()[-1])
         pico.reset()
         wait_app(port)
-        print("hands on the emulated Pico: %d in %d games (%d journal records)"
-              % (hands, (hands + 99) // 100, records))
+        print(
+            "hands on the emulated Pico: %d in %d games (%d journal records)"
+            % (hands, (hands + 99) // 100, records)
+        )
         link_report(link, "emulated RP2040")
         walls = []
         for i in range(3):
             db = os.path.join(tmp, "h%d.sqlite3" % i)
             load = os.getloadavg()[0]
             e0, t0 = emu_time(pico), time.perf_counter()
-            p = subprocess.run([KNOCKBOX, "sync", "--port", port, "--db", db],
-                               capture_output=True, text=True)
+            p = subprocess.run(
+                [KNOCKBOX, "sync", "--port", port, "--db", db], capture_output=True, text=True
+            )
             wall, emu = time.perf_counter() - t0, emu_time(pico) - e0
             if p.returncode != 0:
                 raise SystemExit(p.stderr)
             walls.append(wall)
-            print("knockbox sync (new process): %.2f s wall, %.2f s emulated (load average "
-                  "%.1f)" % (wall, emu, load))
-        print("budget:                      %.1f s wall  -> best %.2f s: %s"
-              % (BUDGET_S, min(walls), "ok" if min(walls) <= BUDGET_S else "OVER"))
+            print(
+                "knockbox sync (new process): %.2f s wall, %.2f s emulated (load average "
+                "%.1f)" % (wall, emu, load)
+            )
+        print(
+            "budget:                      %.1f s wall  -> best %.2f s: %s"
+            % (BUDGET_S, min(walls), "ok" if min(walls) <= BUDGET_S else "OVER")
+        )
         n, size, emu = drain(pico, port)
-        print("%d hostile lines (%d KB) queued at once, then hello: answered after %.1f s "
-              "emulated (budget %.0f s: %s)" % (n, size // 1024, emu, DRAIN_BUDGET_S,
-                                                "ok" if emu <= DRAIN_BUDGET_S else "OVER"))
+        print(
+            "%d hostile lines (%d KB) queued at once, then hello: answered after %.1f s "
+            "emulated (budget %.0f s: %s)"
+            % (n, size // 1024, emu, DRAIN_BUDGET_S, "ok" if emu <= DRAIN_BUDGET_S else "OVER")
+        )
     finally:
         pico.stop(check=False, capture_output=True)
         shutil.rmtree(tmp, ignore_errors=True)
 
 
 # ---- the unix port (the simulator) -----------------------------------------------------------
+
 
 def main_sim(hands):
     tmp = tempfile.mkdtemp(prefix="knockbox-bench-sync-")
@@ -266,24 +303,30 @@ def main_sim(hands):
         try:
             db = os.path.join(tmp, "cli.sqlite3")
             t = time.perf_counter()
-            p = subprocess.run([KNOCKBOX, "sync", "--port", dev.port, "--db", db],
-                               capture_output=True, text=True)
+            p = subprocess.run(
+                [KNOCKBOX, "sync", "--port", dev.port, "--db", db], capture_output=True, text=True
+            )
             cli = time.perf_counter() - t
             if p.returncode != 0:
                 raise SystemExit(p.stderr)
             t = time.perf_counter()
             with serialio.Connection(dev.port) as conn:
-                s = sync.Sync(conn, history.History(os.path.join(tmp, "lib.sqlite3")),
-                              io.StringIO()).run()
+                s = sync.Sync(
+                    conn, history.History(os.path.join(tmp, "lib.sqlite3")), io.StringIO()
+                ).run()
                 conn.bye()
             inproc = time.perf_counter() - t
         finally:
             dev.stop()
-        print("hands on the simulated device: %d in %d games (%d journal records)"
-              % (hands, (hands + 99) // 100, head["last_seq"]))
+        print(
+            "hands on the simulated device: %d in %d games (%d journal records)"
+            % (hands, (hands + 99) // 100, head["last_seq"])
+        )
         print("knockbox sync (new process): %.3f s" % cli)
-        print("sync in-process:             %.3f s  (%d records, %d games)"
-              % (inproc, s.new_events, s.results["new"]))
+        print(
+            "sync in-process:             %.3f s  (%d records, %d games)"
+            % (inproc, s.new_events, s.results["new"])
+        )
         jdir = os.path.join(tmp, "journal")
         os.makedirs(jdir)
         write_journal(hands, jdir)

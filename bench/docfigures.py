@@ -7,14 +7,17 @@
 
 tests/test_docs_links.py checks that each block names a bench that exists.
 """
+
 import os
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
 def marks(bench):
-    return ("<!-- written by bench/%s --write: do not edit by hand -->" % bench,
-            "<!-- end of bench/%s's figures -->" % bench)
+    return (
+        "<!-- written by bench/%s --write: do not edit by hand -->" % bench,
+        "<!-- end of bench/%s's figures -->" % bench,
+    )
 
 
 def write(doc, bench, lines):
@@ -25,8 +28,9 @@ def write(doc, bench, lines):
     with open(path, encoding="utf-8") as f:
         text = f.read()
     if begin not in text or end not in text:
-        raise SystemExit("%s has no block for bench/%s (its marks: %s ... %s)" % (doc, bench,
-                                                                              begin, end))
+        raise SystemExit(
+            "%s has no block for bench/%s (its marks: %s ... %s)" % (doc, bench, begin, end)
+        )
     head, rest = text.split(begin, 1)
     tail = rest.split(end, 1)[1]
     block = "\n".join("    " + ln if ln else "" for ln in lines)

@@ -6,6 +6,7 @@
 - The board files run under the unix port with a fake `machine` (tests/fakes/fake_machine.py).
 - hardware/PINS.md is what the boards' PINS dicts say; the wiring pictures regenerate.
 """
+
 import ast
 import glob
 import json
@@ -20,6 +21,8 @@ from kit import mp
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 FW = os.path.join(mp.ROOT, "firmware")
+
+
 def device_modules():
     """Every file that goes on the Pico (firmware/manifest.py's device build: the firmware but
     the simulator's board, the core, main.py), relative to firmware/."""
@@ -66,11 +69,17 @@ def test_device_code_type_checks_against_rp2_stubs(tmp_path):
         "cache_dir = %s\n"
         # the stubs themselves have errors of their own; we check our code against them
         "[mypy-machine,vfs,time,framebuf,micropython,rp2,rp2.*,_mpy_shed,_mpy_shed.*]\n"
-        "ignore_errors = True\n" % (typings, os.path.join(mp.ROOT, "shared"), site,
-                                     tmp_path / "cache"))
+        "ignore_errors = True\n"
+        % (typings, os.path.join(mp.ROOT, "shared"), site, tmp_path / "cache")
+    )
     mypy = os.path.join(mp.BIN, "mypy")
-    r = subprocess.run([mypy, "--config-file", str(cfg)] + CHECKED, cwd=FW,
-                       capture_output=True, text=True, timeout=300)
+    r = subprocess.run(
+        [mypy, "--config-file", str(cfg)] + CHECKED,
+        cwd=FW,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert r.returncode == 0, r.stdout + r.stderr
     assert "no issues found in %d source files" % len(CHECKED) in r.stdout
     # and the check has teeth: a misspelt machine attribute is caught
@@ -82,8 +91,13 @@ def test_device_code_type_checks_against_rp2_stubs(tmp_path):
     for name in ("__init__.py", "uc8151.py", "epd.py", "board_badger.py"):
         with open(os.path.join(FW, "knockfw", name)) as f:
             (bad / name).write_text(f.read())
-    r = subprocess.run([mypy, "--config-file", str(cfg), "knockfw/rp2board.py"],
-                       cwd=str(tmp_path / "fw"), capture_output=True, text=True, timeout=300)
+    r = subprocess.run(
+        [mypy, "--config-file", str(cfg), "knockfw/rp2board.py"],
+        cwd=str(tmp_path / "fw"),
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert r.returncode == 1 and "lightslep" in r.stdout
 
 
@@ -104,9 +118,11 @@ def test_only_board_files_and_power_import_machine():
     allowed = {"board_badger.py", "board_pico_epd.py", "power.py", "rp2board.py"}
     files = glob.glob(os.path.join(FW, "knockfw", "**", "*.py"), recursive=True)
     files.append(os.path.join(FW, "main.py"))
-    offenders = [os.path.relpath(p, FW) for p in files
-                 if os.path.exists(p) and os.path.basename(p) not in allowed
-                 and _imports_machine(p)]
+    offenders = [
+        os.path.relpath(p, FW)
+        for p in files
+        if os.path.exists(p) and os.path.basename(p) not in allowed and _imports_machine(p)
+    ]
     assert offenders == []
     # the check itself works
     assert _imports_machine(os.path.join(FW, "knockfw", "board_badger.py"))
@@ -202,8 +218,13 @@ print(json.dumps(out))
 
 
 def _run_board(module, levels, tmp_path, early=False, press=None):
-    code = BOARD_SCRIPT % {"module": module, "levels": levels, "early": early, "press": press,
-                           "data_dir": str(tmp_path / "data")}
+    code = BOARD_SCRIPT % {
+        "module": module,
+        "levels": levels,
+        "early": early,
+        "press": press,
+        "data_dir": str(tmp_path / "data"),
+    }
     r = mp.run(code, paths=mp.SOURCE_PATHS + [HERE])
     assert r.returncode == 0, r.stdout + r.stderr
     return json.loads(r.stdout.strip().splitlines()[-1])
@@ -217,9 +238,13 @@ def test_badger_board(tmp_path):
     assert res["name"] == "badger2040" and res["active_low"] is False
     assert res["first_pin"] == [10, OUT, 1]  # the power latch is the first thing, driven high
     assert res["wake"] == "b" and res["wake_again"] is None  # once
-    assert res["buttons"] == {"a": [12, IN, PULL_DOWN], "b": [13, IN, PULL_DOWN],
-                              "c": [14, IN, PULL_DOWN], "up": [15, IN, PULL_DOWN],
-                              "down": [11, IN, PULL_DOWN]}
+    assert res["buttons"] == {
+        "a": [12, IN, PULL_DOWN],
+        "b": [13, IN, PULL_DOWN],
+        "c": [14, IN, PULL_DOWN],
+        "up": [15, IN, PULL_DOWN],
+        "down": [11, IN, PULL_DOWN],
+    }
     assert res["spi"] == [0, 12_000_000, 18, 19, 16]  # every pin named (MISO: unconnected)
     assert res["display"] == ["UC8151", 296, 128]
     assert res["display_pins"] == {"cs": 17, "dc": 20, "rst": 21, "busy": 26}
@@ -267,8 +292,13 @@ def test_pico_epd_board(tmp_path):
     res = _run_board("board_pico_epd", [(6, 0)], tmp_path, press=[4, 0])  # Down held (active low)
     assert res["name"] == "pico-epd" and res["active_low"] is True
     assert res["wake"] == "down" and res["wake_again"] is None
-    assert res["buttons"] == {"a": [2, IN, PULL_UP], "b": [3, IN, PULL_UP], "c": [4, IN, PULL_UP],
-                              "up": [5, IN, PULL_UP], "down": [6, IN, PULL_UP]}
+    assert res["buttons"] == {
+        "a": [2, IN, PULL_UP],
+        "b": [3, IN, PULL_UP],
+        "c": [4, IN, PULL_UP],
+        "up": [5, IN, PULL_UP],
+        "down": [6, IN, PULL_UP],
+    }
     # every pin named: without miso= SPI(1) would take GP8, the panel's DC, as its MISO
     assert res["spi"] == [1, 10_000_000, 10, 11, 28]
     assert res["display"] == ["SSD1680", 296, 128]
@@ -328,8 +358,18 @@ print(json.dumps({"loaded": loaded,
 """
 
 
-@pytest.mark.parametrize("content", [{"board": "badger2040"}, {"board": "pico-epd"},
-                                     {"board": "pico_epd"}, "pico-epd", {}, None, "{broken"])
+@pytest.mark.parametrize(
+    "content",
+    [
+        {"board": "badger2040"},
+        {"board": "pico-epd"},
+        {"board": "pico_epd"},
+        "pico-epd",
+        {},
+        None,
+        "{broken",
+    ],
+)
 def test_boot_py(tmp_path, content):
     """firmware/boot.py: the board file's early() before any of the app; the same board as
     knockfw/board.py picks; harmless on the Pico build (its GPIO 10 is the panel's SCK)."""
@@ -338,22 +378,43 @@ def test_boot_py(tmp_path, content):
         bf.write_text(content)
     elif content is not None:
         bf.write_text(json.dumps(content))
-    code = BOOT_SCRIPT % {"board_file": str(bf), "board_lit": repr(str(bf)),
-                          "boot": os.path.join(FW, "boot.py")}
+    code = BOOT_SCRIPT % {
+        "board_file": str(bf),
+        "board_lit": repr(str(bf)),
+        "boot": os.path.join(FW, "boot.py"),
+    }
     r = mp.run(code, paths=mp.SOURCE_PATHS + [HERE])
     assert r.returncode == 0, r.stdout + r.stderr
     assert "boot.py:" not in r.stdout
     res = json.loads(r.stdout.strip().splitlines()[-1])
-    heavy = [m for m in res["loaded"] if m.split(".")[-1] in (
-        "app", "uc8151", "ssd1680", "epd", "epdconv", "epdinvert", "framebuf", "store", "journal",
-        "ui", "screens", "link")]
+    heavy = [
+        m
+        for m in res["loaded"]
+        if m.split(".")[-1]
+        in (
+            "app",
+            "uc8151",
+            "ssd1680",
+            "epd",
+            "epdconv",
+            "epdinvert",
+            "framebuf",
+            "store",
+            "journal",
+            "ui",
+            "screens",
+            "link",
+        )
+    ]
     assert heavy == []  # nothing of the app, not even the display driver
     # the board file, its shared base and the buttons: no more of the app (the boards' contract
     # is the package's own module, knockfw; knockfw.board, which chooses and makes the board, is
     # the app's)
     assert {m for m in res["loaded"] if m.startswith("knockfw.")} == {
-        "knockfw.buttons", res["chosen_module"], "knockfw.rp2board"}, \
-        res["loaded"]
+        "knockfw.buttons",
+        res["chosen_module"],
+        "knockfw.rp2board",
+    }, res["loaded"]
     # ... but the buttons: every press from here on is sampled into the rings (here Up, made
     # while the app would still be importing, comes out of the app's first poll); no pin IRQs
     assert "knockfw.buttons" in res["loaded"]
@@ -382,8 +443,11 @@ print("still booting")
 
 
 def test_pins_md_matches_board_files():
-    r = subprocess.run([sys.executable, os.path.join(mp.ROOT, "hardware", "tools", "gen_pins.py"),
-                        "--check"], capture_output=True, text=True)
+    r = subprocess.run(
+        [sys.executable, os.path.join(mp.ROOT, "hardware", "tools", "gen_pins.py"), "--check"],
+        capture_output=True,
+        text=True,
+    )
     assert r.returncode == 0, r.stdout + r.stderr
     sys.path.insert(0, os.path.join(mp.ROOT, "hardware", "tools"))
     try:
@@ -404,6 +468,7 @@ def test_pins_md_matches_board_files():
 
 def test_wiring_diagrams_regenerate(tmp_path):
     from PIL import Image
+
     script = os.path.join(mp.ROOT, "hardware", "tools", "draw_wiring.py")
     r = subprocess.run([sys.executable, script, str(tmp_path)], capture_output=True, text=True)
     assert r.returncode == 0, r.stdout + r.stderr
@@ -452,9 +517,14 @@ def test_badger_boot_py_takes_the_latch_first(tmp_path):
     empty while `import machine` runs); then the board file's early() latches the buttons."""
     src = open(os.path.join(FW, "boot_badger.py")).read()
     code = [ln.strip() for ln in src.splitlines() if ln.strip() and not ln.startswith("#")]
-    assert code[:6] == ["import sys", "_path = sys.path[:]", "sys.path.clear()", "try:",
-                        "import machine  # after the path is emptied: the built-in at once",
-                        "machine.Pin(10, machine.Pin.OUT, value=1)"]
+    assert code[:6] == [
+        "import sys",
+        "_path = sys.path[:]",
+        "sys.path.clear()",
+        "try:",
+        "import machine  # after the path is emptied: the built-in at once",
+        "machine.Pin(10, machine.Pin.OUT, value=1)",
+    ]
     # the path is given back whatever happens there (the app is imported through it)
     assert "finally:\n    sys.path.extend(_path)" in src
     sys.path.insert(0, os.path.join(mp.ROOT, "hardware", "tools"))
@@ -465,13 +535,20 @@ def test_badger_boot_py_takes_the_latch_first(tmp_path):
     pins, _ = gen_pins.read_pins(os.path.join(FW, "knockfw", "board_badger.py"))
     assert pins["en_3v3"] == 10  # the one pin boot_badger.py names is the board file's latch
     from knockbox import manifest
+
     m = manifest.load()
-    boots = {b: [e.src for e in m.entries("device", b) if e.dest == "boot.py"]
-             for b in ("badger2040", "pico-epd")}
-    assert boots == {"badger2040": [os.path.join(FW, "boot_badger.py")],
-                     "pico-epd": [os.path.join(FW, "boot.py")]}
-    r = mp.run(BADGER_BOOT_SCRIPT % {"boot": os.path.join(FW, "boot_badger.py")},
-               paths=mp.SOURCE_PATHS + [HERE])
+    boots = {
+        b: [e.src for e in m.entries("device", b) if e.dest == "boot.py"]
+        for b in ("badger2040", "pico-epd")
+    }
+    assert boots == {
+        "badger2040": [os.path.join(FW, "boot_badger.py")],
+        "pico-epd": [os.path.join(FW, "boot.py")],
+    }
+    r = mp.run(
+        BADGER_BOOT_SCRIPT % {"boot": os.path.join(FW, "boot_badger.py")},
+        paths=mp.SOURCE_PATHS + [HERE],
+    )
     assert r.returncode == 0, r.stdout + r.stderr
     assert "boot.py:" not in r.stdout
     res = json.loads(r.stdout.strip().splitlines()[-1])
@@ -479,5 +556,5 @@ def test_badger_boot_py_takes_the_latch_first(tmp_path):
     assert res["path_kept"] is True
     # the built-ins in sys.modules: the app's `import time` etc. then look nothing up on flash
     assert res["registered"] == ["array", "binascii", "json", "machine", "os", "time"]
-    assert res["irqs"] == []    # then early(): the buttons sampled (DMA), no pin IRQs
+    assert res["irqs"] == []  # then early(): the buttons sampled (DMA), no pin IRQs
     assert res["sampling"] == [36, 0x400140F4]  # paced by the ADC, reading GPIO 8-15 (INTR1)

@@ -3,6 +3,7 @@ tests/browser.py), every link from index.html resolves to a page of the book, no
 for outside the folder, and the numbers on the pages are those of `knockbox stats --json`,
 `settle --json` and `history --json`; building again after a sync makes only what changed; the
 Russian book speaks the rules' words."""
+
 import json
 import multiprocessing
 import os
@@ -19,7 +20,6 @@ from kit.clirun import knockbox
 NAMES = ["Ann", "Bob", "Cy", "Dee", "Аня"]
 
 
-
 def js(db, *args):
     code, out, err = knockbox(*args, "--db", db, "--json")
     assert code == 0, err
@@ -34,9 +34,10 @@ def plan(seed, evenings, per=3):
         if e:
             out.append(E.EVENING)
         for i in range(per):
-            playing = (e, i) == (1, 2)          # one game still being played
-            rec = random_game(rnd, (1, 2, 3)[(e + i) % 3], max_hands=3 if playing else 60,
-                              until_over=not playing).record()
+            playing = (e, i) == (1, 2)  # one game still being played
+            rec = random_game(
+                rnd, (1, 2, 3)[(e + i) % 3], max_hands=3 if playing else 60, until_over=not playing
+            ).record()
             rec["players"] = rnd.sample(NAMES, 3)
             out.append(rec)
     return out
@@ -48,6 +49,7 @@ def clock(day):
     def now():
         m = next(it)
         return "%s %02d:%02d:00" % (day, 18 + m // 60 % 6, m % 60)
+
     return now
 
 
@@ -119,15 +121,16 @@ def crawl(chromium, folder):
         got = page.evaluate(COLLECT)
         for r in page.requests:
             assert r.startswith("file://"), (rel, r)
-            target = os.path.realpath(urllib.parse.unquote(r[len("file://"):]))
+            target = os.path.realpath(urllib.parse.unquote(r[len("file://") :]))
             assert target.startswith(root + os.sep), (rel, r)
         assert page.problems == [], (rel, page.problems)
         page.close()
         seen[rel] = got
         for href in got["links"]:
             assert "://" not in href and not href.startswith("/"), (rel, href)
-            target = os.path.normpath(os.path.join(os.path.dirname(rel), urllib.parse.unquote(
-                href.split("#")[0])))
+            target = os.path.normpath(
+                os.path.join(os.path.dirname(rel), urllib.parse.unquote(href.split("#")[0]))
+            )
             assert os.path.isfile(os.path.join(root, target)), (rel, href)
             todo.append(target)
     return seen
@@ -143,19 +146,23 @@ def test_the_book_in_chromium(four_evenings, tmp_path, chromium):
     assert err.startswith("book of 4 evenings and 5 players in ")
     pages = crawl(chromium, str(out))
     on_disk = {p for p in files(str(out)) if p.endswith(".html")}
-    assert set(pages) == on_disk and len(on_disk) == 1 + 4 + 5     # every page is reached
+    assert set(pages) == on_disk and len(on_disk) == 1 + 4 + 5  # every page is reached
 
     stats = {p["player"]: p for p in js(four_evenings, "stats")}
     games = js(four_evenings, "history")
     index = pages["index.html"]
     # the ratings table: `stats --json`, strongest first
-    assert [p for p, _ in index["ratings"]] == sorted(stats, key=lambda n: (-stats[n]["rating"],
-                                                                            n))
+    assert [p for p, _ in index["ratings"]] == sorted(stats, key=lambda n: (-stats[n]["rating"], n))
     for name, r in index["ratings"]:
         s = stats[name]
-        assert r == {"rating": "%.2f" % s["rating"], "uncertainty": "±%.2f" % s["uncertainty"],
-                     "rated": str(s["rated"]),
-                     "games": str(s["games"]), "wins": str(s["wins"]), "net": signed(s["net"])}
+        assert r == {
+            "rating": "%.2f" % s["rating"],
+            "uncertainty": "±%.2f" % s["uncertainty"],
+            "rated": str(s["rated"]),
+            "games": str(s["games"]),
+            "wins": str(s["wins"]),
+            "net": signed(s["net"]),
+        }
     # the evenings: `settle --evening N --json` and `history --json`
     assert [e["n"] for e in index["evenings"]] == [4, 3, 2, 1]
     for e in index["evenings"]:
@@ -164,12 +171,15 @@ def test_the_book_in_chromium(four_evenings, tmp_path, chromium):
         assert e["games"] == str(len(mine)) and e["date"] == mine[0]["synced"][:10]
         assert e["net"] == [[p["player"], signed(p["net"])] for p in res["players"]]
         page = pages["evenings/%d.html" % e["n"]]
-        assert page["ledger"] == [[p["player"], {"games": str(p["games"]),
-                                                 "wins": str(p["wins"]),
-                                                 "net": signed(p["net"])}]
-                                  for p in res["players"]]
+        assert page["ledger"] == [
+            [
+                p["player"],
+                {"games": str(p["games"]), "wins": str(p["wins"]), "net": signed(p["net"])},
+            ]
+            for p in res["players"]
+        ]
         assert len(page["charts"]) == len(mine) + 1
-    assert any(g["status"] == "playing" for g in games)          # one left out of the settlement
+    assert any(g["status"] == "playing" for g in games)  # one left out of the settlement
 
     # each player: `stats --json` over all games, over each method's games, head to head
     keys = ("games", "wins", "hands", "hands_won", "gins", "undercuts", "avg_points")
@@ -181,16 +191,24 @@ def test_the_book_in_chromium(four_evenings, tmp_path, chromium):
         assert o["rated"] == str(s["rated"]) and o["uncertainty"] == "±%.2f" % s["uncertainty"]
         assert page["charts"] == ["net", "rating"]
         for m, row in page["methods"]:
-            ids = [str(g["id"]) for g in games if g["method"] == m and name in g["players"]
-                   and g["status"] != "invalid"]
+            ids = [
+                str(g["id"])
+                for g in games
+                if g["method"] == m and name in g["players"] and g["status"] != "invalid"
+            ]
             [want] = [p for p in js(four_evenings, "stats", *ids) if p["player"] == name]
-            assert row == {k: signed(want[k]) if k == "net" else str(want[k])
-                           for k in keys + ("net",)}
+            assert row == {
+                k: signed(want[k]) if k == "net" else str(want[k]) for k in keys + ("net",)
+            }
         assert sorted(m for m, _ in page["methods"]) == sorted(
-            {g["method"] for g in games if name in g["players"]})
+            {g["method"] for g in games if name in g["players"]}
+        )
         for other, row in page["h2h"]:
-            both = [g for g in games if g["status"] == "over" and name in g["players"]
-                    and other in g["players"]]
+            both = [
+                g
+                for g in games
+                if g["status"] == "over" and name in g["players"] and other in g["players"]
+            ]
             assert row["together"] == str(len(both)) > "0"
             assert row["wins"] == str(sum(name in g["winners"] for g in both))
             assert row["their_wins"] == str(sum(other in g["winners"] for g in both))
@@ -199,8 +217,13 @@ def test_the_book_in_chromium(four_evenings, tmp_path, chromium):
             for g in both:
                 me, them = g["players"].index(name), g["players"].index(other)
                 for payer, payee, v in js(four_evenings, "show", str(g["id"]))["payments"]:
-                    net += v if (payer, payee) == (them, me) else -v if (payer, payee) == (
-                        me, them) else 0
+                    net += (
+                        v
+                        if (payer, payee) == (them, me)
+                        else -v
+                        if (payer, payee) == (me, them)
+                        else 0
+                    )
             assert row["net"] == signed(net)
         evs = sorted({g["evening"] for g in games if name in g["players"]}, reverse=True)
         assert [n for n, _ in page["played"]] == evs
@@ -211,14 +234,20 @@ def test_a_rebuild_makes_only_what_changed(four_evenings, tmp_path, monkeypatch)
     out = tmp_path / "book"
     book(four_evenings, out)
     first = files(str(out))
-    assert ("book of 4 evenings and 5 players" in book(four_evenings, out)
-            and files(str(out)) == first)
+    assert (
+        "book of 4 evenings and 5 players" in book(four_evenings, out) and files(str(out)) == first
+    )
 
     # one more evening among three players: its page, their pages and the index are written
     evs = E.journal(plan(7, 4))
-    more = E.journal([E.EVENING] + [dict(E.game(E.M1), players=["Ann", "Bob", "Cy"]),
-                                    dict(E.game(E.M3), players=["Cy", "Ann", "Bob"])],
-                     first_gid=13)[1:]
+    more = E.journal(
+        [E.EVENING]
+        + [
+            dict(E.game(E.M1), players=["Ann", "Bob", "Cy"]),
+            dict(E.game(E.M3), players=["Cy", "Ann", "Bob"]),
+        ],
+        first_gid=13,
+    )[1:]
     sync(four_evenings, evs + more, "2025-01-17", monkeypatch)
     err = book(four_evenings, out)
     assert "book of 5 evenings and 5 players" in err and "5 pages written, 6 unchanged" in err
@@ -226,7 +255,8 @@ def test_a_rebuild_makes_only_what_changed(four_evenings, tmp_path, monkeypatch)
     changed = {p for p in second if first.get(p) != second[p]}
     players = {p for p in second if p.startswith("players/")}
     assert changed == {"evenings/5.html", "index.html", "knockbox-book.json"} | {
-        p for p in players if _title(out, p) in ("Ann", "Bob", "Cy")}
+        p for p in players if _title(out, p) in ("Ann", "Bob", "Cy")
+    }
     assert js(four_evenings, "settle", "--evening", "5")["games"] == [13, 14]
 
     # a page removed or changed by hand is made again; a language change makes all anew
@@ -246,10 +276,24 @@ def _title(out, path):
     return text.split("<title>Knockbox · ", 1)[1].split("</title>", 1)[0].strip("\u2068\u2069")
 
 
-RU_WORDS = ("Книга нашей компании", "Рейтинг", "Вечера", "Вечер 1", "партии", "расчёт",
-            "партий в рейтинге", "Друг против друга", "По способам", "джин", "подрезки",
-            "первый: на вылет", "второй: один против двух", "третий: играют все трое",
-            "очков за сдачу", "Последние сыгранные вечера")
+RU_WORDS = (
+    "Книга нашей компании",
+    "Рейтинг",
+    "Вечера",
+    "Вечер 1",
+    "партии",
+    "расчёт",
+    "партий в рейтинге",
+    "Друг против друга",
+    "По способам",
+    "джин",
+    "подрезки",
+    "первый: на вылет",
+    "второй: один против двух",
+    "третий: играют все трое",
+    "очков за сдачу",
+    "Последние сыгранные вечера",
+)
 
 
 @pytest.mark.slow
@@ -258,8 +302,10 @@ def test_the_russian_book(four_evenings, tmp_path, chromium):
     book(four_evenings, out, "--lang", "ru")
     index = chromium.open("file://" + str(out / "index.html"))
     text = index.evaluate("document.body.innerText")
-    ann = chromium.open("file://" + str(out / "players" / [
-        p for p in os.listdir(out / "players") if p.startswith("ann-")][0]))
+    ann = chromium.open(
+        "file://"
+        + str(out / "players" / [p for p in os.listdir(out / "players") if p.startswith("ann-")][0])
+    )
     text += ann.evaluate("document.body.innerText")
     for w in RU_WORDS:
         assert w in text, w
@@ -269,8 +315,9 @@ def test_the_russian_book(four_evenings, tmp_path, chromium):
 
 
 def test_mistakes(four_evenings, tmp_path):
-    code, out, err = knockbox("book", "--db", str(tmp_path / "none.sqlite3"), "-o",
-                              str(tmp_path / "b"))
+    code, out, err = knockbox(
+        "book", "--db", str(tmp_path / "none.sqlite3"), "-o", str(tmp_path / "b")
+    )
     assert code == 1 and err.startswith("knockbox: no history yet")
     assert not os.path.exists(tmp_path / "b")
     (tmp_path / "file").write_text("x")
@@ -304,7 +351,9 @@ def test_a_first_build_in_worker_processes_is_the_same(tmp_path, monkeypatch):
     assert pools == []
     assert "15 pages written" in book(db, two, "--jobs", "2", "--lang", "en")
     assert pools == [2]
-    for path in files(str(one)):         # the pages (the manifest holds file times too)
-        assert path == "knockbox-book.json" or (one / path).read_bytes() == (two / path).read_bytes(), path
+    for path in files(str(one)):  # the pages (the manifest holds file times too)
+        assert (
+            path == "knockbox-book.json" or (one / path).read_bytes() == (two / path).read_bytes()
+        ), path
     code, out, err = knockbox("book", "--db", db, "-o", str(two), "--jobs", "0")
     assert code == 1 and "--jobs: 0 is not a number" in err

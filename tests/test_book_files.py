@@ -2,6 +2,7 @@
 manifest says (an entry naming ../file, an absolute path, or a folder linked elsewhere is left
 alone), and a first build that was stopped (Ctrl-C, a full disk, a kill) is taken up by the
 next `knockbox book`, which ends with the same book as one build would."""
+
 import errno
 import json
 import os
@@ -18,7 +19,7 @@ from knockbox import book as B
 from knockbox import files, report
 from knockbox.book import folder as book_folder
 
-pytestmark = pytest.mark.slow     # each takes seconds (see pyproject's markers)
+pytestmark = pytest.mark.slow  # each takes seconds (see pyproject's markers)
 
 NAMES = ["Ann", "Bob", "Cy", "Dee"]
 
@@ -26,8 +27,10 @@ NAMES = ["Ann", "Bob", "Cy", "Dee"]
 def history(tmp_path, evenings):
     plan = []
     for i in range(evenings):
-        plan += [E.EVENING, E.game((E.M1, E.M2, E.M3)[i % 3], [NAMES[(i + k) % 4]
-                                                                for k in range(3)])]
+        plan += [
+            E.EVENING,
+            E.game((E.M1, E.M2, E.M3)[i % 3], [NAMES[(i + k) % 4] for k in range(3)]),
+        ]
     path = str(tmp_path / "h.sqlite3")
     E.sync_into(path, E.journal(plan[1:]))
     return path
@@ -60,11 +63,16 @@ def test_the_book_deletes_only_its_own_pages(tmp_path):
     victims = [tmp_path / "victim.txt", outside / "abs.txt", outside / "2024.html"]
     for v in victims:
         v.write_text("keep me")
-    os.symlink(outside, folder / "years")         # a folder of the book linked elsewhere
+    os.symlink(outside, folder / "years")  # a folder of the book linked elsewhere
     m = json.loads((folder / B.MANIFEST).read_text(encoding="utf-8"))
     entry = {"sha256": "0" * 64, "size": 7, "mtime": 0, "inputs": None}
-    bad = ["../victim.txt", str(outside / "abs.txt"), "players/../../victim.txt",
-           "years/2024.html", "players/ann.txt"]
+    bad = [
+        "../victim.txt",
+        str(outside / "abs.txt"),
+        "players/../../victim.txt",
+        "years/2024.html",
+        "players/ann.txt",
+    ]
     for p in bad:
         m["pages"][p] = entry
     (folder / B.MANIFEST).write_text(json.dumps(m), encoding="utf-8")
@@ -74,7 +82,7 @@ def test_the_book_deletes_only_its_own_pages(tmp_path):
     assert "not pages of the book; left alone: ../victim.txt, %s" % (outside / "abs.txt") in err
     pages = json.loads((folder / B.MANIFEST).read_text(encoding="utf-8"))["pages"]
     assert not set(bad) & set(pages) and "index.html" in pages
-    code, _, err = book(db, folder)       # dropped from the manifest: said once
+    code, _, err = book(db, folder)  # dropped from the manifest: said once
     assert code == 0 and "left alone" not in err
 
 
@@ -87,6 +95,7 @@ def stop_after(monkeypatch, pages, error):
         if made[0] > pages:
             raise error
         return real(*a, **k)
+
     monkeypatch.setattr(report, "page", page)
 
 
@@ -109,11 +118,16 @@ def test_a_first_build_stopped_by_ctrl_c_is_taken_up(tmp_path, monkeypatch):
     assert "partial" not in json.loads((folder / B.MANIFEST).read_text(encoding="utf-8"))
 
 
-@pytest.mark.parametrize("error, code, said", [
-    (OSError(errno.ENOSPC, os.strerror(errno.ENOSPC)), 1, "No space left on device"),
-    (KeyboardInterrupt(), 130, "interrupted")])
-def test_a_first_build_stopped_while_it_writes_a_page_is_taken_up(tmp_path, monkeypatch, error,
-                                                                   code, said):
+@pytest.mark.parametrize(
+    "error, code, said",
+    [
+        (OSError(errno.ENOSPC, os.strerror(errno.ENOSPC)), 1, "No space left on device"),
+        (KeyboardInterrupt(), 130, "interrupted"),
+    ],
+)
+def test_a_first_build_stopped_while_it_writes_a_page_is_taken_up(
+    tmp_path, monkeypatch, error, code, said
+):
     """The disk full, or Ctrl-C, in the middle of writing a page: no half page nor temporary
     file is left, and the next build makes the book."""
     db = history(tmp_path, 4)
@@ -122,13 +136,15 @@ def test_a_first_build_stopped_while_it_writes_a_page_is_taken_up(tmp_path, monk
 
     def stopped(path, parts, shown=None):
         calls[0] += 1
-        if calls[0] == 4:       # the manifest, two pages, then the third stops half written
+        if calls[0] == 4:  # the manifest, two pages, then the third stops half written
 
             def half():
                 yield parts[0][:100]
                 raise error
+
             return real(path, half(), shown)
         return real(path, parts, shown)
+
     monkeypatch.setattr(book_folder, "write_whole", stopped)
     got, _, err = book(db, folder, "--jobs", "1")
     assert got == code and err.startswith("knockbox: ") and said in err
@@ -157,9 +173,24 @@ def test_a_first_build_killed_is_taken_up(tmp_path):
     """A real process killed (SIGKILL: nothing cleans up) while it writes the pages."""
     db = history(tmp_path, 24)
     folder = tmp_path / "book"
-    p = subprocess.Popen([sys.executable, "-m", "knockbox.cli", "book", "--db", db, "-o",
-                          str(folder), "--jobs", "1", "--lang", "en"],
-                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    p = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "knockbox.cli",
+            "book",
+            "--db",
+            db,
+            "-o",
+            str(folder),
+            "--jobs",
+            "1",
+            "--lang",
+            "en",
+        ],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     while_it_writes(p, folder, 3)
     os.kill(p.pid, signal.SIGKILL)
     p.wait(10)

@@ -15,16 +15,25 @@ def test_head_to_head_net_is_between_the_two(tmp_path):
     # method 3 as Ann, Bob, Cy: finals 425/88/35: Bob pays Ann 337, Cy pays Ann 390, Cy pays
     #   Bob 53
     # a game still being played counts for nothing
-    E.sync_into(db, E.journal([E.game(E.M1, ["Ann", "Bob", "Cy"]),
-                               E.game(E.M2, ["Cy", "Ann", "Bob"]),
-                               E.game(E.M3, ["Ann", "Bob", "Cy"]),
-                               E.game(E.UNFINISHED, ["Ann", "Bob", "Cy"])]))
+    E.sync_into(
+        db,
+        E.journal(
+            [
+                E.game(E.M1, ["Ann", "Bob", "Cy"]),
+                E.game(E.M2, ["Cy", "Ann", "Bob"]),
+                E.game(E.M3, ["Ann", "Bob", "Cy"]),
+                E.game(E.UNFINISHED, ["Ann", "Bob", "Cy"]),
+            ]
+        ),
+    )
     code, _, err = knockbox("book", "--db", db, "-o", out, "--lang", "en")
     assert code == 0, err
     index = rows(out / "index.html", "ratings")
-    want = {"Ann": {"Bob": 40 + 337, "Cy": -236 - 214 + 390},
-            "Bob": {"Ann": -40 - 337, "Cy": -376 - 214 + 53},
-            "Cy": {"Ann": 236 + 214 - 390, "Bob": 376 + 214 - 53}}
+    want = {
+        "Ann": {"Bob": 40 + 337, "Cy": -236 - 214 + 390},
+        "Bob": {"Ann": -40 - 337, "Cy": -376 - 214 + 53},
+        "Cy": {"Ann": 236 + 214 - 390, "Bob": 376 + 214 - 53},
+    }
     for name, against in want.items():
         page = rows(out / index[name]["href"], "h2h")
         assert {o: int(page[o]["net"].replace("\u2212", "-")) for o in page} == against

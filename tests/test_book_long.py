@@ -2,6 +2,7 @@
 word more when stderr is not one), Ctrl-C stops it within seconds with one line, leaving no
 worker process behind and a folder the next build takes up, and an evening of more games than
 a report holds (report.MAX_GAMES) still gets its page."""
+
 import json
 import os
 import re
@@ -18,7 +19,7 @@ from knockbox import report
 from kit.pages import rows
 from test_book_files import history, tree, while_it_writes
 
-pytestmark = pytest.mark.slow     # each takes seconds (see pyproject's markers)
+pytestmark = pytest.mark.slow  # each takes seconds (see pyproject's markers)
 
 BOOK = [sys.executable, "-m", "knockbox.cli", "book", "--lang", "en"]
 
@@ -40,14 +41,17 @@ def group(pgid):
 def test_progress_on_a_terminal_and_quiet_elsewhere(tmp_path):
     db = history(tmp_path, 6)
     master, slave = os.openpty()
-    p = subprocess.Popen(BOOK + ["--db", db, "-o", str(tmp_path / "a"), "--jobs", "1"],
-                         stdout=subprocess.DEVNULL, stderr=slave)
+    p = subprocess.Popen(
+        BOOK + ["--db", db, "-o", str(tmp_path / "a"), "--jobs", "1"],
+        stdout=subprocess.DEVNULL,
+        stderr=slave,
+    )
     os.close(slave)
     said = b""
     while True:
         try:
             got = os.read(master, 4096)
-        except OSError:         # (the other end closed)
+        except OSError:  # (the other end closed)
             break
         if not got:
             break
@@ -59,29 +63,38 @@ def test_progress_on_a_terminal_and_quiet_elsewhere(tmp_path):
     assert "book: evening pages 6 of 6" in text and "book: player pages" in text
     # the progress line is cleared before the last line, which stands alone
     last = "book of 6 evenings and 4 players in %s: 11 pages written, 0 unchanged\r\n" % (
-        tmp_path / "a")
-    cleared = text[:-len(last)]
+        tmp_path / "a"
+    )
+    cleared = text[: -len(last)]
     assert text.endswith(last) and re.search(r"\r +\r\Z", cleared), text
-    p = subprocess.run(BOOK + ["--db", db, "-o", str(tmp_path / "b"), "--jobs", "1"],
-                       capture_output=True, text=True, timeout=60)
-    assert p.returncode == 0 and p.stderr == ("book of 6 evenings and 4 players in %s: 11 pages "
-                                              "written, 0 unchanged\n" % (tmp_path / "b"))
+    p = subprocess.run(
+        BOOK + ["--db", db, "-o", str(tmp_path / "b"), "--jobs", "1"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert p.returncode == 0 and p.stderr == (
+        "book of 6 evenings and 4 players in %s: 11 pages written, 0 unchanged\n" % (tmp_path / "b")
+    )
 
 
 def test_ctrl_c_stops_the_workers_within_seconds(tmp_path):
     db = history(tmp_path, 40)
     folder = tmp_path / "book"
-    p = subprocess.Popen(BOOK + ["--db", db, "-o", str(folder), "--jobs", "2"],
-                         stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-                         start_new_session=True)         # its own group, as a terminal's job
+    p = subprocess.Popen(
+        BOOK + ["--db", db, "-o", str(folder), "--jobs", "2"],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        start_new_session=True,
+    )  # its own group, as a terminal's job
     while_it_writes(p, folder, 2, seconds=90)
     workers = group(p.pid)
-    assert len(workers) == 3, workers           # knockbox and its two worker processes
+    assert len(workers) == 3, workers  # knockbox and its two worker processes
     start = time.monotonic()
-    os.killpg(p.pid, signal.SIGINT)             # Ctrl-C: the whole group gets it
+    os.killpg(p.pid, signal.SIGINT)  # Ctrl-C: the whole group gets it
     time.sleep(0.01)
     try:
-        os.killpg(p.pid, signal.SIGINT)         # and again, impatiently, while it stops
+        os.killpg(p.pid, signal.SIGINT)  # and again, impatiently, while it stops
     except ProcessLookupError:
         pass
     err = p.communicate(timeout=30)[1].decode()

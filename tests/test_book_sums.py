@@ -2,6 +2,7 @@
 whatever folder the book is written to, and the same pages when the history cannot keep them),
 the index listing only the latest evenings with a page per year beyond them, and a book made
 by the previous knockbox (its manifest holding every evening's sums) brought up to date."""
+
 import json
 import os
 import sqlite3
@@ -17,14 +18,19 @@ from knockbox.errors import UserError
 import test_book
 from test_book import book, crawl, files, js, plan, signed, sync
 
-four_evenings = test_book.four_evenings     # the fixture: test_book's history, four evenings
+four_evenings = test_book.four_evenings  # the fixture: test_book's history, four evenings
 
 
 def one_more(db, day, monkeypatch):
     """Evening 5 (Ann, Bob, Cy: two games) synced on day."""
-    more = E.journal([E.EVENING] + [dict(E.game(E.M1), players=["Ann", "Bob", "Cy"]),
-                                    dict(E.game(E.M3), players=["Cy", "Ann", "Bob"])],
-                     first_gid=13)[1:]
+    more = E.journal(
+        [E.EVENING]
+        + [
+            dict(E.game(E.M1), players=["Ann", "Bob", "Cy"]),
+            dict(E.game(E.M3), players=["Cy", "Ann", "Bob"]),
+        ],
+        first_gid=13,
+    )[1:]
     sync(db, E.journal(plan(7, 4)) + more, day, monkeypatch)
 
 
@@ -42,7 +48,9 @@ def kept(db):
 def test_each_evening_is_summed_once(four_evenings, tmp_path, monkeypatch):
     summed = []
     real = knockbox.book.workers.sums
-    monkeypatch.setattr(knockbox.book.workers, "sums", lambda rows: summed.append(rows) or real(rows))
+    monkeypatch.setattr(
+        knockbox.book.workers, "sums", lambda rows: summed.append(rows) or real(rows)
+    )
     one = tmp_path / "one"
     book(four_evenings, one, "--lang", "en")
     assert len(summed) == 4 and len(kept(four_evenings)) == 4
@@ -66,6 +74,7 @@ def test_each_evening_is_summed_once(four_evenings, tmp_path, monkeypatch):
 
     def refuse(self):
         raise UserError("%s: read-only" % self.path)
+
     monkeypatch.setattr(history.History, "transaction", refuse)
     three = tmp_path / "three"
     book(four_evenings, three, "--lang", "en")
@@ -73,15 +82,16 @@ def test_each_evening_is_summed_once(four_evenings, tmp_path, monkeypatch):
 
 
 @pytest.mark.slow
-def test_a_big_book_lists_the_latest_evenings_and_each_year(four_evenings, tmp_path, monkeypatch,
-                                                            chromium):
+def test_a_big_book_lists_the_latest_evenings_and_each_year(
+    four_evenings, tmp_path, monkeypatch, chromium
+):
     monkeypatch.setattr(knockbox.book.render, "INDEX", 2)
-    one_more(four_evenings, "2026-01-09", monkeypatch)      # evening 5, a year on
+    one_more(four_evenings, "2026-01-09", monkeypatch)  # evening 5, a year on
     out = tmp_path / "book"
     book(four_evenings, out, "--lang", "en")
     seen = crawl(chromium, str(out))
     on_disk = {p for p in files(str(out)) if p.endswith(".html")}
-    assert set(seen) == on_disk and len(on_disk) == 1 + 5 + 5 + 2      # reached, via the years
+    assert set(seen) == on_disk and len(on_disk) == 1 + 5 + 5 + 2  # reached, via the years
     index = seen["index.html"]
     assert [e["n"] for e in index["evenings"]] == [5, 4]
     assert index["links"][-2:] == ["years/2026.html", "years/2025.html"]
@@ -98,11 +108,21 @@ def test_a_big_book_lists_the_latest_evenings_and_each_year(four_evenings, tmp_p
 
     # a change to an evening of 2026 leaves 2025's page as it was
     before = files(str(out))
-    sync(four_evenings, E.journal(plan(7, 4)) + E.journal(
-        [E.EVENING] + [dict(E.game(E.M1), players=["Ann", "Bob", "Cy"]),
-                       dict(E.game(E.M3), players=["Cy", "Ann", "Bob"]),
-                       dict(E.game(E.M2), players=["Dee", "Ann", "Bob"])], first_gid=13)[1:],
-         "2026-01-09", monkeypatch)
+    sync(
+        four_evenings,
+        E.journal(plan(7, 4))
+        + E.journal(
+            [E.EVENING]
+            + [
+                dict(E.game(E.M1), players=["Ann", "Bob", "Cy"]),
+                dict(E.game(E.M3), players=["Cy", "Ann", "Bob"]),
+                dict(E.game(E.M2), players=["Dee", "Ann", "Bob"]),
+            ],
+            first_gid=13,
+        )[1:],
+        "2026-01-09",
+        monkeypatch,
+    )
     book(four_evenings, out, "--lang", "en")
     after = files(str(out))
     assert after["years/2025.html"] == before["years/2025.html"]
@@ -120,9 +140,22 @@ def test_a_book_of_the_previous_format_is_brought_up_to_date(four_evenings, tmp_
     path = out / knockbox.book.MANIFEST
     m = json.loads(path.read_text(encoding="utf-8"))
     # as the previous knockbox wrote it: format 1, every evening's sums, another version
-    m.update(format="knockbox-book/1", version="50a1171c485339d6", evenings={
-        str(n): {"date": "2025-01-10", "games": 3, "inputs": "0" * 24, "n": n,
-                 "page": "evenings/%d.html" % n, "net": [], "players": {}} for n in range(1, 5)})
+    m.update(
+        format="knockbox-book/1",
+        version="50a1171c485339d6",
+        evenings={
+            str(n): {
+                "date": "2025-01-10",
+                "games": 3,
+                "inputs": "0" * 24,
+                "n": n,
+                "page": "evenings/%d.html" % n,
+                "net": [],
+                "players": {},
+            }
+            for n in range(1, 5)
+        },
+    )
     path.write_text(json.dumps(m), encoding="utf-8")
     one_more(four_evenings, "2025-01-17", monkeypatch)
     err = book(four_evenings, out, "--lang", "en")

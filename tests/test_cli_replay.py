@@ -1,4 +1,5 @@
 """`knockbox replay` through the installed console script, as a user runs it."""
+
 import json
 import os
 import subprocess
@@ -14,8 +15,9 @@ with open(os.path.join(HERE, "vectors", "games.json"), encoding="utf-8") as _f:
 
 
 def knockbox(*args, stdin=None):
-    return subprocess.run([KNOCKBOX] + list(args), input=stdin, capture_output=True, text=True,
-                          timeout=120)
+    return subprocess.run(
+        [KNOCKBOX] + list(args), input=stdin, capture_output=True, text=True, timeout=120
+    )
 
 
 def test_example_game_prints_the_worked_example():
@@ -25,8 +27,15 @@ def test_example_game_prints_the_worked_example():
     assert s["final"] == [425, 88, 35] and s["net"] == [727, -284, -443] and s["over"] is True
 
 
-@pytest.mark.parametrize("name", ["m1 worked example (RULES 5)", "m2 worked example (RULES 5)",
-                                  "m3 double ties", "cyrillic names"])
+@pytest.mark.parametrize(
+    "name",
+    [
+        "m1 worked example (RULES 5)",
+        "m2 worked example (RULES 5)",
+        "m3 double ties",
+        "cyrillic names",
+    ],
+)
 def test_micropython_engine_prints_identical_output(tmp_path, name):
     v = next(v for v in VECTORS if v["name"] == name)
     path = tmp_path / "game.json"
@@ -77,7 +86,10 @@ def test_unreadable_inputs_are_clear_errors(tmp_path):
     for engine in ("cpython", "micropython"):
         p = knockbox("replay", "-", "--engine", engine, stdin=json.dumps(v))
         assert (p.returncode, p.stdout, p.stderr) == (
-            1, "", "knockbox: -: not text (a \\u escape of half a character)\n")
+            1,
+            "",
+            "knockbox: -: not text (a \\u escape of half a character)\n",
+        )
 
 
 def test_help_lists_commands():

@@ -1,6 +1,7 @@
 """Budgets of DESIGN.md section 7: the core's and the firmware's compiled sizes, and a 300-hand game
 replayed under the 192 KB heap of the MicroPython unix port (bench/bench_core.py and
 bench/bench_firmware.py print the numbers)."""
+
 import json
 import random
 
@@ -24,8 +25,9 @@ def test_each_boards_firmware_compiled_fits_64_KB(board):
 
 
 def test_300_hand_game_replays_in_192k_heap(tmp_path):
-    rec = gamegen.random_game(random.Random(7), method=3, max_hands=300,
-                              rules={"preset": "seed", "m3_target": 100000}).record()
+    rec = gamegen.random_game(
+        random.Random(7), method=3, max_hands=300, rules={"preset": "seed", "m3_target": 100000}
+    ).record()
     path = tmp_path / "hands.jsonl"
     with open(path, "w") as f:
         for h in rec["hands"]:
@@ -43,5 +45,6 @@ print(len(g.hands), s["totals"])
     p = mp.run(script.replace("sys.argv[1]", repr(str(path))))
     assert p.returncode == 0, p.stderr
     from knockcore.game import from_record
+
     want = from_record(rec).standings()["totals"]
     assert p.stdout.strip() == "300 %s" % want

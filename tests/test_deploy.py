@@ -6,6 +6,7 @@ REPL works against it with `resume` (no soft reset on the unix port), so deploy 
 files into the folder the unix port runs in, and the copied .mpy files are then imported and run
 there.
 """
+
 import hashlib
 import json
 import os
@@ -35,15 +36,24 @@ class UnixBoard:
         env = dict(os.environ, MICROPYPATH=":.frozen:lib")
         self.proc = subprocess.Popen(
             [mp.micropython_exe(), "-X", "heapsize=" + mp.HEAP],
-            stdin=self.bridge.device_fd, stdout=self.bridge.device_fd, stderr=subprocess.PIPE,
-            cwd=self.root, env=env, start_new_session=True)
+            stdin=self.bridge.device_fd,
+            stdout=self.bridge.device_fd,
+            stderr=subprocess.PIPE,
+            cwd=self.root,
+            env=env,
+            start_new_session=True,
+        )
         self.bridge.start()
         self.port = self.bridge.path
 
     def mpremote(self, *args, timeout=60):
         exe = os.path.join(os.path.dirname(sys.executable), "mpremote")
-        return subprocess.run([exe, "connect", self.port, "resume"] + list(args),
-                              capture_output=True, text=True, timeout=timeout)
+        return subprocess.run(
+            [exe, "connect", self.port, "resume"] + list(args),
+            capture_output=True,
+            text=True,
+            timeout=timeout,
+        )
 
     def files(self):
         out = {}
@@ -126,10 +136,12 @@ def test_deploy_copies_compiled_files_that_import_and_run(board, build, capsys):
 
     vector = json.load(open(VECTORS))[0]
     expected = json.loads(json.dumps(from_record(vector["game"]).standings()))
-    code = ("import json, knockcore.game as g\n"
-            "print(g.__file__)\n"
-            "print(json.dumps(g.from_record(json.loads(%r)).standings()))\n"
-            % json.dumps(vector["game"]))
+    code = (
+        "import json, knockcore.game as g\n"
+        "print(g.__file__)\n"
+        "print(json.dumps(g.from_record(json.loads(%r)).standings()))\n"
+        % json.dumps(vector["game"])
+    )
     r = board.mpremote("exec", code)
     assert r.returncode == 0, r.stderr
     first, standings = r.stdout.strip().splitlines()[-2:]
@@ -142,11 +154,14 @@ def test_every_deployed_module_imports_on_the_board(board, build, capsys):
     simflash): each one imports from the copied .mpy files."""
     rc, _out, err = run_deploy(capsys, "--port", board.port)
     assert rc == 0, err
-    mods = sorted(p[:-4].replace("/", ".").replace(".__init__", "")
-                  for p in build if p.endswith(".mpy"))
-    code = ("import sys\nok = []\nfor m in %r:\n __import__(m)\n"
-            " f = sys.modules[m].__file__\n assert f.endswith('.mpy'), f\n ok.append(m)\n"
-            "print(len(ok))\n" % mods)
+    mods = sorted(
+        p[:-4].replace("/", ".").replace(".__init__", "") for p in build if p.endswith(".mpy")
+    )
+    code = (
+        "import sys\nok = []\nfor m in %r:\n __import__(m)\n"
+        " f = sys.modules[m].__file__\n assert f.endswith('.mpy'), f\n ok.append(m)\n"
+        "print(len(ok))\n" % mods
+    )
     r = board.mpremote("exec", code)
     assert r.returncode == 0, r.stdout + r.stderr
     assert r.stdout.strip().splitlines()[-1] == str(len(mods))
@@ -173,8 +188,14 @@ def test_deploy_copies_only_what_changed_and_removes_stale(board, build, capsys)
     copied = sorted(line.split("] ")[1].split(" (")[0] for line in out.splitlines() if "] " in line)
     # the other board's pins, driver and boot.py come (the Badger's own boot.py takes its
     # power latch first), the Badger's go
-    assert copied == ["boot.py", "data/board.json", "knockfw/board_pico_epd.mpy",
-                      "knockfw/epdinvert.mpy", "knockfw/ssd1680.mpy", "knockfw/ui.mpy"]
+    assert copied == [
+        "boot.py",
+        "data/board.json",
+        "knockfw/board_pico_epd.mpy",
+        "knockfw/epdinvert.mpy",
+        "knockfw/ssd1680.mpy",
+        "knockfw/ui.mpy",
+    ]
     with open(os.path.join(mp.ROOT, "firmware", "boot.py"), "rb") as f:
         assert open(os.path.join(root, "boot.py"), "rb").read() == f.read()
     assert "removed knockfw/old.py" in out
@@ -241,14 +262,17 @@ def test_busy_board_is_refused_clearly(tmp_path, capsys, monkeypatch):
         b.close()
 
 
-@pytest.mark.parametrize("version, mpy, ok", [
-    ((1, 28, 0), 6 | 3 << 8 | 4 << 10, True),    # RP2040: armv6m, .mpy 6.3
-    ((1, 29, 1), 6 | 3 << 8 | 2 << 10, True),    # unix x64
-    ((1, 27, 0), 6 | 3 << 8 | 4 << 10, False),   # too old
-    ((1, 28, 0), 6 | 2 << 8 | 4 << 10, False),   # another .mpy sub-version
-    ((1, 28, 0), 5 | 4 << 10, False),            # .mpy v5
-    ((1, 28, 0), None, False),                   # cannot load .mpy at all
-])
+@pytest.mark.parametrize(
+    "version, mpy, ok",
+    [
+        ((1, 28, 0), 6 | 3 << 8 | 4 << 10, True),  # RP2040: armv6m, .mpy 6.3
+        ((1, 29, 1), 6 | 3 << 8 | 2 << 10, True),  # unix x64
+        ((1, 27, 0), 6 | 3 << 8 | 4 << 10, False),  # too old
+        ((1, 28, 0), 6 | 2 << 8 | 4 << 10, False),  # another .mpy sub-version
+        ((1, 28, 0), 5 | 4 << 10, False),  # .mpy v5
+        ((1, 28, 0), None, False),  # cannot load .mpy at all
+    ],
+)
 def test_check_device(version, mpy, ok):
     info = {"version": version, "mpy": mpy, "platform": "rp2", "machine": ""}
     if ok:
@@ -266,8 +290,11 @@ def port(device, vid, pid, manufacturer=None):
 def test_board_found_by_usb_id(monkeypatch, capsys):
     from serial.tools import list_ports
 
-    ports = [port("/dev/ttyS0", None, None), port("/dev/ttyUSB0", 0x10C4, 0xEA60, "Silicon Labs"),
-             port("/dev/ttyACM3", 0x2E8A, 0x0005, "MicroPython")]
+    ports = [
+        port("/dev/ttyS0", None, None),
+        port("/dev/ttyUSB0", 0x10C4, 0xEA60, "Silicon Labs"),
+        port("/dev/ttyACM3", 0x2E8A, 0x0005, "MicroPython"),
+    ]
     monkeypatch.setattr(list_ports, "comports", lambda: ports)
     assert deploy.pick_port(None, sys.stdout) == "/dev/ttyACM3"
     assert deploy.pick_port("/dev/ttyX", sys.stdout) == "/dev/ttyX"
@@ -290,22 +317,45 @@ def test_no_board_is_refused_clearly(monkeypatch, capsys):
 
 
 def test_plan():
-    files = {"knockfw/a.mpy": b"1", "knockfw/fonts/f.mpy": b"2", "main.py": b"3",
-             "data/board.json": b"4"}
-    on_board = {"knockfw/": "", "knockfw/a.mpy": deploy.sha(b"1"), "knockfw/fonts/": "",
-                "knockfw/fonts/f.mpy": "x", "knockfw/b.py": "y", "knockfw/old/": "",
-                "knockfw/old/z.mpy": "z", "data/board.json": deploy.sha(b"4"),
-                "data/journal.txt": "j", "other/keep.py": "k", "lib/other/keep.py": "k",
-                # an older deploy's layout: the packages in /lib
-                "lib/knockfw/": "", "lib/knockfw/a.mpy": "", "lib/knockfw/fonts/": "",
-                "lib/knockfw/fonts/f.mpy": "", "lib/knockbox.manifest.json": ""}
+    files = {
+        "knockfw/a.mpy": b"1",
+        "knockfw/fonts/f.mpy": b"2",
+        "main.py": b"3",
+        "data/board.json": b"4",
+    }
+    on_board = {
+        "knockfw/": "",
+        "knockfw/a.mpy": deploy.sha(b"1"),
+        "knockfw/fonts/": "",
+        "knockfw/fonts/f.mpy": "x",
+        "knockfw/b.py": "y",
+        "knockfw/old/": "",
+        "knockfw/old/z.mpy": "z",
+        "data/board.json": deploy.sha(b"4"),
+        "data/journal.txt": "j",
+        "other/keep.py": "k",
+        "lib/other/keep.py": "k",
+        # an older deploy's layout: the packages in /lib
+        "lib/knockfw/": "",
+        "lib/knockfw/a.mpy": "",
+        "lib/knockfw/fonts/": "",
+        "lib/knockfw/fonts/f.mpy": "",
+        "lib/knockbox.manifest.json": "",
+    }
     assert deploy.package_folders(files) == ["knockfw"]  # not data/: the user's
     copy, stale = deploy.plan(files, on_board)
     assert copy == ["knockfw/fonts/f.mpy", "main.py"]
     # files before folders, deepest first: nothing of data/, other/ or lib/other/
-    assert stale == ["lib/knockfw/fonts/f.mpy", "knockfw/old/z.mpy", "lib/knockfw/a.mpy",
-                     "knockfw/b.py", "lib/knockbox.manifest.json",
-                     "lib/knockfw/fonts/", "knockfw/old/", "lib/knockfw/"]
+    assert stale == [
+        "lib/knockfw/fonts/f.mpy",
+        "knockfw/old/z.mpy",
+        "lib/knockfw/a.mpy",
+        "knockfw/b.py",
+        "lib/knockbox.manifest.json",
+        "lib/knockfw/fonts/",
+        "knockfw/old/",
+        "lib/knockfw/",
+    ]
     assert deploy.plan(files, on_board, force=True)[0] == sorted(files)
 
 
@@ -326,9 +376,11 @@ def test_deploy_moves_an_older_deploy_out_of_lib_and_keeps_the_rest(tmp_path, bu
     (root / "data").mkdir()
     (root / "data" / "journal.txt").write_text("1 {} 00000000\n")
     (root / "data" / "board.json").write_text('{"board": "pico-epd"}')
-    data_before = {p: (sha_file(root / "data" / p), os.stat(root / "data" / p).st_mtime_ns)
-                   for p in os.listdir(root / "data")}
-    (root / "data" / "snap.json").write_text("[1]")   # the boot checkpoint: goes with the code
+    data_before = {
+        p: (sha_file(root / "data" / p), os.stat(root / "data" / p).st_mtime_ns)
+        for p in os.listdir(root / "data")
+    }
+    (root / "data" / "snap.json").write_text("[1]")  # the boot checkpoint: goes with the code
     b = UnixBoard(root)
     try:
         r = b.mpremote("exec", "import knockcore.game as g\nprint(g.__file__)")
@@ -340,19 +392,22 @@ def test_deploy_moves_an_older_deploy_out_of_lib_and_keeps_the_rest(tmp_path, bu
         rc, out, err = run_deploy(capsys, "--port", b.port)
         assert rc == 0, err
         assert "an older deploy's files in /lib" in out
-        assert ("removed the older deploy's /lib/knockbox.manifest.json, /lib/knockcore/, "
-                "/lib/knockfw/") in out
+        assert (
+            "removed the older deploy's /lib/knockbox.manifest.json, /lib/knockcore/, /lib/knockfw/"
+        ) in out
         files = b.files()
         assert not [p for p in files if p.startswith(("lib/knockfw", "lib/knockcore"))]
         assert not os.path.exists(root / "lib" / "knockfw")
         assert not os.path.exists(root / "lib" / "knockcore")
         assert "lib/knockbox.manifest.json" not in files and "knockbox.manifest.json" in files
         assert (root / "lib" / "mylib" / "x.py").read_text() == "Y = 1\n"
-        assert {p: (sha_file(root / "data" / p), os.stat(root / "data" / p).st_mtime_ns)
-                for p in os.listdir(root / "data")} == data_before    # snap.json went
+        assert {
+            p: (sha_file(root / "data" / p), os.stat(root / "data" / p).st_mtime_ns)
+            for p in os.listdir(root / "data")
+        } == data_before  # snap.json went
         for rel, data in build.items():
             if rel in ("knockfw/uc8151.mpy", "knockfw/board_badger.mpy", "knockfw/epdconv.mpy"):
-                assert rel not in files     # this board is the Waveshare build (board.json)
+                assert rel not in files  # this board is the Waveshare build (board.json)
                 continue
             if rel == "boot.py":  # the Waveshare build's: the every-board one, not the Badger's
                 with open(os.path.join(mp.ROOT, "firmware", "boot.py"), "rb") as f:
@@ -360,13 +415,16 @@ def test_deploy_moves_an_older_deploy_out_of_lib_and_keeps_the_rest(tmp_path, bu
             assert sha_file(files[rel]) == hashlib.sha256(data).hexdigest(), rel
         assert "knockfw/ssd1680.mpy" in files and "knockfw/board_pico_epd.mpy" in files
         assert "knockfw/epdinvert.mpy" in files
-        code = ("import sys\nfor k in [k for k in sys.modules if k.startswith('knock')]:\n"
-                " del sys.modules[k]\n"
-                "import knockcore.game as g, knockfw.app as a, mylib.x\n"
-                "print(g.__file__, a.__file__, mylib.x.Y)\n")
+        code = (
+            "import sys\nfor k in [k for k in sys.modules if k.startswith('knock')]:\n"
+            " del sys.modules[k]\n"
+            "import knockcore.game as g, knockfw.app as a, mylib.x\n"
+            "print(g.__file__, a.__file__, mylib.x.Y)\n"
+        )
         r = b.mpremote("exec", code)
-        assert r.stdout.split()[-3:] == ["knockcore/game.mpy", "knockfw/app.mpy", "1"], \
+        assert r.stdout.split()[-3:] == ["knockcore/game.mpy", "knockfw/app.mpy", "1"], (
             r.stdout + r.stderr
+        )
         rc, out, err = run_deploy(capsys, "--port", b.port)  # and then nothing to do
         assert rc == 0 and "0 of %d files changed" % (len(build) + 1) in out, out + err
         assert "older deploy" not in out

@@ -7,6 +7,7 @@ viewer sees, which must equal the framebuffer. The models themselves are checked
 with hand-made command streams (no framebuf needed). What both drivers do alike (refreshes,
 BUSY, sleep): test_display_refresh.py.
 """
+
 import pytest
 
 from kit.epd_mp import KINDS, run_mp
@@ -32,16 +33,21 @@ def test_reset_held_while_the_app_loads(held):
     """hold_reset() (the board, as it makes the panel): the controller stays in reset until the
     first init(), which then only lets it go and waits as always; without it init() pulses the
     reset itself (high, low, high). Either way one reset, then the same setup."""
-    res = run_mp("""
+    res = run_mp(
+        """
 drv, m = h.make("uc8151")
-""" + RST_LOG + """
+"""
+        + RST_LOG
+        + """
 if %r:
     drv.hold_reset()
 held = list(seen)
 drv.init()
 print(json.dumps({"held": held, "seen": seen, "resets": m.reset_count, "cmds": m.commands()[:3],
                   "errors": m.errors}))
-""" % held)
+"""
+        % held
+    )
     assert res["held"] == ([0] if held else [])
     assert res["seen"] == ([0, 1] if held else [1, 0, 1])
     assert res["resets"] == 1 and res["errors"] == []
@@ -88,6 +94,7 @@ print(json.dumps({"resets": m.reset_count, "cmds": m.commands(), "gates": m.gate
 
 # --- the models themselves, under CPython, with hand-made streams --------------------------
 
+
 def _send(spi, cs, dc, c, data=b""):
     cs.value(0)
     dc.value(0)
@@ -108,13 +115,23 @@ def test_ssd1680_model_address_modes():
     _send(spi, cs, dc, 0x4E, [2])
     _send(spi, cs, dc, 0x4F, [10, 0])
     _send(spi, cs, dc, 0x24, [1, 2, 3, 4])
-    assert [m.bw[10 * 16 + 2], m.bw[10 * 16 + 3], m.bw[11 * 16 + 2], m.bw[11 * 16 + 3]] == [1, 2, 3, 4]
+    assert [m.bw[10 * 16 + 2], m.bw[10 * 16 + 3], m.bw[11 * 16 + 2], m.bw[11 * 16 + 3]] == [
+        1,
+        2,
+        3,
+        4,
+    ]
     # Y first: column by column
     _send(spi, cs, dc, 0x11, [0x07])
     _send(spi, cs, dc, 0x4E, [2])
     _send(spi, cs, dc, 0x4F, [10, 0])
     _send(spi, cs, dc, 0x26, [5, 6, 7, 8])
-    assert [m.red[10 * 16 + 2], m.red[11 * 16 + 2], m.red[10 * 16 + 3], m.red[11 * 16 + 3]] == [5, 6, 7, 8]
+    assert [m.red[10 * 16 + 2], m.red[11 * 16 + 2], m.red[10 * 16 + 3], m.red[11 * 16 + 3]] == [
+        5,
+        6,
+        7,
+        8,
+    ]
     assert m.errors == []
 
 
@@ -166,11 +183,13 @@ def test_uc8151_model_partial_window_and_power_rules():
 
 # --- issue 9: the defects found by comparing with the vendors' drivers ----------------------
 
+
 @pytest.mark.parametrize("kind", KINDS)
 def test_sleeping_controller_is_reset_before_busy_is_read(kind):
     """SSD1680: BUSY stays high in deep sleep until a hardware reset. A driver that polls BUSY
     before resetting (the app polls busy() every loop) never updates the panel again."""
-    res = run_mp("""
+    res = run_mp(
+        """
 drv, m = h.make(%r)
 h.pattern(drv, 1)
 drv.show(full=True, block=True)
@@ -185,7 +204,9 @@ kind, img = m.refreshes[-1]
 print(json.dumps({"polls": polls, "reads": reads_asleep, "level": level, "ok": ok,
                   "kinds": [k for k, _ in m.refreshes], "diff": h.mismatches(img, want),
                   "resets": m.reset_count, "errors": m.errors, "asleep": m.asleep}))
-""" % (kind, kind))
+"""
+        % (kind, kind)
+    )
     assert res["polls"] == [False] * 50  # asleep and nothing to show: idle, BUSY untouched
     assert res["reads"] == 0  # BUSY was never read while the controller slept
     if kind == "ssd1680":
@@ -240,20 +261,128 @@ print(json.dumps({"psr": m.psr, "ptin": 0x91 in cmds, "ptl": 0x90 in cmds,
 # Pimoroni's tables (pimoroni-pico drivers/uc8151_legacy/uc8151_legacy.cpp fast_luts() and
 # turbo_luts(), the first three groups of each; the rest of each table is zeros).
 PIMORONI_FAST = {
-    0x20: [0x00, 0x04, 0x04, 0x07, 0x00, 0x01, 0x00, 0x0C, 0x0C, 0x00, 0x00, 0x02,
-           0x00, 0x04, 0x04, 0x07, 0x00, 0x02],
-    0x21: [0x54, 0x04, 0x04, 0x07, 0x00, 0x01, 0x60, 0x0C, 0x0C, 0x00, 0x00, 0x02,
-           0xA8, 0x04, 0x04, 0x07, 0x00, 0x02],
-    0x23: [0xA8, 0x04, 0x04, 0x07, 0x00, 0x01, 0x60, 0x0C, 0x0C, 0x00, 0x00, 0x02,
-           0x54, 0x04, 0x04, 0x07, 0x00, 0x02],
+    0x20: [
+        0x00,
+        0x04,
+        0x04,
+        0x07,
+        0x00,
+        0x01,
+        0x00,
+        0x0C,
+        0x0C,
+        0x00,
+        0x00,
+        0x02,
+        0x00,
+        0x04,
+        0x04,
+        0x07,
+        0x00,
+        0x02,
+    ],
+    0x21: [
+        0x54,
+        0x04,
+        0x04,
+        0x07,
+        0x00,
+        0x01,
+        0x60,
+        0x0C,
+        0x0C,
+        0x00,
+        0x00,
+        0x02,
+        0xA8,
+        0x04,
+        0x04,
+        0x07,
+        0x00,
+        0x02,
+    ],
+    0x23: [
+        0xA8,
+        0x04,
+        0x04,
+        0x07,
+        0x00,
+        0x01,
+        0x60,
+        0x0C,
+        0x0C,
+        0x00,
+        0x00,
+        0x02,
+        0x54,
+        0x04,
+        0x04,
+        0x07,
+        0x00,
+        0x02,
+    ],
 }
 PIMORONI_TURBO = {
-    0x20: [0x00, 0x01, 0x01, 0x02, 0x00, 0x01, 0x00, 0x02, 0x02, 0x00, 0x00, 0x02,
-           0x00, 0x02, 0x02, 0x03, 0x00, 0x02],
-    0x21: [0x54, 0x01, 0x01, 0x02, 0x00, 0x01, 0x60, 0x02, 0x02, 0x00, 0x00, 0x02,
-           0xA8, 0x02, 0x02, 0x03, 0x00, 0x02],
-    0x23: [0xA8, 0x01, 0x01, 0x02, 0x00, 0x01, 0x60, 0x02, 0x02, 0x00, 0x00, 0x02,
-           0x54, 0x02, 0x02, 0x03, 0x00, 0x02],
+    0x20: [
+        0x00,
+        0x01,
+        0x01,
+        0x02,
+        0x00,
+        0x01,
+        0x00,
+        0x02,
+        0x02,
+        0x00,
+        0x00,
+        0x02,
+        0x00,
+        0x02,
+        0x02,
+        0x03,
+        0x00,
+        0x02,
+    ],
+    0x21: [
+        0x54,
+        0x01,
+        0x01,
+        0x02,
+        0x00,
+        0x01,
+        0x60,
+        0x02,
+        0x02,
+        0x00,
+        0x00,
+        0x02,
+        0xA8,
+        0x02,
+        0x02,
+        0x03,
+        0x00,
+        0x02,
+    ],
+    0x23: [
+        0xA8,
+        0x01,
+        0x01,
+        0x02,
+        0x00,
+        0x01,
+        0x60,
+        0x02,
+        0x02,
+        0x00,
+        0x00,
+        0x02,
+        0x54,
+        0x02,
+        0x02,
+        0x03,
+        0x00,
+        0x02,
+    ],
 }
 
 

@@ -7,6 +7,7 @@ framebuffer. Here: the image after full and partial refreshes, the forced full r
 timeouts, requests queued while the panel works, sleep and waking, and the drivers' size. Each
 controller's own command stream, and the models themselves: test_display_controllers.py.
 """
+
 import os
 
 import pytest
@@ -21,6 +22,7 @@ PARTIAL = {"uc8151": "fast", "ssd1680": "partial"}
 
 def render_png(packed, path):
     from PIL import Image, ImageOps
+
     img = Image.frombytes("1", (296, 128), bytes(packed)).convert("L")
     img = ImageOps.invert(img)  # our 1 = black, PIL's 1 = white
     img = img.resize((592, 256), Image.NEAREST)
@@ -31,7 +33,8 @@ def render_png(packed, path):
 def test_image_round_trip_full_then_partial(kind):
     os.makedirs(OUT, exist_ok=True)
     base = os.path.join(OUT, kind)
-    res = run_mp("""
+    res = run_mp(
+        """
 drv, m = h.make(%r)
 out = {}
 h.pattern(drv, 1)
@@ -52,7 +55,9 @@ h.save(img, %r)
 out["errors"] = m.errors
 out["refreshes"] = len(m.refreshes)
 print(json.dumps(out))
-""" % (kind, base + "_full.bin", base + "_partial.bin"))
+"""
+        % (kind, base + "_full.bin", base + "_partial.bin")
+    )
     assert res["errors"] == []
     assert res["refreshes"] == 2
     kind_full, diff, diff_h, diff_v = res["full"]
@@ -72,7 +77,8 @@ print(json.dumps(out))
 
 @pytest.mark.parametrize("kind", KINDS)
 def test_full_refresh_forced_every_n_partials(kind):
-    res = run_mp("""
+    res = run_mp(
+        """
 drv, m = h.make(%r, full_every=3)
 for i in range(9):
     h.pattern(drv, i)
@@ -80,7 +86,9 @@ for i in range(9):
     h.run_until_idle(drv)
 print(json.dumps({"kinds": [k for k, _ in m.refreshes], "errors": m.errors,
                   "partials": drv.partials}))
-""" % kind)
+"""
+        % kind
+    )
     p = PARTIAL[kind]
     # first show is full; then 3 partials, forced full; an explicit full restarts the count
     assert res["kinds"] == ["full", p, p, p, "full", p, "full", p, p]
@@ -90,7 +98,8 @@ print(json.dumps({"kinds": [k for k, _ in m.refreshes], "errors": m.errors,
 
 @pytest.mark.parametrize("kind", KINDS)
 def test_busy_polarity_and_no_command_while_busy(kind):
-    res = run_mp("""
+    res = run_mp(
+        """
 drv, m = h.make(%r, busy_polls=4, refresh_polls=25)
 h.pattern(drv)
 drv.show(full=True)
@@ -102,7 +111,9 @@ level_idle = drv.busy_pin.value()
 print(json.dumps({"first": first, "busy_level": level_while_busy, "idle_level": level_idle,
                   "polls": n, "after": after, "errors": m.errors,
                   "tail": m.commands()[-4:], "refreshes": len(m.refreshes)}))
-""" % kind)
+"""
+        % kind
+    )
     assert res["first"] is True and res["after"] is False
     if kind == "uc8151":
         assert (res["busy_level"], res["idle_level"]) == (0, 1)  # BUSY_N: low = busy
@@ -117,7 +128,8 @@ print(json.dumps({"first": first, "busy_level": level_while_busy, "idle_level": 
 
 @pytest.mark.parametrize("kind", KINDS)
 def test_wait_times_out_on_a_stuck_panel_then_recovers(kind):
-    res = run_mp("""
+    res = run_mp(
+        """
 import time
 drv, m = h.make(%r)
 drv.show(full=True)
@@ -128,7 +140,9 @@ dt = time.ticks_diff(time.ticks_ms(), t0)
 m.stuck = False
 ok2 = drv.wait(1000)
 print(json.dumps({"ok1": ok1, "dt": dt, "ok2": ok2, "errors": m.errors}))
-""" % kind)
+"""
+        % kind
+    )
     assert res["ok1"] is False and 60 <= res["dt"] < 1000
     assert res["ok2"] is True
     assert res["errors"] == []
@@ -136,7 +150,8 @@ print(json.dumps({"ok1": ok1, "dt": dt, "ok2": ok2, "errors": m.errors}))
 
 @pytest.mark.parametrize("kind", KINDS)
 def test_show_while_busy_is_queued_and_blocking_show(kind):
-    res = run_mp("""
+    res = run_mp(
+        """
 drv, m = h.make(%r)
 h.pattern(drv, 1)
 drv.show()
@@ -151,7 +166,9 @@ want = h.landscape(drv)
 kind, img = m.refreshes[-1]
 print(json.dumps({"during": n_during, "kinds": [k for k, _ in m.refreshes], "ok": ok,
                   "diff": h.mismatches(img, want), "busy": drv.busy(), "errors": m.errors}))
-""" % kind)
+"""
+        % kind
+    )
     assert res["during"] == 0  # the later show()s sent nothing to the busy controller
     # first (full, as the first ever), then the queued request: full because one asked for it
     assert res["kinds"] == ["full", "full"]
@@ -162,7 +179,8 @@ print(json.dumps({"during": n_during, "kinds": [k for k, _ in m.refreshes], "ok"
 
 @pytest.mark.parametrize("kind", KINDS)
 def test_sleep_then_show_wakes_with_reset_and_full_refresh(kind):
-    res = run_mp("""
+    res = run_mp(
+        """
 drv, m = h.make(%r)
 h.pattern(drv)
 drv.show(full=True)
@@ -180,7 +198,9 @@ kind, img = m.refreshes[-1]
 print(json.dumps({"asleep": asleep, "last": last, "awake": awake, "resets": m.reset_count,
                   "kinds": [k for k, _ in m.refreshes], "diff": h.mismatches(img, want),
                   "errors": m.errors}))
-""" % kind)
+"""
+        % kind
+    )
     assert res["asleep"] is True and res["awake"] is False
     if kind == "uc8151":
         assert res["last"] == [0x07, 0xA5]
@@ -247,7 +267,7 @@ def test_a_panel_that_stays_busy_is_reset_twice_then_given_up(kind):
     assert 15000 < r1 < 17500 and 15000 < r2 - r1 < 17500, res["resets"]
     assert res["raised"][0] == "panel stuck busy" and 45000 < res["raised"][1] < 50000, res
     assert res["stuck"] == 3 and res["idle"] is True
-    assert res["sent_after"] == 0     # sleep(): nothing more to a stuck controller
+    assert res["sent_after"] == 0  # sleep(): nothing more to a stuck controller
 
 
 @pytest.mark.parametrize("kind", KINDS)
@@ -259,8 +279,17 @@ def test_a_panel_that_answers_after_a_reset_shows_the_frame(kind):
 
 
 def test_drivers_compile_with_mpy_cross():
-    names = ("epd", "uc8151", "ssd1680", "epdconv", "epdinvert", "board_badger", "board_pico_epd",
-             "rp2board", "board")
+    names = (
+        "epd",
+        "uc8151",
+        "ssd1680",
+        "epdconv",
+        "epdinvert",
+        "board_badger",
+        "board_pico_epd",
+        "rp2board",
+        "board",
+    )
     sizes = mp.sizes("device", modules=["knockfw." + n for n in names])
     total = sum(sizes["knockfw/%s.mpy" % n] for n in names)
     # drivers + boards (with the boards' contract, knockfw.board): keep them lean (whole

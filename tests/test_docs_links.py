@@ -3,6 +3,7 @@ resolves to a file of the repository (and a heading, for a link with #), no link
 URL, no absolute path, no ../ out of the checkout), no path written in the text climbs out of it,
 and every .md file the text names is in it (the team's own notes are not). The one allowance:
 docs/EMULATOR.md tells developers where the emulated Pico lives beside the checkout."""
+
 import glob
 import os
 import re
@@ -10,8 +11,9 @@ import re
 import pytest
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-DOCS = ["README.md"] + sorted(os.path.relpath(p, ROOT)
-                              for p in glob.glob(os.path.join(ROOT, "docs", "*.md")))
+DOCS = ["README.md"] + sorted(
+    os.path.relpath(p, ROOT) for p in glob.glob(os.path.join(ROOT, "docs", "*.md"))
+)
 # (doc, text): a path outside the repository that a page may name, as text and never as a link
 ALLOWED = {("docs/EMULATOR.md", "../shared/rp2040-emu")}
 LINK = re.compile(r"!?\[[^\]]*\]\(([^)\s]+)(?:\s+\"[^\"]*\")?\)")
@@ -43,8 +45,11 @@ def link_problems(doc, text):
             problems.append("%s: link out of the repository: %s" % (doc, target))
             continue
         path, _, frag = target.partition("#")
-        full = os.path.normpath(os.path.join(ROOT, os.path.dirname(doc), path)) if path else \
-            os.path.join(ROOT, doc)
+        full = (
+            os.path.normpath(os.path.join(ROOT, os.path.dirname(doc), path))
+            if path
+            else os.path.join(ROOT, doc)
+        )
         if not inside(full):
             problems.append("%s: link out of the repository: %s" % (doc, target))
         elif not os.path.exists(full):
@@ -58,7 +63,7 @@ def link_problems(doc, text):
 
 def text_problems(doc, text):
     problems = []
-    plain = LINK.sub(" ", text)                  # the text without its links' targets
+    plain = LINK.sub(" ", text)  # the text without its links' targets
     # a path that climbs out of the checkout: written from the repository's root, as the docs
     # write paths (`hardware/PINS.md`), any ../ leaves it
     for m in re.finditer(r"(?<![\w.])(?:\.\./)+[\w./~-]*", plain):
@@ -70,7 +75,7 @@ def text_problems(doc, text):
     for m in re.finditer(r"(?<![\w/.-])([\w./-]*[A-Za-z0-9_-]\.md)\b", plain):
         name = m.group(1)
         if name.startswith("../"):
-            continue                                # said above
+            continue  # said above
         here = os.path.join(ROOT, os.path.dirname(doc), name)
         if not (os.path.exists(os.path.join(ROOT, name)) or os.path.exists(here)):
             problems.append("%s: names a file the repository does not have: %s" % (doc, name))
@@ -86,23 +91,27 @@ def test_a_user_doc_points_only_inside_the_repository(doc):
 def test_the_allowance_is_used_and_stays_text():
     for doc, path in ALLOWED:
         text = read(doc)
-        assert "`%s`" % path in text, (doc, path)          # still there (else drop it)
-        assert "](%s" % path not in text                    # and never a link
+        assert "`%s`" % path in text, (doc, path)  # still there (else drop it)
+        assert "](%s" % path not in text  # and never a link
 
 
 def test_the_check_finds_what_it_is_for():
     # the lines README.md and docs/ARCHITECTURE.md had before the rules moved into docs/RULES.md
-    bad = ("Full rules: [`../shared/RULES.md`](../shared/RULES.md) (beside the repository).\n"
-           "The contracts are in `../shared/DESIGN.md`; see also DESIGN.md, [x](https://x.org)"
-           " and [y](docs/NOPE.md), [z](docs/RULES.md#no-such-heading), /work/main/README.md.\n")
+    bad = (
+        "Full rules: [`../shared/RULES.md`](../shared/RULES.md) (beside the repository).\n"
+        "The contracts are in `../shared/DESIGN.md`; see also DESIGN.md, [x](https://x.org)"
+        " and [y](docs/NOPE.md), [z](docs/RULES.md#no-such-heading), /work/main/README.md.\n"
+    )
     got = link_problems("README.md", bad) + text_problems("README.md", bad)
-    assert got == ["README.md: link out of the repository: ../shared/RULES.md",
-                   "README.md: link out of the repository: https://x.org",
-                   "README.md: link to a missing file: docs/NOPE.md",
-                   "README.md: link to a missing heading: docs/RULES.md#no-such-heading",
-                   "README.md: path out of the repository: ../shared/DESIGN.md",
-                   "README.md: a checkout's own path: /work/main/README.md.",
-                   "README.md: names a file the repository does not have: DESIGN.md"], got
+    assert got == [
+        "README.md: link out of the repository: ../shared/RULES.md",
+        "README.md: link out of the repository: https://x.org",
+        "README.md: link to a missing file: docs/NOPE.md",
+        "README.md: link to a missing heading: docs/RULES.md#no-such-heading",
+        "README.md: path out of the repository: ../shared/DESIGN.md",
+        "README.md: a checkout's own path: /work/main/README.md.",
+        "README.md: names a file the repository does not have: DESIGN.md",
+    ], got
     assert text_problems("docs/EMULATOR.md", "(`../shared/rp2040-emu` beside it)") == []
     assert text_problems("docs/EMULATOR.md", "`../shared/DESIGN.md`") != []
     good = "[RULES](docs/RULES.md#7-in-russian), `hardware/PINS.md`, [a](#the-rules)\n"
@@ -110,19 +119,23 @@ def test_the_check_finds_what_it_is_for():
     assert text_problems("README.md", good) == []
 
 
-BLOCK = re.compile(r"<!-- written by bench/(\S+) --write: do not edit by hand -->\n(.*?)"
-                   r"<!-- end of bench/(\S+)'s figures -->", re.S)
+BLOCK = re.compile(
+    r"<!-- written by bench/(\S+) --write: do not edit by hand -->\n(.*?)"
+    r"<!-- end of bench/(\S+)'s figures -->",
+    re.S,
+)
 
 
 def test_measured_figures_are_the_benchmarks_own_blocks():
     """Where the docs quote measured figures, they sit in a block that the benchmark named writes
     (bench/docfigures.py); each block is whole, names a bench that writes it, and holds output."""
     found = {}
-    for doc in DOCS + sorted(os.path.relpath(p, ROOT)
-                             for p in glob.glob(os.path.join(ROOT, "hardware", "*.md"))):
+    for doc in DOCS + sorted(
+        os.path.relpath(p, ROOT) for p in glob.glob(os.path.join(ROOT, "hardware", "*.md"))
+    ):
         text = read(doc)
         blocks = BLOCK.findall(text)
-        assert text.count("<!-- written by bench/") == len(blocks), doc   # each one closed
+        assert text.count("<!-- written by bench/") == len(blocks), doc  # each one closed
         for bench, body, closing in blocks:
             assert bench == closing, (doc, bench, closing)
             with open(os.path.join(ROOT, "bench", bench), encoding="utf-8") as f:

@@ -1,5 +1,6 @@
 """knockcore.errors: one English message, kept in parts so the device and the laptop can say it
 in the player's language (say() with a table of templates keyed by the English ones)."""
+
 import pytest
 
 from kit import mp
@@ -7,8 +8,11 @@ from knockcore.errors import GameError, say
 from knockcore.game import from_record
 
 REC = {"method": 3, "players": ["Ann", "Bob", "Cy"], "start": {"dealer": 0}}
-RU = {"knock: %s's count %d is above the knock limit %d": "стук: у %s %d очков, предел %d",
-      "hand %d: ": "сдача %d: ", "rules: unknown option %r": "правила: нет опции %r"}
+RU = {
+    "knock: %s's count %d is above the knock limit %d": "стук: у %s %d очков, предел %d",
+    "hand %d: ": "сдача %d: ",
+    "rules: unknown option %r": "правила: нет опции %r",
+}
 
 
 def refused(rec):
@@ -21,7 +25,10 @@ def test_a_refused_hand_in_parts_and_in_another_language():
     e = refused(dict(REC, hands=[{"void": True}, {"knock": 0, "counts": [11, 5, 6]}]))
     assert str(e) == "hand 2: knock: Ann's count 11 is above the knock limit 10"
     assert (e.template, e.params, e.hand) == (
-        "knock: %s's count %d is above the knock limit %d", ("Ann", 11, 10), 2)
+        "knock: %s's count %d is above the knock limit %d",
+        ("Ann", 11, 10),
+        2,
+    )
     assert say(e) == str(e)
     assert say(e, lambda s: RU.get(s, s)) == "сдача 2: стук: у Ann 11 очков, предел 10"
 
@@ -48,5 +55,7 @@ except GameError as e:
     print(say(e, lambda s: RU.get(s, s)))
 """)
     assert r.returncode == 0, r.stderr
-    assert r.stdout.splitlines() == ["hand 1: knock: Ann's count 11 is above the knock limit 10",
-                                     "сдача 1: стук: у Ann 11 очков, предел 10"]
+    assert r.stdout.splitlines() == [
+        "hand 1: knock: Ann's count 11 is above the knock limit 10",
+        "сдача 1: стук: у Ann 11 очков, предел 10",
+    ]

@@ -2,6 +2,7 @@
 payments, money in hundredths) on CPython and on the MicroPython unix port, and on the laptop the
 evenings derived from the journal's {"t":"evening"} events: `knockbox history` shows each game's
 evening, `knockbox settle --evening [N]` settles one, `stats --evening` counts one."""
+
 import csv
 import itertools
 import json
@@ -52,10 +53,15 @@ def check_settles(led, pays):
 def test_fewest_payments_beat_the_biggest_debtor_first():
     # -6 = 3 + 3 and -4 = 4: two groups, 3 payments; the biggest debtor paying the biggest
     # creditor first (Ann's 6 to Eve's 4) would take 4
-    led = {"Ann": [-6, 1, 0], "Bob": [-4, 1, 0], "Cy": [3, 1, 0], "Dee": [3, 1, 1],
-           "Eve": [4, 1, 0]}
+    led = {
+        "Ann": [-6, 1, 0],
+        "Bob": [-4, 1, 0],
+        "Cy": [3, 1, 0],
+        "Dee": [3, 1, 1],
+        "Eve": [4, 1, 0],
+    }
     assert evening.payments(led) == [["Bob", "Eve", 4], ["Ann", "Cy", 3], ["Ann", "Dee", 3]]
-    assert led["Ann"] == [-6, 1, 0]     # the ledger is not touched
+    assert led["Ann"] == [-6, 1, 0]  # the ledger is not touched
 
 
 def test_ties_are_broken_by_name_whatever_the_order_players_came_in():
@@ -78,8 +84,14 @@ def test_ledger_adds_finished_games_by_name():
     assert evening.add(led, m1.standings())
     assert not evening.add(led, unfinished.standings(hands=False)) and len(led) == 6
     # m3: A +727 (won), B -284, C -443; m1 as Cy, Ann, Dee: -196, -416, +612 (Dee won)
-    assert evening.rows(led) == [["A", 727, 1, 1], ["Dee", 612, 1, 1], ["Cy", -196, 1, 0],
-                                 ["B", -284, 1, 0], ["Ann", -416, 1, 0], ["C", -443, 1, 0]]
+    assert evening.rows(led) == [
+        ["A", 727, 1, 1],
+        ["Dee", 612, 1, 1],
+        ["Cy", -196, 1, 0],
+        ["B", -284, 1, 0],
+        ["Ann", -416, 1, 0],
+        ["C", -443, 1, 0],
+    ]
     pays = evening.payments(led)
     check_settles(led, pays)
     assert len(pays) == 6 - most_groups([727, 612, -196, -284, -416, -443])
@@ -87,14 +99,21 @@ def test_ledger_adds_finished_games_by_name():
 
 def test_money_in_hundredths():
     assert [evening.money(v) for v in (0, 5, -5, 100, 12345, -12345, -100)] == [
-        "0.00", "0.05", "-0.05", "1.00", "123.45", "-123.45", "-1.00"]
+        "0.00",
+        "0.05",
+        "-0.05",
+        "1.00",
+        "123.45",
+        "-123.45",
+        "-1.00",
+    ]
 
 
 @settings(max_examples=300, deadline=None)
 @given(st.lists(st.integers(-6, 6).filter(bool), min_size=1, max_size=7), st.randoms())
 def test_payments_are_the_fewest_and_settle_everything(bal, rnd):
     bal = bal + [-sum(bal)] if sum(bal) else bal
-    names = NAMES[:len(bal)]
+    names = NAMES[: len(bal)]
     order = list(range(len(bal)))
     rnd.shuffle(order)
     led = {names[i]: [bal[i], 1, 0] for i in order}
@@ -137,13 +156,14 @@ def test_the_same_ledger_on_micropython():
         bal = [rnd.choice([rnd.randint(-9, 9), rnd.randint(-900, 900)]) for _ in range(n - 1)]
         bal.append(-sum(bal))
         names = rnd.sample(NAMES, n)
-        cases.append({names[i]: [bal[i], rnd.randint(1, 5), rnd.randint(0, 1)]
-                      for i in range(n)})
+        cases.append({names[i]: [bal[i], rnd.randint(1, 5), rnd.randint(0, 1)] for i in range(n)})
     p = mp.run(MP_SCRIPT, stdin="".join(json.dumps(c) + "\n" for c in cases))
     assert p.returncode == 0, p.stderr
     got = [json.loads(line) for line in p.stdout.splitlines()]
-    want = [[evening.rows(c), evening.payments(c), [evening.money(r[1] * 7)
-                                                     for r in evening.rows(c)]] for c in cases]
+    want = [
+        [evening.rows(c), evening.payments(c), [evening.money(r[1] * 7) for r in evening.rows(c)]]
+        for c in cases
+    ]
     assert got == want
 
 
@@ -155,8 +175,14 @@ def as_players(name, players):
 
 
 # evening 1: three games, one per method (A, B, C); then a new evening: two games with Dee
-PLAN = [E.M1, E.M2, E.M3, E.EVENING,
-        as_players(E.M3, ["A", "Dee", "C"]), as_players(E.M1, ["Dee", "B", "A"])]
+PLAN = [
+    E.M1,
+    E.M2,
+    E.M3,
+    E.EVENING,
+    as_players(E.M3, ["A", "Dee", "C"]),
+    as_players(E.M1, ["Dee", "B", "A"]),
+]
 
 
 @pytest.fixture
@@ -165,7 +191,7 @@ def two_evenings(tmp_path):
     path = str(tmp_path / "h.sqlite3")
     s = E.sync_into(path, E.journal(PLAN))
     assert s.results["new"] == 5
-    assert "no usable game number" not in s.err.getvalue()   # an evening is no game's record
+    assert "no usable game number" not in s.err.getvalue()  # an evening is no game's record
     return path
 
 
@@ -203,36 +229,48 @@ def test_the_csv_export_has_each_games_evening(tmp_path, two_evenings):
 
 
 def test_settle_an_evening(capsys, two_evenings):
-    for args, n, recs in ((["--evening", "1"], 1, PLAN[:3]), (["--evening"], 2, PLAN[4:]),
-                          (["--evening", "2"], 2, PLAN[4:])):
-        code, out, err = knockbox("settle", "--db", two_evenings, "--json", "--per-point", "0.1",
-                                  *args)
+    for args, n, recs in (
+        (["--evening", "1"], 1, PLAN[:3]),
+        (["--evening"], 2, PLAN[4:]),
+        (["--evening", "2"], 2, PLAN[4:]),
+    ):
+        code, out, err = knockbox(
+            "settle", "--db", two_evenings, "--json", "--per-point", "0.1", *args
+        )
         assert code == 0, err
         res = json.loads(out)
         want = expected_ledger([E.game(r) if isinstance(r, str) else r for r in recs])
         assert res["evening"] == n
         assert res["net"] == {n: want[n][0] for n in want}
-        assert res["players"] == [{"player": n, "net": v, "games": g, "wins": w,
-                                   "money": evening.money(v * 10)}
-                                  for n, v, g, w in evening.rows(want)]
+        assert res["players"] == [
+            {"player": n, "net": v, "games": g, "wins": w, "money": evening.money(v * 10)}
+            for n, v, g, w in evening.rows(want)
+        ]
         assert [p[:3] for p in res["payments"]] == evening.payments(want)
-        assert [p[3] for p in res["payments"]] == [evening.money(p[2] * 10)
-                                                   for p in res["payments"]]
+        assert [p[3] for p in res["payments"]] == [
+            evening.money(p[2] * 10) for p in res["payments"]
+        ]
     # evening 1 of the worked examples: A -196 +428 +727, B -416 -214 -284, C +612 -214 -443
-    code, out, err = knockbox("settle", "--db", two_evenings, "--evening", "1", "--per-point",
-                              "0.1")
+    code, out, err = knockbox(
+        "settle", "--db", two_evenings, "--evening", "1", "--per-point", "0.1"
+    )
     assert out.splitlines()[0] == "evening 1: games 1, 2, 3"
     assert "B pays A 914 points = 91.40" in out and "C pays A 45 points = 4.50" in out
     table = {ln.split()[0]: ln.split()[1:] for ln in out.splitlines()[3:6]}
-    assert table == {"A": ["3", "2", "+959", "95.90"], "C": ["3", "1", "-45", "-4.50"],
-                     "B": ["3", "0", "-914", "-91.40"]}
+    assert table == {
+        "A": ["3", "2", "+959", "95.90"],
+        "C": ["3", "1", "-45", "-4.50"],
+        "B": ["3", "0", "-914", "-91.40"],
+    }
 
 
 def test_settle_evening_mistakes(capsys, two_evenings, tmp_path):
-    for args, msg in ((["--evening", "3"], "no evening 3: the history has evenings 1 to 2"),
-                      (["--evening", "x"], "'x' is not an evening number"),
-                      (["--evening", "0"], "not an evening number"),
-                      (["1", "--evening", "1"], "only one of them")):
+    for args, msg in (
+        (["--evening", "3"], "no evening 3: the history has evenings 1 to 2"),
+        (["--evening", "x"], "'x' is not an evening number"),
+        (["--evening", "0"], "not an evening number"),
+        (["1", "--evening", "1"], "only one of them"),
+    ):
         code, out, err = knockbox("settle", "--db", two_evenings, *args)
         assert code == 1 and err.startswith("knockbox: ") and msg in err, err
     empty = str(tmp_path / "empty.sqlite3")
@@ -245,7 +283,7 @@ def test_evening_membership_follows_the_next_game_number(capsys, tmp_path, monke
     """Games before the first evening event are the epoch's first evening; an evening with no
     games gets no number; another epoch or device has its own evenings; a game replaced on the
     device has none; an evening's games are those from its G up to the next evening's."""
-    clock = iter(range(10, 60))     # each sync a minute later: the history's order is fixed
+    clock = iter(range(10, 60))  # each sync a minute later: the history's order is fixed
     monkeypatch.setattr(history, "now", lambda: "2025-01-31 21:%02d:00" % next(clock))
     path = str(tmp_path / "h.sqlite3")
     evs = E.journal([E.M1, E.EVENING, E.EVENING, E.M2, E.M3, E.EVENING])
@@ -253,12 +291,17 @@ def test_evening_membership_follows_the_next_game_number(capsys, tmp_path, monke
     evs[[i for i, e in enumerate(evs) if e["t"] == "evening"][1]]["next"] = 2
     E.sync_into(path, evs)
     E.sync_into(path, E.journal([E.M3, E.EVENING, E.M1]), dev="fedcba9876543210")
-    E.sync_into(path, E.journal([E.M2]), epoch=1)          # the device erased: a new epoch
+    E.sync_into(path, E.journal([E.M2]), epoch=1)  # the device erased: a new epoch
     code, out, err = knockbox("history", "--db", path, "--json")
     rows = json.loads(out)
     assert [(r["device"][:2], r["epoch"], r["gid"], r["evening"]) for r in rows] == [
-        ("01", 0, 1, 1), ("01", 0, 2, 2), ("01", 0, 3, 2),
-        ("fe", 0, 1, 3), ("fe", 0, 2, 4), ("01", 1, 1, 5)]
+        ("01", 0, 1, 1),
+        ("01", 0, 2, 2),
+        ("01", 0, 3, 2),
+        ("fe", 0, 1, 3),
+        ("fe", 0, 2, 4),
+        ("01", 1, 1, 5),
+    ]
     code, out, err = knockbox("settle", "--db", path, "--json", "--evening", "2")
     assert json.loads(out)["games"] == [2, 3]
     code, out, err = knockbox("settle", "--db", path, "--json", "--evening")

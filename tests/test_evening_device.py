@@ -6,6 +6,7 @@ the journal), starts a new evening and shows the game on the table "so far". The
 are the rules core's ledger over the games played (knockcore.evening, as `knockbox settle
 --evening`), in English and in Russian with a stake; every screen is saved as PNG in
 out/screens/evening_*/ and its text stays on the panel without overlaps."""
+
 import json
 import os
 
@@ -25,17 +26,44 @@ N = None
 # (each game's names are picked seat by seat from the last game's: a name another seat holds
 # cannot be picked)
 GAMES = [
-    (1, ["Ann", "Bob", "Cy"], {"idle": 2, "dealer": 1},
-     [{"knock": 0, "counts": [4, 19, N]}, {"gin": 2, "counts": [22, N, 0]},
-      {"knock": 1, "counts": [N, 6, 6]}, {"void": True}, {"knock": 2, "counts": [31, N, 2]}]),
-    (3, ["Dee", "Bob", "Cy"], {"dealer": 2},
-     [{"knock": 0, "counts": [5, 20, 30]}, {"gin": 1, "counts": [14, 0, 9]},
-      {"knock": 1, "counts": [25, 8, 3]}, {"knock": 2, "counts": [6, 17, 6]}, {"void": True},
-      {"gin": 0, "counts": [0, 30, 35]}, {"knock": 0, "counts": [2, 40, 20]}]),
-    (2, ["Ann", "Dee", "Bob"], {"box": 0, "captain": 1},
-     [{"knock": 1, "counts": [18, 3, N]}, {"gin": 0, "counts": [0, 12, N]},
-      {"knock": 0, "counts": [7, N, 5]}, {"knock": 0, "counts": [1, N, 40]},
-      {"gin": 0, "counts": [0, 30, N]}]),
+    (
+        1,
+        ["Ann", "Bob", "Cy"],
+        {"idle": 2, "dealer": 1},
+        [
+            {"knock": 0, "counts": [4, 19, N]},
+            {"gin": 2, "counts": [22, N, 0]},
+            {"knock": 1, "counts": [N, 6, 6]},
+            {"void": True},
+            {"knock": 2, "counts": [31, N, 2]},
+        ],
+    ),
+    (
+        3,
+        ["Dee", "Bob", "Cy"],
+        {"dealer": 2},
+        [
+            {"knock": 0, "counts": [5, 20, 30]},
+            {"gin": 1, "counts": [14, 0, 9]},
+            {"knock": 1, "counts": [25, 8, 3]},
+            {"knock": 2, "counts": [6, 17, 6]},
+            {"void": True},
+            {"gin": 0, "counts": [0, 30, 35]},
+            {"knock": 0, "counts": [2, 40, 20]},
+        ],
+    ),
+    (
+        2,
+        ["Ann", "Dee", "Bob"],
+        {"box": 0, "captain": 1},
+        [
+            {"knock": 1, "counts": [18, 3, N]},
+            {"gin": 0, "counts": [0, 12, N]},
+            {"knock": 0, "counts": [7, N, 5]},
+            {"knock": 0, "counts": [1, N, 40]},
+            {"gin": 0, "counts": [0, 30, N]},
+        ],
+    ),
 ]
 NEXT = (3, ["Ann", "Cy", "Dee"], {"dealer": 0}, [{"knock": 0, "counts": [5, 20, 30]}])
 
@@ -48,8 +76,15 @@ def test_store_and_sums(case):
 def the_ledger(games):
     led = {}
     for method, players, start, hands in games:
-        g = from_record({"method": method, "players": players, "start": start,
-                         "rules": {"preset": "seed"}, "hands": hands})
+        g = from_record(
+            {
+                "method": method,
+                "players": players,
+                "start": start,
+                "rules": {"preset": "seed"},
+                "hands": hands,
+            }
+        )
         assert ledger.add(led, g.standings(False))
     return ledger.rows(led), ledger.payments(led)
 
@@ -59,17 +94,37 @@ def play(settings):
     for method, players, start, hands in GAMES:
         acts += [["new", method, players, start]] + [["hand", h] for h in hands]
     # B on the game-over screen: the evening, page by page
-    acts += [["keys", ["b"]], ["shot", "p1"], ["keys", ["down"]], ["shot", "p2"],
-             ["keys", ["down"]], ["shot", "p3"], ["keys", ["down"]], ["shot", "p4"],
-             ["keys", ["c"]], ["reboot"], ["keys", ["b"]], ["shot", "p1_reboot"], ["keys", ["a"]],
-             # the menu (a game over: Up twice from the top is New evening), "New evening?"
-             ["keys", ["up", "up", "up", "a"]], ["shot", "new_q"], ["keys", ["a"]],
-             ["shot", "started"]]
+    acts += [
+        ["keys", ["b"]],
+        ["shot", "p1"],
+        ["keys", ["down"]],
+        ["shot", "p2"],
+        ["keys", ["down"]],
+        ["shot", "p3"],
+        ["keys", ["down"]],
+        ["shot", "p4"],
+        ["keys", ["c"]],
+        ["reboot"],
+        ["keys", ["b"]],
+        ["shot", "p1_reboot"],
+        ["keys", ["a"]],
+        # the menu (a game over: Up twice from the top is New evening), "New evening?"
+        ["keys", ["up", "up", "up", "a"]],
+        ["shot", "new_q"],
+        ["keys", ["a"]],
+        ["shot", "started"],
+    ]
     method, players, start, hands = NEXT
     acts += [["new", method, players, start]] + [["hand", h] for h in hands]
     # the menu of a game being played: Up three times from the top is Evening
-    acts += [["keys", ["up", "up", "up", "up", "a"]], ["shot", "new1"], ["keys", ["down"]],
-             ["shot", "new2"], ["keys", ["b"]], ["shot", "back"]]
+    acts += [
+        ["keys", ["up", "up", "up", "up", "a"]],
+        ["shot", "new1"],
+        ["keys", ["down"]],
+        ["shot", "new2"],
+        ["keys", ["b"]],
+        ["shot", "back"],
+    ]
     return acts
 
 
@@ -79,8 +134,9 @@ def shots(out):
         if f.endswith(".json") and f != "script.jsonl":
             with open(os.path.join(out, f), encoding="utf-8") as fh:
                 got[f[:-5]] = json.load(fh)
-            device.pbm_to_png(os.path.join(out, f[:-5] + ".pbm"),
-                              os.path.join(out, f[:-5] + ".png"))
+            device.pbm_to_png(
+                os.path.join(out, f[:-5] + ".pbm"), os.path.join(out, f[:-5] + ".png")
+            )
     return got
 
 
@@ -102,29 +158,50 @@ def test_an_evening_through_the_buttons_in_english():
     assert len(rows) == 4 and len(pays) >= 2
     assert [got[p]["mode"] for p in ("p1", "p2", "p3", "p4")] == ["evening"] * 4
     assert texts(got["p1"]) == ["Evening · games: 3", "1/3"] + [
-        x for name, net, games, wins in rows[:3]
-        for x in (signed(net), name, "games %d · wins %d" % (games, wins))] + [
-        "▲▼: page · A/B/C: back"]
+        x
+        for name, net, games, wins in rows[:3]
+        for x in (signed(net), name, "games %d · wins %d" % (games, wins))
+    ] + ["▲▼: page · A/B/C: back"]
     name, net, games, wins = rows[3]
-    assert texts(got["p2"])[:5] == ["Evening · games: 3", "2/3", signed(net), name,
-                                    "games %d · wins %d" % (games, wins)]
+    assert texts(got["p2"])[:5] == [
+        "Evening · games: 3",
+        "2/3",
+        signed(net),
+        name,
+        "games %d · wins %d" % (games, wins),
+    ]
     assert texts(got["p3"])[:2] == ["Settlement", "3/3"]
-    assert texts(got["p3"])[2:-1] == [x for a, b, v in pays for x in (str(v), "%s pays %s"
-                                                                      % (a, b))]
-    assert texts(got["p4"]) == texts(got["p1"])            # Down from the last: the first
+    assert texts(got["p3"])[2:-1] == [
+        x for a, b, v in pays for x in (str(v), "%s pays %s" % (a, b))
+    ]
+    assert texts(got["p4"]) == texts(got["p1"])  # Down from the last: the first
     # after a reboot the evening's older games are read back from the journal: the same screen
-    assert device.ink(os.path.join(out, "p1_reboot.pbm")) == device.ink(os.path.join(out,
-                                                                                    "p1.pbm"))
-    assert texts(got["new_q"]) == ["Start a new evening?", "The next games are settled apart",
-                                   "Nothing is erased", "A: save · B: back · C: cancel"]
+    assert device.ink(os.path.join(out, "p1_reboot.pbm")) == device.ink(os.path.join(out, "p1.pbm"))
+    assert texts(got["new_q"]) == [
+        "Start a new evening?",
+        "The next games are settled apart",
+        "Nothing is erased",
+        "A: save · B: back · C: cancel",
+    ]
     assert got["started"]["mode"] == "score" and texts(got["started"])[-1] == "New evening"
-    assert texts(got["new1"]) == ["Evening · games: 0", "1/2", "No finished games yet",
-                                  "▲▼: page · A/B/C: back"]
-    g = from_record({"method": NEXT[0], "players": NEXT[1], "start": NEXT[2],
-                     "rules": {"preset": "seed"}, "hands": NEXT[3]})
+    assert texts(got["new1"]) == [
+        "Evening · games: 0",
+        "1/2",
+        "No finished games yet",
+        "▲▼: page · A/B/C: back",
+    ]
+    g = from_record(
+        {
+            "method": NEXT[0],
+            "players": NEXT[1],
+            "start": NEXT[2],
+            "rules": {"preset": "seed"},
+            "hands": NEXT[3],
+        }
+    )
     assert texts(got["new2"]) == ["The game so far", "2/2"] + [
-        x for s in range(3) for x in (str(g.totals[s]), NEXT[1][s])] + [
-        "▲▼: page · A/B/C: back"]
+        x for s in range(3) for x in (str(g.totals[s]), NEXT[1][s])
+    ] + ["▲▼: page · A/B/C: back"]
     assert got["back"]["mode"] == "score"
     # the Evening screen's module was forgotten when it was left
     assert "knockfw.ui_evening" not in r["ui_modules"]
@@ -143,12 +220,13 @@ def test_an_evening_in_russian_with_a_stake():
         return (("+" if v >= 0 else "−") + m) if sign else m
 
     assert texts(got["p1"]) == ["Вечер · партий: 3", "1/3"] + [
-        x for name, net, games, wins in rows[:3]
-        for x in (signed(net), name, "партий %d · побед %d · %s" % (games, wins,
-                                                                    money(net)))] + [
-        "▲▼: страницы · A/B/C: назад"]
-    assert texts(got["p3"])[2:-1] == [x for a, b, v in pays for x in (
-        money(v, False), "%s → %s" % (a, b), "очки: %d" % v)]
+        x
+        for name, net, games, wins in rows[:3]
+        for x in (signed(net), name, "партий %d · побед %d · %s" % (games, wins, money(net)))
+    ] + ["▲▼: страницы · A/B/C: назад"]
+    assert texts(got["p3"])[2:-1] == [
+        x for a, b, v in pays for x in (money(v, False), "%s → %s" % (a, b), "очки: %d" % v)
+    ]
     assert texts(got["p3"])[0] == "Расчёт"
     assert texts(got["new_q"])[0] == "Начать новый вечер?"
     assert "Партия идёт" in texts(got["new2"])

@@ -4,6 +4,7 @@ all the same: the Badger releases its power latch (GPIO 10), the Pico build ligh
 button is pressed, then starts afresh; on USB power it returns (main.py leaves the REPL with the
 traceback). Run under the unix port with the rp2 fakes (tests/fakes); the emulated Pico shows the
 Badger's case through its power path (tests/emu/test_emu_recover.py)."""
+
 import json
 import os
 
@@ -60,17 +61,19 @@ print(json.dumps(out))
 """
 
 
-@pytest.mark.parametrize("board,usb", [("badger2040", 0), ("badger2040", 1), ("pico-epd", 0),
-                                       ("pico-epd", 1)])
+@pytest.mark.parametrize(
+    "board,usb", [("badger2040", 0), ("badger2040", 1), ("pico-epd", 0), ("pico-epd", 1)]
+)
 def test_no_board_on_battery_still_goes_dark(tmp_path, board, usb):
-    r = mp.run(SCRIPT % {"dir": str(tmp_path), "board": board, "usb": usb},
-               paths=mp.SOURCE_PATHS + [HERE])
+    r = mp.run(
+        SCRIPT % {"dir": str(tmp_path), "board": board, "usb": usb}, paths=mp.SOURCE_PATHS + [HERE]
+    )
     assert r.returncode == 0, r.stdout + r.stderr
     res = json.loads(r.stdout.strip().splitlines()[-1])
-    assert "ValueError: the app" in res["faults"]       # recorded in every case
+    assert "ValueError: the app" in res["faults"]  # recorded in every case
     if board == "badger2040":
-        assert res["latch"] == 0 and not res["reset"]     # (on USB the board runs on)
+        assert res["latch"] == 0 and not res["reset"]  # (on USB the board runs on)
         assert res["sleeps"] == []
-    else:   # no latch: asleep in 25 ms slices until A, then a fresh start; on USB awake
+    else:  # no latch: asleep in 25 ms slices until A, then a fresh start; on USB awake
         assert res["latch"] is None
         assert res["sleeps"] == ([] if usb else [25, 25, 25]) and res["reset"] == (not usb)

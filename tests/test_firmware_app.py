@@ -1,5 +1,6 @@
 """The whole firmware through its buttons, on the 192 KB heap: complete games in all three methods,
 undo and corrections, reboots; what the device holds equals what `knockbox replay` computes."""
+
 import os
 import random
 
@@ -14,24 +15,52 @@ OUT = os.path.join(ROOT, "out", "firmware")
 N = None
 
 WORKED = {
-    1: ({"idle": 2, "dealer": 1},
-        [{"knock": 0, "counts": [4, 19, N]}, {"gin": 2, "counts": [22, N, 0]},
-         {"knock": 1, "counts": [N, 6, 6]}, {"void": True}, {"knock": 2, "counts": [31, N, 2]}]),
-    2: ({"box": 0, "captain": 1},
-        [{"knock": 1, "counts": [18, 3, N]}, {"gin": 0, "counts": [0, 12, N]},
-         {"knock": 0, "counts": [7, N, 5]}, {"knock": 0, "counts": [1, N, 40]},
-         {"gin": 0, "counts": [0, 30, N]}]),
-    3: ({"dealer": 2},
-        [{"knock": 0, "counts": [5, 20, 30]}, {"gin": 1, "counts": [14, 0, 9]},
-         {"knock": 1, "counts": [25, 8, 3]}, {"knock": 2, "counts": [6, 17, 6]}, {"void": True},
-         {"gin": 0, "counts": [0, 30, 35]}, {"knock": 0, "counts": [2, 40, 20]}]),
+    1: (
+        {"idle": 2, "dealer": 1},
+        [
+            {"knock": 0, "counts": [4, 19, N]},
+            {"gin": 2, "counts": [22, N, 0]},
+            {"knock": 1, "counts": [N, 6, 6]},
+            {"void": True},
+            {"knock": 2, "counts": [31, N, 2]},
+        ],
+    ),
+    2: (
+        {"box": 0, "captain": 1},
+        [
+            {"knock": 1, "counts": [18, 3, N]},
+            {"gin": 0, "counts": [0, 12, N]},
+            {"knock": 0, "counts": [7, N, 5]},
+            {"knock": 0, "counts": [1, N, 40]},
+            {"gin": 0, "counts": [0, 30, N]},
+        ],
+    ),
+    3: (
+        {"dealer": 2},
+        [
+            {"knock": 0, "counts": [5, 20, 30]},
+            {"gin": 1, "counts": [14, 0, 9]},
+            {"knock": 1, "counts": [25, 8, 3]},
+            {"knock": 2, "counts": [6, 17, 6]},
+            {"void": True},
+            {"gin": 0, "counts": [0, 30, 35]},
+            {"knock": 0, "counts": [2, 40, 20]},
+        ],
+    ),
 }
 NAMES = ["Ann", "Bob", "Cy"]
 
 
 def replay(method, start, hands):
-    return from_record({"method": method, "players": NAMES, "start": start,
-                        "rules": {"preset": "seed"}, "hands": hands}).standings()
+    return from_record(
+        {
+            "method": method,
+            "players": NAMES,
+            "start": start,
+            "rules": {"preset": "seed"},
+            "hands": hands,
+        }
+    ).standings()
 
 
 def check_same(dev_game, method, start, hands):
@@ -96,8 +125,12 @@ def test_random_game_then_next_game(method):
 def test_undo_and_correct_an_earlier_hand():
     start, hands = WORKED[3]
     acts = [["new", 3, NAMES, start]] + [["hand", h] for h in hands[:4]]
-    acts += [["undo"], ["edit", 1, {"knock": 1, "counts": [30, 2, 9]}],
-             ["edit", 0, {"void": True}], ["hand", hands[3]]]
+    acts += [
+        ["undo"],
+        ["edit", 1, {"knock": 1, "counts": [30, 2, 9]}],
+        ["edit", 0, {"void": True}],
+        ["hand", hands[3]],
+    ]
     r = device.run_script(acts, os.path.join(OUT, "undo_edit"))
     want = [{"void": True}, {"knock": 1, "counts": [30, 2, 9]}, hands[2], hands[3]]
     check_same(r["games"][0], 3, start, want)
@@ -122,13 +155,20 @@ def test_a_reboot_starts_from_the_checkpoint_and_the_hands_after_it():
     and writes a new one as soon as its first screen is out."""
     start, hands = WORKED[3]
     acts = [["new", 3, NAMES, start]] + [["hand", h] for h in hands[:3]]
-    acts += [["wait", 2500], ["reboot"], ["hand", hands[3]], ["undo"], ["hand", hands[3]],
-             ["reboot"], ["reboot"]]   # 100 ms apart: written once the first screen is out
+    acts += [
+        ["wait", 2500],
+        ["reboot"],
+        ["hand", hands[3]],
+        ["undo"],
+        ["hand", hands[3]],
+        ["reboot"],
+        ["reboot"],
+    ]  # 100 ms apart: written once the first screen is out
     r = device.run_script(acts, os.path.join(OUT, "checkpoint"))
     booted = [e["booted"] for e in r["events"] if "booted" in e]
     first, stale, fresh = booted
-    assert first[0] == first[1] > 1                 # written after the wait: nothing to replay
-    assert 0 < stale[0] == first[0] < stale[1]      # the hand, undo and hand after it replayed
+    assert first[0] == first[1] > 1  # written after the wait: nothing to replay
+    assert 0 < stale[0] == first[0] < stale[1]  # the hand, undo and hand after it replayed
     assert fresh[0] == fresh[1] == stale[1]
     check_same(r["games"][0], 3, start, hands[:4])
 
@@ -162,8 +202,12 @@ def test_idle_power_off_and_the_waking_press_counts():
     """After the idle time the board powers off (the panel keeps the scoreboard); the press that
     wakes it boots the app and is acted on: here B starts recording B's knock."""
     start, hands = WORKED[3]
-    acts = [["new", 3, NAMES, start], ["hand", hands[0]], ["settings", {"sleep_s": 60}],
-            ["idle", 59000]]
+    acts = [
+        ["new", 3, NAMES, start],
+        ["hand", hands[0]],
+        ["settings", {"sleep_s": 60}],
+        ["idle", 59000],
+    ]
     r = device.run_script(acts, os.path.join(OUT, "sleep_early"))
     assert r["powered_off"] == 0  # not yet
     acts[-1] = ["idle", 70000]
@@ -215,8 +259,9 @@ def test_1000_hands_in_the_journal_boot_on_the_192k_heap(tmp_path):
     rnd = random.Random(9)
     lines = []
     for _ in range(10):
-        g = gamegen.random_game(rnd, method=3, max_hands=100,
-                                rules={"preset": "seed", "m3_target": 100000})
+        g = gamegen.random_game(
+            rnd, method=3, max_hands=100, rules={"preset": "seed", "m3_target": 100000}
+        )
         rec = g.record()
         lines.append(["game", {k: rec[k] for k in ("method", "players", "start", "rules")}])
         lines += [["hand", h] for h in rec["hands"]]
@@ -225,11 +270,13 @@ def test_1000_hands_in_the_journal_boot_on_the_192k_heap(tmp_path):
     flash = str(tmp_path / "flash.img")
     for name, src in (("build.py", BUILD), ("boot.py", BOOT)):
         (tmp_path / name).write_text(src)
-    p = mp.run_file(str(tmp_path / "build.py"), [flash, str(ops)], paths=[device.build()],
-                    heap="1M")
+    p = mp.run_file(
+        str(tmp_path / "build.py"), [flash, str(ops)], paths=[device.build()], heap="1M"
+    )
     assert p.returncode == 0, p.stdout + p.stderr
-    p = mp.run_file(str(tmp_path / "boot.py"), [flash], paths=[device.build()], heap="192k",
-                    stdin="")
+    p = mp.run_file(
+        str(tmp_path / "boot.py"), [flash], paths=[device.build()], heap="192k", stdin=""
+    )
     assert p.returncode == 0, p.stdout + p.stderr
     assert p.stdout.split(None, 1) == ["100", "%s\n" % g.totals]
 
@@ -238,13 +285,25 @@ def test_never_sleeps_away_from_the_scoreboard():
     """Left on the confirm screen, the device goes back to the scoreboard before it powers off,
     so the panel shows what the waking press will do; the unconfirmed hand was never recorded."""
     start, hands = WORKED[3]
-    acts = [["new", 3, NAMES, start], ["hand", hands[0]], ["settings", {"sleep_s": 60}],
-            ["keys", ["b", "up", "b", "up", "up", "c", "up"]], ["idle", 1000], ["shot", "confirm"],
-            ["idle", 70000], ["shot", "asleep"], ["wake", "c"]]
+    acts = [
+        ["new", 3, NAMES, start],
+        ["hand", hands[0]],
+        ["settings", {"sleep_s": 60}],
+        ["keys", ["b", "up", "b", "up", "up", "c", "up"]],
+        ["idle", 1000],
+        ["shot", "confirm"],
+        ["idle", 70000],
+        ["shot", "asleep"],
+        ["wake", "c"],
+    ]
     out = os.path.join(OUT, "sleep_confirm")
     r = device.run_script(acts, out)
-    assert device.ink(os.path.join(out, "confirm.pbm")) != device.ink(os.path.join(out, "asleep.pbm"))
-    assert r["powered_off"] == 0 and r["mode"] == "counts" and r["who"] == 2  # C's knock, from the board
+    assert device.ink(os.path.join(out, "confirm.pbm")) != device.ink(
+        os.path.join(out, "asleep.pbm")
+    )
+    assert (
+        r["powered_off"] == 0 and r["mode"] == "counts" and r["who"] == 2
+    )  # C's knock, from the board
     check_same(r["games"][0], 3, start, hands[:1])
 
 
@@ -281,8 +340,11 @@ def test_erase_wants_a_long_press_of_a():
 def test_next_game_names_can_still_be_changed_after_a_reboot():
     start, hands = WORKED[1]
     acts = [["settings", {"roster": NAMES + ["Dee"]}], ["new", 1, NAMES, start]]
-    acts += [["hand", h] for h in hands] + [["reboot"], ["keys", ["a", "up", "down"]],
-                                           ["shot", "players"]]
+    acts += [["hand", h] for h in hands] + [
+        ["reboot"],
+        ["keys", ["a", "up", "down"]],
+        ["shot", "players"],
+    ]
     out = os.path.join(OUT, "next_names")
     device.run_script(acts, out)
     import json
@@ -321,8 +383,7 @@ def test_a_repaired_journal_is_told_in_the_players_language(tmp_path):
 
     script = tmp_path / "torn.py"
     script.write_text(TORN)
-    p = mp.run_file(str(script), [str(tmp_path / "flash.img")], paths=[device.build()],
-                    heap="192k")
+    p = mp.run_file(str(script), [str(tmp_path / "flash.img")], paths=[device.build()], heap="192k")
     assert p.returncode == 0, p.stdout + p.stderr
     assert p.stdout.splitlines() == ["недописанная последняя запись отброшена", "1"]
 

@@ -3,6 +3,7 @@ counting the imports inside functions too (the firmware defers many to save boot
 deferred import moved to the top must never break the firmware. The board contract and the
 watchdog's feed() are the package's own module (knockfw/__init__.py), which imports nothing;
 the panel drivers import nothing of the app."""
+
 import ast
 import glob
 import os
@@ -22,7 +23,7 @@ def imports_of(path):
         if isinstance(node, ast.Import):
             found.update(a.name for a in node.names if a.name.split(".")[0] == "knockfw")
         elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
-            if node.module == "knockfw":     # from knockfw import board: a module, or a name
+            if node.module == "knockfw":  # from knockfw import board: a module, or a name
                 for a in node.names:
                     sub = os.path.join(FW, a.name + ".py")
                     found.add("knockfw." + a.name if os.path.exists(sub) else "knockfw")
@@ -47,7 +48,7 @@ def cycle(g):
         state[m] = 1
         for n in sorted(g.get(m, ())):
             if state.get(n) == 1:
-                return path[path.index(n):] + [n]
+                return path[path.index(n) :] + [n]
             if n not in state:
                 found = visit(n, path + [n])
                 if found:

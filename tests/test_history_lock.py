@@ -1,6 +1,7 @@
 """Two knockboxes at once, and a damaged file: a command that finds the history locked by another
 one writing it waits, says so once, and goes on when the lock goes (or gives up with one clear
 line); a damaged database page is one line naming the file, never a traceback."""
+
 import json
 import os
 import sqlite3
@@ -62,9 +63,10 @@ def test_a_lock_held_too_long_is_one_clear_line(capsys, one_game):
     t = time.monotonic()
     for cmd in ("history", "stats", "settle"):
         code, out, err = knockbox(cmd, "--db", one_game)
-        assert code == 1 and err.endswith("knockbox: %s: another knockbox has been writing the "
-                                          "history for 2 seconds: try again when it is done\n"
-                                          % one_game), err
+        assert code == 1 and err.endswith(
+            "knockbox: %s: another knockbox has been writing the "
+            "history for 2 seconds: try again when it is done\n" % one_game
+        ), err
     assert err.count(WAITING) <= 1 and time.monotonic() - t < 10
     con.rollback()
     con.close()
@@ -74,8 +76,9 @@ def test_a_real_process_waits_with_the_default_times(tmp_path):
     path = str(tmp_path / "h.sqlite3")
     E.sync_into(path, E.journal([E.game(E.M1, ["Ann", "Bob", "Cy"])]))
     con = hold(path, "EXCLUSIVE", release_after=history.WAIT_NOTE + 1.5)
-    p = subprocess.run([KNOCKBOX, "history", "--db", path], capture_output=True, text=True,
-                       timeout=60)
+    p = subprocess.run(
+        [KNOCKBOX, "history", "--db", path], capture_output=True, text=True, timeout=60
+    )
     assert p.returncode == 0 and p.stderr == WAITING and "Ann, Bob, Cy" in p.stdout
     con.close()
 
@@ -85,17 +88,29 @@ def test_a_damaged_page_is_one_line_naming_the_file(capsys, tmp_path):
     E.sync_into(path, E.journal([E.game(E.M1, ["Ann", "Bob", "Cy"])] * 40))
     con = sqlite3.connect(path)
     size = con.execute("PRAGMA page_size").fetchone()[0]
-    roots = [r for (r,) in con.execute("SELECT rootpage FROM sqlite_master WHERE name IN "
-                                       "('games', 'seats', 'evenings')")]
+    roots = [
+        r
+        for (r,) in con.execute(
+            "SELECT rootpage FROM sqlite_master WHERE name IN ('games', 'seats', 'evenings')"
+        )
+    ]
     con.close()
     with open(path, "r+b") as f:
         for page in roots:
             f.seek((page - 1) * size)
             f.write(b"\xa5" * size)
-    for cmd in (["history"], ["stats"], ["settle"], ["export", "--json"], ["show", "3"],
-                ["report", "-o", str(tmp_path / "r.html")], ["book", "-o", str(tmp_path / "b")],
-                ["player", "rename", "Ann", "Anna"], ["delete", "--yes", "3"],
-                ["import", os.path.join(mp.ROOT, "examples", "method1.json")]):
+    for cmd in (
+        ["history"],
+        ["stats"],
+        ["settle"],
+        ["export", "--json"],
+        ["show", "3"],
+        ["report", "-o", str(tmp_path / "r.html")],
+        ["book", "-o", str(tmp_path / "b")],
+        ["player", "rename", "Ann", "Anna"],
+        ["delete", "--yes", "3"],
+        ["import", os.path.join(mp.ROOT, "examples", "method1.json")],
+    ):
         code, out, err = knockbox(*cmd, "--db", path)
         assert code == 1 and err.startswith("knockbox: %s: " % path), (cmd, err)
         assert "damaged" in err and err.count("\n") == 1 and "Traceback" not in err, (cmd, err)

@@ -2,6 +2,7 @@
 latest evening as the device's Evening screen and `knockbox report` do (an evening past midnight
 too), and `knockbox import` keeps games apart as a person would: the same device record, or the
 same date and the same hands, is one game; hands alone never are."""
+
 import json
 
 from kit import evenings as E
@@ -10,12 +11,23 @@ from kit.clirun import db_rows, knockbox
 
 def test_settle_alone_is_the_latest_evening_even_past_midnight(capsys, tmp_path):
     db = str(tmp_path / "h.sqlite3")
-    E.sync_into(db, E.journal([E.game(E.M1, ["Ann", "Bob", "Cy"]), E.EVENING,
-                               E.game(E.M3, ["Ann", "Bob", "Cy"]),
-                               E.game(E.M2, ["Cy", "Dee", "Ann"])]))
+    E.sync_into(
+        db,
+        E.journal(
+            [
+                E.game(E.M1, ["Ann", "Bob", "Cy"]),
+                E.EVENING,
+                E.game(E.M3, ["Ann", "Bob", "Cy"]),
+                E.game(E.M2, ["Cy", "Dee", "Ann"]),
+            ]
+        ),
+    )
     # the second evening starts before midnight and ends after it
-    for gid, when in ((1, "2024-03-01 20:00:00"), (2, "2024-03-08 23:40:00"),
-                      (3, "2024-03-09 00:50:00")):
+    for gid, when in (
+        (1, "2024-03-01 20:00:00"),
+        (2, "2024-03-08 23:40:00"),
+        (3, "2024-03-09 00:50:00"),
+    ):
         db_rows(db, "UPDATE games SET synced = ? WHERE gid = ?", when, gid)
     code, alone, err = knockbox("settle", "--db", db, "--json")
     assert code == 0, err
@@ -50,8 +62,11 @@ def test_paper_games_alike_but_for_their_dates_stay_apart(capsys, tmp_path):
 
 def test_one_date_same_hands_is_one_game_other_hands_are_two(capsys, tmp_path):
     db, f = str(tmp_path / "h.sqlite3"), tmp_path / "sheets.json"
-    f.write_text(json.dumps([paper("2020-02-02 20:00"), paper("2020-02-02 22:00"),
-                             paper("2020-02-02", hands=2)]))
+    f.write_text(
+        json.dumps(
+            [paper("2020-02-02 20:00"), paper("2020-02-02 22:00"), paper("2020-02-02", hands=2)]
+        )
+    )
     code, out, err = knockbox("import", f, "--db", db)
     assert out.startswith("2 games imported; 1 already in the history"), out
 

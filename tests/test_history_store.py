@@ -2,6 +2,7 @@
 seats worked out once when it is stored; a file written by the earlier code (schema 1) upgraded
 in place with nothing lost; `knockbox import` (and export -> import giving the same history);
 output piped into a reader that stops early."""
+
 import csv
 import datetime
 import io
@@ -19,7 +20,6 @@ from kit.clirun import knockbox
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 V1 = os.path.join(HERE, "fixtures", "history-v1.sqlite3")
-
 
 
 def kept(old, new):
@@ -46,8 +46,10 @@ def test_a_schema_1_file_is_upgraded_in_place_with_nothing_lost(capsys, tmp_path
     # settle alone now takes the latest evening (that code took the latest day's games)
     want["settle --json"] = want["settle --json --evening 3"]
     c = sqlite3.connect(path)
-    before = {t: c.execute("SELECT * FROM %s ORDER BY 1, 2, 3" % t).fetchall()
-              for t in ("devices", "events")}
+    before = {
+        t: c.execute("SELECT * FROM %s ORDER BY 1, 2, 3" % t).fetchall()
+        for t in ("devices", "events")
+    }
     games_before = c.execute("SELECT * FROM games ORDER BY id").fetchall()
     c.close()
     for key, expected in sorted(want.items()):
@@ -58,18 +60,32 @@ def test_a_schema_1_file_is_upgraded_in_place_with_nothing_lost(capsys, tmp_path
     c = sqlite3.connect(path)
     assert c.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone() == ("3",)
     assert c.execute("SELECT * FROM games ORDER BY id").fetchall() == [
-        r + tuple(r2) for r, r2 in zip(games_before, c.execute(
-            "SELECT evening, standings, play FROM games ORDER BY id").fetchall())]
+        r + tuple(r2)
+        for r, r2 in zip(
+            games_before,
+            c.execute("SELECT evening, standings, play FROM games ORDER BY id").fetchall(),
+        )
+    ]
     for t, rows in before.items():
-        assert [r[:len(rows[0])] for r in c.execute("SELECT * FROM %s ORDER BY 1, 2, 3" % t)] \
-            == rows
+        assert [
+            r[: len(rows[0])] for r in c.execute("SELECT * FROM %s ORDER BY 1, 2, 3" % t)
+        ] == rows
     # every game has its three seats (the refused one: those of the hands before the refusal)
     assert c.execute("SELECT COUNT(*) FROM seats").fetchone() == (3 * len(games_before),)
     c.close()
     # the upgraded file goes on as any other: a sync adds to it
-    E.sync_into(path, E.journal([E.game(E.M3, ["Ann", "Eve", "Fay"]), E.EVENING,
-                                 E.game(E.M1, ["Eve", "Fay", "Ann"]), E.game(E.M2)]),
-                dev="fedcba9876543210")
+    E.sync_into(
+        path,
+        E.journal(
+            [
+                E.game(E.M3, ["Ann", "Eve", "Fay"]),
+                E.EVENING,
+                E.game(E.M1, ["Eve", "Fay", "Ann"]),
+                E.game(E.M2),
+            ]
+        ),
+        dev="fedcba9876543210",
+    )
     code, out, err = knockbox("history", "--json", "--db", path)
     rows = json.loads(out)
     assert len(rows) == 11 and rows[-1]["evening"] == 3 and rows[-2]["evening"] == 3
@@ -97,7 +113,7 @@ def outputs(capsys, db):
         code, out, err = knockbox("settle", "--json", "--evening", str(n), "--db", db)
         res["settle %d" % n] = json.loads(out)
         for k in ("games", "skipped"):
-            del res["settle %d" % n][k]     # game ids
+            del res["settle %d" % n][k]  # game ids
     return res
 
 
@@ -110,7 +126,7 @@ def test_export_then_import_gives_the_same_history(capsys, tmp_path):
     code, out, err = knockbox("import", dump, "--db", new)
     assert code == 0 and out == "10 games imported\n"
     want = outputs(capsys, db)
-    assert len(want) == 6 and len(want["history"]) == 10     # three evenings
+    assert len(want) == 6 and len(want["history"]) == 10  # three evenings
     assert outputs(capsys, new) == want
     # again: nothing is added; into the history it came from: nothing either
     for target in (new, db):
@@ -120,34 +136,48 @@ def test_export_then_import_gives_the_same_history(capsys, tmp_path):
 
 
 def record(players, hands, **meta):
-    rec = {"format": "knockbox-game/1", "method": 3, "players": players, "start": {"dealer": 0},
-           "rules": {"preset": "seed"}, "hands": hands}
+    rec = {
+        "format": "knockbox-game/1",
+        "method": 3,
+        "players": players,
+        "start": {"dealer": 0},
+        "rules": {"preset": "seed"},
+        "hands": hands,
+    }
     if meta:
         rec["meta"] = meta
     return rec
 
 
-WIN = [{"knock": 0, "counts": [5, 90, 90]}, {"gin": 0, "counts": [0, 90, 90]}]   # seat 0 wins
+WIN = [{"knock": 0, "counts": [5, 90, 90]}, {"gin": 0, "counts": [0, 90, 90]}]  # seat 0 wins
 
 
 def test_typed_in_games_form_evenings_by_label_or_date(capsys, tmp_path):
     sheets = tmp_path / "sheets.json"
-    sheets.write_text(json.dumps([
-        record(["Ann", "Bob", "Cy"], WIN, synced="2019-05-03"),
-        record(["Bob", "Ann", "Cy"], WIN, synced="2019-05-03 22:10"),
-        record(["Cy", "Ann", "Bob"], WIN[:1], synced="2019-05-10", evening="cup final"),
-        record(["Cy", "Bob", "Ann"], WIN, synced="2019-05-11", evening="cup final")]))
+    sheets.write_text(
+        json.dumps(
+            [
+                record(["Ann", "Bob", "Cy"], WIN, synced="2019-05-03"),
+                record(["Bob", "Ann", "Cy"], WIN, synced="2019-05-03 22:10"),
+                record(["Cy", "Ann", "Bob"], WIN[:1], synced="2019-05-10", evening="cup final"),
+                record(["Cy", "Bob", "Ann"], WIN, synced="2019-05-11", evening="cup final"),
+            ]
+        )
+    )
     one = tmp_path / "one.json"
-    one.write_text(json.dumps(record(["Dee", "Ann", "Bob"], WIN)))     # one record, no meta
+    one.write_text(json.dumps(record(["Dee", "Ann", "Bob"], WIN)))  # one record, no meta
     db = str(tmp_path / "h.sqlite3")
     code, out, err = knockbox("import", str(sheets), str(one), "--db", db)
     assert code == 0 and out == "5 games imported\n"
     code, out, err = knockbox("history", "--json", "--db", db)
     rows = json.loads(out)
     assert [(r["synced"], r["evening"], r["device"], r["gid"]) for r in rows] == [
-        ("2019-05-03 00:00:00", 1, "import", 1), ("2019-05-03 22:10:00", 1, "import", 2),
-        ("2019-05-10 00:00:00", 2, "import", 3), ("2019-05-11 00:00:00", 2, "import", 4),
-        (rows[4]["synced"], 3, "import", 5)]
+        ("2019-05-03 00:00:00", 1, "import", 1),
+        ("2019-05-03 22:10:00", 1, "import", 2),
+        ("2019-05-10 00:00:00", 2, "import", 3),
+        ("2019-05-11 00:00:00", 2, "import", 4),
+        (rows[4]["synced"], 3, "import", 5),
+    ]
     assert rows[4]["synced"][:10] == datetime.date.today().isoformat()
     code, out, err = knockbox("settle", "--json", "--evening", "1", "--db", db)
     res = json.loads(out)
@@ -167,12 +197,15 @@ def test_typed_in_games_form_evenings_by_label_or_date(capsys, tmp_path):
     assert json.loads(out)["games"] == [3, 4]
 
 
-@pytest.mark.parametrize("bad, says", [
-    ("[1]", "record 1: not a game record"),
-    ('{"players": ["Ann", "Bob", "Cy"]}', "record 1 (Ann, Bob, Cy): game record: missing"),
-    ("{", "not valid JSON"),
-    ('"x"', "neither a game record nor a list"),
-])
+@pytest.mark.parametrize(
+    "bad, says",
+    [
+        ("[1]", "record 1: not a game record"),
+        ('{"players": ["Ann", "Bob", "Cy"]}', "record 1 (Ann, Bob, Cy): game record: missing"),
+        ("{", "not valid JSON"),
+        ('"x"', "neither a game record nor a list"),
+    ],
+)
 def test_a_bad_file_is_refused_and_nothing_imported(capsys, tmp_path, bad, says):
     db = str(tmp_path / "h.sqlite3")
     good = tmp_path / "good.json"
@@ -181,7 +214,7 @@ def test_a_bad_file_is_refused_and_nothing_imported(capsys, tmp_path, bad, says)
     f.write_text(bad)
     code, out, err = knockbox("import", str(good), str(f), "--db", db)
     assert code == 1 and err.startswith("knockbox: %s: " % f) and says in err, err
-    assert not os.path.exists(db)       # not even an empty history is made
+    assert not os.path.exists(db)  # not even an empty history is made
     knockbox("import", str(good), "--db", db)
     code, out, err = knockbox("import", str(good), str(f), "--db", db)
     assert code == 1 and says in err
@@ -192,20 +225,30 @@ def test_a_bad_file_is_refused_and_nothing_imported(capsys, tmp_path, bad, says)
 def test_a_record_the_rules_refuse_is_named_and_nothing_imported(capsys, tmp_path):
     db = str(tmp_path / "h.sqlite3")
     f = tmp_path / "games.json"
-    f.write_text(json.dumps([record(["Ann", "Bob", "Cy"], WIN),
-                             record(["Ann", "Bob", "Dee"], [{"knock": 1, "counts": [5, 50, 9]}]),
-                             record(["Ann", "Bob", "Eve"], WIN, synced="31/12/2020")]))
+    f.write_text(
+        json.dumps(
+            [
+                record(["Ann", "Bob", "Cy"], WIN),
+                record(["Ann", "Bob", "Dee"], [{"knock": 1, "counts": [5, 50, 9]}]),
+                record(["Ann", "Bob", "Eve"], WIN, synced="31/12/2020"),
+            ]
+        )
+    )
     code, out, err = knockbox("import", str(f), "--db", db)
-    assert code == 1 and err == ("knockbox: %s: record 2 (Ann, Bob, Dee): hand 1: knock: Bob's "
-                                 "count 50 is above the knock limit 10: nothing was imported\n"
-                                 % f)
+    assert code == 1 and err == (
+        "knockbox: %s: record 2 (Ann, Bob, Dee): hand 1: knock: Bob's "
+        "count 50 is above the knock limit 10: nothing was imported\n" % f
+    )
     assert not os.path.exists(db)
     f.write_text(json.dumps([record(["Ann", "Bob", "Eve"], WIN, synced="31/12/2020")]))
     code, out, err = knockbox("import", str(f), "--db", db)
     assert code == 1 and "record 1 (Ann, Bob, Eve): meta.synced '31/12/2020' is not a date" in err
-    for meta, says in (({"evening": ["x"]}, "meta.evening"), ({"status": "won"}, "meta.status"),
-                       ({"device": "d", "epoch": -1, "gid": 1}, "meta.device"),
-                       ({"status": "invalid"}, "needs its method, players and meta.error")):
+    for meta, says in (
+        ({"evening": ["x"]}, "meta.evening"),
+        ({"status": "won"}, "meta.status"),
+        ({"device": "d", "epoch": -1, "gid": 1}, "meta.device"),
+        ({"status": "invalid"}, "needs its method, players and meta.error"),
+    ):
         f.write_text(json.dumps(record(["Ann", "Bob", "Eve"], WIN, **meta)))
         code, out, err = knockbox("import", str(f), "--db", db)
         assert code == 1 and says in err, err
@@ -217,23 +260,45 @@ def test_a_report_of_more_games_than_a_page_holds_says_so(capsys, tmp_path):
     db = str(tmp_path / "h.sqlite3")
     f = tmp_path / "games.json"
     n = report.MAX_GAMES + 1
-    f.write_text(json.dumps([record(["Ann", "Bob", "Cy"], [{"knock": 0, "counts": [5, 90, 20 + i]}],
-                                    synced="2020-01-01 20:%02d:%02d" % divmod(i, 60))
-                             for i in range(n)]))
+    f.write_text(
+        json.dumps(
+            [
+                record(
+                    ["Ann", "Bob", "Cy"],
+                    [{"knock": 0, "counts": [5, 90, 20 + i]}],
+                    synced="2020-01-01 20:%02d:%02d" % divmod(i, 60),
+                )
+                for i in range(n)
+            ]
+        )
+    )
     knockbox("import", str(f), "--db", db)
-    code, out, err = knockbox("report", "--since", "2020-01-01", "-o",
-                              str(tmp_path / "r.html"), "--db", db)
+    code, out, err = knockbox(
+        "report", "--since", "2020-01-01", "-o", str(tmp_path / "r.html"), "--db", db
+    )
     assert code == 1 and "%d games are more than one page" % n in err and "knockbox book" in err
     assert not (tmp_path / "r.html").exists()
 
 
-@pytest.mark.parametrize("cmd", [["history"], ["history", "--json"], ["stats"],
-                                 ["export", "--json"], ["export", "--csv"], ["show", "2"]])
+@pytest.mark.parametrize(
+    "cmd",
+    [
+        ["history"],
+        ["history", "--json"],
+        ["stats"],
+        ["export", "--json"],
+        ["export", "--csv"],
+        ["show", "2"],
+    ],
+)
 def test_output_into_a_reader_that_stops_early_ends_quietly(tmp_path, cmd):
     db = upgraded(tmp_path)
-    p = subprocess.Popen([sys.executable, "-m", "knockbox.cli"] + cmd + ["--db", db],
-                         stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-    p.stdout.close()        # as `| head` does when it has its lines
+    p = subprocess.Popen(
+        [sys.executable, "-m", "knockbox.cli"] + cmd + ["--db", db],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    p.stdout.close()  # as `| head` does when it has its lines
     err = p.stderr.read()
     assert p.wait(60) == 141 and err == b""
 
@@ -242,9 +307,18 @@ def test_net_over_time_is_a_row_a_month_when_days_are_too_many(capsys, tmp_path)
     db = str(tmp_path / "h.sqlite3")
     f = tmp_path / "games.json"
     days = [datetime.date(2020, 1, 1) + datetime.timedelta(days=7 * i) for i in range(45)]
-    f.write_text(json.dumps([record(["Ann", "Bob", "Cy"], [{"knock": 0, "counts": [5, 90, i]}]
-                                    + WIN[1:], synced=d.isoformat())
-                             for i, d in enumerate(days)]))
+    f.write_text(
+        json.dumps(
+            [
+                record(
+                    ["Ann", "Bob", "Cy"],
+                    [{"knock": 0, "counts": [5, 90, i]}] + WIN[1:],
+                    synced=d.isoformat(),
+                )
+                for i, d in enumerate(days)
+            ]
+        )
+    )
     knockbox("import", str(f), "--db", db)
     code, out, err = knockbox("stats", "--db", db)
     table = out.split("net over time (running total after each month)\n")[1].splitlines()
@@ -274,10 +348,20 @@ def test_games_imported_into_the_past_renumber_the_evenings_after_them(capsys, t
     db = upgraded(tmp_path)
     assert check_evening_numbers(capsys, db)[1:] == [1] * 7 + [2, 3]
     f = tmp_path / "old.json"
-    f.write_text(json.dumps([record(["Ann", "Bob", "Cy"], WIN, synced="2019-05-03"),
-                             record(["Ann", "Bob", "Dee"], WIN, synced="2024-03-05 12:00"),
-                             record(["Ann", "Bob", "Eve"], WIN, synced="2024-03-08 20:08:30",
-                                    evening="0123456789abcdef/0/0")]))
+    f.write_text(
+        json.dumps(
+            [
+                record(["Ann", "Bob", "Cy"], WIN, synced="2019-05-03"),
+                record(["Ann", "Bob", "Dee"], WIN, synced="2024-03-05 12:00"),
+                record(
+                    ["Ann", "Bob", "Eve"],
+                    WIN,
+                    synced="2024-03-08 20:08:30",
+                    evening="0123456789abcdef/0/0",
+                ),
+            ]
+        )
+    )
     code, out, err = knockbox("import", str(f), "--db", db)
     assert out == "3 games imported\n"
     # 2019 first; 2024-03-05 between the device's first and second evening; the third record

@@ -2,6 +2,7 @@
 filesystem, 4096-byte blocks) from source and from .mpy (mpy-cross -O3), and plain files.
 The cases are in tests/mp_scripts/journal_cases.py and store_cases.py: each is its own test here
 (-k picks one)."""
+
 import os
 
 import pytest
@@ -16,10 +17,18 @@ MP_SCRIPTS = os.path.join(HERE, "mp_scripts")
 
 @pytest.fixture(scope="module")
 def journal_mpy(tmp_path_factory):
-    return mp.build(str(tmp_path_factory.mktemp("mpy")),
-                    modules=["knockfw.journal", "knockfw.jscan", "knockfw.store", "knockfw.board",
-                             "simflash", "knockcore",
-                             "knockfw.strings"])  # (storekit says notes in English with it)
+    return mp.build(
+        str(tmp_path_factory.mktemp("mpy")),
+        modules=[
+            "knockfw.journal",
+            "knockfw.jscan",
+            "knockfw.store",
+            "knockfw.board",
+            "simflash",
+            "knockcore",
+            "knockfw.strings",
+        ],
+    )  # (storekit says notes in English with it)
 
 
 @pytest.mark.parametrize("script, case", CASES)
@@ -62,7 +71,18 @@ print(st.gids() == list(range(1, 13)), kept, st2.gids() == st.gids(), kept2,
 """ % str(tmp_path)
     p = mp.run(script, paths=mp.SOURCE_PATHS + [MP_SCRIPTS])
     assert p.returncode == 0, p.stderr
-    assert p.stdout.split() == ["True", "[11,", "12]", "True", "[11,", "12]", "[69,", "0,", "0]", "25"]
+    assert p.stdout.split() == [
+        "True",
+        "[11,",
+        "12]",
+        "True",
+        "[11,",
+        "12]",
+        "[69,",
+        "0,",
+        "0]",
+        "25",
+    ]
 
 
 def test_a_game_number_is_never_reused_after_the_journal_loses_its_tail(tmp_path):

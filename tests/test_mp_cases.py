@@ -1,6 +1,7 @@
 """The runner of the MicroPython cases scripts (tests/kit/mp.py cases/run_case and
 tests/mp_scripts/run_case.py): each case runs alone, gets its setup arguments, and a failure
 names the case and shows its traceback."""
+
 import pytest
 
 from kit import mp
@@ -33,8 +34,11 @@ def test_each_case_runs_alone_and_a_failure_names_it(tmp_path):
     assert mp.cases(str(script)) == ["case_fails", "case_passes"]
     r = mp.run_case(str(script), "case_passes", ["lfs", "x y"])
     assert r.stdout == "ok case_passes\n"
-    with pytest.raises(AssertionError, match=r"(?s)demo_cases case_fails failed.*"
-                                             r"ValueError: count 99 is not a count"):
+    with pytest.raises(
+        AssertionError,
+        match=r"(?s)demo_cases case_fails failed.*"
+        r"ValueError: count 99 is not a count",
+    ):
         mp.run_case(str(script), "case_fails")
     with pytest.raises(AssertionError, match="setup got"):
         mp.run_case(str(script), "case_passes", ["posix"])

@@ -4,6 +4,7 @@ dollars or one starting with "_" is drawn in the charts as it is, escape sequenc
 control characters never reach the terminal raw, a name that starts a formula is text in the
 CSV, a right-to-left override turns only its own name around on the pages, and two names never
 share a book page."""
+
 import csv
 import html.parser
 import io
@@ -18,7 +19,13 @@ from knockbox import book
 from kit.pages import links, rows
 
 DOLLARS, HIDDEN, ESC, RTL, FORMULA, C1 = (
-    "$$", "_hidden", "Evil\x1b[2J\x07", "\u202eRev", '=HYPERLINK("http://x")', "a\x85b\u200f")
+    "$$",
+    "_hidden",
+    "Evil\x1b[2J\x07",
+    "\u202eRev",
+    '=HYPERLINK("http://x")',
+    "a\x85b\u200f",
+)
 ALL = [DOLLARS, HIDDEN, ESC, RTL, FORMULA, C1]
 
 
@@ -26,9 +33,16 @@ ALL = [DOLLARS, HIDDEN, ESC, RTL, FORMULA, C1]
 def unsafe_names(tmp_path):
     """A history of three games among the players with unsafe names (ALL)."""
     path = str(tmp_path / "h.sqlite3")
-    E.sync_into(path, E.journal([E.game(E.M1, [DOLLARS, HIDDEN, ESC]),
-                                 E.game(E.M3, [RTL, FORMULA, C1]),
-                                 E.game(E.M2, [HIDDEN, RTL, DOLLARS])]))
+    E.sync_into(
+        path,
+        E.journal(
+            [
+                E.game(E.M1, [DOLLARS, HIDDEN, ESC]),
+                E.game(E.M3, [RTL, FORMULA, C1]),
+                E.game(E.M2, [HIDDEN, RTL, DOLLARS]),
+            ]
+        ),
+    )
     return path
 
 
@@ -50,30 +64,39 @@ def drawn(page):
     """Each text of each chart on the page as the glyphs it is drawn with."""
     out = []
     for m in re.finditer(r'<g id="[^"]*-text_\d+">', page):
-        seg = page[m.end():]
-        seg = seg[:seg.find('<g id="')] if '<g id="' in seg else seg
+        seg = page[m.end() :]
+        seg = seg[: seg.find('<g id="')] if '<g id="' in seg else seg
         out.append(re.findall(r'xlink:href="#[^"]*?-DejaVuSans-([0-9a-f]+)"', seg))
     return out
 
 
 def test_charts_draw_every_name(unsafe_names, tmp_path):
     out, err = run("report", "--db", unsafe_names, "-o", tmp_path / "r.html", "1", "2", "3")
-    assert err == "report of 3 games written to %s\n" % (tmp_path / "r.html")   # no warning
+    assert err == "report of 3 games written to %s\n" % (tmp_path / "r.html")  # no warning
     page = (tmp_path / "r.html").read_text(encoding="utf-8")
     texts = drawn(page)
     # the running totals' legends and the net bars have each name: "$$" as two dollars (no
     # mathtext), "_hidden" (not left out of a legend), ESC and BEL as visible escapes
     for name in (DOLLARS, HIDDEN, "Evil\\x1b[2J\\x07", "a\\x85b\\u200f"):
         assert texts.count(glyphs(name)) >= 2, name
-    assert "<!--" not in page       # matplotlib's comments (the names as text) are gone
+    assert "<!--" not in page  # matplotlib's comments (the names as text) are gone
     run("book", "--db", unsafe_names, "-o", tmp_path / "book")
 
 
 UNSAFE = "[\x00-\x09\x0b-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e]"
 
 
-@pytest.mark.parametrize("cmd", [["stats"], ["history"], ["show", "1"], ["show", "2"],
-                                 ["settle", "1", "2", "3"], ["player", "rename", ESC, "Eve"]])
+@pytest.mark.parametrize(
+    "cmd",
+    [
+        ["stats"],
+        ["history"],
+        ["show", "1"],
+        ["show", "2"],
+        ["settle", "1", "2", "3"],
+        ["player", "rename", ESC, "Eve"],
+    ],
+)
 def test_no_command_sends_the_terminal_a_control_character(unsafe_names, cmd):
     out, err = run(*cmd, "--db", unsafe_names)
     assert not re.search(UNSAFE, out + err), (out, err)
@@ -108,8 +131,20 @@ class _Direction(html.parser.HTMLParser):
         self.open, self.isolated, self.faults = [], 0, []
 
     def handle_starttag(self, tag, attrs):
-        if tag not in ("meta", "br", "img", "input", "link", "path", "use", "line", "rect",
-                       "circle", "polyline", "stop"):
+        if tag not in (
+            "meta",
+            "br",
+            "img",
+            "input",
+            "link",
+            "path",
+            "use",
+            "line",
+            "rect",
+            "circle",
+            "polyline",
+            "stop",
+        ):
             self.open.append(tag)
 
     def handle_startendtag(self, tag, attrs):
@@ -117,7 +152,7 @@ class _Direction(html.parser.HTMLParser):
 
     def handle_endtag(self, tag):
         if tag in self.open:
-            del self.open[len(self.open) - self.open[::-1].index(tag) - 1:]
+            del self.open[len(self.open) - self.open[::-1].index(tag) - 1 :]
 
     def handle_data(self, data):
         if "\u202e" not in data:
@@ -140,8 +175,13 @@ def test_a_right_to_left_mark_turns_only_its_own_name(unsafe_names, tmp_path):
     run("book", "--db", unsafe_names, "-o", tmp_path / "book", "--lang", "en")
     folder = tmp_path / "book"
     player = folder / rows(folder / "index.html", "ratings")[RTL]["href"]
-    for page in (tmp_path / "r.html", folder / "index.html", folder / "evenings" / "1.html",
-                 player, folder / rows(folder / "index.html", "ratings")[HIDDEN]["href"]):
+    for page in (
+        tmp_path / "r.html",
+        folder / "index.html",
+        folder / "evenings" / "1.html",
+        player,
+        folder / rows(folder / "index.html", "ratings")[HIDDEN]["href"],
+    ):
         d = direction(page)
         assert d.faults == [] and d.isolated > 0, page
 

@@ -1,6 +1,7 @@
 """The device's serial port through the commands: found without --port (a board by USB id, else a
 running simulator), held by one command at a time (one `sync` per port, one `simulate` per
 folder), refused with what to do (`dialout`), and a reply that trickles given up on."""
+
 import json
 import os
 import signal
@@ -45,9 +46,11 @@ def test_no_board_and_no_simulator_is_one_line(plugged, db):
     for command in ("sync", "push"):
         code, out, err = knockbox(command, "--db", db) if command == "sync" else knockbox(command)
         assert (code, out) == (1, "")
-        assert err == ("knockbox: no MicroPython board found on USB (looked for USB ids "
-                       "2e8a:0005, f055:9800, f055:9802), and no simulator running: plug it in "
-                       "with a data cable, or name its port with --port\n")
+        assert err == (
+            "knockbox: no MicroPython board found on USB (looked for USB ids "
+            "2e8a:0005, f055:9800, f055:9802), and no simulator running: plug it in "
+            "with a data cable, or name its port with --port\n"
+        )
     assert not os.path.exists(db)
 
 
@@ -55,9 +58,11 @@ def test_several_boards_are_listed_to_choose_from(plugged, db):
     plugged += [board("COM4"), board("COM3", 0xF055, 0x9802)]
     code, out, err = knockbox("sync", "--db", db)
     assert code == 1
-    assert err == ("knockbox: several MicroPython boards are plugged in; pick one with --port:\n"
-                   "  COM3  (MicroPython, USB f055:9802)\n"
-                   "  COM4  (MicroPython (Raspberry Pi RP2), USB 2e8a:0005)\n")
+    assert err == (
+        "knockbox: several MicroPython boards are plugged in; pick one with --port:\n"
+        "  COM3  (MicroPython, USB f055:9802)\n"
+        "  COM4  (MicroPython (Raspberry Pi RP2), USB 2e8a:0005)\n"
+    )
 
 
 def test_the_one_board_is_used_and_named(plugged, db):
@@ -79,8 +84,10 @@ def test_sync_finds_a_running_simulator_and_only_while_it_runs(plugged, tmp_path
         code, out, err = knockbox("sync", "--db", db, "--timeout", "1")
         # the stand-in firmware echoes what it gets: the port sync opened is the simulator's
         assert code == 1
-        assert err.startswith("%s: the simulator in %s (process %d)\n"
-                              % (port, os.path.join(data, "knockbox", "sim"), sim.pid)), err
+        assert err.startswith(
+            "%s: the simulator in %s (process %d)\n"
+            % (port, os.path.join(data, "knockbox", "sim"), sim.pid)
+        ), err
         assert "did not answer hello" in err and "echo {" in err
         quit_sim(sim)
     finally:
@@ -96,15 +103,20 @@ def test_one_simulator_per_folder(tmp_path, fake):
     first = start_sim(["--dir", folder, "--script", fake])
     try:
         read_until(first, lambda s: s.startswith("frame 1 "))
-        second = subprocess.run(KNOCKBOX_M + ["simulate", "--no-tty", "--dir", folder,
-                                              "--script", fake],
-                                input="quit\n", capture_output=True, text=True, timeout=60)
+        second = subprocess.run(
+            KNOCKBOX_M + ["simulate", "--no-tty", "--dir", folder, "--script", fake],
+            input="quit\n",
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
         assert second.returncode == 1
-        assert second.stderr.startswith("knockbox: the simulator's folder %s is in use by "
-                                        "knockbox simulate (process %d, since "
-                                        % (folder, first.pid)), second.stderr
+        assert second.stderr.startswith(
+            "knockbox: the simulator's folder %s is in use by "
+            "knockbox simulate (process %d, since " % (folder, first.pid)
+        ), second.stderr
         assert second.stderr.count("\n") == 1
-        os.kill(first.pid, signal.SIGKILL)      # however it ends, the folder is free again
+        os.kill(first.pid, signal.SIGKILL)  # however it ends, the folder is free again
         first.wait(15)
     finally:
         if first.poll() is None:
@@ -122,19 +134,25 @@ KNOCKBOX_M = [sys.executable, "-m", "knockbox.cli"]
 
 
 def test_one_sync_per_port(db):
-    silent = FakeDevice(lambda req, line: b"")     # answers nothing: the first sync waits
+    silent = FakeDevice(lambda req, line: b"")  # answers nothing: the first sync waits
     try:
-        first = subprocess.Popen([KNOCKBOX, "sync", "--port", silent.path, "--db", db,
-                                  "--timeout", "30"], stdout=subprocess.PIPE,
-                                 stderr=subprocess.PIPE, text=True)
+        first = subprocess.Popen(
+            [KNOCKBOX, "sync", "--port", silent.path, "--db", db, "--timeout", "30"],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
         try:
             end = time.monotonic() + 20
-            while not silent.seen and time.monotonic() < end:   # it has the port
+            while not silent.seen and time.monotonic() < end:  # it has the port
                 time.sleep(0.05)
             assert silent.seen, "the first sync never wrote to the port"
             p = run("sync", "--port", silent.path, "--db", db + "2")
-            failed(p, "knockbox: serial port %s is in use by knockbox sync (process %d, since "
-                   % (silent.path, first.pid))
+            failed(
+                p,
+                "knockbox: serial port %s is in use by knockbox sync (process %d, since "
+                % (silent.path, first.pid),
+            )
             assert p.stderr.count("\n") == 1
             push = run("push", "--port", silent.path)
             failed(push, "is in use by knockbox sync (process %d" % first.pid)
@@ -142,8 +160,10 @@ def test_one_sync_per_port(db):
             first.kill()
             first.wait(15)
         # killed, it holds nothing: the port is free (and still silent)
-        failed(run("sync", "--port", silent.path, "--db", db + "3", "--timeout", "0.3"),
-               "no answer to hello")
+        failed(
+            run("sync", "--port", silent.path, "--db", db + "3", "--timeout", "0.3"),
+            "no answer to hello",
+        )
     finally:
         silent.close()
 
@@ -163,13 +183,16 @@ def test_a_refused_port_says_what_to_do(monkeypatch, db, tmp_path, command):
         if p == path:
             raise PermissionError(errno.EACCES, "Permission denied", p)
         return real_open(p, *args, **kw)
+
     monkeypatch.setattr(os, "open", refuse)
     code, out, err = knockbox(*command, "--port", path)
     assert code == 1
     if sys.platform.startswith("linux"):
-        assert err == ("knockbox: cannot open %s: permission denied. Your user may not use "
-                       "serial ports yet: sudo usermod -aG dialout $USER, then log out and in "
-                       "again\n" % path)
+        assert err == (
+            "knockbox: cannot open %s: permission denied. Your user may not use "
+            "serial ports yet: sudo usermod -aG dialout $USER, then log out and in "
+            "again\n" % path
+        )
     else:
         assert err.startswith("knockbox: cannot open %s: " % path) and "close it" in err
 
@@ -180,15 +203,21 @@ def test_a_reply_that_trickles_is_given_up_on(db):
     evs, _ = journal(30)
 
     def trickle(req, page):
-        b = json.dumps({"id": req["id"], "epoch": 0, "ev": page, "last_seq": len(evs),
-                        "ok": True}, separators=(",", ":")).encode() + b"\n"
+        b = (
+            json.dumps(
+                {"id": req["id"], "epoch": 0, "ev": page, "last_seq": len(evs), "ok": True},
+                separators=(",", ":"),
+            ).encode()
+            + b"\n"
+        )
         # 2 bytes a second, for 5 s (then silence: without the rate, a "stopped part way")
-        return [(0, b[:20])] + [(0.5, b[i:i + 1]) for i in range(20, 30)]
+        return [(0, b[:20])] + [(0.5, b[i : i + 1]) for i in range(20, 30)]
+
     with FakeDevice(good_device(evs, trickle)) as d:
         t0 = time.monotonic()
         p = run("sync", "--port", d.path, "--db", db, "--timeout", "1")
         took = time.monotonic() - t0
-        time.sleep(max(0.0, t0 + 6 - time.monotonic()))    # the device has said all it would
+        time.sleep(max(0.0, t0 + 6 - time.monotonic()))  # the device has said all it would
     failed(p, "the device on %s sends its reply to events too slowly (" % d.path)
     assert took < 4.5
 

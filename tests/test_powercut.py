@@ -3,6 +3,7 @@ device, 4096-byte blocks, progsize=256 as on rp2) is cut at EVERY flash operatio
 with that operation half done, and rebooted: boot never fails, every hand whose record()
 returned is there in order, nothing unconfirmed shows half-applied, the device id holds, and the
 rebooted store takes new hands. See tests/mp_scripts/powercut_run.py."""
+
 import json
 import os
 
@@ -22,7 +23,7 @@ def test_cut_at_every_flash_operation(scenario, mode):
     assert r.returncode == 0, r.stdout + r.stderr
     res = json.loads(r.stdout.strip().split("\n")[-1])
     assert res["fails"] == [], res["fails"]
-    assert res["unerased_programs"] == 0         # littlefs never programs unerased flash
+    assert res["unerased_programs"] == 0  # littlefs never programs unerased flash
     # every operation was a cut point (+1: after the last), plus the real cuts
     assert res["reboots"] == res["ops"] + 1 + res["real_cuts"]
     assert res["real_cuts"] == 7

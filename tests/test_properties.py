@@ -1,4 +1,5 @@
 """Invariants of the rules core over random games (hypothesis drives the seeds and options)."""
+
 import random
 
 from hypothesis import given, settings, strategies as st
@@ -7,18 +8,21 @@ from kit import gamegen
 from knockcore.errors import GameError
 from knockcore.game import Game, from_record
 
-RULES = st.fixed_dictionaries({
-    "preset": st.sampled_from(["seed", "classic"]),
-}, optional={
-    "m1_extra": st.sampled_from(["idle", "shutout"]),
-    "m3_formula": st.sampled_from(["literal", "pairwise"]),
-    "m3_penalty_on": st.sampled_from(["tie", "tie_or_undercut"]),
-    "target": st.integers(1, 300),
-    "m3_target": st.integers(1, 400),
-    "knock_limit": st.integers(0, 20),
-    "m3_tie_penalty": st.integers(0, 60),
-})
-GAMES = st.tuples(st.integers(0, 2 ** 32), st.sampled_from([1, 2, 3]), RULES)
+RULES = st.fixed_dictionaries(
+    {
+        "preset": st.sampled_from(["seed", "classic"]),
+    },
+    optional={
+        "m1_extra": st.sampled_from(["idle", "shutout"]),
+        "m3_formula": st.sampled_from(["literal", "pairwise"]),
+        "m3_penalty_on": st.sampled_from(["tie", "tie_or_undercut"]),
+        "target": st.integers(1, 300),
+        "m3_target": st.integers(1, 400),
+        "knock_limit": st.integers(0, 20),
+        "m3_tie_penalty": st.integers(0, 60),
+    },
+)
+GAMES = st.tuples(st.integers(0, 2**32), st.sampled_from([1, 2, 3]), RULES)
 FAST = settings(max_examples=150, deadline=None)
 
 
@@ -69,7 +73,7 @@ def test_no_hand_after_the_game_is_over(args):
 
 
 @FAST
-@given(GAMES, st.integers(0, 10 ** 6))
+@given(GAMES, st.integers(0, 10**6))
 def test_fold_of_a_prefix_is_the_standings_before_that_hand(args, cut):
     g = build(*args)
     rec = g.record()
@@ -85,7 +89,7 @@ def test_fold_of_a_prefix_is_the_standings_before_that_hand(args, cut):
 
 
 @FAST
-@given(GAMES, st.integers(0, 10 ** 6))
+@given(GAMES, st.integers(0, 10**6))
 def test_edit_with_the_same_hand_changes_nothing_and_a_bad_edit_is_refused(args, pick):
     g = build(*args, until_over=False)
     if not g.hands:
@@ -132,10 +136,19 @@ def test_record_round_trips(args):
 
 
 @settings(max_examples=300, deadline=None)
-@given(st.integers(0, 2 ** 32), st.sampled_from([1, 2, 3]),
-       st.dictionaries(st.sampled_from(["knock", "gin", "void", "counts", "x"]),
-                       st.one_of(st.none(), st.booleans(), st.integers(-5, 120),
-                                 st.lists(st.one_of(st.none(), st.integers(-3, 110)), max_size=4))))
+@given(
+    st.integers(0, 2**32),
+    st.sampled_from([1, 2, 3]),
+    st.dictionaries(
+        st.sampled_from(["knock", "gin", "void", "counts", "x"]),
+        st.one_of(
+            st.none(),
+            st.booleans(),
+            st.integers(-5, 120),
+            st.lists(st.one_of(st.none(), st.integers(-3, 110)), max_size=4),
+        ),
+    ),
+)
 def test_garbage_hands_are_refused_cleanly_or_accepted_validly(seed, method, h):
     g = gamegen.random_game(random.Random(seed), method, max_hands=5)
     before = g.standings()

@@ -4,6 +4,7 @@
 named as the op it sends; no other laptop module names an op; the protocol document has a row
 for each op; and the reply fields each method documents are in that row and in the replies the
 device's handler builds. Then each method's request on the wire, through a stand-in device."""
+
 import ast
 import json
 import os
@@ -23,7 +24,7 @@ PROTOCOL = os.path.join(ROOT, "docs", "PROTOCOL.md")
 # An events page is streamed: its op queues the start of the reply, and poll() ends it with
 # _end_page once the page is done (the only reply not built from its handler).
 ENDED_BY = {"events": "_end_page"}
-KEY = re.compile(r'"(\w+)":')   # a field in a reply written as bytes ({"id":%d,"epoch":...)
+KEY = re.compile(r'"(\w+)":')  # a field in a reply written as bytes ({"id":%d,"epoch":...)
 
 
 def _tree(path):
@@ -38,10 +39,16 @@ def _methods(tree, cls):
 
 def _ops_sent(node):
     """The op names a piece of laptop code sends: string literals first in .request()/.send()."""
-    return [c.args[0].value for c in ast.walk(node)
-            if isinstance(c, ast.Call) and isinstance(c.func, ast.Attribute)
-            and c.func.attr in ("request", "send") and c.args
-            and isinstance(c.args[0], ast.Constant) and isinstance(c.args[0].value, str)]
+    return [
+        c.args[0].value
+        for c in ast.walk(node)
+        if isinstance(c, ast.Call)
+        and isinstance(c.func, ast.Attribute)
+        and c.func.attr in ("request", "send")
+        and c.args
+        and isinstance(c.args[0], ast.Constant)
+        and isinstance(c.args[0].value, str)
+    ]
 
 
 def client_ops():
@@ -56,8 +63,11 @@ def client_ops():
 
 def device_ops():
     """{op: its handler in link.py's Link}."""
-    return {name[len("_op_"):]: f for name, f in _methods(_tree(LINK), "Link").items()
-            if name.startswith("_op_")}
+    return {
+        name[len("_op_") :]: f
+        for name, f in _methods(_tree(LINK), "Link").items()
+        if name.startswith("_op_")
+    }
 
 
 def documented_fields(method):
@@ -102,26 +112,35 @@ def device_fields(op):
             continue
         seen.add(f.name)
         fields |= _keys(f)
-        modules = {a.asname or a.name for n in ast.walk(f) if isinstance(n, ast.ImportFrom)
-                   and n.module == "knockfw" for a in n.names}
+        modules = {
+            a.asname or a.name
+            for n in ast.walk(f)
+            if isinstance(n, ast.ImportFrom) and n.module == "knockfw"
+            for a in n.names
+        }
         for n in ast.walk(f):
             if isinstance(n, ast.Attribute) and isinstance(n.value, ast.Name):
                 if n.value.id == "self" and n.attr in link:
                     todo.append(n.attr)
                 elif n.value.id in modules:
-                    fn = [d for d in _tree(os.path.join(FIRMWARE, n.value.id + ".py")).body
-                          if isinstance(d, ast.FunctionDef) and d.name == n.attr]
+                    fn = [
+                        d
+                        for d in _tree(os.path.join(FIRMWARE, n.value.id + ".py")).body
+                        if isinstance(d, ast.FunctionDef) and d.name == n.attr
+                    ]
                     fields |= _keys(fn[0]) if fn else set()
     return fields - {"id", "ok", "error"}
 
 
 def test_one_client_method_per_device_op():
     client, device = client_ops(), device_ops()
-    assert set(client) == set(device), ("laptop only: %s; device only: %s"
-                                       % (set(client) - set(device), set(device) - set(client)))
+    assert set(client) == set(device), "laptop only: %s; device only: %s" % (
+        set(client) - set(device),
+        set(device) - set(client),
+    )
     for op, method in client.items():
         assert method == op, "Connection.%s sends %r" % (method, op)
-    assert len(device) >= 6     # hello, bye, events, settings, faults, erase at least
+    assert len(device) >= 6  # hello, bye, events, settings, faults, erase at least
 
 
 def test_no_other_laptop_code_names_an_op():
@@ -152,6 +171,7 @@ def test_reply_fields_agree(op):
 
 def test_each_method_sends_its_request():
     """Each method's request line, as a device receives it (ids left out)."""
+
     def answer(req, line):
         if req["op"] == "hello":
             return reply(req, **HELLO)

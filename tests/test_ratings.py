@@ -2,6 +2,7 @@
 user runs it: a player who wins everything ends on top, method 2 rates the partnership as one
 team (the partner who sat out included), the same history always gives the same ratings whether
 it was rated at once, a sync at a time, or with games synced into the past."""
+
 import json
 import os
 import random
@@ -16,7 +17,6 @@ from knockbox import history, ratings
 from knockcore.game import Game
 from kit.clirun import db_rows, knockbox
 from kit.pages import rows
-
 
 
 def stats(db, *args):
@@ -48,6 +48,7 @@ def clocked(start_minute=0, day="2025-01-31"):
     def now():
         m = next(it)
         return "%s %02d:%02d:00" % (day, 10 + m // 60, m % 60)
+
     return now
 
 
@@ -94,7 +95,8 @@ def test_who_wins_everything_ends_on_top(tmp_path, fixed_clock):
     assert head[-3:] == ["rating", "+/-", "rated"]
     row = [r for r in out.splitlines() if r.startswith("Ann ")][0].split()
     assert row[-3:] == ["%.2f" % got["Ann"][k] for k in ("rating", "uncertainty")] + [
-        str(got["Ann"]["rated"])]
+        str(got["Ann"]["rated"])
+    ]
 
 
 def test_method_2_rates_the_partnership_as_one_team(tmp_path, fixed_clock):
@@ -106,7 +108,7 @@ def test_method_2_rates_the_partnership_as_one_team(tmp_path, fixed_clock):
     st = Game(2, rec["players"], rec["start"], rec["rules"])
     for h in rec["hands"]:
         st.add(h)
-    assert st.winners == [1, 2] and 2 not in st.active     # Cy sat out, and won with Bob
+    assert st.winners == [1, 2] and 2 not in st.active  # Cy sat out, and won with Bob
     E.sync_into(db, E.journal([rec]))
     got = stats(db)
     assert got["Bob"]["rating"] == got["Cy"]["rating"] > 25 > got["Ann"]["rating"]
@@ -166,13 +168,15 @@ def test_the_same_history_gives_the_same_ratings(tmp_path, monkeypatch):
     E.sync_into(once, evs)
     monkeypatch.setattr(history, "now", clocked())
     E.sync_into(steps, evs[:cut])
-    first = ratings_of(steps)            # rated up to game 11
+    first = ratings_of(steps)  # rated up to game 11
     E.sync_into(steps, evs)
     assert ratings_of(steps) == ratings_of(once) == fresh(once, tmp_path)
     assert ratings_of(once) != first
     con = sqlite3.connect(steps)
-    assert con.execute("SELECT COUNT(*) FROM rating_games").fetchone()[0] == \
-        con.execute("SELECT COUNT(*) FROM games WHERE status = 'over'").fetchone()[0]
+    assert (
+        con.execute("SELECT COUNT(*) FROM rating_games").fetchone()[0]
+        == con.execute("SELECT COUNT(*) FROM games WHERE status = 'over'").fetchone()[0]
+    )
     con.close()
 
     # a second device's games synced later but dated earlier go before the first device's:
@@ -204,18 +208,24 @@ def second_place(method, players):
     """A finished game where players[1] wins and players[0] comes second (one hand won,
     players[2] none)."""
     if method == 3:
-        start, hands = {"dealer": 2}, [{"gin": 0, "counts": [0, 30, 30]}] + [
-            {"gin": 1, "counts": [30, 0, 30]}] * 2
-    else:       # Ann and Bob play, Cy sits out; Ann knocks, Cy comes in and loses, Bob wins
+        start, hands = (
+            {"dealer": 2},
+            [{"gin": 0, "counts": [0, 30, 30]}] + [{"gin": 1, "counts": [30, 0, 30]}] * 2,
+        )
+    else:  # Ann and Bob play, Cy sits out; Ann knocks, Cy comes in and loses, Bob wins
         start = {"idle": 2, "dealer": 1}
-        hands = [{"knock": 0, "counts": [5, 20, None]}, {"knock": 0, "counts": [5, None, 30]},
-                 {"gin": 1, "counts": [30, 0, None]}, {"gin": 1, "counts": [None, 0, 60]}]
+        hands = [
+            {"knock": 0, "counts": [5, 20, None]},
+            {"knock": 0, "counts": [5, None, 30]},
+            {"gin": 1, "counts": [30, 0, None]},
+            {"gin": 1, "counts": [None, 0, 60]},
+        ]
     g = Game(method, players, start, {"preset": "seed"})
     for h in hands:
         g.add(h)
     assert g.over and g.winners == [1], g.standings(hands=False)
     st = g.standings(hands=False)
-    assert sorted(st["final"], reverse=True).index(st["final"][0]) == 1     # second
+    assert sorted(st["final"], reverse=True).index(st["final"][0]) == 1  # second
     return g.record()
 
 
@@ -243,8 +253,10 @@ def test_two_lost_games_never_raise_the_rating(tmp_path, fixed_clock):
     # the old way: placed by finals (Ann second), mu - 3 sigma shown
     state, old = {}, [0.0]
     for rec in games:
-        rated = ratings.MODEL.rate([[ratings.MODEL.rating(*state.get(n, ratings.initial()))]
-                                    for n in rec["players"]], ranks=[2, 1, 3])
+        rated = ratings.MODEL.rate(
+            [[ratings.MODEL.rating(*state.get(n, ratings.initial()))] for n in rec["players"]],
+            ranks=[2, 1, 3],
+        )
         state = {n: (r[0].mu, r[0].sigma) for n, r in zip(rec["players"], rated)}
         old.append(state["Ann"][0] - 3 * state["Ann"][1])
     assert old[0] < old[1] < old[2]
@@ -255,14 +267,15 @@ def test_a_game_won_never_lowers_a_rating_nor_a_game_lost_raises_it(tmp_path, fi
     rating is no lower and each loser's no higher than before it."""
     db = str(tmp_path / "h.sqlite3")
     E.sync_into(db, E.journal(plan_of(21, 60)))
-    stats(db)       # rates them
+    stats(db)  # rates them
     before, checked = {}, 0
     for pos, players, winners, method, box in db_rows(
-            db, "SELECT r.pos, g.players, g.winners, g.method, json_extract(g.record, "
-            "'$.start.box') FROM rating_games r JOIN games g ON g.id = r.game_id ORDER BY r.pos"):
+        db,
+        "SELECT r.pos, g.players, g.winners, g.method, json_extract(g.record, "
+        "'$.start.box') FROM rating_games r JOIN games g ON g.id = r.game_id ORDER BY r.pos",
+    ):
         players, winners = json.loads(players), json.loads(winners)
-        won = set(winners if method != 2 or box in winners else
-                  [s for s in range(3) if s != box])
+        won = set(winners if method != 2 or box in winners else [s for s in range(3) if s != box])
         after = dict(db_rows(db, "SELECT player, mu FROM rating_steps WHERE pos = ?", pos))
         for s, n in enumerate(players):
             old = before.get(n, ratings.initial()[0])
@@ -281,11 +294,15 @@ def test_ratings_kept_from_another_way_of_rating_are_made_again(tmp_path, fixed_
     con = sqlite3.connect(db)
     # the keys as a knockbox that did not say how it rated wrote them: the game alone
     for pos, gid in con.execute("SELECT pos, game_id FROM rating_games").fetchall():
-        row = con.execute("SELECT synced, device_id, epoch, gid, updated, hands, winners FROM "
-                          "games WHERE id = ?", (gid,)).fetchone()
-        con.execute("UPDATE rating_games SET key = ? WHERE pos = ?",
-                    (json.dumps(list(row), ensure_ascii=False), pos))
-    con.execute("UPDATE rating_steps SET mu = 0")       # what the other way made
+        row = con.execute(
+            "SELECT synced, device_id, epoch, gid, updated, hands, winners FROM games WHERE id = ?",
+            (gid,),
+        ).fetchone()
+        con.execute(
+            "UPDATE rating_games SET key = ? WHERE pos = ?",
+            (json.dumps(list(row), ensure_ascii=False), pos),
+        )
+    con.execute("UPDATE rating_steps SET mu = 0")  # what the other way made
     con.commit()
     con.close()
     assert ratings_of(db) == want == fresh(db, tmp_path)

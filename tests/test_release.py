@@ -1,5 +1,6 @@
 """The habits of a released project: a licence, a changelog whose newest section is the version
 being built, and one version on the laptop and the device."""
+
 import os
 import re
 import tomllib

@@ -2,6 +2,7 @@
 headless Chromium (tests/kit/browser.py): it loads nothing from the network, its charts are drawn
 (their lines' colours are in the screenshot), and every number on it equals what `knockbox show
 --json`, `settle --json` and `stats --json` say; the Russian page speaks the rules' words."""
+
 import io
 import json
 import os
@@ -19,7 +20,8 @@ from kit.clirun import knockbox
 CHROMIUM = browser.executable()
 needs_chromium = pytest.mark.skipif(
     CHROMIUM is None and not os.environ.get("CI"),
-    reason="no chromium: scripts/setup installs Debian's package (as root)")
+    reason="no chromium: scripts/setup installs Debian's package (as root)",
+)
 
 
 @pytest.fixture(scope="module")
@@ -31,11 +33,10 @@ def report_evenings(tmp_path_factory):
     history.now = lambda: "2025-01-31 21:%02d:00" % next(clock)
     try:
         E.sync_into(path, E.journal(E.REPORT_PLAN[:4]))
-        E.sync_into(path, E.journal(E.REPORT_PLAN))      # evening 2 synced later
+        E.sync_into(path, E.journal(E.REPORT_PLAN))  # evening 2 synced later
     finally:
         history.now = old
     return path
-
 
 
 def report(db, tmp_path, *args, name="r.html"):
@@ -51,25 +52,30 @@ def games_on(html):
 
 
 def test_which_games(report_evenings, tmp_path, monkeypatch):
-    path, html = report(report_evenings, tmp_path)            # default: the latest evening
+    path, html = report(report_evenings, tmp_path)  # default: the latest evening
     assert games_on(html) == [5] and "<h1>Evening 2</h1>" in html
     assert games_on(report(report_evenings, tmp_path, "--evening", "1")[1]) == [1, 2, 3, 4]
     assert games_on(report(report_evenings, tmp_path, "--evening")[1]) == [5]
     assert games_on(report(report_evenings, tmp_path, "3", "1")[1]) == [1, 3]
     since = report(report_evenings, tmp_path, "--since", "2025-01-31")[1]
     assert games_on(since) == [1, 2, 3, 4, 5]
-    for args, msg in ((["--evening", "3"], "no evening 3"), (["1", "--evening"], "only one"),
-                      (["--per-point", "0.001"], "whole number of hundredths"),
-                      (["--since", "2099-01-01"], "no games to report")):
-        code, out, err = knockbox("report", "--db", report_evenings, "-o", str(tmp_path / "x.html"),
-                                  *args)
+    for args, msg in (
+        (["--evening", "3"], "no evening 3"),
+        (["1", "--evening"], "only one"),
+        (["--per-point", "0.001"], "whole number of hundredths"),
+        (["--since", "2099-01-01"], "no games to report"),
+    ):
+        code, out, err = knockbox(
+            "report", "--db", report_evenings, "-o", str(tmp_path / "x.html"), *args
+        )
         assert code == 1 and err.startswith("knockbox: ") and msg in err, err
     assert not os.path.exists(tmp_path / "x.html")
-    code, out, err = knockbox("report", "--db", report_evenings, "-o",
-                              str(tmp_path / "no" / "x.html"))
+    code, out, err = knockbox(
+        "report", "--db", report_evenings, "-o", str(tmp_path / "no" / "x.html")
+    )
     assert code == 1 and "No such file or directory" in err
     assert [f for f in os.listdir(tmp_path) if f.startswith(".knockbox-")] == []
-    with pytest.raises(SystemExit) as e:                    # -o is required
+    with pytest.raises(SystemExit) as e:  # -o is required
         cli.main(["report", "--db", report_evenings])
     assert e.value.code == 2
 
@@ -98,9 +104,10 @@ def test_the_page_is_whole_in_itself(report_evenings, tmp_path):
         assert bad not in html.lower(), bad
     refs = re.findall(r'(?:href|xlink:href)="([^"]*)"', html)
     assert refs and all(r.startswith("#") for r in refs)
-    assert html.count('<svg ') == 5       # the net bars and one chart per game
-    again = report(report_evenings, tmp_path, "--evening", "1", "--per-point", "0.05",
-                   name="again.html")[1]
+    assert html.count("<svg ") == 5  # the net bars and one chart per game
+    again = report(
+        report_evenings, tmp_path, "--evening", "1", "--per-point", "0.05", name="again.html"
+    )[1]
     strip = re.compile(r"made \d{4}-\d\d-\d\d \d\d:\d\d")
     assert strip.sub("", again) == strip.sub("", html)
 
@@ -158,28 +165,47 @@ def signed(v):
 
 @needs_chromium
 def test_report_in_chromium(report_evenings, tmp_path, chromium):
-    path, html = report(report_evenings, tmp_path, "--evening", "1", "--per-point", "0.05",
-                        "--lang", "en")
+    path, html = report(
+        report_evenings, tmp_path, "--evening", "1", "--per-point", "0.05", "--lang", "en"
+    )
     page = chromium.open("file://" + path)
-    assert page.requests == ["file://" + path]      # the page itself, nothing else
-    assert page.problems == []                      # nothing blocked, no errors
+    assert page.requests == ["file://" + path]  # the page itself, nothing else
+    assert page.problems == []  # nothing blocked, no errors
     got = page.evaluate(COLLECT)
     shot = Image.open(io.BytesIO(page.screenshot()))
     shot.save(str(tmp_path / "report.png"))
 
     # the selection: `knockbox settle --evening 1 --json` and `stats --evening 1 --json`
-    res = json.loads(knockbox("settle", "--db", report_evenings, "--evening", "1", "--json",
-                              "--per-point", "0.05")[1])
+    res = json.loads(
+        knockbox(
+            "settle", "--db", report_evenings, "--evening", "1", "--json", "--per-point", "0.05"
+        )[1]
+    )
     assert res["games"] == [1, 2, 3] and res["skipped"] == [[4, "playing"]]
     assert got["skipped"] == "Not settled: Game 4 (still being played)"
-    assert got["ledger"] == [[p["player"], str(p["games"]), str(p["wins"]), signed(p["net"]),
-                              p["money"]] for p in res["players"]]
+    assert got["ledger"] == [
+        [p["player"], str(p["games"]), str(p["wins"]), signed(p["net"]), p["money"]]
+        for p in res["players"]
+    ]
     assert got["payments"] == [[a, b, str(v), m] for a, b, v, m in res["payments"]]
     stats = json.loads(knockbox("stats", "--db", report_evenings, "--evening", "1", "--json")[1])
-    assert got["stats"] == [[p["player"]] + [[k, signed(p[k]) if k == "net" else str(p[k])]
-                                             for k in ("games", "wins", "hands", "hands_won",
-                                                       "gins", "undercuts", "avg_points",
-                                                       "net")] for p in stats]
+    assert got["stats"] == [
+        [p["player"]]
+        + [
+            [k, signed(p[k]) if k == "net" else str(p[k])]
+            for k in (
+                "games",
+                "wins",
+                "hands",
+                "hands_won",
+                "gins",
+                "undercuts",
+                "avg_points",
+                "net",
+            )
+        ]
+        for p in stats
+    ]
 
     # each game: `knockbox show ID --json`
     assert [g["id"] for g in got["games"]] == [1, 2, 3, 4]
@@ -191,7 +217,7 @@ def test_report_in_chromium(report_evenings, tmp_path, chromium):
             run = [run[s] + x["points"][s] for s in range(3)]
             assert [c[0] for c in cells] == [str(v) for v in run]
             for (_total, pts), v in zip(cells, x["points"]):
-                out = "advises" if st["method"] == 2 else "sat out"   # method 2's partner
+                out = "advises" if st["method"] == 2 else "sat out"  # method 2's partner
                 assert pts in ((signed(v),) if v else ("", out))
         assert run == st["totals"]
         assert g["rows"]["boxes"] == [str(v) for v in st["boxes"]]
@@ -211,13 +237,30 @@ def test_report_in_chromium(report_evenings, tmp_path, chromium):
             assert pixels_of(img, rgb(c)) > 150, (g["id"], c)
     img = crop(shot, got["net_chart"])
     assert got["net_chart"][2] > 300
-    assert pixels_of(img, (0x1a, 0x7f, 0x37)) > 500 and pixels_of(img, (0xcf, 0x22, 0x2e)) > 500
+    assert pixels_of(img, (0x1A, 0x7F, 0x37)) > 500 and pixels_of(img, (0xCF, 0x22, 0x2E)) > 500
 
 
-RULES_WORDS = ("Вечер 1", "Партия 1", "партия окончена", "сдаёт", "сдача", "стучит", "джин",
-               "подрезка", "ничья", "премиями", "свободный", "в трудном положении", "Расчёт",
-               "платит", "Первый способ", "Второй способ", "Третий способ", "партия идёт",
-               "советует")
+RULES_WORDS = (
+    "Вечер 1",
+    "Партия 1",
+    "партия окончена",
+    "сдаёт",
+    "сдача",
+    "стучит",
+    "джин",
+    "подрезка",
+    "ничья",
+    "премиями",
+    "свободный",
+    "в трудном положении",
+    "Расчёт",
+    "платит",
+    "Первый способ",
+    "Второй способ",
+    "Третий способ",
+    "партия идёт",
+    "советует",
+)
 OLD_WORDS = ("Раздача", "Андеркат", "Пусто", "Бокс", "бокс")
 
 
@@ -257,5 +300,5 @@ def test_unfinished_and_refused_games(tmp_path):
     html = report(path, tmp_path)[1]
     assert games_on(html) == [1, 2, 3]
     assert "Not settled: Game 2 (ended unfinished), Game 3 (refused by the rules core)" in html
-    assert "above the knock limit" in html and html.count('<svg ') == 3
+    assert "above the knock limit" in html and html.count("<svg ") == 3
     assert "The totals so far" in html

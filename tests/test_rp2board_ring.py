@@ -6,6 +6,7 @@ samples' own times (not the poll's), across the rings' wrap; a level that went a
 between two samples (both edges latched, no sample saw it) a spike, no press; the Buttons the
 board hands the app read nothing else (no pin is read, no IRQ armed). The emulated Pico runs the
 real chain (tests/emu/test_emu_presses.py, test_emu_glitches.py)."""
+
 import json
 import os
 
@@ -108,7 +109,7 @@ def test_ring_reader(module, start):
     assert res["after_wrap"] == [["down", "press"]]
     # the spikes are no presses (no two entries in a row saw them): Up's press, then B's
     assert res["quick"] == [["up", "press"], ["b", "press"]]
-    assert res["edges_left"] == []      # every edge read was cleared by the chain
+    assert res["edges_left"] == []  # every edge read was cleared by the chain
     # T right after S, both written in step; C reads back the word B wrote, its ring in step
     assert res["rings"] == [1024, True, True]
     assert res["irqs"] == []
@@ -212,13 +213,13 @@ def test_no_light_sleep_while_buttons_are_used(module, start):
     res = json.loads(r.stdout.strip().splitlines()[-1])
     assert res["after_boot"] is False
     assert res["still"] == [True, True]
-    assert res["tap"] == [True, False]      # the look after the sleep saw the latched edges
+    assert res["tap"] == [True, False]  # the look after the sleep saw the latched edges
     assert res["seen"] == [["b", "press"]]
     assert res["after_tap"] == [False, False, False]
     assert res["later"] == [True]
     assert res["held"] == [False, False, False]
     assert res["let_go"] == [False] and res["let_go_later"] == [True]
-    assert res["longs"] == 0    # no long int read (no heap a turn)
+    assert res["longs"] == 0  # no long int read (no heap a turn)
     assert res["usb"] == [False, False]
     # the sampler stopped in every light sleep: no DMA channel busy (the chip's clocks gate)
     assert len(res["busy"]) >= 5 and not any(res["busy"])

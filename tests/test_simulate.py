@@ -2,6 +2,7 @@
 and in a terminal) against a small stand-in firmware that speaks the documented simulator channel
 under the real MicroPython unix port. tests/test_simulate_keys.py tests the key plans,
 tests/test_simulate_firmware.py runs the real firmware."""
+
 import fcntl
 import os
 import pty
@@ -93,6 +94,7 @@ def fake(tmp_path):
 
 # ---- screen ---------------------------------------------------------------------------------
 
+
 def random_frame(seed, w=296, h=128):
     rnd = random.Random(seed)
     return screen.Frame(w, h, bytes(rnd.getrandbits(8) for _ in range(((w + 7) // 8) * h)))
@@ -109,8 +111,10 @@ def test_pbm_round_trip_and_header_comments():
         screen.parse_pbm(b"P4\n296 128\n" + f.data[:100])
 
 
-@pytest.mark.parametrize("mode, cols, rows", [("half", 296, 64), ("quad", 148, 64),
-                                              ("braille", 148, 32), ("small", 74, 32)])
+@pytest.mark.parametrize(
+    "mode, cols, rows",
+    [("half", 296, 64), ("quad", 148, 64), ("braille", 148, 32), ("small", 74, 32)],
+)
 def test_text_modes_size_and_pixels(mode, cols, rows):
     f = random_frame(2)
     lines = screen.to_text(f, mode)
@@ -127,10 +131,10 @@ def test_text_modes_size_and_pixels(mode, cols, rows):
 
 def test_text_exact_glyphs():
     data = bytearray(37 * 128)
-    data[0] = 0b10000000        # pixel (0, 0)
-    data[37] = 0b01000000       # pixel (1, 1)
+    data[0] = 0b10000000  # pixel (0, 0)
+    data[37] = 0b01000000  # pixel (1, 1)
     f = screen.Frame(296, 128, data)
-    assert screen.to_text(f, "quad")[0][0] == "\u259a"   # ▚ top-left + bottom-right
+    assert screen.to_text(f, "quad")[0][0] == "\u259a"  # ▚ top-left + bottom-right
     assert screen.to_text(f, "half")[0][:2] == "\u2580\u2584"  # ▀ then ▄
     assert screen.to_text(f, "braille")[0][0] == chr(0x2800 + 0x01 + 0x10)
     assert screen.to_text(f, "small")[0][0] == "\u2598"  # ▘ any ink in the top-left 2x2
@@ -157,18 +161,27 @@ def test_png_pixels(tmp_path):
 
 # ---- the serial bridge ----------------------------------------------------------------------
 
+
 def test_bridge_relays_both_ways_and_never_blocks_the_process():
     import serial
 
     with SerialBridge() as b:
-        p = subprocess.Popen([sys.executable, "-c", (
-            "import sys\n"
-            "line = sys.stdin.buffer.readline()\n"
-            "sys.stdout.buffer.write(b'got ' + line)\n"
-            "sys.stdout.buffer.flush()\n"
-            "sys.stdout.buffer.write(b'x' * 300000)\n"   # nobody reads this: must not block
-            "sys.stdout.buffer.flush()\n")],
-            stdin=b.device_fd, stdout=b.device_fd)
+        p = subprocess.Popen(
+            [
+                sys.executable,
+                "-c",
+                (
+                    "import sys\n"
+                    "line = sys.stdin.buffer.readline()\n"
+                    "sys.stdout.buffer.write(b'got ' + line)\n"
+                    "sys.stdout.buffer.flush()\n"
+                    "sys.stdout.buffer.write(b'x' * 300000)\n"  # nobody reads this: must not block
+                    "sys.stdout.buffer.flush()\n"
+                ),
+            ],
+            stdin=b.device_fd,
+            stdout=b.device_fd,
+        )
         b.start()
         port = serial.Serial(b.path, 115200, timeout=5)
         port.write(b"hello\n")
@@ -181,6 +194,7 @@ def test_bridge_relays_both_ways_and_never_blocks_the_process():
 
 # ---- the command, headless ------------------------------------------------------------------
 
+
 def start_sim(args, env=None, exe=None, cwd=None):
     """`knockbox simulate --no-tty ARGS` (exe: another knockbox, e.g. an installed one, run with
     none of this checkout's paths in its environment)."""
@@ -189,9 +203,16 @@ def start_sim(args, env=None, exe=None, cwd=None):
         e.pop("PYTHONPATH", None)
         e.pop("MICROPYPATH", None)
     e.update(env or {})
-    return subprocess.Popen((exe and [exe] or KNOCKBOX) + ["simulate", "--no-tty"] + args,
-                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            env=e, cwd=cwd or mp.ROOT, text=True, bufsize=1)
+    return subprocess.Popen(
+        (exe and [exe] or KNOCKBOX) + ["simulate", "--no-tty"] + args,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env=e,
+        cwd=cwd or mp.ROOT,
+        text=True,
+        bufsize=1,
+    )
 
 
 def quit_sim(proc, timeout=15):
@@ -226,8 +247,10 @@ def read_until(proc, pred, timeout=60):
             if not data:
                 break
             pending += data
-    raise AssertionError("timed out; got %r; stderr %r" % (lines, proc.stderr.read()
-                                                          if proc.poll() is not None else ""))
+    raise AssertionError(
+        "timed out; got %r; stderr %r"
+        % (lines, proc.stderr.read() if proc.poll() is not None else "")
+    )
 
 
 _PENDING = {}  # proc -> bytes read past the last line read_until returned
@@ -254,20 +277,26 @@ def test_headless_frames_keys_screenshots_serial_and_persistence(tmp_path, fake)
         p.stdin.write("up hold 300\nc long\n")
         p.stdin.flush()
         frames = read_until(p, lambda s: s.startswith("frame 5 "))
-        assert [ln.split()[:3] for ln in frames] == \
-            [["frame", str(i), "partial"] for i in (2, 3, 4, 5)]
+        assert [ln.split()[:3] for ln in frames] == [
+            ["frame", str(i), "partial"] for i in (2, 3, 4, 5)
+        ]
         quit_sim(p)
     finally:
         if p.poll() is None:
             p.kill()
-    assert lines(os.path.join(sim, "keys")) == ["press a 120", "press b 800", "press up 300",
-                                                "press c 800"]
+    assert lines(os.path.join(sim, "keys")) == [
+        "press a 120",
+        "press b 800",
+        "press up 300",
+        "press c 800",
+    ]
     assert sorted(os.listdir(shots)) == ["frame-%04d.png" % i for i in range(1, 6)]
     last = screen.to_image(screen.read_pbm(os.path.join(sim, "frame.pbm")), 2)
     from PIL import Image
 
-    assert Image.open(os.path.join(shots, "frame-0005.png")).convert("1").tobytes() == \
-        last.tobytes()
+    assert (
+        Image.open(os.path.join(shots, "frame-0005.png")).convert("1").tobytes() == last.tobytes()
+    )
 
     # a second run starts from the same flash image; --reset wipes it
     p = start_sim(["--dir", sim, "--script", fake])
@@ -330,6 +359,7 @@ def test_firmware_crash_is_reported(tmp_path, fake):
 
 # ---- the command, in a terminal -------------------------------------------------------------
 
+
 def run_in_terminal(argv, steps, cols, rows, env=None):
     """Run argv on a pty of the given size and type: steps are (keys, until): keys is bytes, or
     a list of bytes typed 30 ms apart (a held key the terminal repeats); then wait until the
@@ -340,8 +370,9 @@ def run_in_terminal(argv, steps, cols, rows, env=None):
     before = termios.tcgetattr(slave)
     e = dict(os.environ)
     e.update(env or {})
-    p = subprocess.Popen(argv, stdin=slave, stdout=slave, stderr=slave, env=e, cwd=mp.ROOT,
-                         start_new_session=True)
+    p = subprocess.Popen(
+        argv, stdin=slave, stdout=slave, stderr=slave, env=e, cwd=mp.ROOT, start_new_session=True
+    )
     out = bytearray()
 
     def pump(seconds, until=None):
@@ -359,7 +390,7 @@ def run_in_terminal(argv, steps, cols, rows, env=None):
 
     try:
         for data, until in steps:
-            for chunk in ([data] if isinstance(data, bytes) else data):
+            for chunk in [data] if isinstance(data, bytes) else data:
                 os.write(master, chunk)
                 pump(0.03)
             pump(30, until.encode())
@@ -379,12 +410,21 @@ def test_terminal_screen_keys_and_restore(tmp_path, fake):
     argv = KNOCKBOX + ["simulate", "--dir", sim, "--script", fake]
     held = [b"\x1b[B"] * 12  # Down held: the terminal repeats it
     rc, out, before, after = run_in_terminal(
-        argv, [(b"a", "refresh 2 ("), (b"\x1b[A", "refresh 3 ("), (b"B", "refresh 4 ("),
-               (held, "down: down"), (b"", "refresh 5 ("), (b"q", "\x1b[?1049l")],
-        cols=160, rows=50)
+        argv,
+        [
+            (b"a", "refresh 2 ("),
+            (b"\x1b[A", "refresh 3 ("),
+            (b"B", "refresh 4 ("),
+            (held, "down: down"),
+            (b"", "refresh 5 ("),
+            (b"q", "\x1b[?1049l"),
+        ],
+        cols=160,
+        rows=50,
+    )
     text = out.decode("utf-8", "replace")
     assert rc == 0, text[-2000:]
-    assert after == before                       # cbreak undone, echo back on
+    assert after == before  # cbreak undone, echo back on
     assert text.rstrip().endswith("\x1b[?1049l")  # left the alternate screen
     assert "\u2800" in text and "\u250c" in text  # braille picture (fits 160x50) in a border
     assert "serial port: /dev/pts/" in text and "q: quit" in text
@@ -397,8 +437,7 @@ def test_terminal_screen_keys_and_restore(tmp_path, fake):
     assert len(got) <= 6
 
     # a crash still restores the terminal, and says what happened
-    rc, out, before, after = run_in_terminal(argv, [], cols=80, rows=40,
-                                             env={"FAKE_CRASH": "1"})
+    rc, out, before, after = run_in_terminal(argv, [], cols=80, rows=40, env={"FAKE_CRASH": "1"})
     text = out.decode("utf-8", "replace")
     assert rc == 1 and after == before
     assert "knockbox: the firmware stopped" in text

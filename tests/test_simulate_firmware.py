@@ -1,6 +1,7 @@
 """knockbox simulate with the real firmware (sim_main.py under the MicroPython unix port):
 keys typed into the front end play a game on the device, every refresh arrives as a frame and a
 PNG, and the game is still there after quitting and starting again (the flash image persists)."""
+
 import json
 import os
 import random
@@ -27,9 +28,14 @@ NEW_GAME = ["a", "a", "a", "a", "b", "c", "a"]
 # Bob knocks with 3 (B, Up x3), B: next is Cy: 5, C: next is Ann: 4, A: next is the confirm
 # screen, A: save.
 HAND = ["b"] + ["up"] * 3 + ["b"] + ["up"] * 5 + ["c"] + ["up"] * 4 + ["a", "a"]
-RECORD = {"format": "knockbox-game/1", "method": 3, "players": ["Ann", "Bob", "Cy"],
-          "start": {"dealer": 0}, "rules": {"preset": "seed"},
-          "hands": [{"knock": 1, "counts": [4, 3, 5]}]}
+RECORD = {
+    "format": "knockbox-game/1",
+    "method": 3,
+    "players": ["Ann", "Bob", "Cy"],
+    "start": {"dealer": 0},
+    "rules": {"preset": "seed"},
+    "hands": [{"knock": 1, "counts": [4, 3, 5]}],
+}
 
 # Reads the games back out of the flash image with the firmware's own store.
 READ_FLASH = """
@@ -42,8 +48,17 @@ print(json.dumps([dev.store.game(g).record() for g in dev.store.gids()]))
 """
 
 
-def run_sim(sim, keys, shots=None, reset=False, frames_before_quit=1, while_running=None,
-            exe=None, cwd=None, timeout=60):
+def run_sim(
+    sim,
+    keys,
+    shots=None,
+    reset=False,
+    frames_before_quit=1,
+    while_running=None,
+    exe=None,
+    cwd=None,
+    timeout=60,
+):
     """One simulate session: type keys, wait for that many frames, call while_running(port),
     quit; returns the frame lines it printed. exe, cwd: as start_sim; timeout: for each wait
     (the first includes the build)."""
@@ -58,8 +73,9 @@ def run_sim(sim, keys, shots=None, reset=False, frames_before_quit=1, while_runn
         p.stdin.flush()
         more = []
         if frames_before_quit > 1:
-            more = read_until(p, lambda s: s.startswith("frame %d " % frames_before_quit),
-                              timeout=timeout)
+            more = read_until(
+                p, lambda s: s.startswith("frame %d " % frames_before_quit), timeout=timeout
+            )
         if while_running:
             while_running(port)
         p.stdin.write("wait 300\nquit\n")
@@ -96,14 +112,21 @@ def test_play_a_hand_quit_and_find_it_again(tmp_path):
     synced = []
     n = 1 + len(NEW_GAME) + len(HAND)
     db = str(tmp_path / "history.sqlite")
-    frames, err = run_sim(sim, NEW_GAME + HAND, shots=shots, reset=True, frames_before_quit=n,
-                          while_running=lambda port: synced.append(synced_records(port, db)))
+    frames, err = run_sim(
+        sim,
+        NEW_GAME + HAND,
+        shots=shots,
+        reset=True,
+        frames_before_quit=n,
+        while_running=lambda port: synced.append(synced_records(port, db)),
+    )
     assert "Traceback" not in err
     # the firmware ran as on the Pico: compiled by mpy-cross, not from the sources
     build = os.path.join(sim, "build")
     assert os.path.exists(os.path.join(build, "knockfw", "app.mpy"))
-    assert not [f for _d, _s, fs in os.walk(build) for f in fs if f.endswith(".py")
-                and f != "sim_main.py"]
+    assert not [
+        f for _d, _s, fs in os.walk(build) for f in fs if f.endswith(".py") and f != "sim_main.py"
+    ]
     # the printed serial port reaches the running firmware's link: knockbox sync gets the game
     assert synced == [[_game(RECORD)]]
     # one refresh per key press (each changes the screen) plus the boot screen, then the link
@@ -125,8 +148,9 @@ def test_play_a_hand_quit_and_find_it_again(tmp_path):
     games = games_on_flash(sim, tmp_path)
     assert len(games) == 1
     got = games[0]
-    assert {k: got[k] for k in ("method", "players", "start", "hands")} == \
-        {k: RECORD[k] for k in ("method", "players", "start", "hands")}
+    assert {k: got[k] for k in ("method", "players", "start", "hands")} == {
+        k: RECORD[k] for k in ("method", "players", "start", "hands")
+    }
     assert from_record(got).standings()["totals"] == from_record(RECORD).standings()["totals"]
 
     # quit and start again: the device boots to the same scoreboard from its flash image
@@ -187,7 +211,7 @@ def _stress_keys(presses, rnd):
     games = [Game(3, PLAYERS, {"dealer": 0}, {"preset": "seed"})]
     while len(keys) < presses:
         g = games[-1]
-        if g.over:   # game over: A starts the next game, Ann cut the highest card (deals)
+        if g.over:  # game over: A starts the next game, Ann cut the highest card (deals)
             keys += ["a", "a"]
             games.append(Game(3, PLAYERS, {"dealer": 0}, {"preset": "seed"}))
             continue
@@ -209,11 +233,21 @@ def synced_records(port, db):
     """The device's games as `knockbox sync` stores them and `knockbox export --json` gives
     them back: [(method, players, start, hands)]."""
     knockbox = [sys.executable, "-m", "knockbox.cli"]
-    r = subprocess.run(knockbox + ["sync", "--port", port, "--db", db], capture_output=True,
-                       text=True, timeout=120, cwd=mp.ROOT)
+    r = subprocess.run(
+        knockbox + ["sync", "--port", port, "--db", db],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=mp.ROOT,
+    )
     assert r.returncode == 0, r.stdout + r.stderr
-    r = subprocess.run(knockbox + ["export", "--json", "--db", db], capture_output=True,
-                       text=True, timeout=120, cwd=mp.ROOT)
+    r = subprocess.run(
+        knockbox + ["export", "--json", "--db", db],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=mp.ROOT,
+    )
     assert r.returncode == 0, r.stdout + r.stderr
     return [_game(rec) for rec in json.loads(r.stdout)]
 
@@ -240,8 +274,9 @@ def play_stress(keys, records, sim, hogs=1, settle_s=20):
         port = head[0].split()[2]
         t0 = time.monotonic()
         for stream, into in ((p.stdout, out), (p.stderr, err)):  # keep the pipes flowing
-            threading.Thread(target=lambda s=stream, i=into: i.extend(iter(s.readline, "")),
-                             daemon=True).start()
+            threading.Thread(
+                target=lambda s=stream, i=into: i.extend(iter(s.readline, "")), daemon=True
+            ).start()
         time.sleep(script_ms(keys) / 1000.0)
         got, last_change = None, time.monotonic()
         while True:
@@ -263,8 +298,16 @@ def play_stress(keys, records, sim, hogs=1, settle_s=20):
         if p.poll() is None:
             p.kill()
     frames = len(head) + sum(1 for ln in out if ln.startswith("frame "))
-    return {"presses": len(keys), "seconds": seconds, "frames": frames, "expected": want,
-            "got": got, "ok": got == want, "dir": tmp, "stderr": "".join(err)}
+    return {
+        "presses": len(keys),
+        "seconds": seconds,
+        "frames": frames,
+        "expected": want,
+        "got": got,
+        "ok": got == want,
+        "dir": tmp,
+        "stderr": "".join(err),
+    }
 
 
 def first_difference(want, got):

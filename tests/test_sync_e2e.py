@@ -8,6 +8,7 @@ and then plugged in. Buttons are lines appended to $KNOCKBOX_SIM_DIR/keys.
 
 SimDevice is also used by bench/bench_sync.py.
 """
+
 import json
 import os
 import random
@@ -48,8 +49,9 @@ class SimDevice:
         with open(path, "w", encoding="utf-8") as f:
             for op in ops:
                 f.write(json.dumps(op, ensure_ascii=False) + "\n")
-        r = mp.run_file(FLASH_SCRIPT, [os.path.join(self.dir, "flash.img"), path], heap="4M",
-                        timeout=300)
+        r = mp.run_file(
+            FLASH_SCRIPT, [os.path.join(self.dir, "flash.img"), path], heap="4M", timeout=300
+        )
         assert r.returncode == 0, r.stdout + r.stderr
         return json.loads(r.stdout.strip().splitlines()[-1])
 
@@ -61,10 +63,11 @@ class SimDevice:
         self.bridge = SerialBridge()
         # The firmware as on the Pico: knockcore and knockfw compiled with mpy-cross -O3 (from
         # source, the compiler's own heap use leaves too little of 192 KB for a few games).
-        env = dict(os.environ, KNOCKBOX_SIM_DIR=self.dir,
-                   MICROPYPATH=":".join([build(), ".frozen"]))
+        env = dict(
+            os.environ, KNOCKBOX_SIM_DIR=self.dir, MICROPYPATH=":".join([build(), ".frozen"])
+        )
         self.log = open(os.path.join(self.dir, "stderr.log"), "ab+")
-        open(os.path.join(self.dir, "keys"), "w").close()   # the board reads it from the start
+        open(os.path.join(self.dir, "keys"), "w").close()  # the board reads it from the start
         # (run from a copy: micropython puts the script's folder first on the path, and next
         # to sim_main.py that would be the simulator's sources)
         main = os.path.join(self.dir, "sim_main.py")
@@ -74,8 +77,11 @@ class SimDevice:
             f.write(src)
         self.proc = subprocess.Popen(
             [mp.micropython_exe(), "-X", "heapsize=" + mp.HEAP, main],
-            stdin=self.bridge.device_fd, stdout=self.bridge.device_fd, stderr=self.log,
-            env=env)
+            stdin=self.bridge.device_fd,
+            stdout=self.bridge.device_fd,
+            stderr=self.log,
+            env=env,
+        )
         self.bridge.start()
         self.port = self.bridge.path
         self.wait_frames(1, timeout)
@@ -118,12 +124,13 @@ class SimDevice:
 
         def cut_flush(fd):
             if fd == client and relay.bytes[dev] >= limit:
-                buf = relay.pending[fd]     # device bytes not yet handed to the client
-                del buf[max(len(buf) - (relay.bytes[dev] - limit), 0):]
+                buf = relay.pending[fd]  # device bytes not yet handed to the client
+                del buf[max(len(buf) - (relay.bytes[dev] - limit), 0) :]
                 flush(fd)
                 relay._stop = True
                 return
             flush(fd)
+
         relay._flush = cut_flush
 
     def stop(self):
@@ -140,8 +147,13 @@ class SimDevice:
 
 
 def knockbox(*args, timeout=120, env=None):
-    return subprocess.run([KNOCKBOX] + list(args), capture_output=True, text=True,
-                          timeout=timeout, env=dict(os.environ, **(env or {})))
+    return subprocess.run(
+        [KNOCKBOX] + list(args),
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        env=dict(os.environ, **(env or {})),
+    )
 
 
 def ops_for(game, undo_edit=False):
@@ -189,7 +201,7 @@ def _games(seed, n=3):
 def test_whole_games_twice_sync_and_edit_after_sync(device, tmp_path):
     db = str(tmp_path / "h.sqlite3")
     done = _games(11)
-    rnd = random.Random(8)   # (an open game that stays open through the edit)
+    rnd = random.Random(8)  # (an open game that stays open through the edit)
     open_game = Game(3, ["Ann", "Bob", "Ива"], {"dealer": 1}, {"preset": "classic"})
     for _ in range(4):
         open_game.add(random_hand(open_game, rnd))
@@ -248,7 +260,7 @@ def test_resume_after_the_link_drops(device, tmp_path):
             g.add(random_hand(g, rnd))
         games.append(g)
     head = device.write([op for g in games for op in ops_for(g)])
-    assert head["last_seq"] == 453     # pages of 200, 200 and 53 events
+    assert head["last_seq"] == 453  # pages of 200, 200 and 53 events
     device.start()
     # what a whole sync sends; then the cable is pulled 55% of the way: in the second page
     sent = device.sent()
@@ -266,19 +278,37 @@ def test_resume_after_the_link_drops(device, tmp_path):
     device.start()
     p = ok(knockbox("sync", "--port", device.port, "--db", db))
     assert "%d new records: 1 new game, 1 updated" % (head["last_seq"] - n) in p.stdout
-    assert "\r" not in p.stderr        # progress on a terminal only (test_sync_records.py)
+    assert "\r" not in p.stderr  # progress on a terminal only (test_sync_records.py)
     got = rows(db, "SELECT record FROM games ORDER BY gid")
     assert [json.loads(r[0]) for r in got] == [g.record() for g in games]
 
 
 def test_settings_push(device, tmp_path):
     device.start()
-    p = ok(knockbox("push", "--port", device.port, "--roster", "Аня", "Bob", "Cy", "Dee",
-                    "--preset", "classic", "--lang", "ru", "--sleep", "600", "--stake", "0.05"))
+    p = ok(
+        knockbox(
+            "push",
+            "--port",
+            device.port,
+            "--roster",
+            "Аня",
+            "Bob",
+            "Cy",
+            "Dee",
+            "--preset",
+            "classic",
+            "--lang",
+            "ru",
+            "--sleep",
+            "600",
+            "--stake",
+            "0.05",
+        )
+    )
     s = json.loads(p.stdout)
     assert s["roster"] == ["Аня", "Bob", "Cy", "Dee"] and s["lang"] == "ru"
     assert s["rules"] == {"preset": "classic"} and s["sleep_s"] == 600 and s["stake"] == 5
-    for bad_stake in ("0.001", "-1", "lots", "1001", "nan"):     # refused here, nothing sent
+    for bad_stake in ("0.001", "-1", "lots", "1001", "nan"):  # refused here, nothing sent
         bad = failed(knockbox("push", "--port", device.port, "--stake", bad_stake))
         assert "--stake" in bad.stderr
     bad = failed(knockbox("push", "--port", device.port, "--roster", "Ann", "Ann", "Cy"))
@@ -293,8 +323,12 @@ def test_settings_push(device, tmp_path):
 
 
 def _sync_erase(device, db):
-    return subprocess.Popen([KNOCKBOX, "sync", "--port", device.port, "--db", db, "--erase"],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    return subprocess.Popen(
+        [KNOCKBOX, "sync", "--port", device.port, "--db", db, "--erase"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
 
 
 def _wait_prompt(p):
@@ -331,7 +365,7 @@ def test_erase_needs_the_button(device, tmp_path):
     assert p.returncode == 0, err
     assert "device erased: epoch %d" % (head["epoch"] + 1) in out
     p = ok(knockbox("sync", "--port", device.port, "--db", db))
-    assert "1 new record: 0 new games, 0 updated" in p.stdout   # the new epoch's head
+    assert "1 new record: 0 new games, 0 updated" in p.stdout  # the new epoch's head
     assert rows(db, "SELECT COUNT(*) FROM games")[0][0] == 2
     # new games after the erase are new rows (new epoch), the old ones stay
     device.stop()
@@ -340,7 +374,10 @@ def test_erase_needs_the_button(device, tmp_path):
     p = ok(knockbox("sync", "--port", device.port, "--db", db))
     assert "1 new game," in p.stdout
     assert rows(db, "SELECT epoch, gid FROM games ORDER BY id") == [
-        (head["epoch"], 1), (head["epoch"], 2), (head["epoch"] + 1, 3)]
+        (head["epoch"], 1),
+        (head["epoch"], 2),
+        (head["epoch"] + 1, 3),
+    ]
 
 
 def test_garbage_on_the_wire_device_survives(device, tmp_path):
@@ -358,13 +395,20 @@ def test_garbage_on_the_wire_device_survives(device, tmp_path):
     rnd = random.Random(99)
     s = serial.Serial(device.port, timeout=0.2)
     frames = device.frames()
-    junk = [bytes(rnd.getrandbits(8) for _ in range(3000)), b"x" * 5000 + b"\n",
-            b"{not json}\n", b'{"id":1,"op":"format_c"}\n', bytes(range(32)) + b"\n",
-            b'{"id":2,"op":"events","after":', b"\x03\x03\x04\x1b[A\n", b"[[[[[[[[\n",
-            b'{"id":3,"op":"erase","last_seq":-5}\n']
+    junk = [
+        bytes(rnd.getrandbits(8) for _ in range(3000)),
+        b"x" * 5000 + b"\n",
+        b"{not json}\n",
+        b'{"id":1,"op":"format_c"}\n',
+        bytes(range(32)) + b"\n",
+        b'{"id":2,"op":"events","after":',
+        b"\x03\x03\x04\x1b[A\n",
+        b"[[[[[[[[\n",
+        b'{"id":3,"op":"erase","last_seq":-5}\n',
+    ]
     for j in junk:
         s.write(j)
-        device.press("down")     # the UI keeps going meanwhile
+        device.press("down")  # the UI keeps going meanwhile
         time.sleep(0.1)
     s.write(b"\n")
     time.sleep(0.5)

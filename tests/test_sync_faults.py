@@ -2,6 +2,7 @@
 thread here) answers nothing, garbage, the REPL, malformed replies, another protocol, or breaks
 off mid-sync. The command must say what is wrong (`knockbox: ...`, exit 1, no traceback) and
 leave the history as it was (or holding only whole, checked pages). Also: finding the port."""
+
 import io
 import json
 import os
@@ -22,15 +23,19 @@ def test_silent_device(db):
     assert not os.path.exists(db)
 
 
-@pytest.mark.parametrize("junk", [
-    b">>> \r\nTraceback (most recent call last):\r\nSyntaxError: invalid syntax\r\n>>> ",
-    bytes(random.Random(1).getrandbits(8) for _ in range(3000)),
-    b'{"id": 12345, "ok": true}\n[1, 2]\n"hello"\n\x00\x01\x02\n',
-])
+@pytest.mark.parametrize(
+    "junk",
+    [
+        b">>> \r\nTraceback (most recent call last):\r\nSyntaxError: invalid syntax\r\n>>> ",
+        bytes(random.Random(1).getrandbits(8) for _ in range(3000)),
+        b'{"id": 12345, "ok": true}\n[1, 2]\n"hello"\n\x00\x01\x02\n',
+    ],
+)
 def test_device_answering_garbage(db, junk):
     with FakeDevice(lambda req, line: junk) as d:
-        failed(run("sync", "--port", d.path, "--db", db, "--timeout", "0.5"),
-               "did not answer hello")
+        failed(
+            run("sync", "--port", d.path, "--db", db, "--timeout", "0.5"), "did not answer hello"
+        )
     assert not os.path.exists(db)
 
 
@@ -51,12 +56,18 @@ def test_garbage_page_mid_sync_keeps_only_whole_pages(db):
 
     def hook(req, page):
         if req["after"] >= 50:
-            return b'{"id": %d, "ok": true, "epoch": 0, "last_seq": 122, "ev": [[51, "x"]]}\n' \
+            return (
+                b'{"id": %d, "ok": true, "epoch": 0, "last_seq": 122, "ev": [[51, "x"]]}\n'
                 % req["id"]
+            )
         return None
+
     with FakeDevice(good_device(evs, hook)) as d:
-        p = failed(run("sync", "--port", d.path, "--db", db, "--timeout", "0.5"),
-                   "malformed", "50 new records saved")
+        p = failed(
+            run("sync", "--port", d.path, "--db", db, "--timeout", "0.5"),
+            "malformed",
+            "50 new records saved",
+        )
     c = sqlite3.connect(db)
     assert c.execute("SELECT COUNT(*), MAX(seq) FROM events").fetchone() == (50, 50)
     rec = json.loads(c.execute("SELECT record FROM games").fetchone()[0])
@@ -75,9 +86,14 @@ def test_device_silent_mid_sync(db):
 
     def hook(req, page):
         return b"" if req["after"] >= 100 else None
+
     with FakeDevice(good_device(evs, hook)) as d:
-        failed(run("sync", "--port", d.path, "--db", db, "--timeout", "0.5"),
-               "no answer to events", "100 new records saved", "resumes")
+        failed(
+            run("sync", "--port", d.path, "--db", db, "--timeout", "0.5"),
+            "no answer to events",
+            "100 new records saved",
+            "resumes",
+        )
     c = sqlite3.connect(db)
     assert c.execute("SELECT COUNT(*) FROM events").fetchone() == (100,)
 
@@ -101,24 +117,30 @@ def test_find_port_by_usb_id(monkeypatch):
         ports.find()
 
 
-@pytest.mark.parametrize("port", [_port("/dev/ttyACM3", 0xF055, 0x9802),
-                                  _port("/dev/ttyACM3", 0x1234, 0x5678, "MicroPython")])
+@pytest.mark.parametrize(
+    "port",
+    [_port("/dev/ttyACM3", 0xF055, 0x9802), _port("/dev/ttyACM3", 0x1234, 0x5678, "MicroPython")],
+)
 def test_sync_finds_every_board_deploy_finds(port, monkeypatch):
     """One list of USB ids: a board `knockbox deploy` finds, `knockbox sync` finds too."""
     from serial.tools import list_ports
 
     from knockbox import deploy
+
     monkeypatch.setattr(list_ports, "comports", lambda: [_port("/dev/ttyS0", None, None), port])
     assert deploy.pick_port(None, io.StringIO()) == "/dev/ttyACM3"
     assert ports.find().device == "/dev/ttyACM3"
 
 
-@pytest.mark.parametrize("proto, words", [
-    (2, ["serial protocol 2, newer", "update knockbox"]),
-    (0, ["serial protocol 0, older", "knockbox deploy"]),
-    ("1", ["no protocol version", "not a Knockbox"]),
-    (None, ["no protocol version", "not a Knockbox"]),
-])
+@pytest.mark.parametrize(
+    "proto, words",
+    [
+        (2, ["serial protocol 2, newer", "update knockbox"]),
+        (0, ["serial protocol 0, older", "knockbox deploy"]),
+        ("1", ["no protocol version", "not a Knockbox"]),
+        (None, ["no protocol version", "not a Knockbox"]),
+    ],
+)
 def test_device_speaking_another_protocol_is_refused(db, proto, words):
     hello = dict(HELLO, proto=proto)
     if proto is None:
@@ -128,7 +150,7 @@ def test_device_speaking_another_protocol_is_refused(db, proto, words):
         failed(run("sync", "--port", d.path, "--db", db, "--timeout", "0.5"), *words)
         failed(run("push", "--port", d.path, "--lang", "ru", "--timeout", "0.5"), *words)
     assert not os.path.exists(db)
-    assert [r["op"] for r in d.seen if r] == ["hello", "bye", "hello", "bye"]   # nothing else
+    assert [r["op"] for r in d.seen if r] == ["hello", "bye", "hello", "bye"]  # nothing else
 
 
 def test_pages_of_the_protocols_size(db):
@@ -140,7 +162,10 @@ def test_pages_of_the_protocols_size(db):
     assert p.returncode == 0, p.stderr
     asked = [r for r in d.seen if r and r["op"] == "events"]
     assert [(r["after"], r["limit"]) for r in asked] == [
-        (0, EVENTS_MAX), (EVENTS_MAX, EVENTS_MAX), (2 * EVENTS_MAX, EVENTS_MAX)]
+        (0, EVENTS_MAX),
+        (EVENTS_MAX, EVENTS_MAX),
+        (2 * EVENTS_MAX, EVENTS_MAX),
+    ]
 
 
 @pytest.mark.slow
@@ -148,20 +173,30 @@ def test_a_page_that_streams_longer_than_the_timeout_is_waited_for(db):
     # the device sends a long page in pieces (a busy Pico): --timeout is silence, not the page
     evs, g = journal(60)
 
-    def hook(req, page):     # the device's own key order: "id" first, "ok" last
-        b = json.dumps({"id": req["id"], "epoch": 0, "ev": page, "last_seq": len(evs),
-                        "ok": True}, separators=(",", ":")).encode() + b"\n"
+    def hook(req, page):  # the device's own key order: "id" first, "ok" last
+        b = (
+            json.dumps(
+                {"id": req["id"], "epoch": 0, "ev": page, "last_seq": len(evs), "ok": True},
+                separators=(",", ":"),
+            ).encode()
+            + b"\n"
+        )
         k = len(b) // 5
-        return [(0.3, b[i:i + k]) for i in range(0, len(b), k)]
+        return [(0.3, b[i : i + k]) for i in range(0, len(b), k)]
+
     with FakeDevice(good_device(evs, hook)) as d:
         p = run("sync", "--port", d.path, "--db", db, "--timeout", "0.5")
     assert p.returncode == 0, p.stderr
     assert "62 new records" in p.stdout
     # and a device that falls silent half way through a page is still given up on
-    with FakeDevice(good_device(evs, lambda req, page: [(0, b'{"id":%d,"epoch":0,"ev":['
-                                                             % req["id"])])) as d:
-        failed(run("sync", "--port", d.path, "--db", db + "2", "--timeout", "0.5"),
-               "stopped part way through its reply to events", "then nothing for 0.5 s")
+    with FakeDevice(
+        good_device(evs, lambda req, page: [(0, b'{"id":%d,"epoch":0,"ev":[' % req["id"])])
+    ) as d:
+        failed(
+            run("sync", "--port", d.path, "--db", db + "2", "--timeout", "0.5"),
+            "stopped part way through its reply to events",
+            "then nothing for 0.5 s",
+        )
 
 
 def test_page_the_device_ends_with_an_error_is_not_stored(db):
@@ -173,18 +208,22 @@ def test_page_the_device_ends_with_an_error_is_not_stored(db):
         if req["after"] >= 50:
             return reply(req, epoch=0, ev=page[:7], error="the journal was erased during the sync")
         return None
+
     with FakeDevice(good_device(evs, hook)) as d:
-        failed(run("sync", "--port", d.path, "--db", db, "--timeout", "0.5"),
-               "erased during the sync", "50 new records saved")
+        failed(
+            run("sync", "--port", d.path, "--db", db, "--timeout", "0.5"),
+            "erased during the sync",
+            "50 new records saved",
+        )
     c = sqlite3.connect(db)
     assert c.execute("SELECT COUNT(*), MAX(seq) FROM events").fetchone() == (50, 50)
 
 
 def test_a_deeply_nested_reply_is_garbage_not_a_crash(db):
     with FakeDevice(lambda req, line: b"[" * 200000 + b"\n") as d:
-        failed(run("sync", "--port", d.path, "--db", db, "--timeout", "0.5"),
-               "did not answer hello")
-
+        failed(
+            run("sync", "--port", d.path, "--db", db, "--timeout", "0.5"), "did not answer hello"
+        )
 
 
 def test_half_a_character_from_the_device_is_garbage_not_a_crash(db):
@@ -192,11 +231,13 @@ def test_half_a_character_from_the_device_is_garbage_not_a_crash(db):
     evs, g = journal(3)
     evs[1]["rec"]["players"] = ["\ud800", "Bob", "Cy"]
     with FakeDevice(good_device(evs)) as d:
-        failed(run("sync", "--port", d.path, "--db", db, "--timeout", "0.5"),
-               "did not answer events")
+        failed(
+            run("sync", "--port", d.path, "--db", db, "--timeout", "0.5"), "did not answer events"
+        )
     con = sqlite3.connect(db)
-    assert con.execute("SELECT COUNT(*) FROM events").fetchone() == (0,)     # nothing half
+    assert con.execute("SELECT COUNT(*) FROM events").fetchone() == (0,)  # nothing half
     con.close()
+
 
 def test_what_a_device_says_of_itself_never_drives_the_terminal(db):
     """The board and firmware fields of a device's hello are printed as visible text."""

@@ -8,6 +8,7 @@ widths add up, ink stays inside the text box, fit() never exceeds its width and 
 cut. Every frame is saved to out/text/*.png for looking at. The strings themselves, their glyphs
 and widths, and the fast glyph lookup: test_text_strings.py.
 """
+
 import json
 import os
 import random
@@ -62,6 +63,7 @@ for job in json.loads(sys.stdin.read()):
 
 # ---- reference drawing in CPython, from the faces' cells (textref.Face.get_ch) -----------------
 
+
 def ref_draw(s, font, x, y):
     """Set of ink pixels (inside the W x H screen) of s drawn at (x, y)."""
     ink = set()
@@ -80,7 +82,7 @@ def ref_fit(s, font, max_w):
     if room < 0:
         return ""
     n = 0
-    while n < len(s) and ref_width(s[:n + 1], font) <= room:
+    while n < len(s) and ref_width(s[: n + 1], font) <= room:
         n += 1
     return s[:n].rstrip() + ell
 
@@ -88,8 +90,12 @@ def ref_fit(s, font, max_w):
 def frame_pixels(hexbuf, value=1):
     data = bytes.fromhex(hexbuf)
     bpr = W // 8
-    return {(x, y) for y in range(H) for x in range(W)
-            if bool(data[y * bpr + x // 8] & (0x80 >> (x % 8))) == bool(value)}
+    return {
+        (x, y)
+        for y in range(H)
+        for x in range(W)
+        if bool(data[y * bpr + x // 8] & (0x80 >> (x % 8))) == bool(value)
+    }
 
 
 def vlsb_pixels(hexbuf):
@@ -111,6 +117,7 @@ def pack(hexbufs):
 
 def save_png(name, hexbufs):
     from PIL import Image
+
     os.makedirs(OUT, exist_ok=True)
     sheet = Image.new("L", (W * 2 + 4, (H * 2 + 4) * len(hexbufs)), 128)
     for i, hx in enumerate(hexbufs):
@@ -176,8 +183,12 @@ def test_draw_into_the_displays_vlsb_framebuffer():
 
 
 def test_unknown_characters_draw_the_placeholder():
-    jobs = [("draw", "日😀ß", "medium", 0, 0, 1), ("draw", "\u25a1\u25a1\u25a1", "medium", 0, 0, 1),
-            ("draw", "Ж", "large", 0, 40, 1), ("draw", "?", "large", 0, 40, 1)]
+    jobs = [
+        ("draw", "日😀ß", "medium", 0, 0, 1),
+        ("draw", "\u25a1\u25a1\u25a1", "medium", 0, 0, 1),
+        ("draw", "Ж", "large", 0, 40, 1),
+        ("draw", "?", "large", 0, 40, 1),
+    ]
     res = run_jobs(jobs)
     assert res[0][4] == res[1][4] and res[0][0] == res[1][0] > 0
     assert res[2][4] == res[3][4] and res[2][0] == res[3][0] > 0
@@ -201,9 +212,24 @@ def test_drawing_off_the_screen_is_clipped_not_an_error():
 
 # ---- fit ----------------------------------------------------------------------------------------
 
-NAMES = ["Ann", "Bob", "Cy", "Ёжик Иван", "Александра Константиновна", "Jean-Pierre Rampal",
-         "Иван  Петрович", "W" * 30, "iiiiiiiiiiiiiiiiiiii", "日本語の名前", "Zoë 😀 Smith", "",
-         "Мария-Луиза фон Гогенцоллерн", "a b c d e f g h", "Щ", "ЖЖЖЖЖЖЖЖ"]
+NAMES = [
+    "Ann",
+    "Bob",
+    "Cy",
+    "Ёжик Иван",
+    "Александра Константиновна",
+    "Jean-Pierre Rampal",
+    "Иван  Петрович",
+    "W" * 30,
+    "iiiiiiiiiiiiiiiiiiii",
+    "日本語の名前",
+    "Zoë 😀 Smith",
+    "",
+    "Мария-Луиза фон Гогенцоллерн",
+    "a b c d e f g h",
+    "Щ",
+    "ЖЖЖЖЖЖЖЖ",
+]
 
 
 def fit_jobs():
@@ -243,8 +269,12 @@ def test_fit_never_exceeds_and_always_shows_the_cut():
 
 
 def test_fit_examples_look_right():
-    jobs = [("fit", "Александра Константиновна", "medium", 96), ("fit", "Ёжик Иван", "small", 40),
-            ("fit", "1024", "large", 60), ("fit", "Bob", "medium", 96)]
+    jobs = [
+        ("fit", "Александра Константиновна", "medium", 96),
+        ("fit", "Ёжик Иван", "small", 40),
+        ("fit", "1024", "large", 60),
+        ("fit", "Bob", "medium", 96),
+    ]
     got = [r[0] for r in run_jobs(jobs)]
     assert got[0].startswith("Алекс") and got[0].endswith(ELLIPSIS)
     assert got[1].startswith("Ёж") and got[1].endswith(ELLIPSIS)

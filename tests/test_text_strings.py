@@ -3,6 +3,7 @@ glyphs and width budgets, the Russian words and messages; and the glyph lookup o
 knockfw.text for any code point, under the MicroPython unix port where the device code runs.
 Drawing and fit(): test_text_render.py.
 """
+
 import json
 import os
 import re
@@ -14,6 +15,7 @@ from kit.textref import FONTS, ROOT, filled, has_glyph, large, medium, ref_width
 
 
 # ---- glyphs -------------------------------------------------------------------------------------
+
 
 def test_each_glyph_of_a_string_is_its_own_not_the_placeholder():
     for s, font in (("Ёжик Иван", medium), ("Ёжик Иван", small), ("0123456789+-/", large)):
@@ -75,16 +77,19 @@ def test_native_lookup_and_draw_agree_with_the_reference_for_any_code_point():
             bad.append((font.__name__, hex(c)))
     assert bad == []
     # most of those code points are in no face: they drew the placeholder
-    assert sum(1 for i, e in enumerate(got) if e[0] not in (large, medium, small)[i // n].cells) > 5000
+    assert (
+        sum(1 for i, e in enumerate(got) if e[0] not in (large, medium, small)[i // n].cells) > 5000
+    )
 
 
 # ---- strings ------------------------------------------------------------------------------------
+
 
 def test_every_key_has_both_languages_with_the_same_placeholders():
     keys = catalog.keys()
     assert len(keys) >= 45 and len(set(keys)) == len(keys)
     assert [k for k in keys if not re.fullmatch(r"[a-z][a-z0-9_]*", k)] == []
-    for code in catalog.LANGS:          # a line per key, in the keys' order: none missing or extra
+    for code in catalog.LANGS:  # a line per key, in the keys' order: none missing or extra
         assert len(catalog.lines(code)) == len(keys), code
     for key in catalog.keys():
         en, ru = catalog.text(key, "en"), catalog.text(key, "ru")
@@ -94,10 +99,35 @@ def test_every_key_has_both_languages_with_the_same_placeholders():
 
 
 def test_brief_strings_present():
-    want = ["Cutthroat", "In the box", "All three", "Target", "Deals", "Sits out", "Partners",
-            "Knock", "Gin", "Count", "Confirm", "Undo last hand", "Edit hand", "New game",
-            "Next game", "Settings", "Game over", "Net", "Hand %d", "Boxes", "Language",
-            "English", "Русский", "Erase all games?", "Hold A to erase them", "Syncing", "Saved"]
+    want = [
+        "Cutthroat",
+        "In the box",
+        "All three",
+        "Target",
+        "Deals",
+        "Sits out",
+        "Partners",
+        "Knock",
+        "Gin",
+        "Count",
+        "Confirm",
+        "Undo last hand",
+        "Edit hand",
+        "New game",
+        "Next game",
+        "Settings",
+        "Game over",
+        "Net",
+        "Hand %d",
+        "Boxes",
+        "Language",
+        "English",
+        "Русский",
+        "Erase all games?",
+        "Hold A to erase them",
+        "Syncing",
+        "Saved",
+    ]
     english = set(catalog.table("en").values())
     assert [w for w in want if w not in english] == []
 
@@ -110,7 +140,7 @@ def calls(src, name):
         while depth:
             depth += {"(": 1, ")": -1}.get(src[i], 0)
             i += 1
-        out.append(src[m.end():i - 1])
+        out.append(src[m.end() : i - 1])
     return out
 
 
@@ -128,8 +158,12 @@ def asked_for():
                 src += f.read()
     built = {
         "method%d": ["method%d" % m for m in (1, 2, 3)],
-        "opt_": ["opt_" + v for k, vs in ui_settings.ITEMS for v in vs
-                 if isinstance(v, str) and k != "lang"],
+        "opt_": [
+            "opt_" + v
+            for k, vs in ui_settings.ITEMS
+            for v in vs
+            if isinstance(v, str) and k != "lang"
+        ],
         "set_": ["set_" + k for k, _vs in ui_settings.ITEMS],
         "lang_": ["lang_" + c for c in strings.LANGS],
         "role_": ["role_" + k for q in ui_newgame.ROLES.values() for k, _q in q],
@@ -137,7 +171,7 @@ def asked_for():
     assert set(built["opt_"]) == {"opt_" + v for v in PRESETS + sum(CHOICES.values(), ())}
     keys = set()
     for arg in calls(src, "t") + calls(src, "say"):
-        arg = re.sub(r'\[\s*"[^"]*"\s*\]', "", arg)     # an index (e["t"]) is not a key
+        arg = re.sub(r'\[\s*"[^"]*"\s*\]', "", arg)  # an index (e["t"]) is not a key
         for lit in re.findall(r'"([^"]*)"', arg):
             keys.update(built.get(lit, [lit]))
     keys.update(e[0] for e in ui_menu.ENTRIES)
@@ -148,8 +182,8 @@ def asked_for():
 def test_every_key_is_asked_for_by_the_firmware_and_every_key_it_asks_for_exists():
     keys, src = asked_for()
     assert "syncing" in keys and "cut_second" in keys and "opt_tie_or_undercut" in keys
-    assert sorted(set(catalog.keys()) - keys) == []     # strings nothing draws
-    assert sorted(keys - set(catalog.keys())) == []     # keys with no string
+    assert sorted(set(catalog.keys()) - keys) == []  # strings nothing draws
+    assert sorted(keys - set(catalog.keys())) == []  # keys with no string
 
 
 def test_no_stale_button_help():
@@ -190,8 +224,19 @@ def test_t_under_micropython():
     r = mp.run(T)
     assert r.returncode == 0, r.stderr
     assert r.stdout.strip().split("|") == [
-        "en", "Deals", "ru", "Сдаёт", "Сдаёт", "Сдача 12", "no such key", "False",
-        "en", "Русский", "hand: count 99 is above 98", "Deals"]
+        "en",
+        "Deals",
+        "ru",
+        "Сдаёт",
+        "Сдаёт",
+        "Сдача 12",
+        "no such key",
+        "False",
+        "en",
+        "Русский",
+        "hand: count 99 is above 98",
+        "Deals",
+    ]
 
 
 EVERY = r"""
@@ -215,8 +260,15 @@ def test_every_string_and_message_as_the_device_build_has_them(tmp_path):
 
     lines = importlib.import_module("knockfw.messages_ru").TABLE.strip("\n").split("\n")
     messages = dict(line.split("|", 1) for line in lines)
-    lib = mp.build(str(tmp_path), modules=["knockfw.strings", "knockfw.strings_en",
-                                           "knockfw.strings_ru", "knockfw.messages_ru"])
+    lib = mp.build(
+        str(tmp_path),
+        modules=[
+            "knockfw.strings",
+            "knockfw.strings_en",
+            "knockfw.strings_ru",
+            "knockfw.messages_ru",
+        ],
+    )
     packed = (tmp_path / "knockfw" / "strings_ru.mpy").stat().st_size
     assert packed < len(importlib.import_module("knockfw.strings_ru").TABLE.encode())
     r = mp.run(EVERY, paths=[lib], stdin=json.dumps(sorted(messages)))
@@ -225,14 +277,31 @@ def test_every_string_and_message_as_the_device_build_has_them(tmp_path):
     for code in catalog.LANGS:
         assert got[code] == [catalog.text(k, code) for k in catalog.keys()], code
     assert got["ru messages"] == [messages[m] for m in sorted(messages)]
-    assert got["en messages"] == sorted(messages)         # English: the template itself
+    assert got["en messages"] == sorted(messages)  # English: the template itself
 
 
 # ---- Russian as the rules speak it (RULES.md section 7) ------------------------------------------
 
-GLOSSARY = ["сдача", "партия", "сдаёт", "нокер", "стуч", "джин", "подрезка", "ничья", "доплата",
-            "равенств", "свободный", "в трудном положении", "действующий партнёр", "вытянул",
-            "взято", "партия до", "расчёт", "платит"]
+GLOSSARY = [
+    "сдача",
+    "партия",
+    "сдаёт",
+    "нокер",
+    "стуч",
+    "джин",
+    "подрезка",
+    "ничья",
+    "доплата",
+    "равенств",
+    "свободный",
+    "в трудном положении",
+    "действующий партнёр",
+    "вытянул",
+    "взято",
+    "партия до",
+    "расчёт",
+    "платит",
+]
 OLD_WORDS = [r"раздач", r"андеркат", r"\bпуст", r"\bбокс", r"\bигр(а|ы|у|е|ой|ам)?\b"]
 
 
@@ -240,8 +309,9 @@ def test_russian_screens_speak_the_rules_words():
     ru = " ".join(catalog.table("ru").values()).lower()
     missing = [w for w in GLOSSARY if w not in ru]
     assert missing == [], missing
-    old = [(w, k) for k, v in catalog.table("ru").items() for w in OLD_WORDS
-           if re.search(w, v.lower())]
+    old = [
+        (w, k) for k, v in catalog.table("ru").items() for w in OLD_WORDS if re.search(w, v.lower())
+    ]
     assert old == [], old
 
 
@@ -253,7 +323,7 @@ def _ru_all():
 
     out = dict(catalog.table("ru"))
     out.update(messages.table("ru"))
-    assert importlib.import_module("knockfw.messages_ru").TABLE     # (read by messages.table)
+    assert importlib.import_module("knockfw.messages_ru").TABLE  # (read by messages.table)
     return out
 
 
@@ -263,8 +333,15 @@ def test_russian_as_the_rules_audit_asks():
     everything = _ru_all()
     # "ничья" is the drawn (void) hand only; the tie with the knocker is "равенство"
     assert sorted(k for k, v in everything.items() if re.search("нич(ь|ей)", v.lower())) == sorted(
-        ["void_hand", "void_result", "hint_pick", "needs exactly one of knock, gin, void",
-         "void must be true", "a void hand has no counts"])
+        [
+            "void_hand",
+            "void_result",
+            "hint_pick",
+            "needs exactly one of knock, gin, void",
+            "void must be true",
+            "a void hand has no counts",
+        ]
+    )
     assert ru["set_m3_penalty_on"].startswith("Штраф за равенство")
     assert "равенств" in ru["opt_tie"] and "равенство" in ru["opt_tie_or_undercut"]
     # method 1's extra 100 is an additional payment, not a bonus
@@ -296,7 +373,7 @@ def test_russian_as_the_rules_audit_asks():
     # method 2's partner who sits out advises: not method 1's "свободный"
     assert "свобод" not in ru["advises"].lower() and "свобод" not in ru["sits_out_x"].lower()
     for en in ("%s: %s is sitting out", "counts[%d]: %s is sitting out, use null"):
-        assert "свобод" not in everything[en]      # the core's messages serve both methods
+        assert "свобод" not in everything[en]  # the core's messages serve both methods
 
 
 def test_the_reports_russian_as_the_rules_audit_asks():
@@ -307,26 +384,34 @@ def test_the_reports_russian_as_the_rules_audit_asks():
 
     p = ["Аня", "Борис", "Вика"]
 
-    def said(hand, x):      # the hand in words, without the names' <bdi> (writing direction)
+    def said(hand, x):  # the hand in words, without the names' <bdi> (writing direction)
         return re.sub("</?bdi>", "", str(_result(hand, x, p, RU)))
 
-    assert said({"knock": 1, "counts": [12, 4, 4]},
-                {"kind": "undercut", "winners": [2]}) == "Борис стучит, равенство: Вика"
-    assert said({"knock": 0, "counts": [8, 5, 5]},
-                {"kind": "undercut", "winners": [1, 2]}) == "Аня стучит, подрезка: Борис и Вика"
+    assert (
+        said({"knock": 1, "counts": [12, 4, 4]}, {"kind": "undercut", "winners": [2]})
+        == "Борис стучит, равенство: Вика"
+    )
+    assert (
+        said({"knock": 0, "counts": [8, 5, 5]}, {"kind": "undercut", "winners": [1, 2]})
+        == "Аня стучит, подрезка: Борис и Вика"
+    )
     # methods 1 and 2: a tie is an undercut
-    assert said({"knock": 0, "counts": [3, 3, None]},
-                {"kind": "undercut", "winners": [1]}) == "Аня стучит, подрезка: Борис"
+    assert (
+        said({"knock": 0, "counts": [3, 3, None]}, {"kind": "undercut", "winners": [1]})
+        == "Аня стучит, подрезка: Борис"
+    )
     colours = dict((n, "#000") for n in p)
     assert _series(p, 0, [[0, 0, 0]], RU, colours)[1][0] == "Борис и Вика (партнёры)"
     assert _series(p, 0, [[0, 0, 0]], EN, colours)[1][0] == "Борис and Вика (partners)"
     assert RU["advises"] == "советует" and "свобод" not in RU["advises"]
-    src = open(os.path.join(ROOT, "host", "knockbox", "report", "__init__.py"),
-               encoding="utf-8").read()
+    src = open(
+        os.path.join(ROOT, "host", "knockbox", "report", "__init__.py"), encoding="utf-8"
+    ).read()
     assert "&" not in src
 
 
 # ---- the rules core's messages and the journal's notes, in Russian -------------------------------
+
 
 def _core_templates():
     import ast
@@ -335,16 +420,25 @@ def _core_templates():
     out = {"hand %d: "}
     for path in glob.glob(os.path.join(ROOT, "shared", "knockcore", "*.py")):
         for n in ast.walk(ast.parse(open(path, encoding="utf-8").read())):
-            if isinstance(n, ast.Call) and getattr(n.func, "id", None) == "GameError" \
-                    and n.args and isinstance(n.args[0], ast.Constant):
+            if (
+                isinstance(n, ast.Call)
+                and getattr(n.func, "id", None) == "GameError"
+                and n.args
+                and isinstance(n.args[0], ast.Constant)
+            ):
                 out.add(n.args[0].value)
     return out
 
 
-NOTE_TEMPLATES = {"dropped a half-written last record", "finished an interrupted erase",
-                  "journal damaged after record %d: kept %d records, rest in %s.bad",
-                  "skipped %d journal records (record %d: %s)", "not a game event",
-                  "game %d twice", "no game %d"}
+NOTE_TEMPLATES = {
+    "dropped a half-written last record",
+    "finished an interrupted erase",
+    "journal damaged after record %d: kept %d records, rest in %s.bad",
+    "skipped %d journal records (record %d: %s)",
+    "not a game event",
+    "game %d twice",
+    "no game %d",
+}
 
 
 def test_every_core_message_and_journal_note_has_its_russian():
@@ -355,30 +449,44 @@ def test_every_core_message_and_journal_note_has_its_russian():
     ru = (importlib.import_module("knockfw.messages_ru").TABLE + messages.RU).strip("\n")
     ru = [line for line in ru.split("\n") if line]
     table = dict(line.split("|", 1) for line in ru)
-    assert len(table) == len(ru)                        # no key twice (device and laptop)
+    assert len(table) == len(ru)  # no key twice (device and laptop)
     want = _core_templates() | NOTE_TEMPLATES | {"record %d: "}
     assert len(want) > 45
-    assert sorted(want - set(table)) == []              # every message has its Russian
-    assert sorted(set(table) - want) == []              # and nothing else is in the table
+    assert sorted(want - set(table)) == []  # every message has its Russian
+    assert sorted(set(table) - want) == []  # and nothing else is in the table
     for en, tr in table.items():
         assert re.findall(r"%[sdr]", en) == re.findall(r"%[sdr]", tr), en
-        assert tr.strip() and not re.search("[a-z]{4,}", re.sub(r"%r|knock_limit|knock|gin|"
-                                                                r"void|null|true|seed|classic|"
-                                                                r"\.bad", "", tr)), tr
+        assert tr.strip() and not re.search(
+            "[a-z]{4,}",
+            re.sub(
+                r"%r|knock_limit|knock|gin|"
+                r"void|null|true|seed|classic|"
+                r"\.bad",
+                "",
+                tr,
+            ),
+        ), tr
     # the device has the Russian of every message it can show: a hand refused (by a correction),
     # the game's state, what boot repaired or skipped
     device = importlib.import_module("knockfw.messages_ru").TABLE.strip("\n").split("\n")
     device = set(line.split("|", 1)[0] for line in device)
     hand_py = os.path.join(ROOT, "shared", "knockcore", "hand.py")
     shown = set(re.findall(r'GameError\("([^"]+)"', open(hand_py, encoding="utf-8").read()))
-    shown |= NOTE_TEMPLATES | {"hand %d: ", "the game is over", "nothing to undo",
-                               "the game is closed", "no hand %r to edit"}
+    shown |= NOTE_TEMPLATES | {
+        "hand %d: ",
+        "the game is over",
+        "nothing to undo",
+        "the game is closed",
+        "no hand %r to edit",
+    }
     assert sorted(shown - device) == []
-    for path in (os.path.join(ROOT, "firmware", "knockfw", "journal.py"),
-                 os.path.join(ROOT, "firmware", "knockfw", "store.py")):
+    for path in (
+        os.path.join(ROOT, "firmware", "knockfw", "journal.py"),
+        os.path.join(ROOT, "firmware", "knockfw", "store.py"),
+    ):
         src = open(path, encoding="utf-8").read()
-        for tmpl in re.findall(r'\(\s*"([^"]+)",\s*\(', src):   # the notes made there
-            assert tmpl in NOTE_TEMPLATES or tmpl == "%s", tmpl   # ("%s": a message as it is)
+        for tmpl in re.findall(r'\(\s*"([^"]+)",\s*\(', src):  # the notes made there
+            assert tmpl in NOTE_TEMPLATES or tmpl == "%s", tmpl  # ("%s": a message as it is)
 
 
 SAY = r"""
@@ -410,4 +518,5 @@ def test_core_messages_and_notes_in_the_players_language_under_micropython():
         "limit 10); dropped a half-written last record",
         "сдача 2: стук: у Ann 11 очков, больше предела стука 10",
         "пропущено записей журнала: 2 (запись 7: сдача 2: стук: у Ann 11 очков, больше предела "
-        "стука 10); недописанная последняя запись отброшена"]
+        "стука 10); недописанная последняя запись отброшена",
+    ]

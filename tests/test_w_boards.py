@@ -3,6 +3,7 @@ name the firmware gives the board (sys.implementation._machine): `knockbox deplo
 deploy to one (knockbox.deploy.check_device, from what it reads over the raw REPL) and the
 firmware, if it finds itself on one, does not start the app (knockfw.board.load() raises, the
 fault handler records it; main.py leaves the REPL with the message). Both go by the same rule."""
+
 import importlib.util
 import os
 import sys
@@ -26,7 +27,8 @@ def firmware_board(monkeypatch, machine):
     """knockfw/board.py (it imports only sys) on CPython, as on the Pico, on board `machine`."""
     monkeypatch.setattr(sys.implementation, "_machine", machine, raising=False)
     spec = importlib.util.spec_from_file_location(
-        "fw_board", os.path.join(ROOT, "firmware", "knockfw", "board.py"))
+        "fw_board", os.path.join(ROOT, "firmware", "knockfw", "board.py")
+    )
     m = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(m)
     m.RP2 = True
@@ -35,15 +37,20 @@ def firmware_board(monkeypatch, machine):
 
 @pytest.mark.parametrize("machine,w", sorted(NAMES.items()))
 def test_deploy_and_the_firmware_refuse_the_same_boards(monkeypatch, machine, w):
-    info = {"version": (1, 28, 0), "mpy": 6 | 3 << 8 | 4 << 10, "platform": "rp2",
-            "machine": machine}
+    info = {
+        "version": (1, 28, 0),
+        "mpy": 6 | 3 << 8 | 4 << 10,
+        "platform": "rp2",
+        "machine": machine,
+    }
     board = firmware_board(monkeypatch, machine)
     assert board.refused() == (machine if w else None)
     if w:
         with pytest.raises(deploy.DeployError) as e:
             deploy.check_device(info, (1, 28, 0), (6, 3))
-        assert str(e.value).startswith("the board is a %s: Knockbox does not support W boards"
-                                       % machine)
+        assert str(e.value).startswith(
+            "the board is a %s: Knockbox does not support W boards" % machine
+        )
         with pytest.raises(RuntimeError) as e:
             board.load()
         assert str(e.value) == "Knockbox does not support W boards: this is a " + machine

@@ -3,6 +3,7 @@ evenings among six players (random games, seeded: the same picture every run) sy
 history through the calls `knockbox sync` makes, the book written by the real command, and one
 player's page photographed in headless Chromium as tests/test_book.py opens it.
 Run: .venv/bin/python tools/book_shot.py"""
+
 import datetime
 import os
 import random
@@ -19,7 +20,7 @@ from knockbox import book, cli, history  # noqa: E402
 
 PLAYERS = ["Ann", "Bob", "Cy", "Dee", "Eve", "Fay"]
 EVENINGS = 40
-HEIGHT = 1345   # the totals, both charts and head to head
+HEIGHT = 1345  # the totals, both charts and head to head
 
 
 def main():
@@ -36,15 +37,18 @@ def main():
     with tempfile.TemporaryDirectory() as d:
         db = os.path.join(d, "h.sqlite3")
         starts = [i for i, ev in enumerate(evs) if ev.get("t") == "evening"] + [len(evs)]
-        for week, end in enumerate(starts):       # one sync an evening, a week apart
+        for week, end in enumerate(starts):  # one sync an evening, a week apart
             day = datetime.date(2025, 1, 3) + datetime.timedelta(weeks=week)
             history.now = lambda day=day: day.isoformat() + " 23:30:00"
             evenings.sync_into(db, evs[:end])
         out = os.path.join(d, "book")
         if cli.main(["book", "--db", db, "-o", out, "--lang", "en"]):
             sys.exit("knockbox book failed")
-        browser.save_shot(os.path.join(out, "players", book.slug("Ann")),
-                          os.path.join(ROOT, "docs", "img", "book_player.png"), HEIGHT)
+        browser.save_shot(
+            os.path.join(out, "players", book.slug("Ann")),
+            os.path.join(ROOT, "docs", "img", "book_player.png"),
+            HEIGHT,
+        )
 
 
 if __name__ == "__main__":

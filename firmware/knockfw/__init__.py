@@ -14,7 +14,7 @@
 # It is here rather than in a module of its own because every import costs the Pico's boot
 # littlefs lookups, and the package's own module is loaded with the first of its modules anyway.
 
-_wdt: object = None     # the armed watchdog (its feed()), set by the board's watch()
+_wdt: object = None  # the armed watchdog (its feed()), set by the board's watch()
 
 
 def _nothing(self, *args):
@@ -46,14 +46,14 @@ class Board:
     #                      chip restarts); off: stop it (the REPL takes over)
     #   watchdog_fired()   True if this boot follows a reset by the armed watchdog (a fault)
     #   restart()          a fresh start, as from a reset (knockfw.fault)                 [must]
-    name = "?"           # the board's name: hello's "board", the history's device row
-    active_low = False   # the buttons read 0 while pressed
-    data_dir = "/data"   # the user's data folder (journal, settings, faults)
+    name = "?"  # the board's name: hello's "board", the history's device row
+    active_low = False  # the buttons read 0 while pressed
+    data_dir = "/data"  # the user's data folder (journal, settings, faults)
     # display: the panel, a knockfw.epd.EPD-like framebuf.FrameBuffer (show, busy, wait, sleep,
     # last_full), set by every board
-    serial_in: object = None     # the serial link's streams (USB CDC), None: no link
+    serial_in: object = None  # the serial link's streams (USB CDC), None: no link
     serial_out: object = None
-    clock = None         # the buttons' clock (a ticks_ms()-like function); None: time.ticks_ms
+    clock = None  # the buttons' clock (a ticks_ms()-like function); None: time.ticks_ms
 
     mount = buttons_pins = idle_sleep = power_off = restart = _must
     latched_buttons = wake_button = service = watch = watchdog_fired = _nothing

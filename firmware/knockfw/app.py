@@ -19,10 +19,15 @@ from knockfw.ui import UI
 
 _POLL_MS = const(10)
 _ERASE_MS = const(30000)
-_ROOM = const(8192)     # heap kept in one piece through the journal's replay
+_ROOM = const(8192)  # heap kept in one piece through the journal's replay
 _SNAP_MS = const(2000)  # the boot checkpoint is written once the buttons are left this long
-DEFAULTS: dict = {"lang": "en", "rules": {"preset": "seed"}, "sleep_s": 300,
-            "roster": ["Ann", "Bob", "Cy", "Dee", "Eve", "Fay"], "stake": 0}
+DEFAULTS: dict = {
+    "lang": "en",
+    "rules": {"preset": "seed"},
+    "sleep_s": 300,
+    "roster": ["Ann", "Bob", "Cy", "Dee", "Eve", "Fay"],
+    "stake": 0,
+}
 
 
 def check_settings(d):
@@ -38,18 +43,22 @@ def check_settings(d):
             resolve(v)
         elif k == "sleep_s":
             if type(v) is not int or v < SLEEP_MIN or v > SLEEP_MAX:
-                raise ValueError("settings: sleep_s must be %d..%d seconds" % (SLEEP_MIN, SLEEP_MAX))
-        elif k == "stake":     # money per point on the Evening screen, in hundredths (0: off)
+                raise ValueError(
+                    "settings: sleep_s must be %d..%d seconds" % (SLEEP_MIN, SLEEP_MAX)
+                )
+        elif k == "stake":  # money per point on the Evening screen, in hundredths (0: off)
             if type(v) is not int or v < 0 or v > STAKE_MAX:
                 raise ValueError("settings: stake must be 0..%d hundredths" % STAKE_MAX)
         elif k == "roster":
             if not isinstance(v, list) or len(v) < ROSTER_MIN or len(v) > ROSTER_MAX:
-                raise ValueError("settings: roster must list %d to %d names" % (ROSTER_MIN,
-                                                                               ROSTER_MAX))
+                raise ValueError(
+                    "settings: roster must list %d to %d names" % (ROSTER_MIN, ROSTER_MAX)
+                )
             for n in v:
                 if not isinstance(n, str) or not n.strip() or len(n) > NAME_MAX:
-                    raise ValueError("settings: each roster name must be 1..%d characters"
-                                     % NAME_MAX)
+                    raise ValueError(
+                        "settings: each roster name must be 1..%d characters" % NAME_MAX
+                    )
             if len(set(v)) != len(v):
                 raise ValueError("settings: roster names must differ")
         else:
@@ -63,7 +72,8 @@ class App:
         # The buttons first: from here on every press is latched, also while the journal loads
         # (on the Pico boot.py has latched them since ~60 ms after reset: the board hands over).
         self.buttons = board.latched_buttons() or Buttons(
-            board.buttons_pins(), active_low=board.active_low, clock=board.clock)
+            board.buttons_pins(), active_low=board.active_low, clock=board.clock
+        )
         woke = board.wake_button()
         if woke:
             self.buttons.inject(woke)
@@ -84,9 +94,10 @@ class App:
         # (a 1,000-hand journal on the unix port's 192 KB heap needs 140 KB so, 175 without).
         # A fresh heap always has it; one left in pieces by an earlier App (tests) may not.
         self.ui = UI()
-        self.store = Store(Journal(d + "/journal.txt"), d + "/meta.json",
-                           snap_path=d + "/snap.json")
-        snap = self.store.read_snap()   # (before the room: its ~1.5 KB in one piece too)
+        self.store = Store(
+            Journal(d + "/journal.txt"), d + "/meta.json", snap_path=d + "/snap.json"
+        )
+        snap = self.store.read_snap()  # (before the room: its ~1.5 KB in one piece too)
         try:
             room = bytearray(_ROOM)
         except MemoryError:
@@ -94,15 +105,15 @@ class App:
         self.store.load(snap)
         del room, snap
         self.ui.store = self.store
-        if self.store.notes:        # what boot repaired, in the player's language
+        if self.store.notes:  # what boot repaired, in the player's language
             self.ui.say(strings.say_notes(self.store.notes, strings.t))
         self.display = board.display
-        self.link = None    # made when the laptop first speaks (see _serial_waiting)
-        self._waiting = None    # the poll object that watches the serial port until then
+        self.link = None  # made when the laptop first speaks (see _serial_waiting)
+        self._waiting = None  # the poll object that watches the serial port until then
         self._warm = False
         self.last_input = time.ticks_ms() if now_ms is None else now_ms
         self.dirty = True
-        self._home_shown = False    # the scoreboard is on the panel
+        self._home_shown = False  # the scoreboard is on the panel
         self.syncing = False
         self._erase_done = None
         self._erase_at = self.last_input
@@ -115,15 +126,17 @@ class App:
         # the laptop: a device on a battery never needs it (~6 KB of heap).
         # (gc first: bytecode needs a few KB in one piece.)
         import gc
+
         gc.collect()
         self._warm = True
         if self.board.serial_in is not None:
             import select
+
             self._waiting = select.poll()
             self._waiting.register(self.board.serial_in, select.POLLIN)
         self.ui.preload()
-        gc.collect()    # the imports' garbage now, not at the first press
-        self.store.checkpoint()     # if this boot replayed hands: the next one need not
+        gc.collect()  # the imports' garbage now, not at the first press
+        self.store.checkpoint()  # if this boot replayed hands: the next one need not
 
     def _serial_waiting(self):
         # The laptop has sent something (or the port hung up): time for the link, which then
@@ -131,8 +144,10 @@ class App:
         if self._waiting is None or not self._waiting.poll(0):
             return False
         import gc
+
         gc.collect()
         from knockfw.link import Link
+
         self._waiting = None
         self.link = Link(self, self.board.serial_in, self.board.serial_out)
         return True
@@ -165,8 +180,8 @@ class App:
         if self.dirty and not self.display.busy():
             self.render()
         elif not self.syncing and time.ticks_diff(now, self.last_input) > _SNAP_MS:
-            self.store.checkpoint()     # (if a change came since the last one) the next boot
-                                        # need not play this game's hands again
+            self.store.checkpoint()  # (if a change came since the last one) the next boot
+            # need not play this game's hands again
         return more
 
     def on_event(self, ev):
@@ -186,7 +201,7 @@ class App:
                 self._finish_erase(e[1])
             else:
                 self.apply_settings(e[1])
-        except GameError as err:        # the rules core refused it: say why, in the language
+        except GameError as err:  # the rules core refused it: say why, in the language
             self.ui.say(say(err, strings.t))
         except (ValueError, OSError) as err:
             self.ui.say(str(err.args[0] if err.args else err))
@@ -217,8 +232,13 @@ class App:
         return time.ticks_diff(now, self.last_input)
 
     def should_sleep(self, now):
-        if (self._erase_done is not None or self.syncing or self.dirty or self.display.busy()
-                or self.idle_ms(now) <= self.settings["sleep_s"] * 1000):
+        if (
+            self._erase_done is not None
+            or self.syncing
+            or self.dirty
+            or self.display.busy()
+            or self.idle_ms(now) <= self.settings["sleep_s"] * 1000
+        ):
             return False
         if self.ui.mode != "score":
             # The panel must show what the buttons will do after the wake-up, which boots to
@@ -275,9 +295,9 @@ def run():
     from knockfw import board as _board
 
     board = _board.load()
-    fired = board.watchdog_fired()      # (before watch() marks the watchdog armed again)
-    board.watch(True)   # a hang anywhere from here on restarts the chip
-    if fired:           # the last run hung: a fault, recorded and shown
+    fired = board.watchdog_fired()  # (before watch() marks the watchdog armed again)
+    board.watch(True)  # a hang anywhere from here on restarts the chip
+    if fired:  # the last run hung: a fault, recorded and shown
         raise RuntimeError("watchdog reset")
     from knockfw import feed
 
@@ -288,7 +308,7 @@ def run():
         more = app.step(now)
         if app.should_sleep(now):
             app.before_off()
-            board.power_off()   # on battery the board goes dark here; a press boots it again
+            board.power_off()  # on battery the board goes dark here; a press boots it again
             app.last_input = time.ticks_ms()
             woke = board.wake_button()  # the press that ended the Pico build's sleep counts
             if woke:

@@ -69,7 +69,7 @@ def off(w=None):
     from knockfw import rp2board
 
     if rp2board._dma:
-        rp2board.pause()    # (no DMA busy: the chip's clocks gate in the sleeps)
+        rp2board.pause()  # (no DMA busy: the chip's clocks gate in the sleeps)
     P = machine.Pin
     vbus = P(PINS["vbus"], P.IN)
     keys = [P(PINS[n], P.IN, P.PULL_UP) for n in BUTTONS]
@@ -102,7 +102,7 @@ def Board():
             self.led(False)
             if self.on_usb():
                 return
-            self.sampling(False)    # the ADC's current saved while off: the pins are read here
+            self.sampling(False)  # the ADC's current saved while off: the pins are read here
             try:
                 while not self.on_usb():
                     self.lightsleep(_SLICE_MS)

@@ -31,17 +31,17 @@ from array import array
 
 from micropython import const
 
-NAMES = ("a", "b", "c", "up", "down")   # the five buttons, in the order events come out
+NAMES = ("a", "b", "c", "up", "down")  # the five buttons, in the order events come out
 PRESS = "press"
 LONG = "long"
 REPEAT = "repeat"
-_RING = const(64)        # edges kept between two polls (contact bounce included)
+_RING = const(64)  # edges kept between two polls (contact bounce included)
 _TICKS = const(0x3FFFFFFF)
 
 
 def _period():
     add = getattr(time, "ticks_add", None)
-    return add(0, -1) + 1 if add else 1 << 30    # rp2 ticks_ms wrap at 2**30
+    return add(0, -1) + 1 if add else 1 << 30  # rp2 ticks_ms wrap at 2**30
 
 
 _PERIOD = _period()
@@ -57,7 +57,7 @@ def _add(a, d):
     return (a + d) & (_PERIOD - 1)
 
 
-_tdiff = getattr(time, "ticks_diff", _diff)     # the C one on MicroPython: no allocation
+_tdiff = getattr(time, "ticks_diff", _diff)  # the C one on MicroPython: no allocation
 _tadd = getattr(time, "ticks_add", _add)
 
 
@@ -69,19 +69,28 @@ class _Key:
     def __init__(self, name, pin, rep):
         self.name = name
         self.pin = pin
-        self.rep = rep        # auto-repeat button
-        self.raw = False      # level last seen (True = pressed)
-        self.down = False     # debounced state
-        self.deaf = None      # ticks until which changes wait (None: not deaf)
-        self.rt = 0           # ticks the level last changed
-        self.t = None         # ticks the press started (None: injected)
-        self.next = 0         # repeat buttons: ticks of the next repeat
-        self.quiet = False    # rest of this press says nothing ("long" given, or injected)
+        self.rep = rep  # auto-repeat button
+        self.raw = False  # level last seen (True = pressed)
+        self.down = False  # debounced state
+        self.deaf = None  # ticks until which changes wait (None: not deaf)
+        self.rt = 0  # ticks the level last changed
+        self.t = None  # ticks the press started (None: injected)
+        self.next = 0  # repeat buttons: ticks of the next repeat
+        self.quiet = False  # rest of this press says nothing ("long" given, or injected)
 
 
 class Buttons:
-    def __init__(self, pins, active_low=False, debounce_ms=50, long_ms=600, repeat_ms=150,
-                 repeat=("up", "down"), clock=None, sample=None):
+    def __init__(
+        self,
+        pins,
+        active_low=False,
+        debounce_ms=50,
+        long_ms=600,
+        repeat_ms=150,
+        repeat=("up", "down"),
+        clock=None,
+        sample=None,
+    ):
         names = [n for n in NAMES if n in pins]
         names += sorted(n for n in pins if n not in NAMES)
         self._keys = [_Key(n, pins[n], n in repeat) for n in names]
@@ -93,11 +102,11 @@ class Buttons:
         self._queue = []
         # (ticks, key * 2 + level) per edge; empty when sampled (no IRQ writes there)
         self._ring = array("i", bytes(0 if sample else 8 * _RING))
-        self._w = 0     # edges written by the IRQ handlers (wraps at _TICKS)
-        self._r = 0     # edges read by poll()
+        self._w = 0  # edges written by the IRQ handlers (wraps at _TICKS)
+        self._r = 0  # edges read by poll()
         self._sample = sample
         for i in range(len(self._keys)):
-            self._arm(i, self._keys[i].pin)    # (not the sampled ones: an int has no irq)
+            self._arm(i, self._keys[i].pin)  # (not the sampled ones: an int has no irq)
 
     def _arm(self, i, pin):
         # Hard IRQ on both edges where the pin has interrupts. The handler must allocate
@@ -128,7 +137,7 @@ class Buttons:
             ev = []
         w = self._w
         n = (w - self._r) & _TICKS
-        if n > _RING:       # more edges than the ring holds: the oldest are gone
+        if n > _RING:  # more edges than the ring holds: the oldest are gone
             n = _RING
         r = (w - n) & _TICKS
         ring, keys = self._ring, self._keys
@@ -139,9 +148,9 @@ class Buttons:
             r = (r + 1) & _TICKS
         self._r = w
         smp = self._sample
-        for t, lv in smp() if smp else ((now_ms, 0),):   # the samples, or the pins now
+        for t, lv in smp() if smp else ((now_ms, 0),):  # the samples, or the pins now
             for k in keys:
-                self._settle(k, t, ev)      # what was due before, for every button, first
+                self._settle(k, t, ev)  # what was due before, for every button, first
                 raw = ((lv >> k.pin & 1 if smp else k.pin.value()) != 0) != self._low
                 if raw != k.raw:
                     self._edge(k, t, raw, ev)
@@ -150,7 +159,7 @@ class Buttons:
         return ev
 
     def _edge(self, k, t, raw, ev):
-        self._settle(k, t, ev)      # what was due before this edge happens first
+        self._settle(k, t, ev)  # what was due before this edge happens first
         k.raw = raw
         k.rt = t
         if k.deaf is None and raw != k.down:
@@ -160,7 +169,7 @@ class Buttons:
         if k.deaf is not None and _tdiff(t, k.deaf) >= 0:
             at = k.deaf
             k.deaf = None
-            if k.raw != k.down:     # changed while deaf: that change counts now
+            if k.raw != k.down:  # changed while deaf: that change counts now
                 self._flip(k, at, ev)
         if k.down and not k.quiet:
             self._hold(k, t, ev)
@@ -184,7 +193,7 @@ class Buttons:
             if _tdiff(now, k.next) >= 0:
                 ev.append((k.name, REPEAT))
                 k.next = _tadd(k.next, self.repeat_ms)
-                if _tdiff(now, k.next) >= 0:      # polls came late: do not queue up repeats
+                if _tdiff(now, k.next) >= 0:  # polls came late: do not queue up repeats
                     k.next = _tadd(now, self.repeat_ms)
         elif _tdiff(now, k.t) >= self.long_ms:
             ev.append((k.name, LONG))

@@ -47,7 +47,7 @@ _FULL_EVERY = const(8)
 _WAIT_MS = const(10000)
 _BUSY_MS = const(15000)
 _RETRIES = const(2)
-_SOON_MS = const(100)   # a refresh over sooner than this: is a panel there? (see the header)
+_SOON_MS = const(100)  # a refresh over sooner than this: is a panel there? (see the header)
 
 
 def _nothing():
@@ -56,8 +56,8 @@ def _nothing():
 
 class EPD(framebuf.FrameBuffer):
     BUSY_LEVEL = 1  # the BUSY pin level that means "busy"; each controller sets its own
-    REFRESH = -1    # the command that starts a refresh; each controller sets its own
-    _last = -1      # the command sent last
+    REFRESH = -1  # the command that starts a refresh; each controller sets its own
+    _last = -1  # the command sent last
     stuck = 0  # resets in a row of a panel that did not finish (see the header)
 
     def __init__(self, spi, cs, dc, rst, busy, full_every=_FULL_EVERY, feed=None):
@@ -128,7 +128,7 @@ class EPD(framebuf.FrameBuffer):
             sleep_ms(2)
         return True
 
-    _held = None    # ticks_ms() when hold_reset() put the controller in reset (None: it did not)
+    _held = None  # ticks_ms() when hold_reset() put the controller in reset (None: it did not)
 
     def hold_reset(self):
         """Put the controller in reset until the next init(), which then only lets it go: the
@@ -145,7 +145,7 @@ class EPD(framebuf.FrameBuffer):
             sleep_ms(high_ms)
             self.rst.value(0)
             sleep_ms(low_ms)
-        else:   # in reset since hold_reset(): at least low_ms of it
+        else:  # in reset since hold_reset(): at least low_ms of it
             sleep_ms(max(0, low_ms - ticks_diff(ticks_ms(), held)))
         self.rst.value(1)
         sleep_ms(high_ms)
@@ -177,19 +177,19 @@ class EPD(framebuf.FrameBuffer):
         if self.awake and self.pin_busy():  # asleep: BUSY means nothing until a reset
             if ticks_diff(ticks_ms(), self._t) < _BUSY_MS:
                 return True
-            self.awake = False      # stuck: reset it (init() below) and send the frame again
+            self.awake = False  # stuck: reset it (init() below) and send the frame again
             self._steps = []
             self.stuck += 1
             if self.stuck > _RETRIES:
                 self._want = 0
                 raise OSError("panel stuck busy")
             self._want = 2
-        if self._last == self.REFRESH:     # a refresh over: not impossibly soon?
+        if self._last == self.REFRESH:  # a refresh over: not impossibly soon?
             self._last = -1
             if ticks_diff(ticks_ms(), self._t) < _SOON_MS and self._absent():
                 self._want = 0
                 self._steps = []
-                self.stuck = _RETRIES + 1   # (knockfw.fault draws nothing on it)
+                self.stuck = _RETRIES + 1  # (knockfw.fault draws nothing on it)
                 raise OSError("panel not connected")
         if self._steps:
             self.cmd(self._steps.pop(0))

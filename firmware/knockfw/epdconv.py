@@ -30,8 +30,12 @@ def columns(dst_buf, src_buf, rev_buf, x0: int, n: int):
         s = x
         k = 0
         while k < 4:  # one 32-bit word = pages 4k .. 4k + 3, lowest address first
-            dst[o] = (rev[src[s]] | (rev[src[s + 296]] << 8) | (rev[src[s + 592]] << 16)
-                      | (rev[src[s + 888]] << 24))
+            dst[o] = (
+                rev[src[s]]
+                | (rev[src[s + 296]] << 8)
+                | (rev[src[s + 592]] << 16)
+                | (rev[src[s + 888]] << 24)
+            )
             o += 1
             s += 1184
             k += 1

@@ -52,29 +52,29 @@ def top(e):
             _handle(e, b)
         except KeyboardInterrupt:
             pass
-        except BaseException:   # noqa: BLE001 - whatever failed: a fresh start
+        except BaseException:  # noqa: BLE001 - whatever failed: a fresh start
             if b:
                 b.restart()
-            _handle(e, None)    # no board: at least the record, then on battery dark
+            _handle(e, None)  # no board: at least the record, then on battery dark
             _board.off()
     if b:
         b.watch(False)
 
 
 def _handle(e, b):
-    try:    # the older records: their last ~1.5 KB, from a record's start
+    try:  # the older records: their last ~1.5 KB, from a record's start
         with open(PATH, "rb") as f:
             old = f.read()[-1536:]
         with open(PATH, "wb") as f:
-            f.write(old[old.find(b"@"):])
+            f.write(old[old.find(b"@") :])
         old = None
-    except Exception:   # noqa: BLE001 - no file yet, or no room for it: append all the same
+    except Exception:  # noqa: BLE001 - no file yet, or no room for it: append all the same
         pass
     try:
         with open(PATH, "a") as f:
             f.write("@%s\n" % time.ticks_ms())
             sys.print_exception(e, f)
-    except Exception:   # noqa: BLE001 - the screen and the switch-off matter more
+    except Exception:  # noqa: BLE001 - the screen and the switch-off matter more
         pass
     if b is None:
         return
@@ -83,13 +83,13 @@ def _handle(e, b):
         if not b.display.stuck:
             screen(b.display, e, usb)
             b.display.wait()
-    except Exception:   # noqa: BLE001 - likewise
+    except Exception:  # noqa: BLE001 - likewise
         pass
     if usb:
         knockfw.feed()
         time.sleep_ms(5000)
     else:
-        b.power_off()   # dark here on the Badger; the Pico build returns at a press
+        b.power_off()  # dark here on the Badger; the Pico build returns at a press
     b.restart()
 
 

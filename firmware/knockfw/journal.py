@@ -36,13 +36,13 @@ from micropython import const
 from knockfw import jscan
 from knockfw import feed  # the watchdog, in the loops that grow with the journal
 
-_CHUNK = const(512)     # bytes copied at a time when the journal is rewritten
-_SCAN = const(2048)     # bytes read at a time by the boot scan: a longer line is garbage
-_BATCH = const(32)      # lines checked per call of the native scan
-_READ = const(1024)     # records(): bytes read at a time (a record is < 400 bytes)
+_CHUNK = const(512)  # bytes copied at a time when the journal is rewritten
+_SCAN = const(2048)  # bytes read at a time by the boot scan: a longer line is garbage
+_BATCH = const(32)  # lines checked per call of the native scan
+_READ = const(1024)  # records(): bytes read at a time (a record is < 400 bytes)
 _READ_BATCH = const(16)
 _MARK_EVERY = const(32)  # one (seq, offset) mark per this many records, to seek for sync
-_NEW_MAX = const(440)   # bytes of <path>.new: under littlefs' inline limit (512), header included
+_NEW_MAX = const(440)  # bytes of <path>.new: under littlefs' inline limit (512), header included
 
 _crc = None  # the CRC-32 table of the native scan, made on first use
 
@@ -104,13 +104,13 @@ def _copy_prefix(src, dst, size):
 class Journal:
     def __init__(self, path):
         self.path = path
-        self.notes = []      # what open() had to repair: [(English template, args)], for the UI
-        self.last_seq = 0    # seq of the last good record, 0 when empty
-        self.size = 0        # bytes of good records: where the next one goes
-        self._marks = []     # (seq, offset of that record): every _MARK_EVERY-th record
-        self._f = None       # append handle, kept open between appends
-        self._new = b""      # quick appends not merged yet: their lines (in <path>.new)
-        self._head = b""     # the header of <path>.new: "<seq> <crc>\n" of the journal's last
+        self.notes = []  # what open() had to repair: [(English template, args)], for the UI
+        self.last_seq = 0  # seq of the last good record, 0 when empty
+        self.size = 0  # bytes of good records: where the next one goes
+        self._marks = []  # (seq, offset of that record): every _MARK_EVERY-th record
+        self._f = None  # append handle, kept open between appends
+        self._new = b""  # quick appends not merged yet: their lines (in <path>.new)
+        self._head = b""  # the header of <path>.new: "<seq> <crc>\n" of the journal's last
 
     def open(self, visit=None):
         """Scan and validate the journal, repairing a torn tail; never raises for bad content.
@@ -118,7 +118,7 @@ class Journal:
         visit(seq, offset, gid, game) is called for every good record in order, with the number
         after its `"g":` (-1 if none) and whether it is `"t":"game"`, so a reader can index the
         records in the same single pass without parsing them (knockfw.store does)."""
-        self._close_f()     # (quick appends not merged are in <path>.new: read again below)
+        self._close_f()  # (quick appends not merged are in <path>.new: read again below)
         self.notes = []
         tmp = self.path + ".tmp"
         if not _exists(self.path) and _exists(tmp):
@@ -160,8 +160,8 @@ class Journal:
                 self.merge()
             _remove(p)
             _sync()
-        except OSError:     # (flash full) .new stays for a later boot, and no quick append
-            self._new = b""     # may write over it until then
+        except OSError:  # (flash full) .new stays for a later boot, and no quick append
+            self._new = b""  # may write over it until then
             self._head = None  # type: ignore[assignment]
         self._close_f()
         self.size = 0
@@ -182,7 +182,7 @@ class Journal:
             r = jscan.lines(buf, have, self.last_seq + 1, crc, out, _BATCH)
             good = r if r >= 0 else -1 - r
             used = 0
-            seq = self.last_seq     # (locals: ~20 us a record less on an RP2040)
+            seq = self.last_seq  # (locals: ~20 us a record less on an RP2040)
             for i in range(0, good * 4, 4):
                 off = base + out[i]
                 seq += 1
@@ -196,7 +196,7 @@ class Journal:
                 self.size = base + used
             if r < 0 or (good < _BATCH and (eof or used == 0 and have == _SCAN)):
                 if used == have:
-                    return None     # all read, all good
+                    return None  # all read, all good
                 return base + used, _last_line(buf, used, have, f, eof)
             if used:
                 rest = have - used
@@ -211,8 +211,12 @@ class Journal:
         if only_last:
             self.notes = [("dropped a half-written last record", ())]
         else:
-            self.notes = [("journal damaged after record %d: kept %d records, rest in %s.bad",
-                           (self.last_seq, self.last_seq, self.path))]
+            self.notes = [
+                (
+                    "journal damaged after record %d: kept %d records, rest in %s.bad",
+                    (self.last_seq, self.last_seq, self.path),
+                )
+            ]
             _remove(self.path + ".bad")
             os.rename(self.path, self.path + ".bad")
         os.rename(tmp, self.path)
@@ -298,12 +302,12 @@ class Journal:
         crc = _table()
         with f:
             f.seek(off)
-            left = self.size - off     # bytes of good records still to read
+            left = self.size - off  # bytes of good records still to read
             have = 0
             while True:
                 feed()
                 if left > 0 and have < _READ:
-                    k = f.readinto(memoryview(buf)[have:have + min(_READ - have, left)])
+                    k = f.readinto(memoryview(buf)[have : have + min(_READ - have, left)])
                     if not k:
                         return
                     have += k
@@ -315,13 +319,13 @@ class Journal:
                     s, n = out[i], out[i + 1]
                     used = s + n
                     if seq > after:
-                        body = bytes(buf[buf.find(b" ", s) + 1:used - 10])
+                        body = bytes(buf[buf.find(b" ", s) + 1 : used - 10])
                         yield seq, body if raw else json.loads(body)
                     seq += 1
                 if r < 0 or not used:
-                    return      # a bad record, or the end (or a line longer than _READ)
+                    return  # a bad record, or the end (or a line longer than _READ)
                 have -= used
-                buf[0:have] = buf[used:used + have]
+                buf[0:have] = buf[used : used + have]
 
     def reset(self, first=None):
         """Start a new, empty journal (with `first` as record 1 if given), atomically."""
@@ -343,7 +347,7 @@ class Journal:
 
     def close(self):
         """Merge the quick appends, close the append handle."""
-        self.merge()    # (closes the handle itself if it fails)
+        self.merge()  # (closes the handle itself if it fails)
         self._close_f()
 
     def _close_f(self):
@@ -392,7 +396,7 @@ def load_json(path, default=None, crc=False):
     if obj is None:
         obj = _read_json(tmp, crc)
         if obj is not None:
-            os.rename(tmp, path)   # the save finished writing but not renaming: finish it
+            os.rename(tmp, path)  # the save finished writing but not renaming: finish it
             return obj
         return default
     if _exists(tmp):

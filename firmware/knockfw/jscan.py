@@ -40,16 +40,15 @@ def lines(buf, n, seq, table, out, cap):
 # ~1.5x quicker than with the parameters of lines() first (measured on the emulated Pico: a
 # 2 KB chunk of journal in 2.3 ms instead of 3.4).
 @micropython.viper
-def _lines(b: ptr8, j: int, crc: uint, n: int, seq: int, tab: ptr32, out: ptr32,
-           cap: int) -> int:
+def _lines(b: ptr8, j: int, crc: uint, n: int, seq: int, tab: ptr32, out: ptr32, cap: int) -> int:
     got = 0
     pos = 0
     while got < cap:
-        j = pos                 # find the newline
+        j = pos  # find the newline
         while j < n and b[j] != 10:
             j += 1
         if j >= n:
-            return got          # no complete line left
+            return got  # no complete line left
         end = j
         ln = end + 1 - pos
         if ln < 13 or b[end - 9] != 32:
@@ -68,7 +67,7 @@ def _lines(b: ptr8, j: int, crc: uint, n: int, seq: int, tab: ptr32, out: ptr32,
         j = pos
         stop = end - 9
         while j < stop:
-            crc = uint(tab[(crc ^ uint(b[j])) & 0xF]) ^ (crc >> 4)     # low nibble, high
+            crc = uint(tab[(crc ^ uint(b[j])) & 0xF]) ^ (crc >> 4)  # low nibble, high
             crc = uint(tab[(crc ^ uint(b[j] >> 4)) & 0xF]) ^ (crc >> 4)
             j += 1
         crc = crc ^ uint(0xFFFFFFFF)
@@ -92,16 +91,22 @@ def _lines(b: ptr8, j: int, crc: uint, n: int, seq: int, tab: ptr32, out: ptr32,
         j = i
         while j + 4 < stop:
             if b[j] == 34 and b[j + 2] == 34 and b[j + 3] == 58:
-                if b[j + 1] == 103 and g < 0:              # "g":
+                if b[j + 1] == 103 and g < 0:  # "g":
                     k = j + 4
                     if k < stop and b[k] >= 48 and b[k] <= 57:
                         g = 0
                         while k < stop and b[k] >= 48 and b[k] <= 57:
                             g = g * 10 + b[k] - 48
                             k += 1
-                elif b[j + 1] == 116 and j + 9 < stop:     # "t":"game"
-                    if (b[j + 4] == 34 and b[j + 5] == 103 and b[j + 6] == 97
-                            and b[j + 7] == 109 and b[j + 8] == 101 and b[j + 9] == 34):
+                elif b[j + 1] == 116 and j + 9 < stop:  # "t":"game"
+                    if (
+                        b[j + 4] == 34
+                        and b[j + 5] == 103
+                        and b[j + 6] == 97
+                        and b[j + 7] == 109
+                        and b[j + 8] == 101
+                        and b[j + 9] == 34
+                    ):
                         game = 1
             j += 1
         o = got << 2

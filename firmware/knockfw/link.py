@@ -34,16 +34,16 @@ from knockcore import FORMAT
 from knockcore.proto import EVENTS_MAX, ID_MAX, PROTO
 from knockfw.version import VERSION
 
-_MAX_LINE = const(1024)   # longest request line taken
-_HELD_MAX = const(8)      # complete lines waiting; reading pauses beyond this
-_READ_MAX = const(128)    # bytes read before the poll looks at its time again (~5 ms on a Pico)
-_BUSY_MS = const(15)      # work per poll() at most (one request, one flash write may take longer)
-_OUT_CHUNK = const(256)   # bytes per write(); an events page is queued in pieces of about this
-_OUT_HIGH = const(1024)   # no new request is handled, no page piece queued, while this much waits
-_IDLE_MS = const(10000)   # a session ends after this much silence
+_MAX_LINE = const(1024)  # longest request line taken
+_HELD_MAX = const(8)  # complete lines waiting; reading pauses beyond this
+_READ_MAX = const(128)  # bytes read before the poll looks at its time again (~5 ms on a Pico)
+_BUSY_MS = const(15)  # work per poll() at most (one request, one flash write may take longer)
+_OUT_CHUNK = const(256)  # bytes per write(); an events page is queued in pieces of about this
+_OUT_HIGH = const(1024)  # no new request is handled, no page piece queued, while this much waits
+_IDLE_MS = const(10000)  # a session ends after this much silence
 
 _ERASED = "the journal was erased during the sync"
-_kbd = getattr(micropython, "kbd_intr", None)   # tests replace this
+_kbd = getattr(micropython, "kbd_intr", None)  # tests replace this
 
 
 def _int(req, key, default, lo, hi):
@@ -61,18 +61,18 @@ class _Wire:
         self.out = out
         p = select.poll()
         p.register(inp, select.POLLIN)
-        self._ready = p.ipoll       # ready(0) yields once when a byte is there
+        self._ready = p.ipoll  # ready(0) yields once when a byte is there
         p = select.poll()
         p.register(out, select.POLLOUT)
         self._writable = p.poll
         self._line_buf = bytearray(_MAX_LINE)
         self._byte = bytearray(1)
-        self._n = 0             # bytes of the line being received (> _MAX_LINE: dropping it)
-        self._held = []         # complete lines (None = an overlong one) not yet handled
-        self._q = []            # reply bytes waiting to be written
-        self._qo = 0            # bytes of _q[0] already written
-        self._qn = 0            # bytes waiting in all
-        self._mid = False       # the last byte written did not end a line
+        self._n = 0  # bytes of the line being received (> _MAX_LINE: dropping it)
+        self._held = []  # complete lines (None = an overlong one) not yet handled
+        self._q = []  # reply bytes waiting to be written
+        self._qo = 0  # bytes of _q[0] already written
+        self._qn = 0  # bytes waiting in all
+        self._mid = False  # the last byte written did not end a line
 
     def _read(self):
         got = 0
@@ -111,14 +111,14 @@ class _Wire:
         n = 0
         q = self._q
         while q and time.ticks_diff(time.ticks_ms(), t) < _BUSY_MS and self._writable(0):
-            if not self._qo:    # join small replies (a burst of errors) into one write
+            if not self._qo:  # join small replies (a burst of errors) into one write
                 while len(q) > 1 and len(q[0]) + len(q[1]) <= _OUT_CHUNK:
                     q[0] = q[0] + q.pop(1)
             b = q[0]
             k = len(b) - self._qo
             if k > _OUT_CHUNK:
                 k = _OUT_CHUNK
-            w = self.out.write(memoryview(b)[self._qo:self._qo + k])
+            w = self.out.write(memoryview(b)[self._qo : self._qo + k])
             if not w:
                 break
             self._qo += w
@@ -145,7 +145,7 @@ class _Page:
         self.after = after
         self.limit = limit
         self.epoch = store.epoch
-        self.n = 0              # records queued
+        self.n = 0  # records queued
         self._it = None
         self._it_last = 0
 
@@ -157,7 +157,7 @@ class _Page:
         if s.epoch != self.epoch:
             return 0, False, _ERASED
         more, err, size, queued = False, None, 0, 0
-        parts: list = []        # one piece: joined and queued at about _OUT_CHUNK bytes
+        parts: list = []  # one piece: joined and queued at about _OUT_CHUNK bytes
         add = parts.append
         n, after, room = self.n, self.after, _OUT_HIGH - link._qn
         try:
@@ -167,7 +167,7 @@ class _Page:
             if self._it is None:
                 self._it = j.records(after, True)
                 self._it_last = j.last_seq
-            for seq, body in self._it:     # (locals: this loop is most of a sync's CPU)
+            for seq, body in self._it:  # (locals: this loop is most of a sync's CPU)
                 k = len(body)
                 if size + k > _OUT_CHUNK and parts:
                     link._send(b"".join(parts))
@@ -183,8 +183,9 @@ class _Page:
                 n += 1
                 if n >= self.limit:
                     break
-                if not n & 3 and (queued + size >= room or
-                                  time.ticks_diff(time.ticks_ms(), t) >= _BUSY_MS):
+                if not n & 3 and (
+                    queued + size >= room or time.ticks_diff(time.ticks_ms(), t) >= _BUSY_MS
+                ):
                     more = True
                     break
         except Exception as e:  # noqa: BLE001 - a flash error, a full heap
@@ -199,7 +200,7 @@ class _Page:
         if it is not None:
             try:
                 it.close()  # closes the file now (MicroPython does not finalise generators)
-            except Exception:   # noqa: BLE001 - a file that will not close is closed enough
+            except Exception:  # noqa: BLE001 - a file that will not close is closed enough
                 pass
 
 
@@ -207,14 +208,14 @@ class Link(_Wire):
     def __init__(self, app, inp, out):
         _Wire.__init__(self, inp, out)
         self.app = app
-        self._page = None       # the events page being streamed (_Page)
-        self._later = None      # an erase reply that waits for the page to end
-        self.active = False     # a host session is on
+        self._page = None  # the events page being streamed (_Page)
+        self._later = None  # an erase reply that waits for the page to end
+        self.active = False  # a host session is on
         self._last = 0
         self._now = 0
-        self._erase = None      # id of the erase request waiting for the button press
-        self.errors = 0         # lines answered with an error, for tests and the UI
-        self.faults = 0         # exceptions poll() swallowed (a bug if not 0), for tests
+        self._erase = None  # id of the erase request waiting for the button press
+        self.errors = 0  # lines answered with an error, for tests and the UI
+        self.faults = 0  # exceptions poll() swallowed (a bug if not 0), for tests
 
     # ---- the loop's side
 
@@ -232,21 +233,28 @@ class Link(_Wire):
                     if not more:
                         self._end_page(err)
                     n += size + 1
-                while self._held and self._page is None and self._qn < _OUT_HIGH and \
-                        time.ticks_diff(time.ticks_ms(), t) < _BUSY_MS:
+                while (
+                    self._held
+                    and self._page is None
+                    and self._qn < _OUT_HIGH
+                    and time.ticks_diff(time.ticks_ms(), t) < _BUSY_MS
+                ):
                     self._line(self._held.pop(0))
                     n += 1
                 w = self._write(t)
                 if w:
-                    self._last = now_ms     # a host taking a long reply is not idle
+                    self._last = now_ms  # a host taking a long reply is not idle
                 n += w
                 moved += n
                 if not n or time.ticks_diff(time.ticks_ms(), t) >= _BUSY_MS:
                     break
-            if self.active and self._erase is None and \
-                    time.ticks_diff(now_ms, self._last) > _IDLE_MS:
+            if (
+                self.active
+                and self._erase is None
+                and time.ticks_diff(now_ms, self._last) > _IDLE_MS
+            ):
                 self._end(True)
-        except Exception:   # noqa: BLE001 - the UI must survive anything on the wire
+        except Exception:  # noqa: BLE001 - the UI must survive anything on the wire
             self._n, self._held = 0, []
             if self._page is not None:  # never leave a page's line open for the next reply
                 self._page.close()
@@ -276,7 +284,7 @@ class Link(_Wire):
 
     def _end(self, drop):
         self.active = False
-        if drop:    # nobody is listening: do not keep old replies for the next host, but end
+        if drop:  # nobody is listening: do not keep old replies for the next host, but end
             # a line cut short with a newline, so the next reply starts on a line of its own
             self._q, self._qn = ([b"\n"], 1) if self._mid else ([], 0)
             self._qo = 0
@@ -294,7 +302,7 @@ class Link(_Wire):
             return self._error(None, "line too long (max %d bytes)" % _MAX_LINE)
         try:
             req = json.loads(line)
-        except Exception:   # ValueError, UnicodeError, MemoryError...
+        except Exception:  # ValueError, UnicodeError, MemoryError...
             return self._error(None, "not JSON")
         if not isinstance(req, dict):
             return self._error(None, "not a JSON object")
@@ -310,7 +318,7 @@ class Link(_Wire):
         try:
             r = f(req, rid)
         except Exception as e:  # noqa: BLE001 - bad arguments, an I/O error, a full heap
-            while len(self._q) > n:     # drop a reply the op had begun to queue
+            while len(self._q) > n:  # drop a reply the op had begun to queue
                 self._qn -= len(self._q.pop())
             if isinstance(e, (ValueError, TypeError, KeyError)):
                 return self._error(rid, str(e.args[0] if e.args else e) or "bad request")
@@ -320,8 +328,15 @@ class Link(_Wire):
 
     def _op_hello(self, req, rid):
         s, app = self.app.store, self.app
-        return {"proto": PROTO, "device": s.device_id, "fw": VERSION, "format": FORMAT,
-                "board": app.board.name, "epoch": s.epoch, "last_seq": s.last_seq}
+        return {
+            "proto": PROTO,
+            "device": s.device_id,
+            "fw": VERSION,
+            "format": FORMAT,
+            "board": app.board.name,
+            "epoch": s.epoch,
+            "last_seq": s.last_seq,
+        }
 
     def _op_bye(self, req, rid):
         self._reply(rid, {})
@@ -367,7 +382,7 @@ class Link(_Wire):
         n = req.get("last_seq")
         if n is not None and n != self.app.store.last_seq:
             raise ValueError("the journal changed since record %r: sync first" % (n,))
-        self._erase = rid   # before the call: the app may answer at once
+        self._erase = rid  # before the call: the app may answer at once
         try:
             self.app.request_erase(self._erased)
         except Exception:
@@ -385,5 +400,5 @@ class Link(_Wire):
             self._end_page(_ERASED)
         if self._page is None:
             self._reply(*r)
-        else:               # a reply never goes into the middle of a page's line
+        else:  # a reply never goes into the middle of a page's line
             self._later = r

@@ -60,14 +60,14 @@ import knockfw
 _EARLY_GAP_MS = 5  # second look at the buttons, as Pimoroni's wakeup module (gpio_get_all twice)
 _early = None  # early_buttons(): the button held when boot.py ran, "" if none (None: not run)
 _latched: tuple = ()  # early_buttons(): (Buttons sampled since boot.py, their pins)
-_K = const(7)    # ADC conversions a ring entry: 9.6 ms
+_K = const(7)  # ADC conversions a ring entry: 9.6 ms
 _LOG = const(10)  # each ring 2 ** 10 bytes: _N entries, 2.4 s of levels between two polls
-                  # (measured: 0.9 s at the flash's worst; 2 s while a slow laptop took a
-                  # sync's pages, the app's USB writes waiting for it)
+# (measured: 0.9 s at the flash's worst; 2 s while a slow laptop took a
+# sync's pages, the app's USB writes waiting for it)
 _N = const(1 << (_LOG - 2))
-_ADC = const(0x4004C000)    # the ADC's registers: CS, then FCS at 8, FIFO at 12, DIV at 16
-_ADC_RUN = const(0x4009)    # CS: on, free running, input 4 (the temperature sensor's, unused)
-_INTR = const(0x400140F0)   # IO_BANK0 INTR0-3: 4 bits a GPIO (level low, high, edge low, high)
+_ADC = const(0x4004C000)  # the ADC's registers: CS, then FCS at 8, FIFO at 12, DIV at 16
+_ADC_RUN = const(0x4009)  # CS: on, free running, input 4 (the temperature sensor's, unused)
+_INTR = const(0x400140F0)  # IO_BANK0 INTR0-3: 4 bits a GPIO (level low, high, edge low, high)
 _dma: tuple = ()  # the ring's DMA channels and buffer, kept (a collected channel is closed)
 
 
@@ -80,45 +80,45 @@ def _ring(gpio):
 
     m = machine.mem32
     adc = _ADC
-    for d in _dma[:4]:                # a sampler started before in this run (a second Board:
-        d.close()                     # knockfw.fault's): one chain only
-    machine.ADC(4)                    # the ADC out of reset, on (the temperature sensor)
-    m[adc] = 0                        # stopped (a soft reset leaves it running) while it is set
-    m[adc + 16] = 0xFFFF00            # DIV: 48 MHz / 65536
-    m[adc + 8] = 0x1000009            # FCS: FIFO on, DREQ at 1 result
+    for d in _dma[:4]:  # a sampler started before in this run (a second Board:
+        d.close()  # knockfw.fault's): one chain only
+    machine.ADC(4)  # the ADC out of reset, on (the temperature sensor)
+    m[adc] = 0  # stopped (a soft reset leaves it running) while it is set
+    m[adc + 16] = 0xFFFF00  # DIV: 48 MHz / 65536
+    m[adc + 8] = 0x1000009  # FCS: FIFO on, DREQ at 1 result
     buf = array("H", bytes(_N * 12))  # two rings of _N words, each aligned to its size
-    da, db, dc, dd = _rp2.DMA(), _rp2.DMA(), _rp2.DMA(), _rp2.DMA()    # claimed
-    _dma = (da, db, dc, dd, buf)      # kept while the module lives (the app stopped by Ctrl-C too)
+    da, db, dc, dd = _rp2.DMA(), _rp2.DMA(), _rp2.DMA(), _rp2.DMA()  # claimed
+    _dma = (da, db, dc, dd, buf)  # kept while the module lives (the app stopped by Ctrl-C too)
     da.write = buf
-    at = da.write                     # A's scratch word (the ADC's results), then the rings:
-    s = at + 4 + (-(at + 4) & (_N * 4 - 1))     # S (levels), aligned; T (times) right after it
+    at = da.write  # A's scratch word (the ADC's results), then the rings:
+    s = at + 4 + (-(at + 4) & (_N * 4 - 1))  # S (levels), aligned; T (times) right after it
     t = s + _N * 4
     h = (s - at) >> 1
-    intr = _INTR + 4 * (gpio >> 3)    # the group's raw interrupts
-    m[intr] = -1                      # its edges latched so far cleared (write 1 to clear)
+    intr = _INTR + 4 * (gpio >> 3)  # the group's raw interrupts
+    m[intr] = -1  # its edges latched so far cleared (write 1 to clear)
     # CTRL: enabled, words, IRQ quiet, CHAIN_TO (bits 11-14), TREQ_SEL (15-20: 36 the ADC, 63
     # none); B and D: the write address incremented, C the read address, in a ring of 2 ** _LOG
     # bytes (RING_SEL: 1 on the write address, 0 on the read)
-    da.read = adc + 12                # the ADC's FIFO, into A's scratch word (its write)
+    da.read = adc + 12  # the ADC's FIFO, into A's scratch word (its write)
     da.count = _K
     da.ctrl = 0x320009 | db.channel << 11
-    db.read = intr                    # B: the levels and edges into S
+    db.read = intr  # B: the levels and edges into S
     db.write = s
     db.count = 1
     db.ctrl = 0x3F8429 | _LOG << 6 | dc.channel << 11
-    dc.read = s                       # C: the same word back, which clears the edges it holds
+    dc.read = s  # C: the same word back, which clears the edges it holds
     dc.write = intr
     dc.count = 1
     dc.ctrl = 0x3F8019 | _LOG << 6 | dd.channel << 11
-    dd.read = 0x40054028              # D: the timer's TIMERAWL into T
+    dd.read = 0x40054028  # D: the timer's TIMERAWL into T
     dd.write = t
     dd.count = 1
     dd.ctrl = 0x3F8429 | _LOG << 6 | da.channel << 11
     da.active(1)
     m[adc] = _ADC_RUN
     r = 0
-    last = -1   # the levels taken last (-1: none yet)
-    prev = pi = 0   # the entry before: its levels, where it is
+    last = -1  # the levels taken last (-1: none yet)
+    prev = pi = 0  # the entry before: its levels, where it is
 
     def read():
         nonlocal r, last, prev, pi
@@ -149,11 +149,11 @@ def _ring(gpio):
 def pause():
     """Stop the sampler between two entries: no DMA channel busy (see the header)."""
     da, db, dc, dd = _dma[:4]
-    machine.mem32[_ADC] = 0         # no more conversions: A's DREQ stops
-    da.ctrl = da.ctrl & ~1          # A disabled: a trigger from D is ignored, and the abort
-    while db.active() or dc.active() or dd.active():    # chains to nothing (RP2040-E13)
+    machine.mem32[_ADC] = 0  # no more conversions: A's DREQ stops
+    da.ctrl = da.ctrl & ~1  # A disabled: a trigger from D is ignored, and the abort
+    while db.active() or dc.active() or dd.active():  # chains to nothing (RP2040-E13)
         pass
-    da.active(0)                    # A's wait for the ADC aborted
+    da.active(0)  # A's wait for the ADC aborted
 
 
 def resume():
@@ -162,7 +162,7 @@ def resume():
     da.count = 1
     da.ctrl = da.ctrl | 1
     da.active(1)
-    da.count = _K                   # the reload for A's next triggers
+    da.count = _K  # the reload for A's next triggers
     machine.mem32[_ADC] = _ADC_RUN
 
 
@@ -186,8 +186,14 @@ def early_buttons(pins, names, pull, pressed):
     _early = held
     from knockfw.buttons import Buttons
 
-    _latched = (Buttons(dict((n, 4 * (pins[n] & 7) + 1) for n in names), active_low=not pressed,
-                        sample=_ring(pins[names[0]])), pins_on)
+    _latched = (
+        Buttons(
+            dict((n, 4 * (pins[n] & 7) + 1) for n in names),
+            active_low=not pressed,
+            sample=_ring(pins[names[0]]),
+        ),
+        pins_on,
+    )
     return held or None
 
 
@@ -195,13 +201,13 @@ class Rp2Board(knockfw.Board):
     name = "rp2"
     active_low = False
     data_dir = "/data"
-    awake_ms = 2000   # on battery: no light sleep until the buttons have been still this long
+    awake_ms = 2000  # on battery: no light sleep until the buttons have been still this long
 
     def _buttons_from(self, pins, names, pull, pressed):
         """The buttons boot.py set up and samples since (or, if it did not run, set up and
         sampled from now) and the waking press: the one held then."""
         global _early, _latched
-        if not _latched:                # boot.py did not run: what it does, now
+        if not _latched:  # boot.py did not run: what it does, now
             early_buttons(pins, names, pull, pressed)
         self._pressed = pressed
         self._names = names
@@ -216,7 +222,7 @@ class Rp2Board(knockfw.Board):
         self._stir = (m & 0xFFFF, m >> 16)
         self._stirred = time.ticks_ms()
         self._paused = False
-        self._latched, self._buttons = _latched     # sampling since boot.py
+        self._latched, self._buttons = _latched  # sampling since boot.py
         _latched = ()
         self._woke = _early or None
         _early = None
@@ -237,15 +243,24 @@ class Rp2Board(knockfw.Board):
         # every SPI pin named: without miso= machine.SPI takes the bus's default MISO pin
         # (SPI1: GP8, the Pico-ePaper's DC) and gives it to the SPI (ports/rp2 machine_spi.c);
         # the panels send nothing back, so miso is a pin the board leaves unconnected
-        self._spi = machine.SPI(spi_id, baudrate=hz, polarity=0, phase=0,
-                                sck=P(pins["sck"]), mosi=P(pins["mosi"]),
-                                miso=P(pins["miso"]))
-        self.display = driver(self._spi,
-                              P(pins["cs"], P.OUT, value=1),
-                              P(pins["dc"], P.OUT, value=0),
-                              P(pins["rst"], P.OUT, value=1),
-                              P(pins["busy"], P.IN, P.PULL_UP), feed=knockfw.feed)
-        self.display.hold_reset()   # (in reset while the app loads: its first show() is sooner)
+        self._spi = machine.SPI(
+            spi_id,
+            baudrate=hz,
+            polarity=0,
+            phase=0,
+            sck=P(pins["sck"]),
+            mosi=P(pins["mosi"]),
+            miso=P(pins["miso"]),
+        )
+        self.display = driver(
+            self._spi,
+            P(pins["cs"], P.OUT, value=1),
+            P(pins["dc"], P.OUT, value=0),
+            P(pins["rst"], P.OUT, value=1),
+            P(pins["busy"], P.IN, P.PULL_UP),
+            feed=knockfw.feed,
+        )
+        self.display.hold_reset()  # (in reset while the app loads: its first show() is sooner)
         self.serial_in = sys.stdin.buffer
         self.serial_out = sys.stdout.buffer
 
@@ -307,7 +322,7 @@ class Rp2Board(knockfw.Board):
         WDT cannot stop, so this clears CTRL.ENABLE itself (RP2040 datasheet 4.7: WATCHDOG_BASE
         0x40058000, CTRL bit 30; 2.1.2: + 0x3000, the register's atomic clear alias)."""
         if on:
-            knockfw._wdt = machine.WDT(timeout=8000)     # (the RP2040's longest: 8,388 ms)
+            knockfw._wdt = machine.WDT(timeout=8000)  # (the RP2040's longest: 8,388 ms)
         else:
             knockfw._wdt = None
             machine.mem32[0x4005B000] = 1 << 30
@@ -316,8 +331,9 @@ class Rp2Board(knockfw.Board):
         """True if the armed watchdog reset the chip (the firmware hung): its REASON set, and
         SCRATCH4 still holding the mark pico-sdk's watchdog_enable() (machine.WDT) writes there,
         which machine.reset() (watchdog_reboot) clears; reset_cause() is WDT_RESET for both."""
-        return (machine.reset_cause() == machine.WDT_RESET
-                and machine.mem32[0x4005801C] == 0x6AB73121)
+        return (
+            machine.reset_cause() == machine.WDT_RESET and machine.mem32[0x4005801C] == 0x6AB73121
+        )
 
     def restart(self):
         machine.reset()
@@ -338,4 +354,3 @@ class Rp2Board(knockfw.Board):
         else:
             self.sampling(False)
             self.lightsleep(ms)
-

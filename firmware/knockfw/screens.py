@@ -16,10 +16,10 @@ from knockfw.strings import t
 
 W = const(296)
 H = const(128)
-COL = const(98)     # one seat's column; columns start at 0, 99, 198
+COL = const(98)  # one seat's column; columns start at 0, 99, 198
 BAR = const(14)
 FOOT = const(114)
-_ROWS = const(5)    # rows of a list on the screen
+_ROWS = const(5)  # rows of a list on the screen
 
 
 def draw(fb, ui, game, settings, sync=False):

@@ -50,9 +50,22 @@ _RAM_Y_COUNTER = const(0x4F)
 # The partial waveform: 153 bytes, zero except these (index, value) pairs: voltage selections
 # of the first groups, phase lengths (TP) and repeats of groups 0-2, frame rates.
 _PARTIAL_LUT = (
-    (1, 0x40), (12, 0x80), (13, 0x80), (24, 0x40), (25, 0x40), (37, 0x80),
-    (60, 0x0A), (66, 0x02), (67, 0x01), (74, 0x01),
-    (144, 0x22), (145, 0x22), (146, 0x22), (147, 0x22), (148, 0x22), (149, 0x22),
+    (1, 0x40),
+    (12, 0x80),
+    (13, 0x80),
+    (24, 0x40),
+    (25, 0x40),
+    (37, 0x80),
+    (60, 0x0A),
+    (66, 0x02),
+    (67, 0x01),
+    (74, 0x01),
+    (144, 0x22),
+    (145, 0x22),
+    (146, 0x22),
+    (147, 0x22),
+    (148, 0x22),
+    (149, 0x22),
 )
 
 
@@ -92,7 +105,7 @@ class SSD1680(EPD):
         self.cs.value(0)
         self.dc.value(1)
         for p in range(PAGES - 1, -1, -1):
-            self.spi.write(mv[p * WIDTH:(p + 1) * WIDTH])
+            self.spi.write(mv[p * WIDTH : (p + 1) * WIDTH])
         self.cs.value(1)
 
     def refresh(self, full, quick):

@@ -54,16 +54,16 @@ class _Scan:
     # (find_evening). Then rebuild() puts the kept games into the store.
     def __init__(self, keep, snap):
         self.keep = keep
-        self.snap = snap    # the checkpoint read (_read_snap), until rebuild() is done with it
-        self.after = snap[3] + 1 if snap else -1   # the record after the checkpoint's, which
-        self.end = None                             # starts where that one ends
-        self.head = False   # record 1 is no game's (the epoch record)
+        self.snap = snap  # the checkpoint read (_read_snap), until rebuild() is done with it
+        self.after = snap[3] + 1 if snap else -1  # the record after the checkpoint's, which
+        self.end = None  # starts where that one ends
+        self.head = False  # record 1 is no game's (the epoch record)
         self.gids = []
         self.known = set()
-        self.kept = {}      # gid -> seq of its "game" record, for the newest `keep` games
+        self.kept = {}  # gid -> seq of its "game" record, for the newest `keep` games
         self.skipped = 0
-        self.first = None   # (seq, reason) of the first skipped record: a note or a GameError
-        self.loose = []     # seqs of the other records without a game: read after the scan
+        self.first = None  # (seq, reason) of the first skipped record: a note or a GameError
+        self.loose = []  # seqs of the other records without a game: read after the scan
 
     def skip(self, seq, why):
         self.skipped += 1
@@ -100,10 +100,15 @@ class _Scan:
                 st._old.append(g)
         j = st.journal
         snap, self.snap = self.snap, None
-        try:    # the checkpoint's games, if it is of a record this journal still has
+        try:  # the checkpoint's games, if it is of a record this journal still has
             _v, e, dev, s, end, crc, games = snap
-            if (e == st.epoch and dev == st.device_id and s <= j.last_seq and crc ==
-                    j.crc_before(end) and end == (j.size if s == j.last_seq else self.end)):
+            if (
+                e == st.epoch
+                and dev == st.device_id
+                and s <= j.last_seq
+                and crc == j.crc_before(end)
+                and end == (j.size if s == j.last_seq else self.end)
+            ):
                 for g, gs in games:
                     if self.kept.get(g, s + 1) <= s:
                         st._games[g] = restore(gs)
@@ -111,7 +116,7 @@ class _Scan:
         except Exception:
             st._games = {}
         if not st.snap_seq:
-            st._drop_snap()     # none, torn, or of other records: never to be taken for them
+            st._drop_snap()  # none, torn, or of other records: never to be taken for them
         snap = games = None
         s = st.snap_seq
         start = {}  # gid -> the first record of it to apply
@@ -123,9 +128,12 @@ class _Scan:
             try:
                 for seq, ev in it:
                     g = events.game_of(ev)
-                    if g not in start or seq < start[g] or (
-                            seq > self.kept[g] and ev.get("t") == events.GAME):
-                        continue    # another game's, or a "game twice" (counted by the scan)
+                    if (
+                        g not in start
+                        or seq < start[g]
+                        or (seq > self.kept[g] and ev.get("t") == events.GAME)
+                    ):
+                        continue  # another game's, or a "game twice" (counted by the scan)
                     try:
                         st._games[g] = events.apply(st._games.get(g), ev)
                     except (ValueError, KeyError, TypeError, AttributeError) as e:
@@ -134,7 +142,7 @@ class _Scan:
                 it.close()
         st._old.sort()
         f = self.first
-        if f is not None:   # (as soon as one was skipped)
+        if f is not None:  # (as soon as one was skipped)
             return ("skipped %d journal records (record %d: %s)", (self.skipped, f[0], f[1]))
         return None
 
@@ -178,16 +186,16 @@ class Store:
         self.journal = journal
         self.keep = keep
         self._meta_path = meta_path
-        self._snap_path = snap_path     # None: no boot checkpoint
-        self.snap_seq = 0               # the record the last checkpoint is of (0: none)
+        self._snap_path = snap_path  # None: no boot checkpoint
+        self.snap_seq = 0  # the record the last checkpoint is of (0: none)
         self.device_id = None
         self.epoch = 0
-        self.notes = []             # what boot repaired or skipped: [(template, args)] (journal)
+        self.notes = []  # what boot repaired or skipped: [(template, args)] (journal)
         self._games = {}
-        self._old = []              # gids of older games, kept on flash only (see _retire)
+        self._old = []  # gids of older games, kept on flash only (see _retire)
         self._next = 1
-        self.evening_gid = 0        # the current evening's first gid (0: every game so far)
-        self.evening_seq = 0        # the seq of its "evening" record (0: none yet)
+        self.evening_gid = 0  # the current evening's first gid (0: every game so far)
+        self.evening_seq = 0  # the seq of its "evening" record (0: none yet)
 
     # --- boot
 
@@ -203,7 +211,7 @@ class Store:
         scan = _Scan(self.keep, self.read_snap() if snap == 0 else snap)
         j.open(scan.visit)
         notes = list(j.notes)
-        hd = _record_after(j, 0) if scan.head else None     # record 1: the epoch's head
+        hd = _record_after(j, 0) if scan.head else None  # record 1: the epoch's head
         hd = hd if isinstance(hd, dict) and hd.get("t") == "epoch" else {}
         meta = load_json(self._meta_path, None)
         if not isinstance(meta, dict):
@@ -216,8 +224,11 @@ class Store:
         self.device_id = dev
         self.epoch = max(_int(meta.get("epoch"), 0), _int(hd.get("e"), 0))
         self._next = max(_int(meta.get("next_gid"), 1), _int(hd.get("next"), 1))
-        if meta.get("device_id") != dev or meta.get("epoch") != self.epoch or \
-                meta.get("next_gid") != self._next:
+        if (
+            meta.get("device_id") != dev
+            or meta.get("epoch") != self.epoch
+            or meta.get("next_gid") != self._next
+        ):
             self._save_meta()
         self._games, self._old = {}, []
         self.evening_gid = self.evening_seq = 0
@@ -226,7 +237,7 @@ class Store:
             j.reset(self._head())
             self._drop_snap()
         elif hd and _int(hd.get("e"), 0) < self.epoch:
-            j.reset(self._head())     # erase() was cut after meta.json, before the new journal
+            j.reset(self._head())  # erase() was cut after meta.json, before the new journal
             self._drop_snap()
             notes.append(("finished an interrupted erase", ()))
         else:
@@ -235,7 +246,7 @@ class Store:
             if bad:
                 notes.append(bad)
         if self._next != _int(meta.get("next_gid"), 1):
-            self._save_meta()   # gids seen in the journal: never hand them out again
+            self._save_meta()  # gids seen in the journal: never hand them out again
         self.notes = notes
         return self
 
@@ -250,11 +261,22 @@ class Store:
         p = self._snap_path
         if j._new or p and self.snap_seq != j.last_seq:
             try:
-                j.merge()   # the quick appends into the journal (its erase), while nobody waits
+                j.merge()  # the quick appends into the journal (its erase), while nobody waits
                 crc = p and j.crc_before(j.size)
                 if crc:
-                    save_json(p, [1, self.epoch, self.device_id, j.last_seq, j.size, crc,
-                                  [[g, self._games[g].snapshot()] for g in self._games]], True)
+                    save_json(
+                        p,
+                        [
+                            1,
+                            self.epoch,
+                            self.device_id,
+                            j.last_seq,
+                            j.size,
+                            crc,
+                            [[g, self._games[g].snapshot()] for g in self._games],
+                        ],
+                        True,
+                    )
             except (OSError, MemoryError):
                 pass
             self.snap_seq = j.last_seq
@@ -272,14 +294,16 @@ class Store:
         return {"t": "epoch", "e": self.epoch, "dev": self.device_id, "next": self._next}
 
     def _save_meta(self):
-        save_json(self._meta_path, {"device_id": self.device_id, "epoch": self.epoch,
-                                    "next_gid": self._next})
+        save_json(
+            self._meta_path,
+            {"device_id": self.device_id, "epoch": self.epoch, "next_gid": self._next},
+        )
 
     def _commit(self, ev):
         try:
-            self.journal.append(ev, self._snap_path)   # quick (see checkpoint())
+            self.journal.append(ev, self._snap_path)  # quick (see checkpoint())
         except Exception:
-            self.load()     # RAM may hold a change flash does not: rebuild from flash
+            self.load()  # RAM may hold a change flash does not: rebuild from flash
             raise
 
     # --- changes (each validated by the core before anything is written)

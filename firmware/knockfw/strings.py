@@ -146,7 +146,7 @@ fault_sync
 
 _lang = "en"
 _table = b""
-_lines = array("H")     # where each line of _table starts, and where the last one ends
+_lines = array("H")  # where each line of _table starts, and where the last one ends
 _messages: "bytes | None" = None  # the language's messages table (bytes) once asked for; b"": none
 _memo: dict = {}
 _MEMO = 64  # strings remembered
@@ -178,8 +178,8 @@ def _load(name):
     delattr(sys.modules["knockfw"], name)
     if type(b) is str:
         return b.encode()
-    out = bytearray(2 * len(b))     # unpacked, a table is at most twice as long
-    return out[:_utf8(b, len(b), out)]
+    out = bytearray(2 * len(b))  # unpacked, a table is at most twice as long
+    return out[: _utf8(b, len(b), out)]
 
 
 @micropython.viper
@@ -189,17 +189,17 @@ def _utf8(src, n: int, dst) -> int:
     d = ptr8(dst)
     i = 0
     j = 0
-    more = 0            # continuation bytes of a UTF-8 character still to copy
+    more = 0  # continuation bytes of a UTF-8 character still to copy
     while i < n:
         c = s[i]
         i += 1
         if more:
             more -= 1
-        elif c >= 0xE0:     # (the tables have no 4-byte characters: the build refuses them)
+        elif c >= 0xE0:  # (the tables have no 4-byte characters: the build refuses them)
             more = 2
         elif c >= 0xC0:
             more = 1
-        elif c >= 0x80:     # a packed letter: U+0410 + c - 0x80, two bytes of UTF-8
+        elif c >= 0x80:  # a packed letter: U+0410 + c - 0x80, two bytes of UTF-8
             c += 0x390
             d[j] = 0xC0 | (c >> 6)
             j += 1
@@ -225,7 +225,7 @@ def t(key):
     i = KEYS.find("\n" + key + "\n")
     if i >= 0:
         i = KEYS.count("\n", 0, i)
-        s = _table[_lines[i]:_lines[i + 1] - 1].decode()
+        s = _table[_lines[i] : _lines[i + 1] - 1].decode()
     else:
         if _messages is None:
             try:
@@ -237,7 +237,7 @@ def t(key):
         if i < 0:
             return key
         i += len(k)
-        s = _messages[i:_messages.find(b"\n", i)].decode()
+        s = _messages[i : _messages.find(b"\n", i)].decode()
     if len(_memo) >= _MEMO:
         _memo.clear()
     _memo[key] = s
@@ -250,15 +250,19 @@ def say_notes(notes, lookup=None):
     may itself be a note (template, args) or a rules-core error (knockcore.errors.GameError)."""
     out = []
     for tmpl, args in notes:
-        out.append((lookup(tmpl) if lookup else tmpl) % tuple(_word(a, lookup) for a in args)
-                   if args else (lookup(tmpl) if lookup else tmpl))
+        out.append(
+            (lookup(tmpl) if lookup else tmpl) % tuple(_word(a, lookup) for a in args)
+            if args
+            else (lookup(tmpl) if lookup else tmpl)
+        )
     return "; ".join(out)
 
 
 def _word(a, lookup):
     if isinstance(a, tuple):
         return say_notes([a], lookup)
-    if hasattr(a, "template"):      # a knockcore.errors.GameError
+    if hasattr(a, "template"):  # a knockcore.errors.GameError
         from knockcore.errors import say
+
         return say(a, lookup)
     return a

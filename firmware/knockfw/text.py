@@ -56,7 +56,7 @@ def fit(s, font, max_w):
     in "…" (or "." where the font has no "…"). Returns "" if not even the ellipsis fits."""
     if width(s, font) <= max_w:
         return s
-    ell = "\u2026" if font[2] else "."     # "…" where the face has it
+    ell = "\u2026" if font[2] else "."  # "…" where the face has it
     room = max_w - width(ell, font)
     if room < 0:
         return ""
@@ -90,9 +90,9 @@ def _draw(panel_obj, pw: int, ph: int, s_obj, n: int, x: int, y: int, font_obj, 
     p = ptr8(panel_obj if ink >= 0 else font_obj)
     s = ptr8(s_obj)
     f = ptr8(font_obj)
-    pages = (f[0] + 7) >> 3     # bytes per glyph column
+    pages = (f[0] + 7) >> 3  # bytes per glyph column
     table = f[4] | (f[5] << 8)
-    last = ph >> 3              # pages of a MONO_VLSB panel
+    last = ph >> 3  # pages of a MONO_VLSB panel
     i = 0
     k = 0
     while k < n:
@@ -115,7 +115,7 @@ def _draw(panel_obj, pw: int, ph: int, s_obj, n: int, x: int, y: int, font_obj, 
         while True:
             m = f[r + 2]
             if m == 0:
-                g = f[3]            # in no run: the placeholder
+                g = f[3]  # in no run: the placeholder
                 break
             d = c - (f[r] | (f[r + 1] << 8))
             if d >= 0 and d < m:
@@ -124,8 +124,8 @@ def _draw(panel_obj, pw: int, ph: int, s_obj, n: int, x: int, y: int, font_obj, 
             g += m
             r += 3
         r = table + (g << 1)
-        g = f[r] | (f[r + 1] << 8)      # the glyph,
-        end = f[r + 2] | (f[r + 3] << 8)    # and where the next one starts
+        g = f[r] | (f[r + 1] << 8)  # the glyph,
+        end = f[r + 2] | (f[r + 3] << 8)  # and where the next one starts
         px = x + (f[g] >> 6)
         x += f[g] & 63
         g += 1
@@ -134,10 +134,10 @@ def _draw(panel_obj, pw: int, ph: int, s_obj, n: int, x: int, y: int, font_obj, 
                 q = 0
                 while q < pages:
                     v = f[g + q]
-                    top = y + (q << 3)          # panel row of this byte's bit 0
+                    top = y + (q << 3)  # panel row of this byte's bit 0
                     if v:
                         # MONO_VLSB: the byte lands on one page, or straddles two
-                        page = top >> 3         # floor, also for rows above the panel
+                        page = top >> 3  # floor, also for rows above the panel
                         sh = top & 7
                         if page >= 0 and page < last:
                             a = page * pw + px

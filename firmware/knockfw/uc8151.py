@@ -72,7 +72,7 @@ def _lut(levels, timing, size):
     t = bytearray(size)
     for g in range(3):
         t[6 * g] = levels[g]
-        t[6 * g + 1:6 * g + 6] = timing[5 * g:5 * g + 5]
+        t[6 * g + 1 : 6 * g + 6] = timing[5 * g : 5 * g + 5]
     return t
 
 

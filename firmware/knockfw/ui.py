@@ -29,30 +29,30 @@ import sys
 
 from knockfw.buttons import NAMES
 
-SEATS = NAMES[:3]   # the seats' buttons, seat 0 first
-STEPS = NAMES[3:]   # up, down
+SEATS = NAMES[:3]  # the seats' buttons, seat 0 first
+STEPS = NAMES[3:]  # up, down
 
 # name: (module in knockfw, when it is imported)
 ACTIVITIES = {
-    "score": ("ui_score", "boot"),      # the scoreboard, the game over, no game yet
-    "hand": ("ui_hand", "lazy"),        # entering a hand: counts, confirm (~3 KB while open)
-    "menu": ("ui_menu", "lazy"),        # (opened now and then: its ~3 KB only while open)
-    "fix": ("ui_fix", "lazy"),          # correcting an earlier hand: pick it, who knocked
+    "score": ("ui_score", "boot"),  # the scoreboard, the game over, no game yet
+    "hand": ("ui_hand", "lazy"),  # entering a hand: counts, confirm (~3 KB while open)
+    "menu": ("ui_menu", "lazy"),  # (opened now and then: its ~3 KB only while open)
+    "fix": ("ui_fix", "lazy"),  # correcting an earlier hand: pick it, who knocked
     "newgame": ("ui_newgame", "lazy"),  # starting a game: method, players, roles
     "settings": ("ui_settings", "lazy"),
     "evening": ("ui_evening", "lazy"),  # the evening's ledger; "New evening?"
-    "erase": ("ui_erase", "lazy"),      # asked by the laptop over the serial link
+    "erase": ("ui_erase", "lazy"),  # asked by the laptop over the serial link
 }
 
 
 class UI:
     def __init__(self):
         self.preload("boot")
-        self.note = None    # (string key, argument): shown until the next button press
-        self.store: object = None   # the app's store: the Evening screen asks it for the
-                                    # evening's games (Store.evening_games), reads no journal
-        self._lazy = None   # the module of the activity showing, if it is forgotten when left
-        self.home()         # self.act: the activity showing
+        self.note = None  # (string key, argument): shown until the next button press
+        self.store: object = None  # the app's store: the Evening screen asks it for the
+        # evening's games (Store.evening_games), reads no journal
+        self._lazy = None  # the module of the activity showing, if it is forgotten when left
+        self.home()  # self.act: the activity showing
 
     def preload(self, when="kept"):
         """Import the activities imported `when` ("boot" or "kept") that are not in yet."""
@@ -97,7 +97,7 @@ class UI:
 
 
 def _load(mod, collect=True):
-    m = sys.modules.get("knockfw." + mod)   # (much quicker than __import__ on the Pico)
+    m = sys.modules.get("knockfw." + mod)  # (much quicker than __import__ on the Pico)
     if m is None:
         if collect:
             gc.collect()

@@ -22,7 +22,7 @@ from knockfw.fonts import large, medium, small
 from knockfw.strings import t
 from knockfw.ui import STEPS
 
-_ROWS = const(3)    # 32-pixel rows on a page
+_ROWS = const(3)  # 32-pixel rows on a page
 
 
 def tally(store):
@@ -30,7 +30,7 @@ def tally(store):
     evening's and not over, else None)."""
     led: dict = {}
     n = 0
-    for st in store.evening_games():    # (the store reads the older ones from the journal)
+    for st in store.evening_games():  # (the store reads the older ones from the journal)
         ledger.add(led, st)
         n += 1
     g = store.current()
@@ -60,7 +60,7 @@ def _amount(v, stake, sign):
 
 def _pages(title, rows, empty):
     # rows (left, amount, detail) on pages of _ROWS: [(title, rows, what an empty page says)]
-    return [(title, rows[i:i + _ROWS], empty) for i in range(0, max(1, len(rows)), _ROWS)]
+    return [(title, rows[i : i + _ROWS], empty) for i in range(0, max(1, len(rows)), _ROWS)]
 
 
 class Activity:
@@ -72,24 +72,26 @@ class Activity:
             return None
         led, self.games, run = tally(ui.store)
         stake = settings.get("stake", 0)
-        self.rows = ledger.rows(led)        # [[name, net, games, wins]], the biggest winner first
-        self.pays = ledger.payments(led)    # [[payer, payee, points]], the biggest first
+        self.rows = ledger.rows(led)  # [[name, net, games, wins]], the biggest winner first
+        self.pays = ledger.payments(led)  # [[payer, payee, points]], the biggest first
         rows = []
         for name, net, games, wins in self.rows:
             d = t("ev_gw") % (games, wins)
-            if stake:   # the points in large digits, the money under the name
+            if stake:  # the points in large digits, the money under the name
                 d += " · " + _amount(net, stake, True)
             rows.append((name, _amount(net, 0, True), d))
         pays = []
-        for a, b, v in self.pays:   # with a stake: the money, the points under who pays whom
-            pays.append((t("ev_pays") % (a, b), _amount(v, stake, False),
-                         t("ev_pts") % v if stake else ""))
+        for a, b, v in self.pays:  # with a stake: the money, the points under who pays whom
+            pays.append(
+                (t("ev_pays") % (a, b), _amount(v, stake, False), t("ev_pts") % v if stake else "")
+            )
         pages = _pages(t("ev_title") % self.games, rows, t("ev_none"))
         if rows:
             pages += _pages(t("ev_settle"), pays, t("ev_square"))
         if run is not None:
-            pages += _pages(t("ev_so_far"), [(run.players[s], str(run.totals[s]), "")
-                                              for s in range(3)], "")
+            pages += _pages(
+                t("ev_so_far"), [(run.players[s], str(run.totals[s]), "") for s in range(3)], ""
+            )
         self.pages = pages
         self.page = 0
         return None

@@ -35,7 +35,7 @@ class Activity:
             self.mode = "pick"
             return None
         seat = SEATS.index(name)
-        active = game.active_at(self.sel)   # the seats in play for that hand
+        active = game.active_at(self.sel)  # the seats in play for that hand
         if seat not in active:
             ui.say("sits_out_x", game.players[seat])
             return None
@@ -47,6 +47,11 @@ class Activity:
             S.seats(fb, t("who_knocked_n") % (self.sel + 1), game.players)
             return t("hint_who")
         players = game.players
-        S.listing(fb, t("edit_hand"), len(game.hands), self.sel,
-                  lambda i: "%d. %s" % (i + 1, S.describe(game.hand(i), players)))
+        S.listing(
+            fb,
+            t("edit_hand"),
+            len(game.hands),
+            self.sel,
+            lambda i: "%d. %s" % (i + 1, S.describe(game.hand(i), players)),
+        )
         return t("hint_pick")

@@ -24,19 +24,19 @@ class Activity:
     mode = "counts"
 
     def __init__(self):
-        self.ending = "knock"   # how the hand ended: "knock" or "gin"
-        self.who = 0            # the seat that knocked or went gin
-        self.counts: list = [0, 0, 0]   # per seat; None for a seat sitting out
+        self.ending = "knock"  # how the hand ended: "knock" or "gin"
+        self.who = 0  # the seat that knocked or went gin
+        self.counts: list = [0, 0, 0]  # per seat; None for a seat sitting out
         self.fields: list = []  # seats whose counts are asked, in order
-        self.cursor = 0         # index in fields of the count Up/Down change
-        self.repeats = 0        # repeats of the Up/Down held now
-        self.edit = None        # index of the hand being corrected, or None for a new hand
-        self.hand: dict = {}    # the hand on the confirm screen
-        self.undo = False       # the confirm screen takes the last hand back
+        self.cursor = 0  # index in fields of the count Up/Down change
+        self.repeats = 0  # repeats of the Up/Down held now
+        self.edit = None  # index of the hand being corrected, or None for a new hand
+        self.hand: dict = {}  # the hand on the confirm screen
+        self.undo = False  # the confirm screen takes the last hand back
         self.before: list = []  # the confirm screen's preview: totals before and after,
         self.after: list = []
-        self.result = None      # (kind, winners, points) a new hand scores (None for an edit)
-        self.error = None       # why the hand cannot be saved (the preview's error)
+        self.result = None  # (kind, winners, points) a new hand scores (None for an edit)
+        self.error = None  # why the hand cannot be saved (the preview's error)
 
     def start(self, ui, game, settings, arg):
         what, seat, self.edit, active = arg
@@ -118,7 +118,7 @@ class Activity:
                 self.result = game.preview(hand)
                 points = self.result[2]
                 self.after = [self.before[i] + points[i] for i in range(3)]
-        except ValueError as e:         # the rules core refuses it: why, in the language
+        except ValueError as e:  # the rules core refuses it: why, in the language
             self.error = say(e, t) if hasattr(e, "template") else str(e)
         return None
 

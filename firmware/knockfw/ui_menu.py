@@ -8,8 +8,8 @@ from knockfw.ui import STEPS
 
 _ALWAYS = const(0)
 _PLAYING = const(1)  # a game that is not over
-_HANDS = const(2)    # a game with hands
-_OVER = const(3)     # a game that is over
+_HANDS = const(2)  # a game with hands
+_OVER = const(3)  # a game that is over
 
 # (string key, when it is offered, the activity it opens, what with), in the menu's order
 ENTRIES = (
@@ -41,7 +41,7 @@ class Activity:
     mode = "menu"
 
     def start(self, ui, game, settings, arg):
-        self.items = [e[0] for e in ENTRIES if _offered(e[1], game)]   # string keys
+        self.items = [e[0] for e in ENTRIES if _offered(e[1], game)]  # string keys
         self.sel = 0
         return None
 

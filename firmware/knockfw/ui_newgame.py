@@ -25,9 +25,9 @@ class Activity:
         self.method = game.method if game is not None else 3
         self.roster = []
         self.players = ["", "", ""]
-        self.cursor = 0     # the seat whose name Up/Down change
-        self.step = 0       # the role question asked
-        self.roles = {}     # the answers so far: the game record's start
+        self.cursor = 0  # the seat whose name Up/Down change
+        self.step = 0  # the role question asked
+        self.roles = {}  # the answers so far: the game record's start
         if arg != "next":
             return None
         self._begin_players(game, settings)  # the roster, for going back to the names
@@ -113,8 +113,12 @@ class Activity:
         return self._new_game(ui, settings, self.roles)
 
     def _new_game(self, ui, settings, start):
-        rec = {"method": self.method, "players": self.players[:], "start": dict(start),
-               "rules": dict(settings["rules"])}
+        rec = {
+            "method": self.method,
+            "players": self.players[:],
+            "start": dict(start),
+            "rules": dict(settings["rules"]),
+        }
         ui.home()
         return [{"t": "game", "rec": rec}]
 

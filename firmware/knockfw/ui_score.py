@@ -9,6 +9,7 @@ from knockfw.fonts import large, medium, small
 from knockfw.strings import t
 from knockfw.ui import SEATS, STEPS
 
+
 class Activity:
     mode = "score"
 
@@ -59,8 +60,7 @@ def _veil():
         import framebuf
 
         row = b"\xdd" * 12 + b"\xff" * 12 + b"\x77" * 12 + b"\xff" * 12
-        _veil_fb.append(framebuf.FrameBuffer(bytearray(row * 8), S.COL - 8, 32,
-                                             framebuf.MONO_HLSB))
+        _veil_fb.append(framebuf.FrameBuffer(bytearray(row * 8), S.COL - 8, 32, framebuf.MONO_HLSB))
     return _veil_fb[0]
 
 
@@ -125,8 +125,11 @@ def _over(fb, game):
     # shortened so that one payment always fits a line, and the hint gives way to a third line.
     lines: list = []
     for p, q, a in st["payments"]:
-        line = t("x_pays_y") % (text.fit(game.players[p], small, 100),
-                                text.fit(game.players[q], small, 100), a)
+        line = t("x_pays_y") % (
+            text.fit(game.players[p], small, 100),
+            text.fit(game.players[q], small, 100),
+            a,
+        )
         if lines and text.width(lines[-1] + " · " + line, small) <= S.W - 4:
             lines[-1] += " · " + line
         else:

@@ -20,7 +20,7 @@ ITEMS = (
     ("m3_penalty_on", CHOICES["m3_penalty_on"]),
     ("lang", LANGS),
     ("sleep_s", (300, 600, 1800, 120, 60)),
-    ("stake", (0, 1, 10, 100)),     # money per point on the Evening screen, in hundredths
+    ("stake", (0, 1, 10, 100)),  # money per point on the Evening screen, in hundredths
 )
 _APP = ("lang", "sleep_s", "stake")  # the keys that are settings of their own, not game options
 

@@ -5,6 +5,7 @@
 wiring_pico_epd29.png   plain Pico build: header pins, display HAT signals, five buttons to GND
 badger2040_buttons.png  Badger 2040: where its five buttons are and their GPIOs
 """
+
 import os
 import sys
 
@@ -13,10 +14,50 @@ from PIL import Image, ImageDraw, ImageFont
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import gen_pins  # noqa: E402
 
-LEFT = ["GP0", "GP1", "GND", "GP2", "GP3", "GP4", "GP5", "GND", "GP6", "GP7", "GP8", "GP9",
-        "GND", "GP10", "GP11", "GP12", "GP13", "GND", "GP14", "GP15"]          # pins 1..20
-RIGHT = ["GP16", "GP17", "GND", "GP18", "GP19", "GP20", "GP21", "GND", "GP22", "RUN", "GP26",
-         "GP27", "GND", "GP28", "ADC_VREF", "3V3_OUT", "3V3_EN", "GND", "VSYS", "VBUS"]  # 21..40
+LEFT = [
+    "GP0",
+    "GP1",
+    "GND",
+    "GP2",
+    "GP3",
+    "GP4",
+    "GP5",
+    "GND",
+    "GP6",
+    "GP7",
+    "GP8",
+    "GP9",
+    "GND",
+    "GP10",
+    "GP11",
+    "GP12",
+    "GP13",
+    "GND",
+    "GP14",
+    "GP15",
+]  # pins 1..20
+RIGHT = [
+    "GP16",
+    "GP17",
+    "GND",
+    "GP18",
+    "GP19",
+    "GP20",
+    "GP21",
+    "GND",
+    "GP22",
+    "RUN",
+    "GP26",
+    "GP27",
+    "GND",
+    "GP28",
+    "ADC_VREF",
+    "3V3_OUT",
+    "3V3_EN",
+    "GND",
+    "VSYS",
+    "VBUS",
+]  # 21..40
 
 BLACK = (0, 0, 0)
 GREY = (150, 150, 150)
@@ -37,10 +78,19 @@ def pico(out):
     W, H = 1000, 760
     im = Image.new("RGB", (W, H), WHITE)
     d = ImageDraw.Draw(im)
-    d.text((20, 12), "Knockbox, plain Pico build: Raspberry Pi Pico (H) + Waveshare "
-           "Pico-ePaper-2.9 + 5 buttons", fill=BLACK, font=f)
-    d.text((20, 30), "Generated from firmware/knockfw/board_pico_epd.py PINS by "
-           "hardware/tools/draw_wiring.py. Top view, USB at the top.", fill=GREY, font=f)
+    d.text(
+        (20, 12),
+        "Knockbox, plain Pico build: Raspberry Pi Pico (H) + Waveshare Pico-ePaper-2.9 + 5 buttons",
+        fill=BLACK,
+        font=f,
+    )
+    d.text(
+        (20, 30),
+        "Generated from firmware/knockfw/board_pico_epd.py PINS by "
+        "hardware/tools/draw_wiring.py. Top view, USB at the top.",
+        fill=GREY,
+        font=f,
+    )
     bx, by, bw, bh = 400, 70, 200, 640
     d.rectangle((bx, by, bx + bw, by + bh), outline=GREEN, width=3)
     d.rectangle((bx + 75, by - 12, bx + 125, by + 10), outline=BLACK, width=2)
@@ -66,9 +116,13 @@ def pico(out):
                 d.line((x - 40, y, 130, y), fill=BLUE, width=2)
                 d.line((130, y, 120, y - 8), fill=BLUE, width=2)  # switch lever
                 d.line((110, y, 80, y), fill=BLUE, width=2)
-                d.text((150, y - 18), "button %s (%s)" % (role.upper() if len(role) == 1
-                                                          else role.capitalize(), name),
-                       fill=BLUE, font=f)
+                d.text(
+                    (150, y - 18),
+                    "button %s (%s)"
+                    % (role.upper() if len(role) == 1 else role.capitalize(), name),
+                    fill=BLUE,
+                    font=f,
+                )
             elif role:
                 d.line((x - 40, y, 240, y), fill=RED, width=2)
                 d.text((150, y - 18), "display HAT: %s" % role.upper(), fill=RED, font=f)
@@ -81,10 +135,20 @@ def pico(out):
         if num in (3, 8):
             d.line((80, y, bx - 40, y), fill=BLUE, width=2)
             d.text((90, y - 16), "GND (pin %d)" % num, fill=BLUE, font=f)
-    d.text((20, H - 40), "Buttons: momentary, normally open, between the GPIO and GND "
-           "(internal pull-ups; pressed reads 0).", fill=BLACK, font=f)
-    d.text((20, H - 24), "Display: the Pico-ePaper-2.9 plugs onto the Pico header; it "
-           "uses SPI1 (GP8-GP13) and 3V3/GND.", fill=BLACK, font=f)
+    d.text(
+        (20, H - 40),
+        "Buttons: momentary, normally open, between the GPIO and GND "
+        "(internal pull-ups; pressed reads 0).",
+        fill=BLACK,
+        font=f,
+    )
+    d.text(
+        (20, H - 24),
+        "Display: the Pico-ePaper-2.9 plugs onto the Pico header; it "
+        "uses SPI1 (GP8-GP13) and 3V3/GND.",
+        fill=BLACK,
+        font=f,
+    )
     im.save(os.path.join(out, "wiring_pico_epd29.png"))
 
 
@@ -94,12 +158,16 @@ def badger(out):
     W, H = 760, 420
     im = Image.new("RGB", (W, H), WHITE)
     d = ImageDraw.Draw(im)
-    d.text((20, 12), "Pimoroni Badger 2040: buttons (front view), from board_badger.py PINS",
-           fill=BLACK, font=f)
+    d.text(
+        (20, 12),
+        "Pimoroni Badger 2040: buttons (front view), from board_badger.py PINS",
+        fill=BLACK,
+        font=f,
+    )
     bx, by, bw, bh = 60, 50, 600, 300
     d.rounded_rectangle((bx, by, bx + bw, by + bh), radius=20, outline=GREEN, width=3)
     d.rectangle((bx + 40, by + 30, bx + 40 + 444, by + 30 + 192), outline=BLACK, width=2)
-    d.text((bx + 150, by + 120), "2.9\" e-ink 296 x 128 (UC8151)", fill=BLACK, font=f)
+    d.text((bx + 150, by + 120), '2.9" e-ink 296 x 128 (UC8151)', fill=BLACK, font=f)
     for i, n in enumerate(("a", "b", "c")):
         cx = bx + 110 + i * 150
         cy = by + 260
@@ -112,10 +180,20 @@ def badger(out):
         d.ellipse((cx - 16, cy - 16, cx + 16, cy + 16), outline=BLUE, width=3)
         d.text((cx - 8, cy - 6), {"up": "Up", "down": "Dn"}[n], fill=BLUE, font=f)
         d.text((cx - 24, cy + 22), "GPIO %d" % pins[n], fill=BLUE, font=f)
-    d.text((20, H - 52), "Buttons are active high (pull-downs) and also power the board up "
-           "through the latch (3V3_EN, GPIO %d)." % pins["en_3v3"], fill=BLACK, font=f)
-    d.text((20, H - 36), "A, B, C = seats 0, 1, 2. Battery: JST-PH 2-pin on the back "
-           "(2.7-6 V). LED: GPIO %d." % pins["led"], fill=BLACK, font=f)
+    d.text(
+        (20, H - 52),
+        "Buttons are active high (pull-downs) and also power the board up "
+        "through the latch (3V3_EN, GPIO %d)." % pins["en_3v3"],
+        fill=BLACK,
+        font=f,
+    )
+    d.text(
+        (20, H - 36),
+        "A, B, C = seats 0, 1, 2. Battery: JST-PH 2-pin on the back "
+        "(2.7-6 V). LED: GPIO %d." % pins["led"],
+        fill=BLACK,
+        font=f,
+    )
     im.save(os.path.join(out, "badger2040_buttons.png"))
 
 

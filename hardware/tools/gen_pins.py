@@ -5,6 +5,7 @@
 
 Reads the board files with `ast` (no import: they need `machine`).
 """
+
 import ast
 import os
 import sys
@@ -15,8 +16,11 @@ OUT = os.path.join(ROOT, "hardware", "PINS.md")
 
 BOARDS = [
     ("board_badger.py", "Pimoroni Badger 2040 (UC8151 e-ink, built in)", "badger"),
-    ("board_pico_epd.py", "Raspberry Pi Pico + Waveshare Pico-ePaper-2.9 (SSD1680) + 5 buttons",
-     "pico"),
+    (
+        "board_pico_epd.py",
+        "Raspberry Pi Pico + Waveshare Pico-ePaper-2.9 (SSD1680) + 5 buttons",
+        "pico",
+    ),
 ]
 
 WHAT = {
@@ -39,9 +43,34 @@ WHAT = {
 }
 
 # Raspberry Pi Pico: GPIO -> physical header pin (GPIO 23, 24, 25, 29 are internal).
-PICO_PIN = {0: 1, 1: 2, 2: 4, 3: 5, 4: 6, 5: 7, 6: 9, 7: 10, 8: 11, 9: 12, 10: 14, 11: 15,
-            12: 16, 13: 17, 14: 19, 15: 20, 16: 21, 17: 22, 18: 24, 19: 25, 20: 26, 21: 27,
-            22: 29, 26: 31, 27: 32, 28: 34}
+PICO_PIN = {
+    0: 1,
+    1: 2,
+    2: 4,
+    3: 5,
+    4: 6,
+    5: 7,
+    6: 9,
+    7: 10,
+    8: 11,
+    9: 12,
+    10: 14,
+    11: 15,
+    12: 16,
+    13: 17,
+    14: 19,
+    15: 20,
+    16: 21,
+    17: 22,
+    18: 24,
+    19: 25,
+    20: 26,
+    21: 27,
+    22: 29,
+    26: 31,
+    27: 32,
+    28: 34,
+}
 
 
 def read_pins(path):
@@ -74,9 +103,15 @@ def render():
         pins, active_low = read_pins(os.path.join(FW, fname))
         lines.append("## %s" % title)
         lines.append("")
-        lines.append("Board file: `firmware/knockfw/%s`. Buttons are %s." % (
-            fname, "active low (to GND, internal pull-ups)" if active_low
-            else "active high (internal pull-downs)"))
+        lines.append(
+            "Board file: `firmware/knockfw/%s`. Buttons are %s."
+            % (
+                fname,
+                "active low (to GND, internal pull-ups)"
+                if active_low
+                else "active high (internal pull-downs)",
+            )
+        )
         lines.append("")
         if kind == "pico":
             lines.append("| GPIO | Pico pin | name | function |")

@@ -1,4 +1,5 @@
 """Knockbox laptop tool. The rules core (knockcore) is shared with the device."""
+
 import sys as _sys
 
 if "micropython" not in _sys.modules:

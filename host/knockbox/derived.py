@@ -15,6 +15,7 @@ derive(rec) -> (standings, play, seats, record), or GameError if the core refuse
              when the game is over, else None.
   record     the record as the core writes it (Game.record())
 """
+
 from knockcore.errors import GameError
 from knockcore.game import from_record
 
@@ -37,9 +38,17 @@ def derive(rec):
 def seats(g, st, active):
     out = []
     for seat, name in enumerate(g.players):
-        c = {"seat": seat, "player": name, "won": int(st["over"] and seat in st["winners"]),
-             "hands": 0, "hands_won": 0, "gins": 0, "undercuts": 0, "points": 0,
-             "net": st["net"][seat] if st["over"] else None}
+        c = {
+            "seat": seat,
+            "player": name,
+            "won": int(st["over"] and seat in st["winners"]),
+            "hands": 0,
+            "hands_won": 0,
+            "gins": 0,
+            "undercuts": 0,
+            "points": 0,
+            "net": st["net"][seat] if st["over"] else None,
+        }
         for i, (x, act) in enumerate(zip(st["hands"], active)):
             h = g.hand(i)
             won = seat in x["winners"]

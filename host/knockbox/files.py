@@ -2,6 +2,7 @@
 at all, so an interrupted or failed write never leaves half a file where a good one was. And the
 JSON files it reads: whole (read_json), or a list of records one at a time in bounded memory
 (json_records: an import of years of games); a bad one is a UserError naming the file."""
+
 import json
 import os
 import re
@@ -9,9 +10,9 @@ import tempfile
 
 from knockbox.errors import UserError
 
-CHUNK = 1 << 16             # characters read at a time
-RECORD_MAX = 4 << 20        # characters of one record at most (a game of 10,000 hands: ~600 k)
-_SURROGATE = re.compile(r"\\u[dD][89a-fA-F]")     # a \u escape of half a UTF-16 pair
+CHUNK = 1 << 16  # characters read at a time
+RECORD_MAX = 4 << 20  # characters of one record at most (a game of 10,000 hands: ~600 k)
+_SURROGATE = re.compile(r"\\u[dD][89a-fA-F]")  # a \u escape of half a UTF-16 pair
 
 
 def write_whole(path, parts, shown=None):
@@ -27,7 +28,7 @@ def write_whole(path, parts, shown=None):
                 f.write(part.encode("utf-8") if isinstance(part, str) else part)
         os.chmod(tmp, 0o644)
         os.replace(tmp, path)
-    except BaseException as e:     # (Ctrl-C too: no temporary file left behind)
+    except BaseException as e:  # (Ctrl-C too: no temporary file left behind)
         if tmp is not None and os.path.exists(tmp):
             os.unlink(tmp)
         if not isinstance(e, OSError):
@@ -109,7 +110,7 @@ class _Records:
     def _more(self):
         # at least as much again as is waiting: a long record is read in O(its length)
         piece = self.f.read(max(CHUNK, len(self.buf) - self.pos))
-        self.buf, self.pos, self.eof = self.buf[self.pos:] + piece, 0, not piece
+        self.buf, self.pos, self.eof = self.buf[self.pos :] + piece, 0, not piece
         self.read += len(piece)
         if self.where is not None:
             self.where[0] = self.read
@@ -120,7 +121,7 @@ class _Records:
             while self.pos < len(self.buf) and self.buf[self.pos] in " \t\r\n":
                 self.pos += 1
             if self.pos < len(self.buf) or self.eof:
-                return self.buf[self.pos:self.pos + 1]
+                return self.buf[self.pos : self.pos + 1]
             self._more()
 
     def _value(self, n):
@@ -130,19 +131,24 @@ class _Records:
                 v, end = self.decoder.raw_decode(self.buf, self.pos)
                 # (a number cut by the piece's end would be read short: what follows it tells)
                 if self.eof or end < len(self.buf) and self.buf[end] in _AFTER_VALUE:
-                    text, self.pos = self.buf[self.pos:end], end
-                    return _text_only(v, text, "%s: record %d" % (self.path, n) if n
-                                      else self.path)
+                    text, self.pos = self.buf[self.pos : end], end
+                    return _text_only(v, text, "%s: record %d" % (self.path, n) if n else self.path)
             except json.JSONDecodeError as e:
                 if self.eof:
-                    raise UserError("%s: %snot valid JSON (%s)" % (
-                        self.path, "record %d: " % n if n else "", e.msg)) from None
+                    raise UserError(
+                        "%s: %snot valid JSON (%s)"
+                        % (self.path, "record %d: " % n if n else "", e.msg)
+                    ) from None
             except RecursionError:
-                raise UserError("%s: %snested too deeply to be a game record" % (
-                    self.path, "record %d: " % n if n else "")) from None
+                raise UserError(
+                    "%s: %snested too deeply to be a game record"
+                    % (self.path, "record %d: " % n if n else "")
+                ) from None
             if len(self.buf) - self.pos > RECORD_MAX:
-                raise UserError("%s: record %d is over %d MB: not a game record" % (
-                    self.path, n or 1, RECORD_MAX >> 20))
+                raise UserError(
+                    "%s: record %d is over %d MB: not a game record"
+                    % (self.path, n or 1, RECORD_MAX >> 20)
+                )
             self._more()
 
     def __iter__(self):
@@ -165,7 +171,9 @@ class _Records:
                 if c == "]":
                     break
                 if c != ",":
-                    raise UserError("%s: not valid JSON (after record %d: %s)" % (
-                        self.path, n, "the file ends" if not c else "%r where , or ] goes" % c))
+                    raise UserError(
+                        "%s: not valid JSON (after record %d: %s)"
+                        % (self.path, n, "the file ends" if not c else "%r where , or ] goes" % c)
+                    )
         if self._next_char():
             raise UserError("%s: not valid JSON (more after the list)" % self.path)

@@ -1,11 +1,11 @@
 """A device's journal events as games, for knockbox.history: the events of one game replayed by
 the rules core as the device applied them (replay_events), and the numbers an event carries that
 SQLite can hold (event_gid, evening_next)."""
+
 from knockcore import events
 from knockcore.errors import GameError
 
-MAX_INT = (1 << 63) - 1     # SQLite's largest integer: game ids, epochs, seqs, gids
-
+MAX_INT = (1 << 63) - 1  # SQLite's largest integer: game ids, epochs, seqs, gids
 
 
 def evening_next(ev):
@@ -25,8 +25,10 @@ def replay_events(evs):
                 rec0 = ev.get("rec")
             g = events.apply(g, ev)
         except (GameError, TypeError, AttributeError) as e:
-            error = "record %d: %s" % (seq, e if isinstance(e, GameError) else "malformed (%r)"
-                                       % (e,))
+            error = "record %d: %s" % (
+                seq,
+                e if isinstance(e, GameError) else "malformed (%r)" % (e,),
+            )
             break
     if g is None:
         return _clean(rec0), "invalid", [], error or "no game record"

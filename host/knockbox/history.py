@@ -32,6 +32,7 @@ Two knockboxes at once: one that finds the file locked by another that is writin
 a sync) waits, says so after WAIT_NOTE seconds, and gives up with a clear line after WAIT_MAX.
 An SQLite error that reaches the command line (a damaged file) is said by unreadable().
 """
+
 import contextlib
 import datetime
 import json
@@ -54,19 +55,22 @@ from knockbox.history_read import standings as standings  # (its home for the re
 
 FILENAME = "history.sqlite3"
 STATUSES = ("playing", "over", "abandoned", "invalid")
+
+
 def default_path():
     home = os.environ.get("KNOCKBOX_HOME")
     if not home:
         base = os.environ.get("XDG_DATA_HOME") or os.path.join(
-            os.path.expanduser("~"), ".local", "share")
+            os.path.expanduser("~"), ".local", "share"
+        )
         home = os.path.join(base, "knockbox")
     return os.path.join(home, FILENAME)
 
 
-_opened: list[str] = []     # the history files this process opened (unreadable() names the last)
-_waiting: list[bool] = []   # [True] once this process said it waits for another knockbox
-WAIT_NOTE = 1.0     # seconds waited for another knockbox's lock before saying so
-WAIT_MAX = 300.0    # seconds waited in all
+_opened: list[str] = []  # the history files this process opened (unreadable() names the last)
+_waiting: list[bool] = []  # [True] once this process said it waits for another knockbox
+WAIT_NOTE = 1.0  # seconds waited for another knockbox's lock before saying so
+WAIT_MAX = 300.0  # seconds waited in all
 
 
 def _locked(e):
@@ -78,8 +82,10 @@ def unreadable(e):
     reached the command line): the file is damaged, or another knockbox kept it locked."""
     where = _opened[-1] if _opened else "the history"
     if _locked(e):
-        return ("%s: another knockbox is still writing the history (%s): try again when it is "
-                "done" % (where, e))
+        return (
+            "%s: another knockbox is still writing the history (%s): try again when it is "
+            "done" % (where, e)
+        )
     return "%s: the history file is damaged (%s): put back a copy from a backup" % (where, e)
 
 
@@ -125,8 +131,9 @@ class History(Queries):
         transaction; from schema 1: the derived data of every game, worked out from its stored
         record)."""
         if self._schema() == str(SCHEMA):
-            have = {r[0] for r in self.db.execute("SELECT name FROM sqlite_master WHERE type = "
-                                                  "'index'")}
+            have = {
+                r[0] for r in self.db.execute("SELECT name FROM sqlite_master WHERE type = 'index'")
+            }
             if set(INDEXES_2) <= have:
                 return
         with self.transaction():
@@ -141,8 +148,9 @@ class History(Queries):
                 self.players.clean_names()
                 self.db.execute("UPDATE meta SET value = ? WHERE key = 'schema'", (str(SCHEMA),))
             elif have != str(SCHEMA):
-                raise UserError("%s: history schema %s, this knockbox reads %d"
-                                % (self.path, have, SCHEMA))
+                raise UserError(
+                    "%s: history schema %s, this knockbox reads %d" % (self.path, have, SCHEMA)
+                )
             for sql in INDEXES_2.values():
                 self.db.execute(sql.replace("INDEX", "INDEX IF NOT EXISTS", 1))
 
@@ -150,13 +158,15 @@ class History(Queries):
         run_script(self.db, TABLES_2)
         starts = []
         for dev, epoch, seq, body in self.db.execute(
-                "SELECT device_id, epoch, seq, body FROM events WHERE gid IS NULL"):
+            "SELECT device_id, epoch, seq, body FROM events WHERE gid IS NULL"
+        ):
             g = evening_next(json.loads(body))
             if g is not None:
                 starts.append((dev, epoch, seq, g))
         self.db.executemany("INSERT INTO evening_starts VALUES (?, ?, ?, ?)", starts)
-        rows = self.db.execute("SELECT id, device_id, epoch, gid, record FROM games "
-                               "ORDER BY id").fetchall()
+        rows = self.db.execute(
+            "SELECT id, device_id, epoch, gid, record FROM games ORDER BY id"
+        ).fetchall()
         for row_id, dev, epoch, gid, rec in rows:
             self.rows.store_derived(row_id, json.loads(rec))
             self.evenings.set(row_id, self.evenings.of_device_game(dev, epoch, gid))
@@ -196,8 +206,9 @@ class History(Queries):
                     raise
             if not _waiting:
                 _waiting.append(True)
-                sys.stderr.write("knockbox: waiting for the history (another knockbox is writing "
-                                 "it)...\n")
+                sys.stderr.write(
+                    "knockbox: waiting for the history (another knockbox is writing it)...\n"
+                )
                 sys.stderr.flush()
             self.db.execute("PRAGMA busy_timeout = %d" % ((WAIT_MAX - WAIT_NOTE) * 1000))
             try:
@@ -205,9 +216,10 @@ class History(Queries):
             except sqlite3.OperationalError as e:
                 if not _locked(e):
                     raise
-                raise UserError("%s: another knockbox has been writing the history for %d "
-                                "seconds: try again when it is done" % (self.path, WAIT_MAX)
-                                ) from None
+                raise UserError(
+                    "%s: another knockbox has been writing the history for %d "
+                    "seconds: try again when it is done" % (self.path, WAIT_MAX)
+                ) from None
         finally:
             self.db.execute("PRAGMA busy_timeout = %d" % (WAIT_MAX * 1000))
 

@@ -3,6 +3,7 @@ received, and the games rebuilt from them by the rules core (rebuild), with what
 when a device comes back with less than was synced (table kept) and the games deleted here (table
 deleted). History.devices; knockbox.history's header says what a device game is, knockbox.sync
 drives these."""
+
 import json
 
 from knockbox.fromevents import event_gid, evening_next, identity, replay_events
@@ -18,74 +19,112 @@ class DeviceMirror:
         self.rows, self.evenings, self.players = rows, evenings, players
 
     def epochs(self, device_id):
-        return [r[0] for r in self.db.execute(
-            "SELECT epoch FROM devices WHERE device_id = ? ORDER BY epoch", (device_id,))]
+        return [
+            r[0]
+            for r in self.db.execute(
+                "SELECT epoch FROM devices WHERE device_id = ? ORDER BY epoch", (device_id,)
+            )
+        ]
 
     def note(self, device_id, epoch, board, firmware, when):
         self.db.execute(
             "INSERT INTO devices (device_id, epoch, board, firmware, first_sync, last_sync) "
             "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (device_id, epoch) DO "
             "UPDATE SET board = excluded.board, firmware = excluded.firmware, "
-            "last_sync = excluded.last_sync", (device_id, epoch, board, firmware, when, when))
+            "last_sync = excluded.last_sync",
+            (device_id, epoch, board, firmware, when, when),
+        )
 
     def last_seq(self, device_id, epoch):
-        r = self.db.execute("SELECT MAX(seq) FROM events WHERE device_id = ? AND epoch = ?",
-                            (device_id, epoch)).fetchone()
+        r = self.db.execute(
+            "SELECT MAX(seq) FROM events WHERE device_id = ? AND epoch = ?", (device_id, epoch)
+        ).fetchone()
         return r[0] or 0
 
     def event(self, device_id, epoch, seq):
-        r = self.db.execute("SELECT body FROM events WHERE device_id = ? AND epoch = ? AND "
-                            "seq = ?", (device_id, epoch, seq)).fetchone()
+        r = self.db.execute(
+            "SELECT body FROM events WHERE device_id = ? AND epoch = ? AND seq = ?",
+            (device_id, epoch, seq),
+        ).fetchone()
         return json.loads(r[0]) if r else None
 
     def drop_events(self, device_id, epoch, from_seq):
         """Forget received events from from_seq on; returns the gids they touched (with those
         whose evening they started)."""
         key = (device_id, epoch, from_seq)
-        gids = {r[0] for r in self.db.execute(
-            "SELECT DISTINCT gid FROM events WHERE device_id = ? AND epoch = ? AND seq >= ? "
-            "AND gid IS NOT NULL", key)}
+        gids = {
+            r[0]
+            for r in self.db.execute(
+                "SELECT DISTINCT gid FROM events WHERE device_id = ? AND epoch = ? AND seq >= ? "
+                "AND gid IS NOT NULL",
+                key,
+            )
+        }
         gids |= self._after_evening_starts(device_id, epoch, from_seq)
         self.db.execute("DELETE FROM events WHERE device_id = ? AND epoch = ? AND seq >= ?", key)
-        self.db.execute("DELETE FROM evening_starts WHERE device_id = ? AND epoch = ? AND "
-                        "seq >= ?", key)
-        self.db.execute("UPDATE devices SET built_seq = MIN(built_seq, ?) WHERE device_id = ? "
-                        "AND epoch = ?", (from_seq - 1, device_id, epoch))
+        self.db.execute(
+            "DELETE FROM evening_starts WHERE device_id = ? AND epoch = ? AND seq >= ?", key
+        )
+        self.db.execute(
+            "UPDATE devices SET built_seq = MIN(built_seq, ?) WHERE device_id = ? AND epoch = ?",
+            (from_seq - 1, device_id, epoch),
+        )
         return gids
 
     def _after_evening_starts(self, device_id, epoch, from_seq):
         """The stored games of this device epoch from the first game of an evening started at
         or after from_seq: their evening is decided again."""
-        r = self.db.execute("SELECT MIN(next) FROM evening_starts WHERE device_id = ? AND "
-                            "epoch = ? AND seq >= ?", (device_id, epoch, from_seq)).fetchone()
+        r = self.db.execute(
+            "SELECT MIN(next) FROM evening_starts WHERE device_id = ? AND epoch = ? AND seq >= ?",
+            (device_id, epoch, from_seq),
+        ).fetchone()
         if r[0] is None:
             return set()
-        return {g for (g,) in self.db.execute(
-            "SELECT gid FROM games WHERE device_id = ? AND epoch = ? AND gid >= ?",
-            (device_id, epoch, r[0]))}
+        return {
+            g
+            for (g,) in self.db.execute(
+                "SELECT gid FROM games WHERE device_id = ? AND epoch = ? AND gid >= ?",
+                (device_id, epoch, r[0]),
+            )
+        }
 
     def orphans(self, device_id, epoch):
         """Game numbers that have events but no game row (a sync stopped between the two):
         looked for among the events after the last complete build (built_seq)."""
-        r = self.db.execute("SELECT built_seq FROM devices WHERE device_id = ? AND epoch = ?",
-                            (device_id, epoch)).fetchone()
-        gids = {g for (g,) in self.db.execute(
-            "SELECT gid FROM events WHERE device_id = ? AND epoch = ? AND seq > ? AND gid IS NOT "
-            "NULL", (device_id, epoch, r[0] if r else 0))}
+        r = self.db.execute(
+            "SELECT built_seq FROM devices WHERE device_id = ? AND epoch = ?", (device_id, epoch)
+        ).fetchone()
+        gids = {
+            g
+            for (g,) in self.db.execute(
+                "SELECT gid FROM events WHERE device_id = ? AND epoch = ? AND seq > ? AND gid IS NOT "
+                "NULL",
+                (device_id, epoch, r[0] if r else 0),
+            )
+        }
         return {g for g in gids if not self.rows.ids_of(device_id, epoch, g)}
 
     def built(self, device_id, epoch):
         """Every game of the events held is built (the end of a sync): orphans() starts here."""
-        self.db.execute("UPDATE devices SET built_seq = ? WHERE device_id = ? AND epoch = ?",
-                        (self.last_seq(device_id, epoch), device_id, epoch))
+        self.db.execute(
+            "UPDATE devices SET built_seq = ? WHERE device_id = ? AND epoch = ?",
+            (self.last_seq(device_id, epoch), device_id, epoch),
+        )
 
     def add_events(self, device_id, epoch, evs):
         """Store events as received; returns the game numbers whose evening an evening event
         among them may change (normally none: an evening starts before its games)."""
         rows, starts = [], []
         for seq, ev in evs:
-            rows.append((device_id, epoch, seq, event_gid(ev),
-                         json.dumps(ev, ensure_ascii=False, sort_keys=True)))
+            rows.append(
+                (
+                    device_id,
+                    epoch,
+                    seq,
+                    event_gid(ev),
+                    json.dumps(ev, ensure_ascii=False, sort_keys=True),
+                )
+            )
             g = evening_next(ev) if rows[-1][3] is None else None
             if g is not None:
                 starts.append((device_id, epoch, seq, g))
@@ -96,9 +135,14 @@ class DeviceMirror:
         return self._after_evening_starts(device_id, epoch, starts[0][2])
 
     def game_events(self, device_id, epoch, gid):
-        return [(r[0], json.loads(r[1])) for r in self.db.execute(
-            "SELECT seq, body FROM events WHERE device_id = ? AND epoch = ? AND gid = ? "
-            "ORDER BY seq", (device_id, epoch, gid))]
+        return [
+            (r[0], json.loads(r[1]))
+            for r in self.db.execute(
+                "SELECT seq, body FROM events WHERE device_id = ? AND epoch = ? AND gid = ? "
+                "ORDER BY seq",
+                (device_id, epoch, gid),
+            )
+        ]
 
     def rebuild(self, device_id, epoch, gid, when, lost=False, notes=None):
         """Replay a game's events with the rules core and store the result with what readers
@@ -117,8 +161,11 @@ class DeviceMirror:
         if self._has("deleted", key):
             return "deleted"
         evs = self.game_events(device_id, epoch, gid)
-        old = self.db.execute("SELECT record, status, error, id, hands FROM games WHERE "
-                              "device_id = ? AND epoch = ? AND gid = ?", key).fetchone()
+        old = self.db.execute(
+            "SELECT record, status, error, id, hands FROM games WHERE "
+            "device_id = ? AND epoch = ? AND gid = ?",
+            key,
+        ).fetchone()
         evening = self.evenings.of_device_game(device_id, epoch, gid)
         held = old is not None and (lost or self._has("kept", key))
         if not evs:
@@ -134,11 +181,11 @@ class DeviceMirror:
         moved = old is not None and identity(json.loads(old[0])) != identity(rec)
         if held and not moved:
             have, now = json.loads(old[0])["hands"], rec.get("hands") or []
-            if len(now) < len(have) and now == have[:len(now)]:    # less of the history's
+            if len(now) < len(have) and now == have[: len(now)]:  # less of the history's
                 self._keep(key, True, notes, (gid, len(now), len(have), False))
                 self.evenings.set(old[3], evening)
                 return "kept"
-            if now[:len(have)] != have:         # it went another way: both are kept
+            if now[: len(have)] != have:  # it went another way: both are kept
                 moved = True
                 self._keep(key, False, notes, (gid, len(now), len(have), True))
         if moved:
@@ -160,10 +207,24 @@ class DeviceMirror:
             "method = excluded.method, players = excluded.players, hands = excluded.hands, "
             "status = excluded.status, winners = excluded.winners, record = excluded.record, "
             "error = excluded.error",
-            (device_id, epoch, gid, when, when, rec.get("method"), players, nhands, status,
-             json.dumps(winners), text, error))
-        row_id = self.db.execute("SELECT id FROM games WHERE device_id = ? AND epoch = ? AND "
-                                 "gid = ?", key).fetchone()[0]
+            (
+                device_id,
+                epoch,
+                gid,
+                when,
+                when,
+                rec.get("method"),
+                players,
+                nhands,
+                status,
+                json.dumps(winners),
+                text,
+                error,
+            ),
+        )
+        row_id = self.db.execute(
+            "SELECT id FROM games WHERE device_id = ? AND epoch = ? AND gid = ?", key
+        ).fetchone()[0]
         self.rows.store_derived(row_id, rec)
         self.evenings.set(row_id, evening)
         return result
@@ -175,8 +236,12 @@ class DeviceMirror:
         self._keep(key, False)
 
     def _has(self, table, key):
-        return self.db.execute("SELECT 1 FROM %s WHERE device_id = ? AND epoch = ? AND gid = ?"
-                               % table, key).fetchone() is not None
+        return (
+            self.db.execute(
+                "SELECT 1 FROM %s WHERE device_id = ? AND epoch = ? AND gid = ?" % table, key
+            ).fetchone()
+            is not None
+        )
 
     def _keep(self, key, on, notes=None, note=None):
         """Mark the device game under key as kept (on) or not; note it in notes."""

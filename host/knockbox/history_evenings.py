@@ -12,21 +12,27 @@ class Evenings:
 
     def __init__(self, db):
         self.db = db
-        self._dirty = set()     # keys of evenings whose games changed (renumber())
+        self._dirty = set()  # keys of evenings whose games changed (renumber())
 
     def all(self):
         """[{number, key, first (when its first game was synced), games}] in order."""
-        return [{"number": n, "key": k, "first": f, "games": c} for n, k, f, c in self.db.execute(
-            "SELECT e.number, e.key, e.first_synced, (SELECT COUNT(*) FROM games g WHERE "
-            "g.evening = e.key) FROM evenings e ORDER BY e.number")]
+        return [
+            {"number": n, "key": k, "first": f, "games": c}
+            for n, k, f, c in self.db.execute(
+                "SELECT e.number, e.key, e.first_synced, (SELECT COUNT(*) FROM games g WHERE "
+                "g.evening = e.key) FROM evenings e ORDER BY e.number"
+            )
+        ]
 
     def of_device_game(self, device_id, epoch, gid):
         """The key of the evening a device's game belongs to: "DEVICE/EPOCH/SEQ" with SEQ the
         evening record's (0: before the epoch's first), None for a game off its key."""
         if gid < 1:
             return None
-        r = self.db.execute("SELECT MAX(seq) FROM evening_starts WHERE device_id = ? AND "
-                            "epoch = ? AND next <= ?", (device_id, epoch, gid)).fetchone()
+        r = self.db.execute(
+            "SELECT MAX(seq) FROM evening_starts WHERE device_id = ? AND epoch = ? AND next <= ?",
+            (device_id, epoch, gid),
+        ).fetchone()
         return "%s/%d/%d" % (device_id, epoch, r[0] or 0)
 
     def set(self, row_id, key):
@@ -42,15 +48,19 @@ class Evenings:
         order of their first game); only the evenings touched are looked at again, and only
         numbers that changed are written."""
         keys, self._dirty = self._dirty, set()
-        moved = []      # where the touched evenings were and are in the order
+        moved = []  # where the touched evenings were and are in the order
         for key in keys:
-            old = self.db.execute("SELECT " + _FIRST + " FROM evenings WHERE key = ?",
-                                  (key,)).fetchone()
+            old = self.db.execute(
+                "SELECT " + _FIRST + " FROM evenings WHERE key = ?", (key,)
+            ).fetchone()
             if old is not None:
                 moved.append(tuple(old))
             first = self.db.execute(
                 "SELECT synced, device_id, epoch, ABS(gid), id FROM games WHERE evening = ?"
-                + ORDER + " LIMIT 1", (key,)).fetchone()
+                + ORDER
+                + " LIMIT 1",
+                (key,),
+            ).fetchone()
             if first is None:
                 self.db.execute("DELETE FROM evenings WHERE key = ?", (key,))
                 continue
@@ -59,15 +69,20 @@ class Evenings:
                 "INSERT INTO evenings VALUES (?, NULL, ?, ?, ?, ?, ?) ON CONFLICT (key) DO UPDATE "
                 "SET first_synced = excluded.first_synced, first_device = excluded.first_device,"
                 " first_epoch = excluded.first_epoch, first_gid = excluded.first_gid, "
-                "first_id = excluded.first_id", (key,) + tuple(first))
+                "first_id = excluded.first_id",
+                (key,) + tuple(first),
+            )
         if not moved:
             return
         # the evenings before the first one touched keep their numbers: those from it on are
         # numbered again (a new evening at the end: itself alone)
         low = min(moved)
-        before = self.db.execute("SELECT COUNT(*) FROM evenings WHERE (%s) < (?, ?, ?, ?, ?)"
-                                 % _FIRST, low).fetchone()[0]
+        before = self.db.execute(
+            "SELECT COUNT(*) FROM evenings WHERE (%s) < (?, ?, ?, ?, ?)" % _FIRST, low
+        ).fetchone()[0]
         self.db.execute(
             "UPDATE evenings SET number = r.n FROM (SELECT key, ? + ROW_NUMBER() OVER (ORDER BY "
             "%s) AS n FROM evenings WHERE (%s) >= (?, ?, ?, ?, ?)) AS r WHERE evenings.key = "
-            "r.key AND evenings.number IS NOT r.n" % (_FIRST, _FIRST), (before,) + low)
+            "r.key AND evenings.number IS NOT r.n" % (_FIRST, _FIRST),
+            (before,) + low,
+        )

@@ -6,6 +6,7 @@ import) is stored under the new one: named(rec) gives a record its names as the 
 them (knockbox.players: trimmed, NFC). History.players; the device mirror and the imports name
 the games they store through it.
 """
+
 import json
 
 from knockbox import players as P
@@ -20,7 +21,7 @@ class Players:
     def __init__(self, db, rows):
         self.db = db
         self.rows = rows
-        self._aliases = None    # aliases(), read once
+        self._aliases = None  # aliases(), read once
 
     def aliases(self):
         """{old name: the name it stands for now}."""
@@ -48,8 +49,9 @@ class Players:
             names = json.loads(names)
             if all(P.clean(n) == n for n in names):
                 continue
-            rec = json.loads(self.db.execute("SELECT record FROM games WHERE id = ?",
-                                             (row_id,)).fetchone()[0])
+            rec = json.loads(
+                self.db.execute("SELECT record FROM games WHERE id = ?", (row_id,)).fetchone()[0]
+            )
             new = self.named(rec)
             if new is not rec:
                 self.rows.set_players(row_id, new)
@@ -59,8 +61,9 @@ class Players:
         one index step a name (a sync's cost does not grow with the games)."""
         names: list[str] = []
         while True:
-            r = self.db.execute("SELECT MIN(player) FROM seats WHERE player > ?",
-                                (names[-1] if names else "",)).fetchone()[0]
+            r = self.db.execute(
+                "SELECT MIN(player) FROM seats WHERE player > ?", (names[-1] if names else "",)
+            ).fetchone()[0]
             if r is None:
                 return names
             names.append(r)
@@ -68,9 +71,13 @@ class Players:
     def _games_of(self, name):
         """[(row id, players, record)] of the games in which name plays."""
         key = json.dumps(name, ensure_ascii=False)
-        return [(i, json.loads(p), rec) for i, p, rec in self.db.execute(
-            "SELECT id, players, record FROM games WHERE instr(players, ?) > 0", (key,))
-            if name in json.loads(p)]
+        return [
+            (i, json.loads(p), rec)
+            for i, p, rec in self.db.execute(
+                "SELECT id, players, record FROM games WHERE instr(players, ?) > 0", (key,)
+            )
+            if name in json.loads(p)
+        ]
 
     def rename(self, old, new, merge=False):
         """Player old becomes new in every game, and stays an alias of new; merge: new is a
@@ -89,16 +96,20 @@ class Players:
         theirs = self._games_of(new)
         both = sorted(set(i for i, _, _ in games) & set(i for i, _, _ in theirs))
         if both:
-            raise UserError("%r and %r both play in game %s: one game cannot have them as one "
-                            "player" % (old, new, ", ".join(map(str, both))))
+            raise UserError(
+                "%r and %r both play in game %s: one game cannot have them as one "
+                "player" % (old, new, ", ".join(map(str, both)))
+            )
         if (theirs or new in self.aliases().values()) and not merge:
-            raise UserError("%r is a player already (%s): `knockbox player rename %s %s "
-                            "--merge` puts %r's games under %r" % (
-                                new, count(len(theirs), "game"), P.arg(old), P.arg(new), old,
-                                new))
+            raise UserError(
+                "%r is a player already (%s): `knockbox player rename %s %s "
+                "--merge` puts %r's games under %r"
+                % (new, count(len(theirs), "game"), P.arg(old), P.arg(new), old, new)
+            )
         for row_id, names, rec in games:
-            self.rows.set_players(row_id, dict(json.loads(rec),
-                                               players=[new if n == old else n for n in names]))
+            self.rows.set_players(
+                row_id, dict(json.loads(rec), players=[new if n == old else n for n in names])
+            )
         self.db.execute("DELETE FROM aliases WHERE name = ?", (new,))
         self.db.execute("UPDATE aliases SET player = ? WHERE player = ?", (new, old))
         self.db.execute("INSERT OR REPLACE INTO aliases VALUES (?, ?)", (old, new))

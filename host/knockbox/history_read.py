@@ -2,14 +2,29 @@
 ask for, each by index, nothing replayed. History is a Queries over the file it opens
 (knockbox.history says why); the tables are in knockbox.history_schema.
 """
+
 import json
 
 from knockbox.errors import UserError
 
 SEAT_COUNTS = ("won", "hands", "hands_won", "gins", "undercuts", "points", "net")
 _ORDER_G = " ORDER BY g.synced, g.device_id, g.epoch, ABS(g.gid), g.id"
-_ROW = ("id", "device_id", "epoch", "gid", "synced", "updated", "method", "players", "hands",
-        "status", "winners", "error", "evening_key", "evening")
+_ROW = (
+    "id",
+    "device_id",
+    "epoch",
+    "gid",
+    "synced",
+    "updated",
+    "method",
+    "players",
+    "hands",
+    "status",
+    "winners",
+    "error",
+    "evening_key",
+    "evening",
+)
 
 
 class Queries:
@@ -27,8 +42,10 @@ class Queries:
         if n is None:
             n = count
         if not 1 <= n <= count:
-            raise UserError("no evening %d: the history has evenings 1 to %d (see `knockbox "
-                            "history`)" % (n, count))
+            raise UserError(
+                "no evening %d: the history has evenings 1 to %d (see `knockbox "
+                "history`)" % (n, count)
+            )
         return n, self.games(evening=n, **parts)
 
     def latest_evening(self, **parts):
@@ -45,8 +62,10 @@ class Queries:
         status, winners (seats), error, evening (number or None), evening_key; seats=True adds
         "seats" (knockbox.derived's per-seat counts, [] for a game the core refused);
         detail=True adds those and "record", "standings" (None if refused) and "play"."""
-        cols = ("g.id, g.device_id, g.epoch, g.gid, g.synced, g.updated, g.method, g.players, "
-                "g.hands, g.status, g.winners, g.error, g.evening, e.number")
+        cols = (
+            "g.id, g.device_id, g.epoch, g.gid, g.synced, g.updated, g.method, g.players, "
+            "g.hands, g.status, g.winners, g.error, g.evening, e.number"
+        )
         if detail:
             cols += ", g.record, g.standings, g.play"
         q = "SELECT %s FROM games g LEFT JOIN evenings e ON e.key = g.evening" % cols
@@ -70,8 +89,9 @@ class Queries:
             have = {g["id"] for g in out}
             missing = [str(i) for i in ids if i not in have]
             if missing:
-                raise UserError("no game %s in the history (see `knockbox history`)"
-                                % ", ".join(missing))
+                raise UserError(
+                    "no game %s in the history (see `knockbox history`)" % ", ".join(missing)
+                )
         if seats or detail:
             self._add_seats(out)
         return out
@@ -81,7 +101,7 @@ class Queries:
         years of games holds one chunk in memory."""
         order = [r["id"] for r in self.games(ids, since)]
         for i in range(0, len(order), chunk):
-            yield from self.games(order[i:i + chunk], **parts)
+            yield from self.games(order[i : i + chunk], **parts)
 
     def _add_seats(self, rows):
         by_id = {r["id"]: r for r in rows}
@@ -104,11 +124,11 @@ class Queries:
 
 def _game_row(t, detail):
     d = dict(zip(_ROW, t))
-    d["replaced"] = d["gid"] < 0     # the device later had another game under its number
+    d["replaced"] = d["gid"] < 0  # the device later had another game under its number
     d["players"] = json.loads(d["players"])
     d["winners"] = json.loads(d["winners"]) if d["winners"] else []
     if detail:
-        rec, st, play = t[len(_ROW):]
+        rec, st, play = t[len(_ROW) :]
         d["record"] = json.loads(rec)
         d["standings"] = json.loads(st) if st else None
         d["play"] = json.loads(play) if play else None
@@ -119,6 +139,7 @@ def standings(row):
     """The standings of a stored game (a History.games(detail=True) row, worked out when it was
     stored); UserError for a game the rules core refused."""
     if row.get("standings") is None:
-        raise UserError("game %d: %s" % (row["id"], row.get("error") or "refused by the rules "
-                                         "core"))
+        raise UserError(
+            "game %d: %s" % (row["id"], row.get("error") or "refused by the rules core")
+        )
     return row["standings"]

@@ -2,6 +2,7 @@
 its record set again, found by its record or its device key, taken out. History.rows; the device
 mirror, the imports and the players' edits store games through it, knockbox.importing adds the
 games that come with no events. knockbox.history's header says what a game's key is."""
+
 import json
 
 from knockbox import derived
@@ -28,10 +29,21 @@ class GameRows:
         cur = self.db.execute(
             "INSERT INTO games (device_id, epoch, gid, synced, updated, method, players, hands, "
             "status, winners, record, error) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            (device_id, epoch, 0 if gid is None else gid, synced, updated, rec.get("method"),
-             json.dumps(rec.get("players") or [], ensure_ascii=False),
-             len(rec.get("hands") or []), status, json.dumps(winners),
-             json.dumps(rec, ensure_ascii=False, sort_keys=True), error))
+            (
+                device_id,
+                epoch,
+                0 if gid is None else gid,
+                synced,
+                updated,
+                rec.get("method"),
+                json.dumps(rec.get("players") or [], ensure_ascii=False),
+                len(rec.get("hands") or []),
+                status,
+                json.dumps(winners),
+                json.dumps(rec, ensure_ascii=False, sort_keys=True),
+                error,
+            ),
+        )
         row_id = cur.lastrowid
         if gid is None:
             self.db.execute("UPDATE games SET gid = ? WHERE id = ?", (-row_id, row_id))
@@ -45,30 +57,47 @@ class GameRows:
         if d is None and status != "invalid":
             d = derived.derive(rec)
         winners = d[0]["winners"] if d and d[0]["over"] else []
-        self.db.execute("UPDATE games SET updated = ?, players = ?, hands = ?, status = ?, "
-                        "winners = ?, record = ?, error = ? WHERE id = ?",
-                        (updated, json.dumps(rec.get("players") or [], ensure_ascii=False),
-                         len(rec.get("hands") or []), status, json.dumps(winners),
-                         json.dumps(rec, ensure_ascii=False, sort_keys=True), error, row_id))
+        self.db.execute(
+            "UPDATE games SET updated = ?, players = ?, hands = ?, status = ?, "
+            "winners = ?, record = ?, error = ? WHERE id = ?",
+            (
+                updated,
+                json.dumps(rec.get("players") or [], ensure_ascii=False),
+                len(rec.get("hands") or []),
+                status,
+                json.dumps(winners),
+                json.dumps(rec, ensure_ascii=False, sort_keys=True),
+                error,
+                row_id,
+            ),
+        )
         self.store_derived(row_id, rec, d)
 
     def set_players(self, row_id, rec):
         """Game row_id's record rec, that differs from the stored one only in its names."""
-        self.db.execute("UPDATE games SET players = ?, record = ? WHERE id = ?", (
-            json.dumps(rec["players"], ensure_ascii=False),
-            json.dumps(rec, ensure_ascii=False, sort_keys=True), row_id))
+        self.db.execute(
+            "UPDATE games SET players = ?, record = ? WHERE id = ?",
+            (
+                json.dumps(rec["players"], ensure_ascii=False),
+                json.dumps(rec, ensure_ascii=False, sort_keys=True),
+                row_id,
+            ),
+        )
         self.store_derived(row_id, rec)
 
     def stored_record(self, device_id, epoch, gid):
         """The record of the game under this device key, None if none."""
-        r = self.db.execute("SELECT record FROM games WHERE device_id = ? AND epoch = ? AND "
-                            "gid = ?", (device_id, epoch, gid)).fetchone()
+        r = self.db.execute(
+            "SELECT record FROM games WHERE device_id = ? AND epoch = ? AND gid = ?",
+            (device_id, epoch, gid),
+        ).fetchone()
         return json.loads(r[0]) if r else None
 
     def next_gid(self, device_id, epoch):
         """The next free game number of a device epoch (the device "import"'s games)."""
-        r = self.db.execute("SELECT MAX(gid) FROM games WHERE device_id = ? AND epoch = ?",
-                            (device_id, epoch)).fetchone()
+        r = self.db.execute(
+            "SELECT MAX(gid) FROM games WHERE device_id = ? AND epoch = ?", (device_id, epoch)
+        ).fetchone()
         return max(r[0] or 0, 0) + 1
 
     def find(self, rec, source=None, day=None, apart=False):
@@ -78,11 +107,13 @@ class GameRows:
         text = json.dumps(rec, ensure_ascii=False, sort_keys=True)
         players = json.dumps(rec.get("players") or [], ensure_ascii=False)
         args: list[object]
-        if source is None:      # by games_found: players, hands (and date)
+        if source is None:  # by games_found: players, hands (and date)
             q, args = "SELECT id FROM games WHERE players = ? AND hands = ?", [players]
-        else:                   # by the device's key: its games (off the key)
-            q = ("SELECT id FROM games WHERE device_id = ? AND epoch = ? AND +players = ? AND "
-                 "+hands = ?")
+        else:  # by the device's key: its games (off the key)
+            q = (
+                "SELECT id FROM games WHERE device_id = ? AND epoch = ? AND +players = ? AND "
+                "+hands = ?"
+            )
             args = list(source) + [players]
         args.append(len(rec.get("hands") or []))
         if day is not None:
@@ -97,8 +128,13 @@ class GameRows:
 
     def ids_of(self, device_id, epoch, gid):
         """[the row id] of the game under this device key, [] if none."""
-        return [r[0] for r in self.db.execute("SELECT id FROM games WHERE device_id = ? AND "
-                                              "epoch = ? AND gid = ?", (device_id, epoch, gid))]
+        return [
+            r[0]
+            for r in self.db.execute(
+                "SELECT id FROM games WHERE device_id = ? AND epoch = ? AND gid = ?",
+                (device_id, epoch, gid),
+            )
+        ]
 
     def store_derived(self, row_id, rec, d=None):
         """The standings, play and seats of a stored game (none if the core refuses it); d:
@@ -107,21 +143,27 @@ class GameRows:
         try:
             st, play, seats = (d or derived.derive(rec))[:3]
         except (GameError, TypeError, AttributeError, KeyError):
-            self.db.execute("UPDATE games SET standings = NULL, play = NULL WHERE id = ?",
-                            (row_id,))
+            self.db.execute(
+                "UPDATE games SET standings = NULL, play = NULL WHERE id = ?", (row_id,)
+            )
             return
-        self.db.execute("UPDATE games SET standings = ?, play = ? WHERE id = ?",
-                        (_dumps(st), _dumps(play), row_id))
+        self.db.execute(
+            "UPDATE games SET standings = ?, play = ? WHERE id = ?",
+            (_dumps(st), _dumps(play), row_id),
+        )
         self.db.executemany(
             "INSERT INTO seats VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            [(row_id, c["seat"], c["player"]) + tuple(c[k] for k in SEAT_COUNTS)
-             for c in seats])
+            [(row_id, c["seat"], c["player"]) + tuple(c[k] for k in SEAT_COUNTS) for c in seats],
+        )
 
     def remove(self, row_id):
         """Game row_id out of the history, with its seats and its import notes."""
         self.evenings.set(row_id, None)
-        for sql in ("DELETE FROM seats WHERE game_id = ?", "DELETE FROM imported WHERE "
-                    "game_id = ?", "DELETE FROM games WHERE id = ?"):
+        for sql in (
+            "DELETE FROM seats WHERE game_id = ?",
+            "DELETE FROM imported WHERE game_id = ?",
+            "DELETE FROM games WHERE id = ?",
+        ):
             self.db.execute(sql, (row_id,))
 
 

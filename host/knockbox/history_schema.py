@@ -24,7 +24,8 @@ Schema 3 (a schema 2 file gets these tables when first opened):
                                      updated (before: the row's record, status, error, updated)
   and the index import finds a typed-in game by (its players, hands and date: games_found)
 """
-SCHEMA = 3      # 1: before the derived data, 2: before kept games, aliases and import batches
+
+SCHEMA = 3  # 1: before the derived data, 2: before kept games, aliases and import batches
 TABLES = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT);
 CREATE TABLE IF NOT EXISTS devices (
@@ -84,7 +85,8 @@ CREATE INDEX games_found ON games (players, hands, synced);
 # Indexes added to schema 2 since it first landed: made when missing
 INDEXES_2 = {
     "evenings_first": "CREATE INDEX evenings_first ON evenings (first_synced, first_device, "
-                      "first_epoch, first_gid, first_id)"}
+    "first_epoch, first_gid, first_id)"
+}
 
 
 def run_script(db, script):

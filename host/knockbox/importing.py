@@ -24,6 +24,7 @@ Evenings: the games with the same meta.evening form one evening; without a label
 one date (meta.synced, else today) do. export writes each game's evening as its label (a synced
 game's: "DEVICE/EPOCH/SEQ" of the evening record), so export -> import gives the same evenings.
 """
+
 import datetime
 import os
 import sys
@@ -37,14 +38,13 @@ from knockbox.plural import count
 from knockbox.progress import Progress
 from knockcore.errors import GameError
 
-IMPORT_DEVICE = "import"    # the device of games typed in or imported without one
+IMPORT_DEVICE = "import"  # the device of games typed in or imported without one
 
 
 def when(v, what):
     """A meta date/time as the history keeps it ("YYYY-MM-DD HH:MM:SS"), or ValueError."""
     if not isinstance(v, str):
-        raise ValueError("%s %s is not a date like 2025-01-31 or 2025-01-31 20:15"
-                         % (what, _r(v)))
+        raise ValueError("%s %s is not a date like 2025-01-31 or 2025-01-31 20:15" % (what, _r(v)))
     for fmt in ("%Y-%m-%d %H:%M:%S", "%Y-%m-%d %H:%M", "%Y-%m-%d"):
         try:
             return datetime.datetime.strptime(v, fmt).strftime("%Y-%m-%d %H:%M:%S")
@@ -70,18 +70,19 @@ class Game:
             raise ValueError("meta must be an object")
         self.rec = {k: obj[k] for k in obj if k != "meta"}
         if isinstance(self.rec.get("players"), list):
-            self.rec["players"] = [P.check(n, "player") if isinstance(n, str) else n
-                                   for n in self.rec["players"]]
+            self.rec["players"] = [
+                P.check(n, "player") if isinstance(n, str) else n for n in self.rec["players"]
+            ]
         self.synced = when(meta["synced"], "meta.synced") if "synced" in meta else today
-        self.updated = (when(meta["updated"], "meta.updated") if "updated" in meta
-                        else self.synced)
+        self.updated = when(meta["updated"], "meta.updated") if "updated" in meta else self.synced
         self.apart = meta.get("replaced") is True
         self.key = _key(meta)
         label = meta.get("evening")
         if label is not None and (type(label) not in (str, int) or label == ""):
             raise ValueError("meta.evening %s is not a label (a name or a number)" % _r(label))
-        self.evening = None if self.apart else (str(label) if label is not None
-                                               else self.synced[:10])
+        self.evening = (
+            None if self.apart else (str(label) if label is not None else self.synced[:10])
+        )
         status = meta.get("status")
         if status is not None and status not in STATUSES:
             raise ValueError("meta.status %s is not one of %s" % (_r(status), ", ".join(STATUSES)))
@@ -89,7 +90,7 @@ class Game:
         if status == "invalid":
             self._refused(meta)
             return
-        self.derived = derived.derive(self.rec)     # GameError: the rules core refuses it
+        self.derived = derived.derive(self.rec)  # GameError: the rules core refuses it
         self.rec = self.derived[3]
         over = self.derived[0]["over"]
         self.status = "over" if over else ("abandoned" if status == "abandoned" else "playing")
@@ -98,12 +99,16 @@ class Game:
         """A game the history that exported it had refused (status "invalid"): kept as it was,
         with its error, so that export -> import loses nothing; it counts nowhere."""
         rec = self.rec
-        if not (type(rec.get("method")) is int and 0 <= rec["method"] <= MAX_INT
-                and isinstance(rec.get("players"), list)
-                and all(isinstance(p, str) for p in rec["players"])
-                and isinstance(meta.get("error"), str)):
-            raise ValueError("a refused game (meta.status \"invalid\") needs its method, "
-                             "players and meta.error")
+        if not (
+            type(rec.get("method")) is int
+            and 0 <= rec["method"] <= MAX_INT
+            and isinstance(rec.get("players"), list)
+            and all(isinstance(p, str) for p in rec["players"])
+            and isinstance(meta.get("error"), str)
+        ):
+            raise ValueError(
+                'a refused game (meta.status "invalid") needs its method, players and meta.error'
+            )
         self.status, self.error, self.derived = "invalid", meta["error"], None
 
 
@@ -111,10 +116,17 @@ def _key(meta):
     dev, epoch, gid = meta.get("device"), meta.get("epoch"), meta.get("gid")
     if dev is None:
         return None
-    if not (isinstance(dev, str) and dev and type(epoch) is int and 0 <= epoch <= MAX_INT
-            and (gid is None or (type(gid) is int and 1 <= gid <= MAX_INT))):
-        raise ValueError("meta.device, meta.epoch and meta.gid must be a device id and whole "
-                         "numbers (as `knockbox export --json` writes them)")
+    if not (
+        isinstance(dev, str)
+        and dev
+        and type(epoch) is int
+        and 0 <= epoch <= MAX_INT
+        and (gid is None or (type(gid) is int and 1 <= gid <= MAX_INT))
+    ):
+        raise ValueError(
+            "meta.device, meta.epoch and meta.gid must be a device id and whole "
+            "numbers (as `knockbox export --json` writes them)"
+        )
     return (dev, epoch, gid)
 
 
@@ -137,14 +149,15 @@ def run(h, files, stdin=None, err=None):
                     g = _game(path, n, obj, today)
                     counts[store(h, g)] += 1
                     names.update(g.rec["players"])
-                    progress.show(count(sum(counts.values()), "game")
-                                  + _share(before + read[0], total))
+                    progress.show(
+                        count(sum(counts.values()), "game") + _share(before + read[0], total)
+                    )
                 done = before + read[0]
             h.evenings.renumber()
             counts["batch"] = h.imports.end()
             counts["twins"] = P.case_twins(names, h.players.names())
     finally:
-        progress.end()      # (the line is cleared before any message)
+        progress.end()  # (the line is cleared before any message)
     return counts
 
 
@@ -160,14 +173,16 @@ def _game(path, n, obj, today):
     try:
         return Game(obj, today)
     except (ValueError, GameError, TypeError, KeyError) as e:
-        raise UserError("%s: record %d%s: %s: nothing was imported"
-                        % (path, n or 1, _who(obj), e)) from None
+        raise UserError(
+            "%s: record %d%s: %s: nothing was imported" % (path, n or 1, _who(obj), e)
+        ) from None
 
 
 def _who(obj):
     if isinstance(obj, dict) and isinstance(obj.get("players"), list):
-        return " (%s)" % ", ".join(P.shown(p if isinstance(p, str) else repr(p))
-                                   for p in obj["players"][:3])
+        return " (%s)" % ", ".join(
+            P.shown(p if isinstance(p, str) else repr(p)) for p in obj["players"][:3]
+        )
     return ""
 
 
@@ -187,37 +202,65 @@ def store(h, g):
         g.rec = rec
         if g.status != "invalid":
             g.derived = derived.derive(rec)
-    if g.key is None:       # typed in: the same date and the same hands is the same game
+    if g.key is None:  # typed in: the same date and the same hands is the same game
         if h.rows.find(g.rec, day=g.synced[:10]) is not None:
             return "same"
         gid = h.rows.next_gid(IMPORT_DEVICE, 0)
-        h.imports.note(h.rows.add(IMPORT_DEVICE, 0, gid, g.synced, g.updated, g.rec, g.status,
-                                  g.error, g.evening, g.derived))
+        h.imports.note(
+            h.rows.add(
+                IMPORT_DEVICE,
+                0,
+                gid,
+                g.synced,
+                g.updated,
+                g.rec,
+                g.status,
+                g.error,
+                g.evening,
+                g.derived,
+            )
+        )
         return "new"
     dev, epoch, gid = g.key
-    if gid is None or g.apart:      # a game its device replaced: off the key, as it was
+    if gid is None or g.apart:  # a game its device replaced: off the key, as it was
         if h.rows.find(g.rec, (dev, epoch)) is not None:
             return "same"
-        h.imports.note(h.rows.add(dev, epoch, None, g.synced, g.updated, g.rec, g.status,
-                                  g.error, g.evening, g.derived))
+        h.imports.note(
+            h.rows.add(
+                dev,
+                epoch,
+                None,
+                g.synced,
+                g.updated,
+                g.rec,
+                g.status,
+                g.error,
+                g.evening,
+                g.derived,
+            )
+        )
         return "new"
     old = h.rows.stored_record(dev, epoch, gid)
     if old == g.rec or h.rows.find(g.rec, (dev, epoch), apart=True) is not None:
-        return "same"       # that device record (kept apart here: the device replaced it)
+        return "same"  # that device record (kept apart here: the device replaced it)
     if old is None:
-        h.imports.note(h.rows.add(dev, epoch, gid, g.synced, g.updated, g.rec, g.status,
-                                  g.error, g.evening, g.derived))
+        h.imports.note(
+            h.rows.add(
+                dev, epoch, gid, g.synced, g.updated, g.rec, g.status, g.error, g.evening, g.derived
+            )
+        )
         return "new"
     if _start(old) == _start(g.rec):
-        if old["hands"] == g.rec["hands"][:len(old["hands"])]:     # the game went on
+        if old["hands"] == g.rec["hands"][: len(old["hands"])]:  # the game went on
             row_id = h.rows.ids_of(dev, epoch, gid)[0]
             h.imports.note(row_id, h.imports.row_before(row_id))
             h.rows.set_record(row_id, g.updated, g.rec, g.status, g.error, g.derived)
             return "updated"
-        if g.rec["hands"] == old["hands"][:len(g.rec["hands"])]:   # we have more of it
+        if g.rec["hands"] == old["hands"][: len(g.rec["hands"])]:  # we have more of it
             return "same"
-    h.imports.note(h.rows.add(dev, epoch, None, g.synced, g.updated, g.rec, g.status, g.error,
-                              None, g.derived))
+    h.imports.note(
+        h.rows.add(dev, epoch, None, g.synced, g.updated, g.rec, g.status, g.error, None, g.derived)
+    )
     return "apart"
 
 

@@ -11,6 +11,7 @@ two different files of one name.
         ...
     holder(path)        # {"pid", "command", "since", ...} of the process holding it, or None
 """
+
 import json
 import os
 import sys
@@ -19,7 +20,7 @@ import typing
 
 from knockbox.errors import UserError
 
-_WINDOWS_AT = 1 << 30   # msvcrt locks a byte range: one far beyond what the file says
+_WINDOWS_AT = 1 << 30  # msvcrt locks a byte range: one far beyond what the file says
 
 
 class Busy(UserError):
@@ -38,16 +39,19 @@ class Lock:
             os.makedirs(os.path.dirname(os.path.abspath(self.path)), exist_ok=True)
             f = open(self.path, "a+", encoding="utf-8")
         except OSError as e:
-            raise UserError("cannot use %s: %s: %s"
-                            % (what, self.path, e.strerror or e)) from None
+            raise UserError("cannot use %s: %s: %s" % (what, self.path, e.strerror or e)) from None
         if not _try_lock(f):
             who = _read(f)
             f.close()
-            raise Busy("%s is in use by %s: wait for it to finish, or stop it" % (what,
-                                                                             describe(who)))
+            raise Busy(
+                "%s is in use by %s: wait for it to finish, or stop it" % (what, describe(who))
+            )
         self._f = f
-        self._info = {"pid": os.getpid(), "command": command,
-                      "since": time.strftime("%Y-%m-%d %H:%M:%S")}
+        self._info = {
+            "pid": os.getpid(),
+            "command": command,
+            "since": time.strftime("%Y-%m-%d %H:%M:%S"),
+        }
         self.update(**info)
         return self
 
@@ -91,18 +95,21 @@ def holder(path):
 
 
 def describe(who):
-    """"knockbox sync (process 123, since 2026-01-31 20:15:02)" from a holder's record."""
+    """ "knockbox sync (process 123, since 2026-01-31 20:15:02)" from a holder's record."""
     if not who:
         return "another process"
-    return "%s (process %s, since %s)" % (who.get("command", "another knockbox"),
-                                          who.get("pid", "?"), who.get("since", "?"))
+    return "%s (process %s, since %s)" % (
+        who.get("command", "another knockbox"),
+        who.get("pid", "?"),
+        who.get("since", "?"),
+    )
 
 
 def _read(f):
     f.seek(0)
     try:
         info = json.loads(f.read() or "{}")
-    except ValueError:          # caught half written
+    except ValueError:  # caught half written
         return {}
     return info if isinstance(info, dict) else {}
 

@@ -18,6 +18,7 @@ imports that package from (shared/ for knockcore in a checkout, site-packages on
 a wheel or an sdist), so what goes on the device is the code the laptop runs, in a checkout and
 installed alike; root files are beside the manifest (firmware/, or the package knockbox.firmware).
 """
+
 import os
 
 from knockbox import engines
@@ -35,17 +36,18 @@ class ManifestError(UserError):
 class Entry:
     """One file of the build: where it comes from, where it goes, how it is compiled."""
 
-    def __init__(self, src, dest, opt=3, only=None, march=None, compiled=True, boards=None,
-                 text=None):
-        self.src = src            # absolute path of the source
-        self.text = text          # None, or the source the build compiles instead of src's
-        self.packed = False       # a table(): compiled from src's TABLE packed (knockbox.mpy)
-        self.dest = dest          # path on the device, relative to its root ("knockfw/app.mpy")
+    def __init__(
+        self, src, dest, opt=3, only=None, march=None, compiled=True, boards=None, text=None
+    ):
+        self.src = src  # absolute path of the source
+        self.text = text  # None, or the source the build compiles instead of src's
+        self.packed = False  # a table(): compiled from src's TABLE packed (knockbox.mpy)
+        self.dest = dest  # path on the device, relative to its root ("knockfw/app.mpy")
         self.opt = opt
-        self.only = only          # None, "device" or "sim"
-        self.march = march        # None or {"device": arch, "sim": arch}
+        self.only = only  # None, "device" or "sim"
+        self.march = march  # None or {"device": arch, "sim": arch}
         self.compiled = compiled  # False: copied as source (root files)
-        self.boards = boards      # None (every board) or the boards it is for ("badger2040")
+        self.boards = boards  # None (every board) or the boards it is for ("badger2040")
 
     @property
     def module(self):
@@ -63,7 +65,8 @@ class Entry:
 
     def wanted(self, target, board=None):
         return (self.only is None or self.only == target) and (
-            board is None or self.boards is None or board in self.boards)
+            board is None or self.boards is None or board in self.boards
+        )
 
     def march_for(self, target):
         return self.march.get(target) if self.march else None
@@ -74,8 +77,9 @@ class Entry:
 
 def _only(value):
     if value not in (None,) + TARGETS:
-        raise ManifestError("manifest: only= must be one of %s, not %r" % (", ".join(TARGETS),
-                                                                            value))
+        raise ManifestError(
+            "manifest: only= must be one of %s, not %r" % (", ".join(TARGETS), value)
+        )
     return value
 
 
@@ -84,8 +88,7 @@ def _boards(value):
         return None
     names = (value,) if isinstance(value, str) else tuple(value)
     if not names or not all(isinstance(b, str) and b for b in names):
-        raise ManifestError("manifest: board= is a board name or a list of them, not %r"
-                            % (value,))
+        raise ManifestError("manifest: board= is a board name or a list of them, not %r" % (value,))
     return names
 
 
@@ -96,8 +99,9 @@ def _march(value):
         return {"device": value, "sim": HOST_MARCH}
     if isinstance(value, dict) and set(value) <= set(TARGETS):
         return dict(value)
-    raise ManifestError("manifest: march= is an architecture name or a dict {target: arch}, "
-                        "not %r" % (value,))
+    raise ManifestError(
+        "manifest: march= is an architecture name or a dict {target: arch}, not %r" % (value,)
+    )
 
 
 class Manifest:
@@ -105,7 +109,7 @@ class Manifest:
         self.path = os.path.abspath(path)
         self.folder = os.path.dirname(self.path)
         self._entries = {}  # dest -> Entry, in the order first named
-        self._homes = {}    # package name -> the base_path its package() entry named
+        self._homes = {}  # package name -> the base_path its package() entry named
 
     def _base(self, base_path):
         return os.path.normpath(os.path.join(self.folder, base_path))
@@ -130,8 +134,9 @@ class Manifest:
         base = self._base(base_path)
         top = os.path.join(base, *name.split("/"))
         if not os.path.isfile(os.path.join(top, "__init__.py")):
-            raise ManifestError("manifest: package %s: no %s" % (name, os.path.join(top,
-                                                                               "__init__.py")))
+            raise ManifestError(
+                "manifest: package %s: no %s" % (name, os.path.join(top, "__init__.py"))
+            )
         self._homes[name.split("/")[0]] = base_path
         for dirpath, dirs, files in os.walk(top):
             dirs[:] = sorted(d for d in dirs if d != "__pycache__")
@@ -144,8 +149,9 @@ class Manifest:
         src = os.path.join(self._base(self._base_of(path, base_path)), *path.split("/"))
         if not path.endswith(".py") or not os.path.isfile(src):
             raise ManifestError("manifest: module %s: no such .py file (%s)" % (path, src))
-        self._add(Entry(src, path[:-3] + ".mpy", opt, _only(only), _march(march),
-                        boards=_boards(board)))
+        self._add(
+            Entry(src, path[:-3] + ".mpy", opt, _only(only), _march(march), boards=_boards(board))
+        )
 
     def version(self, path, base_path=None, only=None):
         """The module at path (as module() finds it) compiled from `VERSION = "<V>"`, V this
@@ -164,8 +170,17 @@ class Manifest:
         src = os.path.join(self._base(base_path), *path.split("/"))
         if not os.path.isfile(src):
             raise ManifestError("manifest: root %s: no such file (%s)" % (path, src))
-        self._add(Entry(src, dest or os.path.basename(path), None, _only(only), None,
-                        compiled=False, boards=_boards(board)))
+        self._add(
+            Entry(
+                src,
+                dest or os.path.basename(path),
+                None,
+                _only(only),
+                None,
+                compiled=False,
+                boards=_boards(board),
+            )
+        )
 
     # ---- reading it ----
 
@@ -208,8 +223,10 @@ def package_version():
     try:
         return version("knockbox")
     except PackageNotFoundError:
-        raise ManifestError("the knockbox package is not installed (in a checkout: "
-                            "scripts/setup), so it has no version") from None
+        raise ManifestError(
+            "the knockbox package is not installed (in a checkout: "
+            "scripts/setup), so it has no version"
+        ) from None
 
 
 def home(name):
@@ -237,8 +254,18 @@ def parse(path):
             code = compile(f.read(), path, "exec")
     except OSError as e:
         raise ManifestError("cannot read the device manifest %s: %s" % (path, e)) from None
-    exec(code, {"__file__": path, "package": m.package, "module": m.module, "root": m.root,
-                "version": m.version, "table": m.table, "home": home})
+    exec(
+        code,
+        {
+            "__file__": path,
+            "package": m.package,
+            "module": m.module,
+            "root": m.root,
+            "version": m.version,
+            "table": m.table,
+            "home": home,
+        },
+    )
     return m
 
 

@@ -7,6 +7,7 @@ locale): the same Russian the device shows, from the firmware's table knockfw/me
                             "record 4: hand 2: knock: Ann's count 11 is above the knock limit
                             10"), matched against the templates and said again
 """
+
 import importlib
 import re
 
@@ -78,22 +79,24 @@ def translate(text, lang="en"):
         m = re.match(_pattern(prefix), rest)
         if m:
             out += t[prefix] % int(m.group(1))
-            rest = rest[m.end():]
-    for en in sorted(t, key=len, reverse=True):     # the most specific template first
+            rest = rest[m.end() :]
+    for en in sorted(t, key=len, reverse=True):  # the most specific template first
         if en in _HOST or en.startswith("hand %d"):
             continue
         m = re.fullmatch(_pattern(en), rest)
         if m:
-            args = tuple(int(g) if f == "d" else g for g, f in zip(m.groups(),
-                                                                     re.findall(r"%([sdr])", en)))
+            args = tuple(
+                int(g) if f == "d" else g for g, f in zip(m.groups(), re.findall(r"%([sdr])", en))
+            )
             return out + _fill(t[en], args)
     return out + rest
 
 
 def _pattern(template):
     parts = re.split(r"(%[sdr])", template)
-    return "".join({"%s": "(.+?)", "%r": "(.+?)", "%d": r"(-?\d+)"}.get(p, re.escape(p))
-                   for p in parts)
+    return "".join(
+        {"%s": "(.+?)", "%r": "(.+?)", "%d": r"(-?\d+)"}.get(p, re.escape(p)) for p in parts
+    )
 
 
 def _fill(template, args):

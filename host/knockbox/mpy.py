@@ -19,6 +19,7 @@ folder} compiles the package from a copy in folder (folder/knockfw/...); manifes
 Each source is compiled once per process (cached by path, size, mtime and options); a generated
 module (the manifest's version()) is compiled from its text.
 """
+
 import os
 import re
 import subprocess
@@ -72,8 +73,7 @@ def compile_file(src, opt=3, march=None, name=None, out=None):
             if r.returncode != 0:
                 msg = (r.stderr or r.stdout).strip()
                 if "invalid arch" in msg and not march:
-                    msg += ("\n(native code: give the module march=\"armv6m\" in "
-                            "firmware/manifest.py)")
+                    msg += '\n(native code: give the module march="armv6m" in firmware/manifest.py)'
                 raise CompileError("mpy-cross failed on %s:\n%s" % (name or src, msg))
             with open(dest, "rb") as f:
                 data = _compiled[key] = f.read()
@@ -103,11 +103,14 @@ def table_of(src):
     with open(src, encoding="utf-8") as f:
         tree = ast.parse(f.read(), src)
     for node in tree.body:
-        if (isinstance(node, ast.Assign) and [getattr(t, "id", None) for t in node.targets] ==
-                ["TABLE"] and isinstance(node.value, ast.Constant) and
-                isinstance(node.value.value, str)):
+        if (
+            isinstance(node, ast.Assign)
+            and [getattr(t, "id", None) for t in node.targets] == ["TABLE"]
+            and isinstance(node.value, ast.Constant)
+            and isinstance(node.value.value, str)
+        ):
             return node.value.value
-    raise CompileError("%s: no TABLE = \"...\" to pack" % (src,))
+    raise CompileError('%s: no TABLE = "..." to pack' % (src,))
 
 
 def pack_table(text):
@@ -122,7 +125,7 @@ def pack_table(text):
             out.append(0x80 + c - 0x410)
         elif c < 0x10000:
             out += ch.encode("utf-8")
-        else:   # (the device's unpacker knows UTF-8 of up to 3 bytes: no font has these)
+        else:  # (the device's unpacker knows UTF-8 of up to 3 bytes: no font has these)
             raise CompileError("a string table holds %r (U+%X): no face has it" % (ch, c))
     return bytes(out)
 
@@ -148,8 +151,9 @@ def _source(entry, sources):
     return entry.src
 
 
-def build(target="device", modules=None, native_march=None, sources=None, manifest=None,
-          board=None):
+def build(
+    target="device", modules=None, native_march=None, sources=None, manifest=None, board=None
+):
     """Compile the manifest's files for target (and, with board, only that board's): {device
     path: bytes}."""
     from concurrent.futures import ThreadPoolExecutor
@@ -229,5 +233,4 @@ def build_into(folder, target="device", **options):
 
 def total(sizes):
     """Bytes of the compiled files (.mpy) in a {device path: size or bytes}."""
-    return sum(v if isinstance(v, int) else len(v) for k, v in sizes.items()
-               if k.endswith(".mpy"))
+    return sum(v if isinstance(v, int) else len(v) for k, v in sizes.items() if k.endswith(".mpy"))

@@ -3,6 +3,7 @@ with one code point or with a combining accent is one name), at most NAME_MAX ch
 device's roster limit), and names that differ only in case pointed out to the user, with the
 command that makes them one player (`knockbox player rename OLD NEW --merge`). Renames and merges
 are the history's (knockbox.history_players)."""
+
 import unicodedata
 
 from knockbox.textsafe import visible
@@ -22,8 +23,10 @@ def check(name, what="name"):
         raise ValueError("%s: a player's name must be a non-empty text" % what)
     name = text(clean(name), what)
     if len(name) > NAME_MAX:
-        raise ValueError("%s %r is %d characters: the device allows %d" % (
-            what, shown(name), len(name), NAME_MAX))
+        raise ValueError(
+            "%s %r is %d characters: the device allows %d"
+            % (what, shown(name), len(name), NAME_MAX)
+        )
     return name
 
 
@@ -39,7 +42,7 @@ def text(name, what="name"):
 
 def shown(name, width=40):
     """A name cut short for a message (a name that is too long may be very long)."""
-    return name if len(name) <= width else name[:width - 3] + "..."
+    return name if len(name) <= width else name[: width - 3] + "..."
 
 
 def case_twins(new, known):
@@ -58,9 +61,11 @@ def case_twins(new, known):
 
 def twin_lines(pairs):
     """The lines that point out names differing only in case and say how to make them one."""
-    return ["%r and %r differ only in case, so they are two players; if they are one: "
-            "`knockbox player rename %s %s --merge`" % (a, b, visible(arg(a)), visible(arg(b)))
-            for a, b in pairs]
+    return [
+        "%r and %r differ only in case, so they are two players; if they are one: "
+        "`knockbox player rename %s %s --merge`" % (a, b, visible(arg(a)), visible(arg(b)))
+        for a, b in pairs
+    ]
 
 
 def arg(name):

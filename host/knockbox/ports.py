@@ -7,6 +7,7 @@ port in its lock file there). lock(): the port for this process alone (knockbox.
 the temporary folder); a second `sync` on it is told who has it. refused(): why a port cannot be
 opened, with what to do (on Linux, the `dialout` group).
 """
+
 import errno
 import hashlib
 import os
@@ -21,17 +22,21 @@ from knockbox.errors import UserError
 # USB ids of MicroPython's own USB serial: Raspberry Pi's id for MicroPython on RP2040/RP2350
 # (the stock RPI_PICO build, Badger 2040 included), and MicroPython's own ids (pyboard and other
 # ports). A port whose USB manufacturer says MicroPython counts as well.
-USB_IDS = {(0x2E8A, 0x0005): "MicroPython (Raspberry Pi RP2)",
-           (0xF055, 0x9800): "MicroPython", (0xF055, 0x9802): "MicroPython"}
-SIM_LOCK = "simulator.lock"     # in the simulator's folder: held while it runs, says its port
+USB_IDS = {
+    (0x2E8A, 0x0005): "MicroPython (Raspberry Pi RP2)",
+    (0xF055, 0x9800): "MicroPython",
+    (0xF055, 0x9802): "MicroPython",
+}
+SIM_LOCK = "simulator.lock"  # in the simulator's folder: held while it runs, says its port
 
 Port = namedtuple("Port", "device description")
 
 
 def default_sim_dir():
     """The simulator's folder (its flash image persists there between runs)."""
-    base = os.environ.get("XDG_DATA_HOME") or os.path.join(os.path.expanduser("~"), ".local",
-                                                            "share")
+    base = os.environ.get("XDG_DATA_HOME") or os.path.join(
+        os.path.expanduser("~"), ".local", "share"
+    )
     return os.path.join(base, "knockbox", "sim")
 
 
@@ -70,35 +75,39 @@ def find(port=None, sim=True, none_hint=""):
     if len(found) == 1:
         return found[0]
     if found:
-        raise UserError("several MicroPython boards are plugged in; pick one with --port:\n"
-                        + "\n".join("  %s  (%s)" % p for p in found))
+        raise UserError(
+            "several MicroPython boards are plugged in; pick one with --port:\n"
+            + "\n".join("  %s  (%s)" % p for p in found)
+        )
     running = simulator() if sim else None
     if running:
         return running
     ids = ", ".join("%04x:%04x" % k for k in sorted(USB_IDS))
-    raise UserError("no MicroPython board found on USB (looked for USB ids %s)%s: plug it in "
-                    "with a data cable, or name its port with --port%s"
-                    % (ids, ", and no simulator running" if sim else "", none_hint))
+    raise UserError(
+        "no MicroPython board found on USB (looked for USB ids %s)%s: plug it in "
+        "with a data cable, or name its port with --port%s"
+        % (ids, ", and no simulator running" if sim else "", none_hint)
+    )
 
 
 def lock(device, command):
     """The port `device` for this process alone until released (a locks.Lock); Busy naming
     who has it."""
-    return locks.Lock(_lock_path(device)).acquire("serial port %s" % device, command,
-                                                  port=device)
+    return locks.Lock(_lock_path(device)).acquire("serial port %s" % device, command, port=device)
 
 
 def _lock_path(device):
     key = device
     if os.name == "nt":
-        key = device.upper()                        # com3 is COM3
+        key = device.upper()  # com3 is COM3
     elif os.path.exists(device):
-        key = os.path.realpath(device)              # /dev/serial/by-id/... is /dev/ttyACM0
+        key = os.path.realpath(device)  # /dev/serial/by-id/... is /dev/ttyACM0
     name = re.sub(r"[^A-Za-z0-9]+", "_", key).strip("_")[-40:]
     digest = hashlib.sha256(key.encode("utf-8", "replace")).hexdigest()[:12]
     user = "-%d" % os.getuid() if hasattr(os, "getuid") else ""
-    return os.path.join(tempfile.gettempdir(), "knockbox-locks" + user,
-                        "port-%s-%s.lock" % (name, digest))
+    return os.path.join(
+        tempfile.gettempdir(), "knockbox-locks" + user, "port-%s-%s.lock" % (name, digest)
+    )
 
 
 def refused(device, e):
@@ -110,10 +119,14 @@ def refused(device, e):
     if not denied:
         return "cannot open %s: %s" % (device, text)
     if sys.platform.startswith("linux"):
-        return ("cannot open %s: permission denied. Your user may not use serial ports yet: "
-                "sudo usermod -aG dialout $USER, then log out and in again" % device)
-    return ("cannot open %s: %s (another program may have it open, a serial monitor or an "
-            "editor: close it and try again)" % (device, text))
+        return (
+            "cannot open %s: permission denied. Your user may not use serial ports yet: "
+            "sudo usermod -aG dialout $USER, then log out and in again" % device
+        )
+    return (
+        "cannot open %s: %s (another program may have it open, a serial monitor or an "
+        "editor: close it and try again)" % (device, text)
+    )
 
 
 def why_not(device):

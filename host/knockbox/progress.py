@@ -12,6 +12,7 @@ Windows console too).
     progress.show("1200 games (35%)")           # or any line of one's own
     progress.end()
 """
+
 import time
 
 INTERVAL = 0.2
@@ -28,7 +29,7 @@ class Progress:
     def __init__(self, stream, what):
         self.stream = stream if _tty(stream) else None
         self.what, self.last, self.part = what, 0.0, None
-        self.width = 0          # of the line on the terminal (0: none)
+        self.width = 0  # of the line on the terminal (0: none)
 
     def __call__(self, part, done, total):
         self.show("%s %d of %d" % (part, done, total), done >= total or part != self.part)
@@ -48,7 +49,7 @@ class Progress:
         """Clear the line (if one was written)."""
         if self.width:
             self._show("")
-            self._show("")      # (width 0 now: back to the line's start)
+            self._show("")  # (width 0 now: back to the line's start)
 
     def _show(self, line):
         if self.stream is not None:

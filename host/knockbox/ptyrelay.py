@@ -14,6 +14,7 @@ its input bytes.
 
 POSIX only (pty, termios).
 """
+
 import errno
 import os
 import pty
@@ -173,8 +174,9 @@ class SerialBridge:
     def start(self):
         """Start relaying; call after the process was started (its copy of the slave is open)."""
         self.device.close_slave()  # only the process holds it now: its exit gives us EIO
-        self.relay = Relay(self.device.master, self.client.master,
-                           on_closed=self.closed.set).start()
+        self.relay = Relay(
+            self.device.master, self.client.master, on_closed=self.closed.set
+        ).start()
         return self
 
     def close(self):

@@ -22,6 +22,7 @@ games, and rating resumes from the first game that differs (a game synced or imp
 past, or changed since, forces a recompute from there; new games at the end cost only
 themselves; a history rated by another MATCHES is rated again from the start).
 """
+
 import json
 from openskill.models import PlackettLuce
 
@@ -29,7 +30,7 @@ from knockbox.errors import UserError
 from knockbox.history_evenings import ORDER
 from knockbox.history_schema import run_script
 
-MODEL = PlackettLuce()      # mu 25, sigma 25/3, beta 25/6, tau 25/300: openskill's defaults
+MODEL = PlackettLuce()  # mu 25, sigma 25/3, beta 25/6, tau 25/300: openskill's defaults
 _TABLES = """
 CREATE TABLE IF NOT EXISTS rating_games (pos INTEGER PRIMARY KEY, game_id INTEGER NOT NULL,
     key TEXT NOT NULL);
@@ -37,7 +38,7 @@ CREATE TABLE IF NOT EXISTS rating_steps (pos INTEGER NOT NULL, player TEXT NOT N
     mu REAL NOT NULL, sigma REAL NOT NULL, games INTEGER NOT NULL, PRIMARY KEY (player, pos));
 """
 _CHUNK = 500
-MATCHES = 2     # how a game is rated (1: the three sides placed by their finals); in each key
+MATCHES = 2  # how a game is rated (1: the three sides placed by their finals); in each key
 
 
 def shown(mu):
@@ -48,8 +49,13 @@ def shown(mu):
 def entry(mu, sigma, games):
     """A player's rating as shown: {"rating": mu, "uncertainty": 2 sigma (the skill is within
     this of the rating 19 times in 20), rounded to hundredths; "rated": games; "mu", "sigma"}."""
-    return {"rating": shown(mu), "uncertainty": round(2 * sigma, 2), "rated": games,
-            "mu": mu, "sigma": sigma}
+    return {
+        "rating": shown(mu),
+        "uncertainty": round(2 * sigma, 2),
+        "rated": games,
+        "mu": mu,
+        "sigma": sigma,
+    }
 
 
 def initial():
@@ -83,8 +89,9 @@ def matches(method, players, winners, box=None):
     won = [t for t in teams if t[0] in winners]
     if len(won) != 1:
         raise ValueError("a finished game has one winning side, not %r" % (winners,))
-    return [([players[s] for s in won[0]], [players[s] for s in t])
-            for t in teams if t is not won[0]]
+    return [
+        ([players[s] for s in won[0]], [players[s] for s in t]) for t in teams if t is not won[0]
+    ]
 
 
 def _rating(state, name):
@@ -96,8 +103,9 @@ def _rating(state, name):
 def rate(state, game):
     """One game (matches()): state {name: (mu, sigma, games)} updated in place."""
     for won, lost in game:
-        rated = MODEL.rate([[_rating(state, n) for n in side] for side in (won, lost)],
-                           ranks=[1, 2])
+        rated = MODEL.rate(
+            [[_rating(state, n) for n in side] for side in (won, lost)], ranks=[1, 2]
+        )
         for side in rated:
             for r in side:
                 state[r.name] = (r.mu, r.sigma) + state.get(r.name, (0, 0, 0))[2:]
@@ -132,16 +140,20 @@ def _update(db):
 
 def _wanted(db):
     """[(game id, key)] of the finished games, in rating order."""
-    return [(r[0], _key(r)) for r in db.execute(
-        "SELECT id, synced, device_id, epoch, gid, updated, hands, winners FROM games "
-        "WHERE status = 'over'" + ORDER)]
+    return [
+        (r[0], _key(r))
+        for r in db.execute(
+            "SELECT id, synced, device_id, epoch, gid, updated, hands, winners FROM games "
+            "WHERE status = 'over'" + ORDER
+        )
+    ]
 
 
 def _rate_all(db, want, start, state):
     """Rate want[start:] from state, a chunk at a time: yields (rating_games rows,
     rating_steps rows)."""
     for i in range(start, len(want), _CHUNK):
-        chunk = want[i:i + _CHUNK]
+        chunk = want[i : i + _CHUNK]
         games = _games(db, [g for g, _ in chunk])
         rows, steps = [], []
         for pos, (gid, key) in enumerate(chunk, i):
@@ -152,7 +164,7 @@ def _rate_all(db, want, start, state):
         yield rows, steps
 
 
-_JSON = json.JSONEncoder(ensure_ascii=False)     # (json.dumps makes one a call: 10,000 at 10,000)
+_JSON = json.JSONEncoder(ensure_ascii=False)  # (json.dumps makes one a call: 10,000 at 10,000)
 
 
 def _key(row):
@@ -168,9 +180,14 @@ def _names(game):
 
 def _state_before(db, pos):
     """{name: (mu, sigma, games)} after the games before pos."""
-    return {r[0]: (r[1], r[2], r[3]) for r in db.execute(
-        "SELECT player, mu, sigma, games, MAX(pos) FROM rating_steps WHERE pos < ? "
-        "GROUP BY player", (pos,))}
+    return {
+        r[0]: (r[1], r[2], r[3])
+        for r in db.execute(
+            "SELECT player, mu, sigma, games, MAX(pos) FROM rating_steps WHERE pos < ? "
+            "GROUP BY player",
+            (pos,),
+        )
+    }
 
 
 def _games(db, ids):
@@ -178,8 +195,10 @@ def _games(db, ids):
     each game (nothing is replayed)."""
     out = {}
     for gid, method, players, winners, box in db.execute(
-            "SELECT id, method, players, winners, json_extract(record, '$.start.box') FROM games "
-            "WHERE id IN (%s)" % ",".join("?" * len(ids)), ids):
+        "SELECT id, method, players, winners, json_extract(record, '$.start.box') FROM games "
+        "WHERE id IN (%s)" % ",".join("?" * len(ids)),
+        ids,
+    ):
         out[gid] = matches(method, json.loads(players), json.loads(winners), box)
     return out
 
@@ -195,8 +214,10 @@ def _stored(h):
             rows += r
             steps += s
         return rows, steps
-    return (list(h.db.execute("SELECT pos, game_id, key FROM rating_games ORDER BY pos")),
-            list(h.db.execute("SELECT * FROM rating_steps ORDER BY pos")))
+    return (
+        list(h.db.execute("SELECT pos, game_id, key FROM rating_games ORDER BY pos")),
+        list(h.db.execute("SELECT * FROM rating_steps ORDER BY pos")),
+    )
 
 
 def table(h, stored=None):
@@ -240,17 +261,23 @@ class Ratings:
             return
         self.table, self.mark = {}, {}
         for name, mu, sigma, games, _pos, count, smu, ssig in h.db.execute(
-                "SELECT player, mu, sigma, games, MAX(pos), COUNT(*), SUM(mu), SUM(sigma) "
-                "FROM rating_steps GROUP BY player"):
+            "SELECT player, mu, sigma, games, MAX(pos), COUNT(*), SUM(mu), SUM(sigma) "
+            "FROM rating_steps GROUP BY player"
+        ):
             self.table[name] = entry(mu, sigma, games)
             self.mark[name] = "%d %r %r %r" % (count, smu, ssig, mu)
 
     def progress(self, name):
         if self._all is not None:
             return self._prog.get(name, [])
-        return [(gid, shown(mu)) for gid, mu, sigma in self.h.db.execute(
-            "SELECT r.game_id, s.mu, s.sigma FROM rating_steps s JOIN rating_games r ON "
-            "r.pos = s.pos WHERE s.player = ? ORDER BY s.pos", (name,))]
+        return [
+            (gid, shown(mu))
+            for gid, mu, sigma in self.h.db.execute(
+                "SELECT r.game_id, s.mu, s.sigma FROM rating_steps s JOIN rating_games r ON "
+                "r.pos = s.pos WHERE s.player = ? ORDER BY s.pos",
+                (name,),
+            )
+        ]
 
 
 def attach(h, stats):

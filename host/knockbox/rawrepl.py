@@ -10,6 +10,7 @@ uses to read the board's version, hash its files, write, remove and restart.
 The unix port works as a board too: its files are relative to its working directory, and it has
 no soft reset.
 """
+
 import ast
 import contextlib
 import io
@@ -26,10 +27,12 @@ class BoardError(UserError):
     pass
 
 
-_INFO = ("import sys\n"
-         "i=sys.implementation\n"
-         "print(repr((tuple(i.version[:3]),getattr(i,'_mpy',None),sys.platform,"
-         "getattr(i,'_machine',''))))\n")
+_INFO = (
+    "import sys\n"
+    "i=sys.implementation\n"
+    "print(repr((tuple(i.version[:3]),getattr(i,'_mpy',None),sys.platform,"
+    "getattr(i,'_machine',''))))\n"
+)
 
 # Prints (path, sha256 hex) for each file under the given folders, (folder + '/', '') for each
 # folder there (the given ones too, if they exist), ('!nohash', '') without sha256.
@@ -94,7 +97,7 @@ class Board:
         try:
             # a read timeout: mpremote reads ptys byte by byte, blocking without one
             self.t = SerialTransport(port, baudrate=115200, timeout=2)
-        except TransportError as e:   # mpremote does not say why: ask pyserial
+        except TransportError as e:  # mpremote does not say why: ask pyserial
             raise BoardError(why_not(port) or "cannot open %s: %s" % (port, e)) from None
         except Exception as e:  # serial.SerialException: busy, missing, no permission
             raise BoardError(refused(port, e)) from None
@@ -106,7 +109,8 @@ class Board:
             raise BoardError(
                 "the board at %s does not answer with a MicroPython prompt (Ctrl-C did not stop "
                 "what runs there). Is a sync running, or another program using the port? Wait "
-                "for it, or unplug and replug the board, and try again." % port) from None
+                "for it, or unplug and replug the board, and try again." % port
+            ) from None
         self.root = "/"
 
     def run(self, code, timeout=30):
@@ -129,14 +133,16 @@ class Board:
         return self.root + rel
 
     def rel(self, path):
-        return path[len(self.root):] if self.root and path.startswith(self.root) else path
+        return path[len(self.root) :] if self.root and path.startswith(self.root) else path
 
     def hashes(self, dirs, files):
         """({relative path: sha256 hex or ''}, nohash) of the files under dirs and of files
         ('x/' entries are folders: dirs themselves when they exist, and the folders in them);
         nohash: the board has no sha256 (every hash is '')."""
-        code = _HASHES % {"dirs": [self.path(d) for d in dirs],
-                          "files": [self.path(f) for f in files]}
+        code = _HASHES % {
+            "dirs": [self.path(d) for d in dirs],
+            "files": [self.path(f) for f in files],
+        }
         found = {}
         nohash = False
         for line in self.run(code, timeout=60).splitlines():
@@ -157,7 +163,8 @@ class Board:
 
     def mkdirs(self, rels):
         code = "import os\nfor d in %r:\n try:\n  os.mkdir(d)\n except OSError:\n  pass\n" % (
-            [self.path(r) for r in rels],)
+            [self.path(r) for r in rels],
+        )
         self.run(code)
 
     def write(self, rel, data, progress=None):
@@ -167,12 +174,16 @@ class Board:
             self.t.fs_writefile(tmp, data, chunk_size=_CHUNK, progress_callback=progress)
         except (OSError, self.TransportError) as e:
             raise BoardError("copying %s failed: %s" % (rel, e)) from None
-        self.run("import os\ntry:\n os.remove(%r)\nexcept OSError:\n pass\nos.rename(%r,%r)\n"
-                 % (self.path(rel), tmp, self.path(rel)))
+        self.run(
+            "import os\ntry:\n os.remove(%r)\nexcept OSError:\n pass\nos.rename(%r,%r)\n"
+            % (self.path(rel), tmp, self.path(rel))
+        )
 
     def remove(self, rels):
-        code = ("import os\nfor p in %r:\n try:\n  os.rmdir(p) if p.endswith('/') else "
-                "os.remove(p)\n except OSError:\n  pass\n" % ([self.path(r) for r in rels],))
+        code = (
+            "import os\nfor p in %r:\n try:\n  os.rmdir(p) if p.endswith('/') else "
+            "os.remove(p)\n except OSError:\n  pass\n" % ([self.path(r) for r in rels],)
+        )
         self.run(code)
 
     def restart(self):

@@ -38,8 +38,9 @@ class Frame:
         self.height = height
         self.stride = (width + 7) // 8
         if len(data) < self.stride * height:
-            raise FrameError("frame data too short: %d bytes for %dx%d"
-                             % (len(data), width, height))
+            raise FrameError(
+                "frame data too short: %d bytes for %dx%d" % (len(data), width, height)
+            )
         self.data = bytes(data[: self.stride * height])
 
     def pixel(self, x, y):
@@ -52,8 +53,11 @@ class Frame:
         return sum(bin(b).count("1") for b in self.data)
 
     def __eq__(self, other):
-        return (isinstance(other, Frame) and (self.width, self.height, self.data)
-                == (other.width, other.height, other.data))
+        return isinstance(other, Frame) and (self.width, self.height, self.data) == (
+            other.width,
+            other.height,
+            other.data,
+        )
 
 
 def _pbm_tokens(blob, count):
@@ -62,14 +66,14 @@ def _pbm_tokens(blob, count):
     i = 0
     n = len(blob)
     while len(tokens) < count:
-        while i < n and blob[i:i + 1].isspace():
+        while i < n and blob[i : i + 1].isspace():
             i += 1
-        if i < n and blob[i:i + 1] == b"#":
-            while i < n and blob[i:i + 1] not in (b"\n", b"\r"):
+        if i < n and blob[i : i + 1] == b"#":
+            while i < n and blob[i : i + 1] not in (b"\n", b"\r"):
                 i += 1
             continue
         start = i
-        while i < n and not blob[i:i + 1].isspace() and blob[i:i + 1] != b"#":
+        while i < n and not blob[i : i + 1].isspace() and blob[i : i + 1] != b"#":
             i += 1
         if start == i:
             raise FrameError("truncated PBM header")
@@ -118,9 +122,11 @@ def to_text(frame, mode="quad"):
     if mode == "half":
         return _blocks(frame, 1, 2, lambda px: _HALF[px(0, 0) | px(0, 1) << 1])
     if mode == "quad":
-        return _blocks(frame, 2, 2, lambda px: _QUAD[px(0, 0) | px(1, 0) << 1
-                                                     | px(0, 1) << 2 | px(1, 1) << 3])
+        return _blocks(
+            frame, 2, 2, lambda px: _QUAD[px(0, 0) | px(1, 0) << 1 | px(0, 1) << 2 | px(1, 1) << 3]
+        )
     if mode == "braille":
+
         def braille(px):
             bits = 0
             for dy in range(4):
@@ -128,13 +134,24 @@ def to_text(frame, mode="quad"):
                     if px(dx, dy):
                         bits |= _BRAILLE_BITS[dy][dx]
             return chr(0x2800 + bits)
+
         return _blocks(frame, 2, 4, braille)
     if mode == "small":
+
         def any_ink(px, x0, y0):
-            return (px(x0, y0) | px(x0 + 1, y0) | px(x0, y0 + 1) | px(x0 + 1, y0 + 1))
-        return _blocks(frame, 4, 4, lambda px: _QUAD[any_ink(px, 0, 0) | any_ink(px, 2, 0) << 1
-                                                     | any_ink(px, 0, 2) << 2
-                                                     | any_ink(px, 2, 2) << 3])
+            return px(x0, y0) | px(x0 + 1, y0) | px(x0, y0 + 1) | px(x0 + 1, y0 + 1)
+
+        return _blocks(
+            frame,
+            4,
+            4,
+            lambda px: _QUAD[
+                any_ink(px, 0, 0)
+                | any_ink(px, 2, 0) << 1
+                | any_ink(px, 0, 2) << 2
+                | any_ink(px, 2, 2) << 3
+            ],
+        )
     raise ValueError("unknown screen mode %r" % mode)
 
 

@@ -9,6 +9,7 @@ them the same as the device's and docs/PROTOCOL.md's.
 Every failure becomes a LinkError (a UserError: `knockbox: message`, exit 1): no port, a port
 that cannot be opened, a device that says nothing, answers garbage, or goes away mid-sync.
 """
+
 import json
 import time
 
@@ -18,10 +19,10 @@ from knockbox.files import half_character
 from knockbox.plural import count
 from knockcore import proto
 
-TIMEOUT = 5.0           # seconds to wait for a reply
-MAX_REPLY = 1 << 20     # a longer reply line is garbage
-MIN_RATE = 500          # bytes/s a streaming reply must average, beyond the timeout
-_SEEN = 200             # bytes of unexpected output quoted in an error
+TIMEOUT = 5.0  # seconds to wait for a reply
+MAX_REPLY = 1 << 20  # a longer reply line is garbage
+MIN_RATE = 500  # bytes/s a streaming reply must average, beyond the timeout
+_SEEN = 200  # bytes of unexpected output quoted in an error
 
 
 class LinkError(UserError):
@@ -43,14 +44,15 @@ class Connection:
         self.timeout = timeout
         self._serial_error = serial.SerialException
         try:
-            self.ser = serial.serial_for_url(port, baudrate=115200, timeout=0.05,
-                                             write_timeout=timeout)
+            self.ser = serial.serial_for_url(
+                port, baudrate=115200, timeout=0.05, write_timeout=timeout
+            )
         except (serial.SerialException, OSError, ValueError) as e:
             raise LinkError(ports.refused(port, e)) from None
         self._buf = b""
         self._id = int(time.time() * 1000) % (proto.ID_MAX // 4)  # so old replies never match
-        self.unexpected = b""    # output that was not a reply to us, for error messages
-        self.held = None         # the port's lock (open_device), released by close()
+        self.unexpected = b""  # output that was not a reply to us, for error messages
+        self.held = None  # the port's lock (open_device), released by close()
 
     def close(self):
         try:
@@ -86,12 +88,14 @@ class Connection:
         while True:
             i = self._buf.find(b"\n")
             if i >= 0:
-                line, self._buf = self._buf[:i], self._buf[i + 1:]
+                line, self._buf = self._buf[:i], self._buf[i + 1 :]
                 return line
             if len(self._buf) > MAX_REPLY:
                 self._seen(self._buf)
-                raise LinkError("the device on %s sent a line longer than %d bytes: not the "
-                                "Knockbox protocol" % (self.port, MAX_REPLY))
+                raise LinkError(
+                    "the device on %s sent a line longer than %d bytes: not the "
+                    "Knockbox protocol" % (self.port, MAX_REPLY)
+                )
             if time.monotonic() >= deadline[0]:
                 return None
             try:
@@ -105,10 +109,11 @@ class Connection:
                 if deadline[1] is None:
                     deadline[1] = now
                 if now - deadline[1] > patience + len(self._buf) / MIN_RATE:
-                    raise LinkError("the device on %s sends its reply to %s too slowly (%s "
-                                    "in %.0f s): is the cable or the port faulty?"
-                                    % (self.port, op, count(len(self._buf), "byte"),
-                                       now - deadline[1]))
+                    raise LinkError(
+                        "the device on %s sends its reply to %s too slowly (%s "
+                        "in %.0f s): is the cable or the port faulty?"
+                        % (self.port, op, count(len(self._buf), "byte"), now - deadline[1])
+                    )
                 deadline[0] = max(deadline[0], now + patience)
 
     def _seen(self, b):
@@ -128,26 +133,30 @@ class Connection:
         """The reply to request rid (a dict with "ok"); DeviceError for an error reply."""
         t = self.timeout if timeout is None else timeout
         deadline = [time.monotonic() + t, None]
-        mine = b'{"id":%d,' % rid     # how the device starts a reply it streams (a page)
+        mine = b'{"id":%d,' % rid  # how the device starts a reply it streams (a page)
         while True:
             line = self._readline(deadline, mine, t, op)
             if line is None:
                 if self._buf.startswith(mine):
-                    raise LinkError("the device on %s stopped part way through its reply to %s "
-                                    "(%s, then nothing for %g s)"
-                                    % (self.port, op, count(len(self._buf), "byte"), t))
+                    raise LinkError(
+                        "the device on %s stopped part way through its reply to %s "
+                        "(%s, then nothing for %g s)"
+                        % (self.port, op, count(len(self._buf), "byte"), t)
+                    )
                 raise self._silence(op, timeout)
             rep = _parse(line)
             if rep is None or rep.get("id") != rid:
                 if rep is None and line.strip():
                     self._seen(line)
-                continue                # garbage, or a late reply to an older request
+                continue  # garbage, or a late reply to an older request
             if "error" in rep:
                 raise DeviceError("the device refused %s: %s" % (op, rep["error"]))
             if rep.get("ok") is not True:
                 self._seen(line)
-                raise LinkError("the device on %s sent a malformed reply to %s: %s"
-                                % (self.port, op, _quote(line)))
+                raise LinkError(
+                    "the device on %s sent a malformed reply to %s: %s"
+                    % (self.port, op, _quote(line))
+                )
             return rep
 
     def request(self, op, timeout=None, **args):
@@ -157,15 +166,19 @@ class Connection:
 
     def _silence(self, op, timeout):
         t = self.timeout if timeout is None else timeout
-        if self._buf.strip():       # a half line: not ours either
+        if self._buf.strip():  # a half line: not ours either
             self._seen(self._buf[-_SEEN:])
         if self.unexpected.strip():
-            return LinkError("the device on %s did not answer %s within %g s; it sent "
-                             "something else: %s (is it running the Knockbox app? a board at "
-                             "the MicroPython prompt does not answer)"
-                             % (self.port, op, t, _quote(self.unexpected)))
-        return LinkError("no answer to %s from %s within %g s (is the Knockbox plugged in and "
-                         "switched on?)" % (op, self.port, t))
+            return LinkError(
+                "the device on %s did not answer %s within %g s; it sent "
+                "something else: %s (is it running the Knockbox app? a board at "
+                "the MicroPython prompt does not answer)"
+                % (self.port, op, t, _quote(self.unexpected))
+            )
+        return LinkError(
+            "no answer to %s from %s within %g s (is the Knockbox plugged in and "
+            "switched on?)" % (op, self.port, t)
+        )
 
     # ---- the device's operations (link.py's _op_* handlers; docs/PROTOCOL.md says each field)
 
@@ -216,14 +229,19 @@ def check_proto(hello):
     """The hello reply, if its protocol version is ours; else a UserError saying what to update."""
     v = hello.get("proto")
     if type(v) is not int:
-        raise LinkError("the device's hello has no protocol version (proto %r): not a Knockbox?"
-                        % (v,))
+        raise LinkError(
+            "the device's hello has no protocol version (proto %r): not a Knockbox?" % (v,)
+        )
     if v > proto.PROTO:
-        raise UserError("the device speaks serial protocol %d, newer than this knockbox's (%d): "
-                        "update knockbox" % (v, proto.PROTO))
+        raise UserError(
+            "the device speaks serial protocol %d, newer than this knockbox's (%d): "
+            "update knockbox" % (v, proto.PROTO)
+        )
     if v != proto.PROTO:
-        raise UserError("the device speaks serial protocol %d, older than this knockbox's (%d): "
-                        "update its firmware with `knockbox deploy`" % (v, proto.PROTO))
+        raise UserError(
+            "the device speaks serial protocol %d, older than this knockbox's (%d): "
+            "update its firmware with `knockbox deploy`" % (v, proto.PROTO)
+        )
     return hello
 
 
@@ -235,7 +253,7 @@ def _given(**args):
 def _parse(line):
     try:
         rep = json.loads(line)
-    except (ValueError, RecursionError):    # UnicodeDecodeError; "[[[[..." nested too deep
+    except (ValueError, RecursionError):  # UnicodeDecodeError; "[[[[..." nested too deep
         return None
     return rep if isinstance(rep, dict) and not half_character(rep, line.decode()) else None
 

@@ -8,15 +8,15 @@ wins, and the fewest payments. add_money(res, stake) adds money to it. parse_sta
 reads money per point as the device keeps it: whole hundredths of the currency unit, from 0 to
 MAX_STAKE (1,000 a point).
 """
+
 import decimal
 
 from knockbox.errors import UserError
 from knockcore import evening as ledger
 from knockcore.proto import STAKE_MAX
 
-MAX_STAKE = STAKE_MAX // 100    # money per point at most (the device's limit, in hundredths)
-STAKE_HELP = ("money per point, in whole hundredths from 0.01 to %d (e.g. 0.05, 0.1, 1)"
-              % MAX_STAKE)
+MAX_STAKE = STAKE_MAX // 100  # money per point at most (the device's limit, in hundredths)
+STAKE_HELP = "money per point, in whole hundredths from 0.01 to %d (e.g. 0.05, 0.1, 1)" % MAX_STAKE
 
 
 def parse_stake(text, option="--per-point"):
@@ -32,8 +32,10 @@ def parse_stake(text, option="--per-point"):
         raise UserError("%s: %s is more than %d per point" % (option, text, MAX_STAKE))
     h = v * 100
     if h != h.to_integral_value():
-        raise UserError("%s: %s is not a whole number of hundredths (0.01, 0.05, 1: the device "
-                        "and the laptop count money in hundredths)" % (option, text))
+        raise UserError(
+            "%s: %s is not a whole number of hundredths (0.01, 0.05, 1: the device "
+            "and the laptop count money in hundredths)" % (option, text)
+        )
     return int(h)
 
 
@@ -47,13 +49,25 @@ def tally(rows):
         if r["status"] != "over":
             skipped.append([r["id"], r["status"]])
             continue
-        ledger.add(led, {"over": True, "players": r["players"], "winners": r["winners"],
-                         "net": [c["net"] for c in r["seats"]]})
+        ledger.add(
+            led,
+            {
+                "over": True,
+                "players": r["players"],
+                "winners": r["winners"],
+                "net": [c["net"] for c in r["seats"]],
+            },
+        )
         used.append(r["id"])
-    return {"games": used, "skipped": skipped, "net": {n: led[n][0] for n in led},
-            "players": [{"player": n, "net": v, "games": g, "wins": w}
-                        for n, v, g, w in ledger.rows(led)],
-            "payments": ledger.payments(led)}
+    return {
+        "games": used,
+        "skipped": skipped,
+        "net": {n: led[n][0] for n in led},
+        "players": [
+            {"player": n, "net": v, "games": g, "wins": w} for n, v, g, w in ledger.rows(led)
+        ],
+        "payments": ledger.payments(led),
+    }
 
 
 def add_money(res, stake):

@@ -7,6 +7,7 @@ game's seats got when the game was stored (knockbox.derived), replaying nothing.
 matched by name.
 What each count means: GLOSSARY below (`knockbox stats --help` prints it).
 """
+
 GLOSSARY = """Counted per player:
   games      games played (refused 'invalid' games are left out)
   wins       finished games the player won (both partners for a partnership win, method 2)
@@ -27,8 +28,17 @@ GLOSSARY = """Counted per player:
              times in 20; "uncertainty" in the JSON), smaller the more games are rated
   rated      the number of games the rating is made from
 """
-COLUMNS = ("player", "games", "wins", "hands", "hands_won", "gins", "undercuts", "avg_points",
-           "net")
+COLUMNS = (
+    "player",
+    "games",
+    "wins",
+    "hands",
+    "hands_won",
+    "gins",
+    "undercuts",
+    "avg_points",
+    "net",
+)
 COUNTS = ("games", "wins", "hands", "hands_won", "gins", "undercuts", "points", "net")
 
 
@@ -43,8 +53,9 @@ def compute(rows):
         for c in row["seats"]:
             p = players.get(c["player"])
             if p is None:
-                p = players[c["player"]] = dict({k: 0 for k in COUNTS}, player=c["player"],
-                                                _days={})
+                p = players[c["player"]] = dict(
+                    {k: 0 for k in COUNTS}, player=c["player"], _days={}
+                )
             p["games"] += 1
             p["wins"] += c["won"]
             for k in ("hands", "hands_won", "gins", "undercuts", "points"):

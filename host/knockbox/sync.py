@@ -13,6 +13,7 @@ garbage) the pages that arrived whole and checked out are committed with the gam
 and the error is reported: the next sync resumes after the last stored event. A page is never
 stored in part, so the history always equals the device's journal up to some record.
 """
+
 import sys
 
 from knockbox import history as H
@@ -24,7 +25,7 @@ from knockbox.textsafe import visible
 from knockcore import FORMAT, events
 from knockcore.proto import EVENTS_MAX as PAGE  # events asked per request (a page may be shorter)
 
-ERASE_TIMEOUT = 45.0    # the device gives up after 30 s without a press
+ERASE_TIMEOUT = 45.0  # the device gives up after 30 s without a press
 
 
 def _count(v):
@@ -37,11 +38,14 @@ def check_hello(r):
         if type(r.get(k)) is not t:
             raise serialio.LinkError("the device's hello lacks %r: not a Knockbox?" % k)
         if t is int and not _count(r[k]):
-            raise serialio.LinkError("the device's hello has %s %d, out of range (0..%d)"
-                                     % (k, r[k], H.MAX_INT))
+            raise serialio.LinkError(
+                "the device's hello has %s %d, out of range (0..%d)" % (k, r[k], H.MAX_INT)
+            )
     if r.get("format") != FORMAT:
-        raise UserError("the device records games as %r; this knockbox reads %r: update one of "
-                        "them" % (r.get("format"), FORMAT))
+        raise UserError(
+            "the device records games as %r; this knockbox reads %r: update one of "
+            "them" % (r.get("format"), FORMAT)
+        )
 
 
 def _check_page(r, after, epoch):
@@ -54,8 +58,14 @@ def _check_page(r, after, epoch):
     out = []
     seq = after
     for e in evs:
-        if not (isinstance(e, list) and len(e) == 2 and type(e[0]) is int and e[0] == seq + 1
-                and isinstance(e[1], dict) and isinstance(e[1].get("t"), str)):
+        if not (
+            isinstance(e, list)
+            and len(e) == 2
+            and type(e[0]) is int
+            and e[0] == seq + 1
+            and isinstance(e[1], dict)
+            and isinstance(e[1].get("t"), str)
+        ):
             raise serialio.LinkError("the device sent a malformed event after record %d" % seq)
         seq += 1
         out.append((seq, e[1]))
@@ -70,10 +80,17 @@ class Sync:
         self.info = None
         self.new_events = 0
         self.touched = set()
-        self.results = {"new": 0, "updated": 0, "same": 0, "gone": 0, "replaced": 0, "kept": 0,
-                        "deleted": 0}
-        self.reread = 0         # records held before the journal was read again
-        self.notes = []         # games the history keeps more of than the device now has
+        self.results = {
+            "new": 0,
+            "updated": 0,
+            "same": 0,
+            "gone": 0,
+            "replaced": 0,
+            "kept": 0,
+            "deleted": 0,
+        }
+        self.reread = 0  # records held before the journal was read again
+        self.notes = []  # games the history keeps more of than the device now has
         self.invalid = []
         self.complete = False
 
@@ -84,11 +101,15 @@ class Sync:
         dev, epoch = info["device"], info["epoch"]
         known = self.hist.devices.epochs(dev)
         if not known:
-            self.say("new device %s (%s, firmware %s)" % (visible(dev), visible(str(info.get("board"))),
-                                                          visible(str(info.get("fw")))))
+            self.say(
+                "new device %s (%s, firmware %s)"
+                % (visible(dev), visible(str(info.get("board"))), visible(str(info.get("fw"))))
+            )
         elif epoch not in known:
-            self.say("device %s was erased since the last sync (epoch %d, before %d): its "
-                     "earlier games stay in the history" % (dev, epoch, max(known)))
+            self.say(
+                "device %s was erased since the last sync (epoch %d, before %d): its "
+                "earlier games stay in the history" % (dev, epoch, max(known))
+            )
         when = H.now()
         with self.hist.transaction():
             self.hist.devices.note(dev, epoch, info.get("board"), info.get("fw"), when)
@@ -99,7 +120,7 @@ class Sync:
                 self._pull(dev, epoch, info["last_seq"])
                 self.complete = True
             except (serialio.LinkError, UserError, KeyboardInterrupt) as e:
-                failure = e     # keep the whole pages that arrived; report after the commit
+                failure = e  # keep the whole pages that arrived; report after the commit
             ids = []
             for gid in sorted(self.touched):
                 r = self.hist.devices.rebuild(dev, epoch, gid, when, self.reread > 0, self.notes)
@@ -110,8 +131,9 @@ class Sync:
                 self.hist.devices.built(dev, epoch)
             rows = self.hist.games(ids) if ids else []
             self.invalid = [g for g in rows if g["status"] == "invalid"]
-            twins = players.case_twins({n for g in rows for n in g["players"]},
-                                       self.hist.players.names() if rows else [])
+            twins = players.case_twins(
+                {n for g in rows for n in g["players"]}, self.hist.players.names() if rows else []
+            )
         for note in self.notes:
             self.say(kept_note(dev, *note))
         for line in players.twin_lines(twins):
@@ -119,8 +141,10 @@ class Sync:
         if failure is not None:
             if isinstance(failure, KeyboardInterrupt):
                 raise failure
-            raise type(failure)("%s (%d new records saved; `knockbox sync` again resumes)"
-                                % (failure, self.new_events))
+            raise type(failure)(
+                "%s (%d new records saved; `knockbox sync` again resumes)"
+                % (failure, self.new_events)
+            )
         return self
 
     def say(self, msg):
@@ -134,8 +158,9 @@ class Sync:
             # (a journal repaired on the device may have lost records: then re-read it all).
             after = have - 1
         if last < have:
-            self._restart(dev, epoch, "the device has %s, the history %d"
-                          % (count(last, "record"), have))
+            self._restart(
+                dev, epoch, "the device has %s, the history %d" % (count(last, "record"), have)
+            )
             after = have = 0
         progress, total = Progress(self.err, "sync"), max(last - have, 0)
         first = True
@@ -159,8 +184,10 @@ class Sync:
                         if g is not None:
                             self.touched.add(g)
                         elif ev.get("t") not in ("epoch", events.EVENING):  # its own records
-                            self.say("record %d (%s) has no usable game number: kept, not replayed"
-                                     % (seq, ev.get("t")))
+                            self.say(
+                                "record %d (%s) has no usable game number: kept, not replayed"
+                                % (seq, ev.get("t"))
+                            )
                     self.touched |= self.hist.devices.add_events(dev, epoch, evs)
                     self.new_events += len(evs)
                     after = evs[-1][0]
@@ -169,11 +196,10 @@ class Sync:
                 if after >= r["last_seq"] or not r["ev"]:
                     break
         finally:
-            progress.end()      # (the line is cleared before any message)
+            progress.end()  # (the line is cleared before any message)
 
     def _restart(self, dev, epoch, why):
-        self.say("the device's journal no longer matches the history (%s): reading it again"
-                 % why)
+        self.say("the device's journal no longer matches the history (%s): reading it again" % why)
         self.reread = max(self.reread, self.hist.devices.last_seq(dev, epoch))
         self.touched |= self.hist.devices.drop_events(dev, epoch, 1)
 
@@ -183,21 +209,27 @@ class Sync:
         if info is None:
             raise ValueError("summary() of a sync that has not run")
         res = self.results
-        games = "%s, %d updated" % (count(res["new"] + res["replaced"], "new game"),
-                                    res["updated"])
+        games = "%s, %d updated" % (count(res["new"] + res["replaced"], "new game"), res["updated"])
         if res["replaced"]:
             games += " (%d kept apart: the device reused their numbers)" % res["replaced"]
         if self.reread:
             line = "journal read again (%s; the history held %d): %s" % (
-                count(self.new_events, "record"), self.reread, games)
+                count(self.new_events, "record"),
+                self.reread,
+                games,
+            )
         elif self.new_events:
             line = "%s: %s" % (count(self.new_events, "new record"), games)
         elif res["new"] or res["updated"] or res["replaced"]:
             line = "nothing new; %s" % games
         else:
             line = "nothing new"
-        return "device %s (epoch %d, %s): %s" % (visible(info["device"]), info["epoch"],
-                                                visible(str(info.get("board"))), line)
+        return "device %s (epoch %d, %s): %s" % (
+            visible(info["device"]),
+            info["epoch"],
+            visible(str(info.get("board"))),
+            line,
+        )
 
 
 def kept_note(dev, gid, device_hands, kept_hands, apart):
@@ -205,13 +237,22 @@ def kept_note(dev, gid, device_hands, kept_hands, apart):
     hands = "%d hand%s" % (kept_hands, "" if kept_hands == 1 else "s")
     if device_hands is None:
         return "device %s game %d: the device no longer has it, the history keeps its %s" % (
-            dev, gid, hands)
+            dev,
+            gid,
+            hands,
+        )
     now = "%d hand%s" % (device_hands, "" if device_hands == 1 else "s")
     if apart:
-        return ("device %s game %d: the device's %s went another way than the %s the history "
-                "holds: both are kept" % (dev, gid, now, hands))
+        return (
+            "device %s game %d: the device's %s went another way than the %s the history "
+            "holds: both are kept" % (dev, gid, now, hands)
+        )
     return "device %s game %d: the device now has %s, the history keeps its %d" % (
-        dev, gid, now, kept_hands)
+        dev,
+        gid,
+        now,
+        kept_hands,
+    )
 
 
 def erase(conn, sync, err, timeout=ERASE_TIMEOUT):
@@ -225,9 +266,12 @@ def erase(conn, sync, err, timeout=ERASE_TIMEOUT):
     if not r.get("erased"):
         raise UserError("erase cancelled on the device: nothing was erased")
     if not _count(r.get("epoch")):
-        raise serialio.LinkError("the device erased its games but sent no valid new epoch "
-                                 "(%r): the next sync reads it" % (r.get("epoch"),))
+        raise serialio.LinkError(
+            "the device erased its games but sent no valid new epoch "
+            "(%r): the next sync reads it" % (r.get("epoch"),)
+        )
     with sync.hist.transaction():
-        sync.hist.devices.note(sync.info["device"], r["epoch"], sync.info.get("board"),
-                               sync.info.get("fw"), H.now())
+        sync.hist.devices.note(
+            sync.info["device"], r["epoch"], sync.info.get("board"), sync.info.get("fw"), H.now()
+        )
     return r

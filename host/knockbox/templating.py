@@ -1,6 +1,7 @@
 """The Jinja environment of the HTML pages the laptop writes (`knockbox report`, `knockbox book`):
 one set of settings and the filters their templates share, and isolate(name): a player's name as
 HTML that keeps its own direction."""
+
 import os
 
 import jinja2
@@ -27,11 +28,14 @@ def environment(folder):
     shared ones: templates/cells.html, the table cells both write), with the filters they share:
     `signed` (+12, -5, 0), `gain` (the class of a number: won, lost, or none for 0), `name`
     (isolate()) and `name_text` (isolate_text())."""
-    loader = jinja2.ChoiceLoader([jinja2.FileSystemLoader(folder),
-                                  jinja2.FileSystemLoader(SHARED)])
-    env = jinja2.Environment(loader=loader, autoescape=True,
-                             trim_blocks=True, lstrip_blocks=True,
-                             undefined=jinja2.StrictUndefined)
+    loader = jinja2.ChoiceLoader([jinja2.FileSystemLoader(folder), jinja2.FileSystemLoader(SHARED)])
+    env = jinja2.Environment(
+        loader=loader,
+        autoescape=True,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        undefined=jinja2.StrictUndefined,
+    )
     env.filters["signed"] = lambda v: "%+d" % v
     env.filters["gain"] = lambda v: "won" if v > 0 else "lost" if v < 0 else ""
     env.filters["name"] = isolate

@@ -10,6 +10,7 @@ it:
 The pages' side of it is in knockbox.templating (a name in a <bdi>) and the CSV's in
 knockbox.commands.export.
 """
+
 import re
 
 UNSAFE = re.compile("[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069]")

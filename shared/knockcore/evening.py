@@ -67,7 +67,7 @@ def _exact(ps):
         low = m & -m
         s = low
         while s & m != s or tot[s] or most[m ^ s] != most[m] - 1:
-            s += low << 1       # m's submasks holding low are its odd multiples
+            s += low << 1  # m's submasks holding low are its odd multiples
         out.extend(_greedy([ps[i] for i in range(n) if s >> i & 1]))
         m ^= s
     return out

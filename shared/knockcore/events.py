@@ -53,7 +53,7 @@ def apply(game, ev):
         raise GameError("event: must be an object")
     t = ev.get("t")
     try:
-        if t == "hand" and game is not None and not game.closed:    # nearly every event
+        if t == "hand" and game is not None and not game.closed:  # nearly every event
             game.add(ev["h"])
             return game
         if t == "game":

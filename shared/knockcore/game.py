@@ -11,8 +11,18 @@ _METHODS = (method1, method2, method3)
 _RECORD_KEYS = ("format", "method", "players", "start", "rules", "hands", "meta")
 
 
-_FIELDS = ("totals", "boxes", "dealer", "active", "idle", "last_idle", "box", "captain", "over",
-           "winners")
+_FIELDS = (
+    "totals",
+    "boxes",
+    "dealer",
+    "active",
+    "idle",
+    "last_idle",
+    "box",
+    "captain",
+    "over",
+    "winners",
+)
 
 
 class _State:
@@ -156,8 +166,15 @@ class Game:
         """The game as JSON values, the fold's state included: restore() rebuilds it without
         playing its hands again (the device's boot checkpoint, knockfw.store)."""
         st = self._st
-        return [self.method, self.players, self.start, _rules.overrides(self.rules), self.hands,
-                self.closed, [getattr(st, k) for k in _FIELDS]]
+        return [
+            self.method,
+            self.players,
+            self.start,
+            _rules.overrides(self.rules),
+            self.hands,
+            self.closed,
+            [getattr(st, k) for k in _FIELDS],
+        ]
 
     def copy(self):
         """An independent game with the same hands (to try an edit without making it)."""
@@ -178,9 +195,14 @@ class Game:
         return hand.to_dict(self.hands[i])
 
     def record(self):
-        return {"format": FORMAT, "method": self.method, "players": self.players[:],
-                "start": dict(self.start), "rules": _rules.overrides(self.rules),
-                "hands": [hand.to_dict(v) for v in self.hands]}
+        return {
+            "format": FORMAT,
+            "method": self.method,
+            "players": self.players[:],
+            "start": dict(self.start),
+            "rules": _rules.overrides(self.rules),
+            "hands": [hand.to_dict(v) for v in self.hands],
+        }
 
     def standings(self, hands=True):
         """The standings contract. hands=False leaves out the per-hand list (the device's
@@ -191,14 +213,21 @@ class Game:
             for i in range(len(self.hands)):
                 dealt = st.dealer
                 r = self._play(st, hand.to_dict(self.hands[i]), i + 1)
-                per_hand.append({"hand": i + 1, "kind": r[1], "winners": r[2], "points": r[3],
-                                 "dealer": dealt})
+                per_hand.append(
+                    {"hand": i + 1, "kind": r[1], "winners": r[2], "points": r[3], "dealer": dealt}
+                )
         else:
             st = self._st.copy()
             per_hand = None
-        out = {"method": self.method, "players": self.players[:], "rules": dict(self.rules),
-               "over": st.over, "totals": st.totals[:], "boxes": st.boxes[:],
-               "hands": per_hand}
+        out = {
+            "method": self.method,
+            "players": self.players[:],
+            "rules": dict(self.rules),
+            "over": st.over,
+            "totals": st.totals[:],
+            "boxes": st.boxes[:],
+            "hands": per_hand,
+        }
         if per_hand is None:
             del out["hands"]
         if st.over:

@@ -9,7 +9,7 @@ GIN = const(1)
 VOID = const(2)
 NAMES = ("knock", "gin", "void")
 _NONE = const(127)
-MAX_COUNT = const(98)    # the highest count a hand may give a player (public: the UI steps up to it)
+MAX_COUNT = const(98)  # the highest count a hand may give a player (public: the UI steps up to it)
 _HAND_KEYS = ("knock", "gin", "void", "counts", "meta")
 
 
@@ -75,8 +75,7 @@ def parse(h, n, active, players, knock_limit):
         c = cs[i]
         if i not in active:
             if c is not None:
-                raise GameError("counts[%d]: %s is sitting out, use null", i, players[i],
-                                hand=n)
+                raise GameError("counts[%d]: %s is sitting out, use null", i, players[i], hand=n)
         elif c is None:
             raise GameError("counts[%d]: missing count for %s", i, players[i], hand=n)
         elif type(c) is not int or c < 0 or c > MAX_COUNT:
@@ -84,8 +83,13 @@ def parse(h, n, active, players, knock_limit):
     if name == "gin" and cs[s] != 0:
         raise GameError("gin: %s's count must be 0, not %d", players[s], cs[s], hand=n)
     if name == "knock" and cs[s] > knock_limit:
-        raise GameError("knock: %s's count %d is above the knock limit %d", players[s], cs[s],
-                        knock_limit, hand=n)
+        raise GameError(
+            "knock: %s's count %d is above the knock limit %d",
+            players[s],
+            cs[s],
+            knock_limit,
+            hand=n,
+        )
     # A knock at 0 is gin: no deadwood is gin by definition (docs/RULES.md), so it is scored and
     # kept as gin (it cannot be tied or undercut) and reads back as {"gin": seat}.
     return pack(GIN if name == "gin" or cs[s] == 0 else KNOCK, s, cs)

@@ -36,7 +36,7 @@ def score(v, rules):
         winners = [o1 if c[o1] == low else o2]
     if len(winners) == 1:
         w = winners[0]
-        others = c[0] + c[1] + c[2] - c[w]      # the other two counts together
+        others = c[0] + c[1] + c[2] - c[w]  # the other two counts together
         if rules["m3_formula"] == "literal":
             points[w] = others - c[w]
         else:

@@ -5,13 +5,13 @@
 # this module is on the device, inside the rules core's 12 KB. No I/O here.
 from micropython import const
 
-PROTO = const(1)            # the protocol version in the hello reply; the laptop refuses others
+PROTO = const(1)  # the protocol version in the hello reply; the laptop refuses others
 ID_MAX = const(0x3FFFFFFF)  # request ids are integers 0..ID_MAX
-EVENTS_MAX = const(200)     # events in one page at most: the events request's default limit
+EVENTS_MAX = const(200)  # events in one page at most: the events request's default limit
 
-NAME_MAX = const(24)        # a player's name: 1..NAME_MAX characters
-ROSTER_MIN = const(3)       # the roster lists ROSTER_MIN..ROSTER_MAX names
+NAME_MAX = const(24)  # a player's name: 1..NAME_MAX characters
+ROSTER_MIN = const(3)  # the roster lists ROSTER_MIN..ROSTER_MAX names
 ROSTER_MAX = const(16)
-SLEEP_MIN = const(30)       # sleep_s: the idle seconds before the device switches off
+SLEEP_MIN = const(30)  # sleep_s: the idle seconds before the device switches off
 SLEEP_MAX = const(86400)
-STAKE_MAX = const(100000)   # stake: money per point in hundredths, 0 (off)..STAKE_MAX
+STAKE_MAX = const(100000)  # stake: money per point in hundredths, 0 (off)..STAKE_MAX

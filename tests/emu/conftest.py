@@ -20,6 +20,7 @@ Fixtures:
 - `installed` (session): knockbox built as an sdist, then a wheel, and installed into a fresh
   venv (test_emu_install.py): its paths.
 """
+
 import atexit
 import fcntl
 import os
@@ -38,8 +39,11 @@ if HAVE_EMU:
 else:
     emupico = None
     # one test says why (test_emu_setup.py); the others are not even collected
-    collect_ignore = [n for n in os.listdir(os.path.dirname(os.path.abspath(__file__)))
-                      if n.startswith("test_") and n.endswith(".py") and n != "test_emu_setup.py"]
+    collect_ignore = [
+        n
+        for n in os.listdir(os.path.dirname(os.path.abspath(__file__)))
+        if n.startswith("test_") and n.endswith(".py") and n != "test_emu_setup.py"
+    ]
 
 KNOCKBOX = os.path.join(os.path.dirname(sys.executable), "knockbox")
 _READY = {}
@@ -59,9 +63,17 @@ def emu():
 # The emulator tests run after the rest of the suite, longest first (so the two xdist workers
 # finish together), and the deploy they all start from is made in the background as soon as
 # they are collected: it waits on the emulated serial port, not on the CPU the other tests use.
-_LONGEST_FIRST = ("test_emu_presses", "test_hw_", "test_emu_recover", "test_emu_serial",
-                  "test_emu_powercut",
-                  "test_emu_games", "test_emu_wake", "test_emu_boot", "test_emu_setup")
+_LONGEST_FIRST = (
+    "test_emu_presses",
+    "test_hw_",
+    "test_emu_recover",
+    "test_emu_serial",
+    "test_emu_powercut",
+    "test_emu_games",
+    "test_emu_wake",
+    "test_emu_boot",
+    "test_emu_setup",
+)
 _NEEDS_DEPLOY = ("deployed", "deployed_pico_epd", "device", "device_factory")
 _background = []
 
@@ -86,8 +98,11 @@ def pytest_collection_modifyitems(session, config, items):
     emu.sort(key=_rank)  # stable: the file's own order within a file
     items[:] = others + emu
     factory = getattr(config, "_tmp_path_factory", None)  # what tmp_path_factory returns
-    if HAVE_EMU and factory is not None and any(
-            set(_NEEDS_DEPLOY) & set(getattr(i, "fixturenames", ())) for i in emu):
+    if (
+        HAVE_EMU
+        and factory is not None
+        and any(set(_NEEDS_DEPLOY) & set(getattr(i, "fixturenames", ())) for i in emu)
+    ):
         factory.getbasetemp()  # made here, not raced by the thread
 
         def build():
@@ -95,6 +110,7 @@ def pytest_collection_modifyitems(session, config, items):
                 _badger(factory)
             except Exception:  # noqa: BLE001 - the fixture reports it (the "failed" file)
                 pass
+
         t = threading.Thread(target=build, daemon=True)
         t.start()
         _background.append(t)
@@ -106,6 +122,7 @@ def pytest_collection_modifyitems(session, config, items):
                 _once(factory, "installed", _install)
             except Exception:  # noqa: BLE001 - the fixture reports it (the "failed" file)
                 pass
+
         t = threading.Thread(target=install, daemon=True)
         t.start()
         _background.append(t)
@@ -165,8 +182,12 @@ def _deploy_into(emu, d, board, image):
     dev = emu_device.Device(emu, os.path.join(d, "state"), image, board=board)
     try:
         dev.start()
-        p = subprocess.run([KNOCKBOX, "deploy", "--port", dev.tty, "--board", board],
-                           capture_output=True, text=True, timeout=600)
+        p = subprocess.run(
+            [KNOCKBOX, "deploy", "--port", dev.tty, "--board", board],
+            capture_output=True,
+            text=True,
+            timeout=600,
+        )
         with open(os.path.join(d, "deploy.txt"), "w") as f:
             f.write("exit %d\n%s%s" % (p.returncode, p.stdout, p.stderr))
         if p.returncode != 0:
@@ -181,9 +202,13 @@ def _deploy_into(emu, d, board, image):
 
 
 def _template(d):
-    return {"image": os.path.join(d, "flash.img"), "dir": d,
-            "deploy": open(os.path.join(d, "deploy.txt")).read(),
-            "spi": os.path.join(d, "spi.jsonl"), "gpio": os.path.join(d, "gpio.jsonl")}
+    return {
+        "image": os.path.join(d, "flash.img"),
+        "dir": d,
+        "deploy": open(os.path.join(d, "deploy.txt")).read(),
+        "spi": os.path.join(d, "spi.jsonl"),
+        "gpio": os.path.join(d, "gpio.jsonl"),
+    }
 
 
 def _badger(tmp_path_factory):
@@ -200,8 +225,9 @@ def deployed(emu, tmp_path_factory):
 
 @pytest.fixture(scope="session")
 def deployed_pico_epd(emu, deployed, tmp_path_factory):
-    d = _once(tmp_path_factory, "pico-epd",
-              lambda d: _deploy_into(emu, d, "pico-epd", deployed["image"]))
+    d = _once(
+        tmp_path_factory, "pico-epd", lambda d: _deploy_into(emu, d, "pico-epd", deployed["image"])
+    )
     return _template(d)
 
 
@@ -211,10 +237,14 @@ def device_factory(emu, deployed, request, tmp_path):
 
     def make(board="badger", image=None, **kw):
         if image is None:
-            image = deployed["image"] if board == "badger" else \
-                request.getfixturevalue("deployed_pico_epd")["image"]
-        dev = emu_device.Device(emu, os.path.join(str(tmp_path), "pico%d" % len(started)), image,
-                                board=board, **kw)
+            image = (
+                deployed["image"]
+                if board == "badger"
+                else request.getfixturevalue("deployed_pico_epd")["image"]
+            )
+        dev = emu_device.Device(
+            emu, os.path.join(str(tmp_path), "pico%d" % len(started)), image, board=board, **kw
+        )
         started.append(dev)
         return dev.start()
 
@@ -237,16 +267,29 @@ def device(device_factory):
 # (what pip does with an sdist), both offline with this venv's setuptools; a fresh venv in the
 # run's temporary folder and the wheel installed into it, its dependencies from PyPI or pip's
 # cache, as `pip install` or pipx does.
-_NOT_SOURCES = shutil.ignore_patterns(".git", ".venv", "build", "dist", "*.egg-info", "__pycache__",
-                                      "out", ".pytest_cache", ".hypothesis", ".mypy_cache",
-                                      ".ruff_cache", "node_modules")
+_NOT_SOURCES = shutil.ignore_patterns(
+    ".git",
+    ".venv",
+    "build",
+    "dist",
+    "*.egg-info",
+    "__pycache__",
+    "out",
+    ".pytest_cache",
+    ".hypothesis",
+    ".mypy_cache",
+    ".ruff_cache",
+    "node_modules",
+)
 
 
 def _run(argv, **kw):
     p = subprocess.run(argv, capture_output=True, text=True, timeout=600, **kw)
     if p.returncode != 0:
-        raise RuntimeError("%s failed (%d):\n%s%s" % (" ".join(argv), p.returncode,
-                                                      p.stdout[-3000:], p.stderr[-3000:]))
+        raise RuntimeError(
+            "%s failed (%d):\n%s%s"
+            % (" ".join(argv), p.returncode, p.stdout[-3000:], p.stderr[-3000:])
+        )
     return p
 
 
@@ -256,12 +299,37 @@ def _install(d):
     _run([sys.executable, "-m", "build", "--sdist", "--no-isolation", "--outdir", dist, src])
     shutil.rmtree(src)  # from here on nothing can read the sources but through the archives
     sdist = [n for n in os.listdir(dist) if n.endswith(".tar.gz")]
-    _run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation",
-          "--disable-pip-version-check", "-w", dist, os.path.join(dist, sdist[0])], cwd=d)
+    _run(
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "wheel",
+            "--no-deps",
+            "--no-build-isolation",
+            "--disable-pip-version-check",
+            "-w",
+            dist,
+            os.path.join(dist, sdist[0]),
+        ],
+        cwd=d,
+    )
     wheel = [n for n in os.listdir(dist) if n.endswith(".whl")]
     _run([sys.executable, "-m", "venv", "--without-pip", venv])
-    _run([sys.executable, "-m", "pip", "--python", os.path.join(venv, "bin", "python"), "install",
-          "--no-compile", "--disable-pip-version-check", os.path.join(dist, wheel[0])], cwd=d)
+    _run(
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "--python",
+            os.path.join(venv, "bin", "python"),
+            "install",
+            "--no-compile",
+            "--disable-pip-version-check",
+            os.path.join(dist, wheel[0]),
+        ],
+        cwd=d,
+    )
 
 
 @pytest.fixture(scope="session")
@@ -272,6 +340,10 @@ def installed(tmp_path_factory):
     dist = os.path.join(d, "dist")
     names = sorted(os.listdir(dist))
     bin_dir = os.path.join(d, "venv", "bin")
-    return {"dir": d, "bin": bin_dir, "knockbox": os.path.join(bin_dir, "knockbox"),
-            "sdist": os.path.join(dist, [n for n in names if n.endswith(".tar.gz")][0]),
-            "wheel": os.path.join(dist, [n for n in names if n.endswith(".whl")][0])}
+    return {
+        "dir": d,
+        "bin": bin_dir,
+        "knockbox": os.path.join(bin_dir, "knockbox"),
+        "sdist": os.path.join(dist, [n for n in names if n.endswith(".tar.gz")][0]),
+        "wheel": os.path.join(dist, [n for n in names if n.endswith(".whl")][0]),
+    }

@@ -12,6 +12,7 @@ log with the controller models, see emu_frames.py).
 
 Times are emulated RP2040 time unless a name says wall.
 """
+
 import json
 import os
 import shutil
@@ -25,11 +26,11 @@ from emu_laptop import Laptop
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 # The emulator: ../shared/rp2040-emu beside the repository, or $RP2040_EMU.
-EMU = os.path.abspath(os.environ.get("RP2040_EMU")
-                      or os.path.join(os.path.dirname(ROOT), "shared", "rp2040-emu"))
+EMU = os.path.abspath(
+    os.environ.get("RP2040_EMU") or os.path.join(os.path.dirname(ROOT), "shared", "rp2040-emu")
+)
 HAVE_EMU = os.path.isfile(os.path.join(EMU, "emupico.py"))
 MISSING = "no emulated Pico: %s not found (set RP2040_EMU to its folder)" % EMU
-
 
 
 def load_emupico(setup=True):
@@ -43,10 +44,13 @@ def load_emupico(setup=True):
     finally:
         sys.dont_write_bytecode = False
     if setup:
-        p = subprocess.run([os.path.join(EMU, "setup.sh")], capture_output=True, text=True,
-                           timeout=900)
+        p = subprocess.run(
+            [os.path.join(EMU, "setup.sh")], capture_output=True, text=True, timeout=900
+        )
         if p.returncode != 0:
-            raise RuntimeError("rp2040-emu setup.sh failed:\n" + p.stdout[-2000:] + p.stderr[-2000:])
+            raise RuntimeError(
+                "rp2040-emu setup.sh failed:\n" + p.stdout[-2000:] + p.stderr[-2000:]
+            )
     return emupico
 
 
@@ -58,7 +62,7 @@ BUTTONS = {
 # The panel's refresh command (UC8151 DRF; SSD1680 master activation) and BUSY pin/level.
 REFRESH_CMD = {"badger": 0x12, "pico-epd": 0x20}
 LATCH = 10  # Badger 2040: 3V3 enable (power latch)
-VBUS = 24   # VBUS sense: 1 on USB power
+VBUS = 24  # VBUS sense: 1 on USB power
 
 
 class _Panel:
@@ -106,8 +110,10 @@ class _Panel:
         # the emulator appends asynchronously: wait until both files stop growing
         last = None
         for _ in range(100):
-            cur = tuple(os.path.getsize(p) if os.path.exists(p) else 0
-                        for p in (self.spi_log, self.gpio_log))
+            cur = tuple(
+                os.path.getsize(p) if os.path.exists(p) else 0
+                for p in (self.spi_log, self.gpio_log)
+            )
             if cur == last:
                 return
             last = cur
@@ -128,8 +134,20 @@ class _Panel:
 
 
 class Device(_Panel, Laptop):
-    def __init__(self, emupico, state, image, board="badger", no_pace=False, busy_ms=None,
-                 home=None, inputs=(), flash_timing=None, power=None, timer_start_us=None):
+    def __init__(
+        self,
+        emupico,
+        state,
+        image,
+        board="badger",
+        no_pace=False,
+        busy_ms=None,
+        home=None,
+        inputs=(),
+        flash_timing=None,
+        power=None,
+        timer_start_us=None,
+    ):
         """state: a new state directory; image: the flash image to boot (copied); busy_ms: if
         set, the panel's BUSY pin is held busy that long after each refresh command (a panel
         that takes time); inputs: more `-i PIN=V` initial levels; flash_timing: the flash chip's
@@ -166,8 +184,18 @@ class Device(_Panel, Laptop):
 
     # ---------------------------------------------------------------- life cycle
     def start(self, timeout=120):
-        args = ["--flash-image", self.flash, "--wait", "usb", "--timeout", str(timeout),
-                "--spi-log", self.spi_log, "--gpio-log", self.gpio_log]
+        args = [
+            "--flash-image",
+            self.flash,
+            "--wait",
+            "usb",
+            "--timeout",
+            str(timeout),
+            "--spi-log",
+            self.spi_log,
+            "--gpio-log",
+            self.gpio_log,
+        ]
         if self.board == "pico-epd":
             args += ["-i", "13=0"]  # SSD1680 BUSY: high = busy, so idle is low
         for i in self.inputs:
@@ -201,8 +229,8 @@ class Device(_Panel, Laptop):
                     try:
                         self.pico.stop(check=False, capture_output=True)
                         break
-                    except OSError:     # (seen once: EFAULT starting pico-stop.sh from the
-                        time.sleep(1)   # conftest's stopping thread) try again, not leak it
+                    except OSError:  # (seen once: EFAULT starting pico-stop.sh from the
+                        time.sleep(1)  # conftest's stopping thread) try again, not leak it
                 self.started = False
 
     @property
@@ -280,8 +308,9 @@ class Device(_Panel, Laptop):
             n = self.refreshes()
             r = self.press(name, long_ms if kind == "long" else ms, gap=gap)
             ok = not settle or self.wait_refresh(n, emu_ms=timeout)
-            self.act_log.append((name, kind, self.last_release[1], r["start_emu_us"],
-                                 r["release_us"], ok))
+            self.act_log.append(
+                (name, kind, self.last_release[1], r["start_emu_us"], r["release_us"], ok)
+            )
             if not ok:
                 missed.append(i)
         return missed
@@ -318,8 +347,9 @@ class Device(_Panel, Laptop):
         # clock from its first instant (press() keeps the level held and lets go, undriven)
         sock = self.emupico.connect_unix(self.pico.ctl_path, timeout=60 + ms / 50)
         try:
-            sock.sendall(b"reset\npress %d %g level=%d clock=emu\n" % (
-                self.pins[name], ms, self.on_level))
+            sock.sendall(
+                b"reset\npress %d %g level=%d clock=emu\n" % (self.pins[name], ms, self.on_level)
+            )
             buf = b""
             while buf.count(b"\n") < 2:
                 d = sock.recv(65536)
@@ -396,7 +426,7 @@ class _Watcher(threading.Thread):
                 rest = lines.pop()
                 for line in lines:
                     try:  # {"t":123,...: the time of every byte, cheaply (resets: t goes back)
-                        t = int(line[5:line.index(b",")])
+                        t = int(line[5 : line.index(b",")])
                     except ValueError:
                         continue
                     self._lines += 1
@@ -429,4 +459,5 @@ class _Watcher(threading.Thread):
                 dev.pico.drive(pin, 1 - level)
             except Exception:  # the instance may be stopping
                 pass
+
         threading.Thread(target=pulse, daemon=True).start()

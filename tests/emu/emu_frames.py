@@ -8,6 +8,7 @@ The panel's BUSY is whatever the test drives on the emulator's pin; the models' 
 count of polls) is not what the firmware saw, so before each command the model's BUSY is polled
 until it clears (a command the firmware sent while the driven BUSY said busy is a separate check).
 """
+
 import json
 import re
 
@@ -21,10 +22,24 @@ H = 128
 
 # Panel wiring per firmware board (GPIO numbers): the controller model and its pins.
 PANELS = {
-    "badger": {"model": UC8151Model, "bus": 0, "cs": 17, "dc": 20, "rst": 21, "busy": 26,
-               "busy_level": 0},
-    "pico-epd": {"model": SSD1680Model, "bus": 1, "cs": 9, "dc": 8, "rst": 12, "busy": 13,
-                 "busy_level": 1},
+    "badger": {
+        "model": UC8151Model,
+        "bus": 0,
+        "cs": 17,
+        "dc": 20,
+        "rst": 21,
+        "busy": 26,
+        "busy_level": 0,
+    },
+    "pico-epd": {
+        "model": SSD1680Model,
+        "bus": 1,
+        "cs": 9,
+        "dc": 8,
+        "rst": 12,
+        "busy": 13,
+        "busy_level": 1,
+    },
 }
 
 
@@ -57,7 +72,11 @@ class Frame:
 
     def __repr__(self):
         return "Frame(boot=%d, t=%.1f ms, %s, %d px of ink)" % (
-            self.boot, self.t_us / 1000, self.kind, self.ink())
+            self.boot,
+            self.t_us / 1000,
+            self.kind,
+            self.ink(),
+        )
 
 
 def read_jsonl(path):
@@ -80,7 +99,7 @@ def pbm_image(path_or_bytes):
         with open(path_or_bytes, "rb") as f:
             data = f.read()
     start = data.index(b"\n", data.index(b"\n") + 1) + 1
-    img = bytes(data[start:start + ROW * H])
+    img = bytes(data[start : start + ROW * H])
     if len(img) != ROW * H:
         raise ValueError("not a 296x128 P4 PBM")
     return img
@@ -197,8 +216,12 @@ class PanelReader:
             elif g & dc_bit:  # a run of data bytes, up to the next command or RST change
                 until = rst[ri][0] if ri < len(rst) else None
                 j = i
-                while j < n and seg[j][3] & dc_bit and not seg[j][3] & cs_bit and (
-                        until is None or seg[j][0] < until):
+                while (
+                    j < n
+                    and seg[j][3] & dc_bit
+                    and not seg[j][3] & cs_bit
+                    and (until is None or seg[j][0] < until)
+                ):
                     j += 1
                 self.cs.value(0)
                 self.dc.value(1)

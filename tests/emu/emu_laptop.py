@@ -1,6 +1,7 @@
 """The laptop's side of an emulated Knockbox (tests/emu/emu_device.Device): the installed
 `knockbox` tool run on its serial port with its own history, and the serial protocol spoken
 directly (hello, events pages, bye) to read the journal back. Needs `tty` and `home`."""
+
 import json
 import os
 import subprocess
@@ -12,16 +13,25 @@ BIN = os.path.dirname(sys.executable)  # .venv/bin: knockbox
 
 class Laptop:
     exe = os.path.join(BIN, "knockbox")  # the tool (test_emu_install: one installed elsewhere)
-    cwd = None                           # the folder it runs in (None: the test's)
+    cwd = None  # the folder it runs in (None: the test's)
 
     def knockbox(self, *args, timeout=120, check=True, input=None):
         """Run the laptop tool (KNOCKBOX_HOME: this device's own history)."""
         env = dict(os.environ, KNOCKBOX_HOME=self.home)
-        p = subprocess.run([self.exe] + [str(a) for a in args], cwd=self.cwd,
-                           capture_output=True, text=True, timeout=timeout, env=env, input=input)
+        p = subprocess.run(
+            [self.exe] + [str(a) for a in args],
+            cwd=self.cwd,
+            capture_output=True,
+            text=True,
+            timeout=timeout,
+            env=env,
+            input=input,
+        )
         if check and p.returncode != 0:
-            raise AssertionError("knockbox %s failed (%d):\n%s%s" % (
-                " ".join(map(str, args)), p.returncode, p.stdout, p.stderr))
+            raise AssertionError(
+                "knockbox %s failed (%d):\n%s%s"
+                % (" ".join(map(str, args)), p.returncode, p.stdout, p.stderr)
+            )
         return p
 
     def sync(self, *args, **kw):

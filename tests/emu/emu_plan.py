@@ -13,6 +13,7 @@ what each device recorded and drew is compared.
 Counts are entered with single presses only (no held repeat), so the plan does not depend on
 how fast the firmware runs.
 """
+
 import copy
 
 from knockcore import events
@@ -20,8 +21,12 @@ from knockfw import ui as U
 
 SEATS = ("a", "b", "c")
 ROLE_KEYS = (None, ("idle", "dealer"), ("box", "captain"), ("dealer",))
-DEFAULT_SETTINGS = {"lang": "en", "rules": {"preset": "seed"}, "sleep_s": 300,
-                    "roster": ["Ann", "Bob", "Cy", "Dee", "Eve", "Fay"]}
+DEFAULT_SETTINGS = {
+    "lang": "en",
+    "rules": {"preset": "seed"},
+    "sleep_s": 300,
+    "roster": ["Ann", "Bob", "Cy", "Dee", "Eve", "Fay"],
+}
 
 
 class PlanError(AssertionError):
@@ -46,7 +51,7 @@ class Planner:
     def ev(self, name, kind="press"):
         self.presses.append((name, kind))
         for e in self.ui.handle((name, kind), self.game, self.settings) or []:
-            if type(e) is dict:     # a change to the games: its event, as the store records it
+            if type(e) is dict:  # a change to the games: its event, as the store records it
                 if e["t"] == "evening":
                     self.evenings.append(len(self.games))
                 elif e["t"] == "game":
@@ -106,8 +111,12 @@ class Planner:
                 if self.ui.act.fields[self.ui.act.cursor] != seat:
                     self.ev(SEATS[seat])
                 want = h["counts"][seat]
-                self._until(lambda seat=seat, want=want: self.ui.act.counts[seat] >= want, "up", 100)
-                self._until(lambda seat=seat, want=want: self.ui.act.counts[seat] <= want, "down", 100)
+                self._until(
+                    lambda seat=seat, want=want: self.ui.act.counts[seat] >= want, "up", 100
+                )
+                self._until(
+                    lambda seat=seat, want=want: self.ui.act.counts[seat] <= want, "down", 100
+                )
                 self.ev(SEATS[seat])
             if self.ui.mode != "confirm":
                 raise PlanError("no confirm screen after the counts")
@@ -121,7 +130,6 @@ class Planner:
     # ---- the same presses for the unix port's app_driver ("keys": a capital = long press)
     def driver_keys(self, presses=None):
         out = []
-        for name, kind in (self.presses if presses is None else presses):
+        for name, kind in self.presses if presses is None else presses:
             out.append(name.upper() if kind == "long" else name)
         return ["keys", out]
-

@@ -1,6 +1,7 @@
 """Deploy and boot on the emulated RP2040: `knockbox deploy` puts the firmware on a blank
 MicroPython v1.28 board and restarts it; the app boots and its first screen, decoded from the
 SPI stream with the UC8151 model, is the unix port's rendering pixel for pixel (upright)."""
+
 import re
 
 from kit import device as unix  # tests/kit/device.py: the same firmware on MicroPython's unix port

@@ -2,12 +2,13 @@
 arms the buttons' IRQs ~60 ms after reset, half a second before the app is running; a 60 ms tap
 of Up at ~150 ms after a reset must open the menu, the first screen the app draws (without the
 early IRQs the edges came and went before anything looked at the pins)."""
+
 import time
 
 from kit import device as unix  # tests/kit/device.py: the same firmware on MicroPython's unix port
 import emu_frames
 
-TAP_AT_MS = 150     # after the reset: boot.py has run (~60 ms), the app is importing (~500 ms)
+TAP_AT_MS = 150  # after the reset: boot.py has run (~60 ms), the app is importing (~500 ms)
 TAP_MS = 60
 
 
@@ -30,6 +31,8 @@ def test_a_tap_during_the_imports_counts(device, tmp_path):
     first = [f for f in device.frames().frames if f.boot == boot]
     assert first, "nothing drawn after the reset"
     assert first[0].t_us / 1000 > released_ms, "the tap ended after the first frame: too late"
-    print("tap %d-%d ms after the reset; first frame at %.0f ms" % (
-        released_ms - TAP_MS, released_ms, first[0].t_us / 1000))
+    print(
+        "tap %d-%d ms after the reset; first frame at %.0f ms"
+        % (released_ms - TAP_MS, released_ms, first[0].t_us / 1000)
+    )
     assert first[-1].diff(menu) == 0, "the tap was lost:\n" + first[-1].ascii()

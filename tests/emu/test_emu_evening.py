@@ -11,6 +11,7 @@ played; and `knockbox settle --evening 1 --json --per-point 0.1` and the page `k
 --evening 1` writes say the same numbers, to the point and to the cent. The laptop puts the
 games in the evenings the device started (history), and the new evening holds only the game
 still being played (settle leaves it out)."""
+
 import json
 import re
 
@@ -23,14 +24,26 @@ from knockcore import events
 from knockfw import ui_settings
 
 RULES = {"preset": "seed", "target": 30, "m3_target": 40}  # short games (set with knockbox push)
-STAKE = 10      # 0.10 a point, in hundredths
+STAKE = 10  # 0.10 a point, in hundredths
 GAMES = [  # (method, players, start, hands): a knock and a gin each, small counts (few presses)
-    (1, ["Ann", "Bob", "Cy"], {"idle": 2, "dealer": 0},
-     [{"knock": 0, "counts": [1, 2, None]}, {"gin": 0, "counts": [0, None, 4]}]),
-    (2, ["Dee", "Bob", "Cy"], {"box": 1, "captain": 0},
-     [{"knock": 1, "counts": [3, 1, None]}, {"gin": 1, "counts": [None, 0, 3]}]),
-    (3, ["Dee", "Bob", "Ann"], {"dealer": 2},
-     [{"knock": 1, "counts": [2, 1, 1]}, {"gin": 2, "counts": [1, 2, 0]}]),
+    (
+        1,
+        ["Ann", "Bob", "Cy"],
+        {"idle": 2, "dealer": 0},
+        [{"knock": 0, "counts": [1, 2, None]}, {"gin": 0, "counts": [0, None, 4]}],
+    ),
+    (
+        2,
+        ["Dee", "Bob", "Cy"],
+        {"box": 1, "captain": 0},
+        [{"knock": 1, "counts": [3, 1, None]}, {"gin": 1, "counts": [None, 0, 3]}],
+    ),
+    (
+        3,
+        ["Dee", "Bob", "Ann"],
+        {"dealer": 2},
+        [{"knock": 1, "counts": [2, 1, 1]}, {"gin": 2, "counts": [1, 2, 0]}],
+    ),
 ]
 NEXT_HAND = {"knock": 0, "counts": [1, 2, 3]}
 
@@ -51,13 +64,13 @@ def journal_of(p):
 
 def plan():
     """The presses, and the points after which the panel is looked at: [(name, press count)]."""
-    p = Planner({"rules": RULES, "stake": 0})   # (the app's default settings have it)
+    p = Planner({"rules": RULES, "stake": 0})  # (the app's default settings have it)
     shots = []
 
     def shot(name):
         shots.append((name, len(p.presses)))
 
-    p.choose("settings")                        # the stake: the last item before the about line
+    p.choose("settings")  # the stake: the last item before the about line
     items = ui_settings.ITEMS
     p._until(lambda: p.ui.act.sel < len(items) and items[p.ui.act.sel][0] == "stake", "up")
     p.ev("a")
@@ -70,7 +83,7 @@ def plan():
             p.hand(h)
         assert p.game.over, "game %d does not end with its last hand" % method
     p.ui.store = FakeStore(journal_of(p))
-    p.ev("b")                                   # one press from the game-over screen
+    p.ev("b")  # one press from the game-over screen
     assert p.ui.mode == "evening"
     pages = len(p.ui.act.pages)
     for i in range(pages):
@@ -82,7 +95,7 @@ def plan():
     shot("new_evening")
     p.ev("a")
     assert p.evenings == [3]
-    p.ev("a")                                   # the next game: who cut the highest deals?
+    p.ev("a")  # the next game: who cut the highest deals?
     assert p.ui.mode == "roles"
     p.ev(SEATS[0])
     assert len(p.games) == 4 and p.game.start == {"dealer": 0}
@@ -119,12 +132,13 @@ def report_numbers(html):
     rows = []
     for player, body in re.findall(r'<tr data-player="([^"]*)">(.*?)</tr>', ledger_t, re.S):
         cells = dict(re.findall(r'data-k="(\w+)"[^>]*>([^<]*)<', body))
-        rows.append([player, int(cells["net"]), int(cells["games"]), int(cells["wins"]),
-                     cells["money"]])
+        rows.append(
+            [player, int(cells["net"]), int(cells["games"]), int(cells["wins"]), cells["money"]]
+        )
     settle_t = re.search(r'<table class="settlement">(.*?)</table>', html, re.S).group(1)
     pays = []
     for body in re.findall(r'<tr class="payment">(.*?)</tr>', settle_t, re.S):
-        body = re.sub("</?bdi>", "", body)    # (each name is in a <bdi>: its own direction)
+        body = re.sub("</?bdi>", "", body)  # (each name is in a <bdi>: its own direction)
         cells = dict(re.findall(r'data-k="(\w+)"[^>]*>(?:<span[^>]*></span>)?([^<]*)<', body))
         pays.append([cells["payer"], cells["payee"], int(cells["points"]), cells["money"]])
     return rows, pays
@@ -153,16 +167,19 @@ def test_an_evening_on_the_device_settle_and_the_report_agree(device, tmp_path):
     for name, net, games, wins in rows:
         page = [pg for pg in shown if name in pg][0]
         i = page.index(name)
-        assert page[i - 1:i + 2] == [("+%d" % net) if net >= 0 else "−%d" % -net, name,
-                                     "games %d · wins %d · %s" % (games, wins, money(net, True))]
+        assert page[i - 1 : i + 2] == [
+            ("+%d" % net) if net >= 0 else "−%d" % -net,
+            name,
+            "games %d · wins %d · %s" % (games, wins, money(net, True)),
+        ]
     settlement = [pg for pg in shown if pg[0] == "Settlement"]
     assert [x for pg in settlement for x in pg[2:-1]] == [
-        x for a, b, v in pays for x in (money(v, False), "%s pays %s" % (a, b), "%d points" % v)]
+        x for a, b, v in pays for x in (money(v, False), "%s pays %s" % (a, b), "%d points" % v)
+    ]
     assert texts(out, "evening2_p1")[:3] == ["Evening · games: 0", "1/2", "No finished games yet"]
     so_far = texts(out, "evening2_p2")
     assert so_far[0] == "The game so far"
-    assert so_far[2:8] == [x for s in range(3) for x in (str(p.game.totals[s]),
-                                                          p.game.players[s])]
+    assert so_far[2:8] == [x for s in range(3) for x in (str(p.game.totals[s]), p.game.players[s])]
 
     # the emulated Pico: the same presses, the panel at the same points
     assert device.wait_refresh(0, 120), "the app did not draw after boot"
@@ -182,17 +199,23 @@ def test_an_evening_on_the_device_settle_and_the_report_agree(device, tmp_path):
     device.sync()
     hist = sorted(device.history(), key=lambda g: g["id"])
     assert [(g["status"], g["evening"]) for g in hist] == [
-        ("over", 1), ("over", 1), ("over", 1), ("playing", 2)], hist
+        ("over", 1),
+        ("over", 1),
+        ("over", 1),
+        ("playing", 2),
+    ], hist
     assert any(e == {"t": "evening", "next": 4} for _s, e in device.journal())
-    res = json.loads(device.knockbox("settle", "--evening", "1", "--json", "--per-point",
-                                     "0.1").stdout)
+    res = json.loads(
+        device.knockbox("settle", "--evening", "1", "--json", "--per-point", "0.1").stdout
+    )
     assert res["games"] == [1, 2, 3] and res["skipped"] == []
     assert [[x["player"], x["net"], x["games"], x["wins"]] for x in res["players"]] == rows
     assert [x["money"] for x in res["players"]] == [ledger.money(r[1] * STAKE) for r in rows]
     assert res["payments"] == [[a, b, v, money(v, False)] for a, b, v in pays]
     latest = json.loads(device.knockbox("settle", "--evening", "--json").stdout)
-    assert latest["evening"] == 2 and latest["games"] == [] and \
-        latest["skipped"] == [[4, "playing"]]
+    assert (
+        latest["evening"] == 2 and latest["games"] == [] and latest["skipped"] == [[4, "playing"]]
+    )
     page = str(tmp_path / "evening.html")
     device.knockbox("report", "--evening", "1", "--per-point", "0.1", "--lang", "en", "-o", page)
     with open(page, encoding="utf-8") as f:

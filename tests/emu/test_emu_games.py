@@ -4,6 +4,7 @@ every game's standings equal `knockbox replay` of the game intended, and the pan
 the SPI stream with the UC8151 model) showed, after each game, exactly what the unix port draws
 after the same presses, pixel for pixel; and so in Russian, once `knockbox push --lang ru` has
 switched it (the device's Russian tables go there packed, unpacked by its native code)."""
+
 import json
 
 from kit import device as unix  # tests/kit/device.py: the firmware under the MicroPython unix port
@@ -13,10 +14,16 @@ from emu_plan import Planner
 RULES = {"preset": "seed", "target": 30, "m3_target": 40}  # short games (set with knockbox push)
 PLAYERS = ["Ann", "Bob", "Cy"]
 GAMES = [  # (method, start, hands): a knock and a gin each, small counts (few presses)
-    (1, {"idle": 2, "dealer": 0}, [{"knock": 0, "counts": [1, 2, None]},
-                                   {"gin": 0, "counts": [0, None, 4]}]),
-    (2, {"box": 1, "captain": 0}, [{"void": True}, {"knock": 1, "counts": [3, 1, None]},
-                                   {"gin": 1, "counts": [None, 0, 3]}]),
+    (
+        1,
+        {"idle": 2, "dealer": 0},
+        [{"knock": 0, "counts": [1, 2, None]}, {"gin": 0, "counts": [0, None, 4]}],
+    ),
+    (
+        2,
+        {"box": 1, "captain": 0},
+        [{"void": True}, {"knock": 1, "counts": [3, 1, None]}, {"gin": 1, "counts": [None, 0, 3]}],
+    ),
     (3, {"dealer": 2}, [{"knock": 1, "counts": [2, 1, 1]}, {"gin": 2, "counts": [1, 2, 0]}]),
 ]
 
@@ -68,7 +75,7 @@ def test_three_methods_played_synced_and_drawn(device, tmp_path):
     assert r.errors == [], r.errors[:5]
     shown = r.frames[-1]
     ru = emu_frames.pbm_image(out + "/ru.pbm")
-    assert ru != emu_frames.pbm_image("%s/game%d.pbm" % (out, len(ends)))     # not English
+    assert ru != emu_frames.pbm_image("%s/game%d.pbm" % (out, len(ends)))  # not English
     assert shown.diff(ru) == 0, shown.ascii()
 
     # the laptop: sync, then each game's standings = knockbox replay of the game intended

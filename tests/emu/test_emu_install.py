@@ -5,6 +5,7 @@ archives hold the device's files, the installed tool builds both boards' firmwar
 simulator's from its own package and nothing else; it deploys to an emulated Pico (holding the
 Waveshare build, it makes it a Badger 2040), whose buttons then play a hand, syncs it (the device row keeps the firmware's version, the package's),
 shows, replays under MicroPython and reports it, and runs the simulator, whose game it syncs."""
+
 import json
 import os
 import subprocess
@@ -37,10 +38,15 @@ print(json.dumps({"manifest": m.path,
 
 def run(argv, cwd, **kw):
     env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "MICROPYPATH")}
-    p = subprocess.run(argv, capture_output=True, text=True, timeout=300, cwd=str(cwd), env=env,
-                       **kw)
-    assert p.returncode == 0, "%s failed (%d):\n%s%s" % (" ".join(map(str, argv)), p.returncode,
-                                                        p.stdout, p.stderr)
+    p = subprocess.run(
+        argv, capture_output=True, text=True, timeout=300, cwd=str(cwd), env=env, **kw
+    )
+    assert p.returncode == 0, "%s failed (%d):\n%s%s" % (
+        " ".join(map(str, argv)),
+        p.returncode,
+        p.stdout,
+        p.stderr,
+    )
     return p.stdout
 
 
@@ -49,22 +55,40 @@ def devices(db):
     return db_rows(db, "SELECT board, firmware FROM devices")
 
 
-def test_the_archives_carry_the_device_files_and_the_install_reads_only_itself(installed,
-                                                                               tmp_path):
+def test_the_archives_carry_the_device_files_and_the_install_reads_only_itself(installed, tmp_path):
     with tarfile.open(installed["sdist"]) as t:
         sdist = {n.split("/", 1)[1] for n in t.getnames() if "/" in n}
-    assert {"setup.py", "pyproject.toml", "README.md", "firmware/manifest.py", "firmware/boot.py",
-            "firmware/main.py", "firmware/knockfw/app.py", "firmware/knockfw/version.py",
-            "shared/knockcore/game.py", "host/knockbox/simulate/device/simboard.py",
-            "host/knockbox/report/templates/report.html"} <= sdist
+    assert {
+        "setup.py",
+        "pyproject.toml",
+        "README.md",
+        "firmware/manifest.py",
+        "firmware/boot.py",
+        "firmware/main.py",
+        "firmware/knockfw/app.py",
+        "firmware/knockfw/version.py",
+        "shared/knockcore/game.py",
+        "host/knockbox/simulate/device/simboard.py",
+        "host/knockbox/report/templates/report.html",
+    } <= sdist
     with zipfile.ZipFile(installed["wheel"]) as z:
         wheel = set(z.namelist())
-    assert {"knockbox/firmware/manifest.py", "knockbox/firmware/boot.py",
-            "knockbox/firmware/main.py", "knockfw/version.py", "knockfw/fonts.py",
-            "knockcore/game.py", "knockbox/mp_replay.py", "knockbox/simulate/device/sim_main.py",
-            "knockbox/report/templates/report.html"} <= wheel
-    for folder in ("knockbox/book/templates", "knockbox/report/templates",  # as in the checkout
-                   "knockbox/templates"):
+    assert {
+        "knockbox/firmware/manifest.py",
+        "knockbox/firmware/boot.py",
+        "knockbox/firmware/main.py",
+        "knockfw/version.py",
+        "knockfw/fonts.py",
+        "knockcore/game.py",
+        "knockbox/mp_replay.py",
+        "knockbox/simulate/device/sim_main.py",
+        "knockbox/report/templates/report.html",
+    } <= wheel
+    for folder in (
+        "knockbox/book/templates",
+        "knockbox/report/templates",  # as in the checkout
+        "knockbox/templates",
+    ):
         here = os.path.join(emu_device.ROOT, "host", folder)
         if os.path.isdir(here):
             assert {folder + "/" + n for n in os.listdir(here)} <= wheel
@@ -81,8 +105,9 @@ def test_the_archives_carry_the_device_files_and_the_install_reads_only_itself(i
     assert used["manifest"].endswith(os.path.join("knockbox", "firmware", "manifest.py"))
 
 
-def test_installed_knockbox_deploys_plays_syncs_and_reports(emu, installed, deployed_pico_epd,
-                                                           tmp_path):
+def test_installed_knockbox_deploys_plays_syncs_and_reports(
+    emu, installed, deployed_pico_epd, tmp_path
+):
     # a Pico that holds the Waveshare build (deployed by this checkout): the installed knockbox
     # turns it into a Badger, copying that board's files and checking the rest on the board
     dev = emu_device.Device(emu, tmp_path / "pico", deployed_pico_epd["image"], board="badger")
@@ -90,8 +115,12 @@ def test_installed_knockbox_deploys_plays_syncs_and_reports(emu, installed, depl
     try:
         dev.start()
         out = dev.knockbox("deploy", "--port", dev.tty, "--board", "badger", timeout=600).stdout
-        for f in ("knockfw/board_badger.mpy", "knockfw/uc8151.mpy", "knockfw/epdconv.mpy",
-                  "data/board.json"):
+        for f in (
+            "knockfw/board_badger.mpy",
+            "knockfw/uc8151.mpy",
+            "knockfw/epdconv.mpy",
+            "data/board.json",
+        ):
             assert " %s (" % f in out, out
         assert "removed knockfw/board_pico_epd.mpy" in out and "restarted the app" in out, out
         # the rest on the board, hashed there, is byte for byte what the installed one builds
@@ -116,8 +145,9 @@ def test_installed_knockbox_deploys_plays_syncs_and_reports(emu, installed, depl
         shown = dev.show(rows[0]["id"])
         shown.pop("meta", None)
         record = json.dumps(p.records()[0])
-        assert shown == json.loads(dev.knockbox("replay", "--engine", "micropython", "-",
-                                                input=record).stdout)
+        assert shown == json.loads(
+            dev.knockbox("replay", "--engine", "micropython", "-", input=record).stdout
+        )
         page = tmp_path / "evening.html"
         dev.knockbox("report", "-o", page)
         assert all(n in page.read_text() for n in PLAYERS)
@@ -126,8 +156,12 @@ def test_installed_knockbox_deploys_plays_syncs_and_reports(emu, installed, depl
 
         # the other board's build: planned against what the board holds
         out = dev.knockbox("deploy", "--port", dev.tty, "--board", "pico-epd", "--dry-run").stdout
-        for f in ("knockfw/board_pico_epd.mpy", "knockfw/ssd1680.mpy", "knockfw/epdinvert.mpy",
-                  "data/board.json"):
+        for f in (
+            "knockfw/board_pico_epd.mpy",
+            "knockfw/ssd1680.mpy",
+            "knockfw/epdinvert.mpy",
+            "data/board.json",
+        ):
             assert "would copy  " + f in out, out
         assert "would remove knockfw/board_badger.mpy" in out, out
         assert "knockfw/app.mpy" not in out, out
@@ -142,11 +176,21 @@ def test_installed_knockbox_simulates_the_device(installed, tmp_path):
     def synced(port):
         run([installed["knockbox"], "sync", "--port", port, "--db", db], tmp_path)
         assert devices(db) == [("sim", VERSION)]
-    run_sim(sim, NEW_GAME + HAND, shots, frames_before_quit=n, while_running=synced,
-            exe=installed["knockbox"], cwd=str(tmp_path), timeout=240)  # the first wait builds
+
+    run_sim(
+        sim,
+        NEW_GAME + HAND,
+        shots,
+        frames_before_quit=n,
+        while_running=synced,
+        exe=installed["knockbox"],
+        cwd=str(tmp_path),
+        timeout=240,
+    )  # the first wait builds
     games = json.loads(run([installed["knockbox"], "export", "--json", "--db", db], tmp_path))
     assert [(g["method"], g["players"], g["start"], g["hands"]) for g in games] == [
-        (RECORD["method"], RECORD["players"], RECORD["start"], RECORD["hands"])]
+        (RECORD["method"], RECORD["players"], RECORD["start"], RECORD["hands"])
+    ]
     assert len(os.listdir(shots)) >= n
     assert os.path.exists(os.path.join(sim, "build", "knockfw", "version.mpy"))
     # what the simulator's build was made from (its stamp: the compiler, its time, then a line

@@ -3,6 +3,7 @@ saves of a game's hands, and the next hand is entered as soon as the panel shows
 again. Read back over the serial port, the journal holds every hand whose "saved" screen was sent
 to the panel before the cut, the hand in flight whole or not at all, and nothing else (the issue
 saw an *undo* journaled when the first press after such a boot was lost)."""
+
 import random
 import threading
 import time
@@ -44,7 +45,9 @@ def test_power_cuts_around_saves(device):
         assert presses[-1] == ("a", "press")  # the save, on the confirm screen
         missed = device.act(presses[:-1])
         assert missed == [], "after the cut before hand %d, presses %r went unanswered" % (
-            k + 1, [presses[i] for i in missed])
+            k + 1,
+            [presses[i] for i in missed],
+        )
         boot = device.boot()
         done = []
         t0 = device.emu_ms()
@@ -79,10 +82,19 @@ def test_power_cuts_around_saves(device):
         if i < len(got) and got[i] == h:
             i += 1
         elif saved[k]:
-            raise AssertionError("hand %d was shown saved (cut %.0f ms into the press) but is "
-                                 "not in the journal: %r" % (k + 1, rounds[k][2] or 0, got))
+            raise AssertionError(
+                "hand %d was shown saved (cut %.0f ms into the press) but is "
+                "not in the journal: %r" % (k + 1, rounds[k][2] or 0, got)
+            )
     assert i == len(got), "the journal holds hands never entered: %r" % (got,)
     assert got and got[-1] == plan[-1]  # the last hand, without a cut, is there
-    print("cuts: %d (%s ms after the save press began), shown saved before the cut: %d, "
-          "in flight kept: %d" % (len(plan) - 1, ", ".join("%.0f" % r[2] for r in rounds[:-1]),
-                                  sum(saved[:-1]), len(got) - 1 - sum(saved[:-1])))
+    print(
+        "cuts: %d (%s ms after the save press began), shown saved before the cut: %d, "
+        "in flight kept: %d"
+        % (
+            len(plan) - 1,
+            ", ".join("%.0f" % r[2] for r in rounds[:-1]),
+            sum(saved[:-1]),
+            len(got) - 1 - sum(saved[:-1]),
+        )
+    )

@@ -6,6 +6,7 @@ read back from the journal show each press acted on once: a lost tap makes a cou
 hand wrong, a doubled one makes it long. Then the flash chip's worst case (`--flash-timing max`),
 on both boards: whole games of each method tapped as quickly, through saves, checkpoints and a
 sync, recorded exactly."""
+
 import json
 import random
 import threading
@@ -27,7 +28,7 @@ def hands(rng, taps):
         c = [rng.randint(8, 24), rng.randint(8, 24), rng.randint(8, 24)]
         c[who] = rng.randint(1, 10)
         cost = 5 + sum(c)  # knock, three cursor moves, the save
-        if n + cost + 6 > taps:     # the last hand takes the rest: 6 taps at least
+        if n + cost + 6 > taps:  # the last hand takes the rest: 6 taps at least
             c = [0, 0, 0]
             c[who] = 1
             c[(who + 1) % 3] = taps - n - 6
@@ -84,16 +85,22 @@ def test_200_quick_taps_none_lost_none_doubled(device_factory):
 
 
 # ---- the flash's worst case: the quick player through three whole games
-RULES = {"preset": "seed", "target": 30, "m3_target": 40}   # short games
+RULES = {"preset": "seed", "target": 30, "m3_target": 40}  # short games
 GAMES = [  # (method, start, hands): knocks, gins (long presses), a void hand
-    (1, {"idle": 2, "dealer": 0}, [{"knock": 0, "counts": [1, 2, None]},
-                                   {"gin": 0, "counts": [0, None, 4]}]),
-    (2, {"box": 1, "captain": 0}, [{"void": True}, {"knock": 1, "counts": [3, 1, None]},
-                                   {"gin": 1, "counts": [None, 0, 3]}]),
+    (
+        1,
+        {"idle": 2, "dealer": 0},
+        [{"knock": 0, "counts": [1, 2, None]}, {"gin": 0, "counts": [0, None, 4]}],
+    ),
+    (
+        2,
+        {"box": 1, "captain": 0},
+        [{"void": True}, {"knock": 1, "counts": [3, 1, None]}, {"gin": 1, "counts": [None, 0, 3]}],
+    ),
     (3, {"dealer": 2}, [{"knock": 1, "counts": [2, 1, 1]}, {"gin": 2, "counts": [1, 2, 0]}]),
 ]
 LONG_MS = 800
-PAUSE_MS = 2050     # the app checkpoints once the buttons are left alone 2 s: taps go on in it
+PAUSE_MS = 2050  # the app checkpoints once the buttons are left alone 2 s: taps go on in it
 
 
 @pytest.mark.parametrize("board", ["badger", "pico-epd"])
@@ -138,14 +145,17 @@ def test_quick_player_at_the_flash_worst_case(device_factory, board):
     for i, presses in enumerate(games):
         for j, (name, kind) in enumerate(presses):
             if i == 1 and j == 2:
-                t.start()       # a sync while the second game is tapped
+                t.start()  # a sync while the second game is tapped
             dev.press(name, LONG_MS if kind == "long" else TAP_MS)
             dev.sleep(TAP_MS)
         dev.sleep(PAUSE_MS)
     t.join(180)
     dev.wait_quiet(1000)
 
-    got = [dict((k, v) for k, v in e.items() if k != "g")
-           for _s, e in dev.journal() if e["t"] != "epoch"]
+    got = [
+        dict((k, v) for k, v in e.items() if k != "g")
+        for _s, e in dev.journal()
+        if e["t"] != "epoch"
+    ]
     assert syncs and syncs[0].returncode == 0, syncs and syncs[0].stdout + syncs[0].stderr
     assert got == planned, "recorded %r\nplanned %r" % (got, planned)

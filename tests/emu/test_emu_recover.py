@@ -13,6 +13,7 @@ the buttons, VBUS, the panel's BUSY pin, the USB serial port (`knockbox sync`, t
   deploy) and not a fault. (Letting it expire cannot be shown on rp2040-emu: its watchdog alarm
   fires again at the same instant forever, see test_the_watchdog_is_fed_and_stopped_by_ctrl_c.)
 """
+
 import json
 import os
 import time
@@ -26,7 +27,7 @@ from knockbox.rawrepl import Board
 
 NOT_A_MODULE = b"knockfw: this copy was cut short"
 RST = {"badger": 21, "pico-epd": 12}
-WDT_CTRL = 0x40058000   # RP2040 watchdog CTRL: bit 30 ENABLE, bits 23:0 the time left (2/us)
+WDT_CTRL = 0x40058000  # RP2040 watchdog CTRL: bit 30 ENABLE, bits 23:0 the time left (2/us)
 
 
 def wait_for(probe, timeout=120.0, step=0.1):
@@ -55,8 +56,14 @@ def break_module(dev, name="ui_menu"):
 
 def latch_lows(dev, boot):
     """The power latch driven low in `boot` (or in a later one)."""
-    return [r for r in dev.gpio_records() if r.get("pin") == LATCH and r.get("boot", 0) >= boot
-            and r.get("oe") == 1 and r.get("v") == 0]
+    return [
+        r
+        for r in dev.gpio_records()
+        if r.get("pin") == LATCH
+        and r.get("boot", 0) >= boot
+        and r.get("oe") == 1
+        and r.get("v") == 0
+    ]
 
 
 def faults_printed(p):
@@ -69,8 +76,10 @@ def error_screen(tmp_path, line, usb, name="ref"):
     typ, _, msg = line.partition(": ")
     out = tmp_path / name
     out.mkdir()
-    code = ("from simboard import SimDisplay\nfrom knockfw import fault\n"
-            "fault.screen(SimDisplay(%r), %s(%r), %r)\n" % (str(out), typ, msg, usb))
+    code = (
+        "from simboard import SimDisplay\nfrom knockfw import fault\n"
+        "fault.screen(SimDisplay(%r), %s(%r), %r)\n" % (str(out), typ, msg, usb)
+    )
     p = mp.run(code, paths=[build()])
     assert p.returncode == 0, p.stdout + p.stderr
     return emu_frames.pbm_image(str(out / "frame.pbm"))
@@ -98,15 +107,16 @@ def power_on(dev, boot, app=True):
     assert wait_for(lambda: not dev.powered(), 30), "still powered with the latch down"
     time.sleep(1)
     assert not dev.powered(), "powered again with nothing holding the power on"
-    boot = dev.boot()   # (the emulator may count a reset the chip began as the power went)
+    boot = dev.boot()  # (the emulator may count a reset the chip began as the power went)
     n = dev.refreshes()
     dev.press("b", 150)
-    assert wait_for(lambda: dev.powered() and dev.boot() > boot, 60), \
+    assert wait_for(lambda: dev.powered() and dev.boot() > boot, 60), (
         "a press did not power the Badger on"
+    )
     if app:
         assert dev.wait_refresh(n, 120), "the app drew nothing after the power-on"
         dev.wait_quiet(300)
-    return boot + 1     # the boot the press began
+    return boot + 1  # the boot the press began
 
 
 def badger_on_battery(device_factory, before=None):
@@ -122,19 +132,23 @@ def badger_on_battery(device_factory, before=None):
     dev.on_battery()
     return dev, boot
 
-def test_a_crash_on_battery_is_recorded_shown_then_the_badger_switches_off(device_factory,
-                                                                         tmp_path):
+
+def test_a_crash_on_battery_is_recorded_shown_then_the_badger_switches_off(
+    device_factory, tmp_path
+):
     dev, boot = badger_on_battery(device_factory, break_module)
     n = dev.refreshes()
-    press_us = dev.press("up")["start_emu_us"]     # the menu: its module does not import
+    press_us = dev.press("up")["start_emu_us"]  # the menu: its module does not import
     offs = wait_for(lambda: latch_lows(dev, boot))
     assert offs, "the latch never went down after the crash"
     off_us = offs[0]["t"]
     assert dev.refreshes() > n, "no error screen"
     shown = [f for f in dev.frames().frames if f.boot == boot and press_us < f.t_us < off_us]
     assert shown, "no frame between the press and the switch-off"
-    print("crash on battery: error screen %.0f ms, latch down %.0f ms after the press" % (
-        (shown[-1].t_us - press_us) / 1000, (off_us - press_us) / 1000))
+    print(
+        "crash on battery: error screen %.0f ms, latch down %.0f ms after the press"
+        % ((shown[-1].t_us - press_us) / 1000, (off_us - press_us) / 1000)
+    )
     assert off_us - press_us < 2_000_000
     # the press that powers it on counts: it opens the menu, which fails again (off again)
     boot = power_on(dev, boot)
@@ -142,7 +156,7 @@ def test_a_crash_on_battery_is_recorded_shown_then_the_badger_switches_off(devic
     assert wait_for(lambda: not dev.powered(), 30)
     boot = dev.boot()
     n = dev.refreshes()
-    dev.on_battery(False)   # USB: on again, from reset, and nothing pressed
+    dev.on_battery(False)  # USB: on again, from reset, and nothing pressed
     assert wait_for(lambda: dev.boot() > boot, 60) and dev.wait_refresh(n, 120)
     dev.wait_quiet(300)
     lines = check_sync_reports_once(dev, "ValueError", 2)
@@ -166,22 +180,30 @@ def test_a_crash_on_usb_shows_the_error_then_restarts(device_factory, tmp_path):
     t_restart = dev.pico.time()["emu_total_s"]
     assert dev.wait_refresh(n + 1, 120), "nothing drawn after the restart"
     dev.wait_quiet(300)
-    print("crash on USB: restarted %.1f s (emulated) after the error screen" % (
-        t_restart - t_error))
+    print(
+        "crash on USB: restarted %.1f s (emulated) after the error screen" % (t_restart - t_error)
+    )
     assert 4.5 < t_restart - t_error < 15
     lines = check_sync_reports_once(dev, "ValueError")
     fr = dev.frames().frames
     error = [f for f in fr if f.boot == boot][-1]
     ref = error_screen(tmp_path, lines[0].split("): ", 1)[1], usb=True)
     assert error.diff(ref) == 0, "not the error screen:\n" + error.ascii()
-    assert [f for f in fr if f.boot > boot][-1].diff(error) > 0    # the app's own screen again
+    assert [f for f in fr if f.boot > boot][-1].diff(error) > 0  # the app's own screen again
 
 
 def rst_lows(dev, boot, after_us):
     """When the panel's RST pin was driven low in `boot` after `after_us` (the driver's resets)."""
     pin = RST[dev.board]
-    return [r["t"] for r in dev.gpio_records() if r.get("pin") == pin and r.get("boot") == boot
-            and r.get("oe") == 1 and r.get("v") == 0 and r["t"] > after_us]
+    return [
+        r["t"]
+        for r in dev.gpio_records()
+        if r.get("pin") == pin
+        and r.get("boot") == boot
+        and r.get("oe") == 1
+        and r.get("v") == 0
+        and r["t"] > after_us
+    ]
 
 
 def test_a_panel_stuck_busy_on_battery_switches_the_badger_off_within_90_s(device_factory):
@@ -192,13 +214,15 @@ def test_a_panel_stuck_busy_on_battery_switches_the_badger_off_within_90_s(devic
     dev.on_battery()
     busy = dev.panel["busy"]
     dev.pico.drive(busy, dev.panel["busy_level"])  # BUSY_N held low: busy, for good
-    press_us = dev.press("up")["start_emu_us"]     # the menu: a refresh that never ends
+    press_us = dev.press("up")["start_emu_us"]  # the menu: a refresh that never ends
     offs = wait_for(lambda: latch_lows(dev, boot), 400, 0.5)
     assert offs, "the latch stayed up with the panel stuck"
     off_ms = (offs[0]["t"] - press_us) / 1000
     resets = [(t - press_us) / 1e6 for t in rst_lows(dev, boot, press_us)]
-    print("stuck BUSY on battery: panel reset at %s s, latch down %.1f s after the press" % (
-        ["%.1f" % t for t in resets], off_ms / 1000))
+    print(
+        "stuck BUSY on battery: panel reset at %s s, latch down %.1f s after the press"
+        % (["%.1f" % t for t in resets], off_ms / 1000)
+    )
     assert off_ms < 90_000
     # 15 s after the panel's last command (before the press: the panel was idle, then held
     # busy), a reset and the frame sent again in full; 15 s more, the second; then it gives up
@@ -208,8 +232,7 @@ def test_a_panel_stuck_busy_on_battery_switches_the_badger_off_within_90_s(devic
     check_sync_reports_once(dev, "OSError: panel stuck busy")
 
 
-def test_a_panel_that_answers_after_its_reset_shows_the_frame_and_goes_on(device_factory,
-                                                                          tmp_path):
+def test_a_panel_that_answers_after_its_reset_shows_the_frame_and_goes_on(device_factory, tmp_path):
     from kit import device as unix  # the same firmware on the unix port: what the screens look like
 
     dev = device_factory(no_pace=True)
@@ -285,13 +308,15 @@ def test_the_watchdog_is_fed_and_stopped_by_ctrl_c(device_factory):
         ctrl = int(b.run("import machine\nprint(machine.mem32[%d])" % WDT_CTRL))
         assert not ctrl & (1 << 30), "Ctrl-C left the watchdog running"
         assert "'size': 0" in b.run("from knockfw import fault\nprint(fault.read())")
-        dev.sleep(10_000)   # longer than the watchdog's 8 s, at the REPL
+        dev.sleep(10_000)  # longer than the watchdog's 8 s, at the REPL
         assert dev.boot() == boot
         first, least, armed, after = json.loads(b.run(LOOK, timeout=120).strip())
     finally:
         b.close()
-    print("watchdog: loaded %.2f s, at least %.2f s left in every turn of the loop" % (
-        first / 2e6, least / 2e6))   # (its counter runs at 2 MHz: RP2040-E1)
+    print(
+        "watchdog: loaded %.2f s, at least %.2f s left in every turn of the loop"
+        % (first / 2e6, least / 2e6)
+    )  # (its counter runs at 2 MHz: RP2040-E1)
     assert armed and 15_500_000 < first <= 16_000_000 and least > 15_000_000
     assert not after
     assert dev.boot() == boot
@@ -327,8 +352,7 @@ except MemoryError as e:
 """
 
 
-def test_a_memory_error_while_the_fault_is_handled_still_ends_off_then_restarted(
-        device_factory):
+def test_a_memory_error_while_the_fault_is_handled_still_ends_off_then_restarted(device_factory):
     dev, boot = badger_on_battery(device_factory)
     b = Board(dev.tty)
     try:
@@ -348,7 +372,7 @@ def test_a_board_that_cannot_be_made_on_battery_still_switches_off(device_factor
     b = Board(dev.tty)
     try:
         b.write("knockfw/uc8151.mpy", NOT_A_MODULE)
-        b.restart()     # a soft reset: main.py again, the latch kept high
+        b.restart()  # a soft reset: main.py again, the latch kept high
     finally:
         b.close()
     assert wait_for(lambda: latch_lows(dev, boot), 60), "the latch stayed up without a board"
@@ -356,21 +380,25 @@ def test_a_board_that_cannot_be_made_on_battery_still_switches_off(device_factor
     assert wait_for(lambda: latch_lows(dev, boot), 60), "the latch stayed up after a press"
     assert wait_for(lambda: not dev.powered(), 30)
     boot = dev.boot()
-    dev.on_battery(False)   # USB: the board boots, fails, and leaves the REPL
+    dev.on_battery(False)  # USB: the board boots, fails, and leaves the REPL
     assert wait_for(lambda: dev.boot() > boot, 60)
     assert wait_for(lambda: dev.pico.status().get("usb_connected"), 60)
     dev.sleep(3000)
     b = Board(dev.tty)
     try:
-        got = json.loads(b.run("import json, machine\nfrom knockfw import fault\n"
-                               "print(json.dumps([fault.read()['faults'],"
-                               " machine.mem32[%d] & (1 << 30)]))" % WDT_CTRL).strip())
+        got = json.loads(
+            b.run(
+                "import json, machine\nfrom knockfw import fault\n"
+                "print(json.dumps([fault.read()['faults'],"
+                " machine.mem32[%d] & (1 << 30)]))" % WDT_CTRL
+            ).strip()
+        )
     finally:
         b.close()
     records, armed = got
     assert records.count("@") == 3 and records.count("in Board\nValueError") == 3, records
     assert not armed
-    assert dev.refreshes() == 1     # (the first boot's screen; none drawn since)
+    assert dev.refreshes() == 1  # (the first boot's screen; none drawn since)
 
 
 # The app's own run() through the raw REPL, its loop hanging (no feed) after 50 turns.
@@ -388,8 +416,9 @@ a.run()
 """
 
 
-def test_the_watchdog_resets_a_hung_loop_and_the_next_boot_shows_the_fault(device_factory,
-                                                                           tmp_path):
+def test_the_watchdog_resets_a_hung_loop_and_the_next_boot_shows_the_fault(
+    device_factory, tmp_path
+):
     """A loop that stops feeding the watchdog: the chip resets 8.4 s later (the RP2040's
     longest timeout), the next boot records it as a fault and shows the error screen, and
     after the restart `knockbox sync` prints it once. (On a Badger on battery that reset
@@ -432,11 +461,11 @@ def test_a_panel_that_is_not_there_is_a_fault(device_factory):
     dev.pico.drive(dev.panel["busy"], "z")
     n = dev.refreshes()
     dev.press("up")
-    dev.sleep(2000)     # the fault, then 5 s on USB before the restart
+    dev.sleep(2000)  # the fault, then 5 s on USB before the restart
     sent = dev.refreshes() - n
-    dev.pico.drive(dev.panel["busy"], 1)    # the panel back
+    dev.pico.drive(dev.panel["busy"], 1)  # the panel back
     assert wait_for(lambda: dev.boot() > boot, 60), "no restart after the fault"
     assert dev.wait_refresh(n + sent, 120)
     dev.wait_quiet(300)
-    assert sent == 1    # the menu's refresh, then nothing: no error screen
+    assert sent == 1  # the menu's refresh, then nothing: no error screen
     check_sync_reports_once(dev, "OSError: panel not connected")

@@ -1,5 +1,6 @@
 """The emulated Pico is there and ready (scripts/setup prepares it); without it this is the one
 test of tests/emu that runs, and it skips saying why."""
+
 import os
 import subprocess
 
@@ -16,6 +17,7 @@ def test_emulator_ready(emu):
     assert int(node.stdout.strip().lstrip("v").split(".")[0]) >= 18, node.stdout
     # setup.sh ran (the emu fixture) and the fast decoder exists next to node_modules
     mods = os.environ.get("PICO_EMU_MODULES") or os.path.join(
-        os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache"), "rp2040-emu")
+        os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache"), "rp2040-emu"
+    )
     assert os.path.isfile(os.path.join(mods, "node_modules", "rp2040js", "package.json"))
     assert not any(n == "__pycache__" for n in os.listdir(EMU)), "wrote into the emulator folder"

@@ -4,6 +4,7 @@ power latch (GP10, seen in the GPIO log); the press that powers it again is mode
 with the button held for a short press: the latch must be high again before the button is let
 go, and that press must count (B on the scoreboard: Bob knocked, his count is asked). The image
 it leaves on the panel when it switches off is a full refresh (partial ones ghost)."""
+
 import time
 
 from kit import device as unix  # tests/kit/device.py: the same firmware on MicroPython's unix port
@@ -42,8 +43,11 @@ def test_auto_off_then_wake_press_on_battery(device_factory, tmp_path):
     offs = []
     while not offs and time.time() < end:  # (the loop may take the latch again at once)
         time.sleep(0.1)
-        offs = [r for r in dev.gpio_records()
-                if r.get("pin") == LATCH and r.get("boot") == boot and r.get("v") == 0]
+        offs = [
+            r
+            for r in dev.gpio_records()
+            if r.get("pin") == LATCH and r.get("boot") == boot and r.get("v") == 0
+        ]
     assert offs, "the latch was never released on battery"
     off_ms = offs[0]["t"] / 1000
     assert off_ms > t_battery, "switched off before it was on battery (test too slow?)"
@@ -61,12 +65,19 @@ def test_auto_off_then_wake_press_on_battery(device_factory, tmp_path):
     released_us = dev.power_press("b", WAKE_PRESS_MS)
     assert dev.wait_refresh(n, 120), "no frame after the wake"
     dev.wait_quiet(400)
-    latch = [r["t"] for r in dev.gpio_records()
-             if r.get("pin") == LATCH and r.get("boot") == boot + 1 and r.get("v") == 1
-             and r.get("oe") == 1]
+    latch = [
+        r["t"]
+        for r in dev.gpio_records()
+        if r.get("pin") == LATCH
+        and r.get("boot") == boot + 1
+        and r.get("v") == 1
+        and r.get("oe") == 1
+    ]
     assert latch, "the latch was not taken after the wake"
-    print("wake: latch high %.1f ms after reset, button released at %.1f ms" % (
-        latch[0] / 1000, released_us / 1000))
+    print(
+        "wake: latch high %.1f ms after reset, button released at %.1f ms"
+        % (latch[0] / 1000, released_us / 1000)
+    )
     assert released_us < 400_000, "not a short press: the emulator took too long to let go"
     assert latch[0] < released_us, "the board would have gone dark before the button was let go"
     r = dev.frames()

@@ -8,6 +8,7 @@
   under the rate asked (12 MHz Badger, 10 MHz Pico build) on battery, where every turn of the
   loop light-sleeps (v1.28 leaves clk_peri at 125 MHz after it: 2.6x too fast without a re-init).
 """
+
 import emu_frames
 from kit import device as unix  # tests/kit/device.py: the same firmware on MicroPython's unix port
 
@@ -31,8 +32,9 @@ def latch_times(records):
 
 
 def latch_changes(records):
-    return [(r["boot"], r["t"], r["v"]) for r in records
-            if r.get("pin") == LATCH and r.get("oe") == 1]
+    return [
+        (r["boot"], r["t"], r["v"]) for r in records if r.get("pin") == LATCH and r.get("oe") == 1
+    ]
 
 
 def spi_rates(path, board, start=0, burst=256):
@@ -72,10 +74,15 @@ def check_spi_rates(dev, battery_from):
     hz = SPI_HZ[dev.board]
     everything = spi_rates(dev.spi_log, dev.board)
     battery = spi_rates(dev.spi_log, dev.board, start=battery_from)
-    usb = everything[:len(everything) - len(battery)]
-    print("%s SPI (MHz): on USB %s, on battery %s" % (
-        dev.board, sorted({round(r / 1e6, 2) for r in usb}),
-        sorted({round(r / 1e6, 2) for r in battery})))
+    usb = everything[: len(everything) - len(battery)]
+    print(
+        "%s SPI (MHz): on USB %s, on battery %s"
+        % (
+            dev.board,
+            sorted({round(r / 1e6, 2) for r in usb}),
+            sorted({round(r / 1e6, 2) for r in battery}),
+        )
+    )
     assert usb and battery
     assert all(hz * 0.75 <= r <= hz * 1.01 for r in usb + battery), (usb, battery)
 
@@ -117,8 +124,10 @@ def test_badger_power_latch(device_factory, tmp_path):
     assert dev.wait_refresh(n, 120), "no refresh after the wake"
     dev.wait_quiet(300)
     times = latch_times(dev.gpio_records())
-    print("reset -> latch high (emulated ms):",
-          {b: round(t / 1000, 1) for b, t in sorted(times.items())})
+    print(
+        "reset -> latch high (emulated ms):",
+        {b: round(t / 1000, 1) for b, t in sorted(times.items())},
+    )
     assert len(times) >= 2 and all(t <= BUDGET_LATCH_US for t in times.values()), times
     fr = [f for f in dev.frames().frames if f.boot == max(times)]
     assert fr, "nothing drawn after the wake"
@@ -161,6 +170,7 @@ def test_pico_epd_wakes_by_button_on_battery(device_factory, tmp_path):
     dev.wait_quiet(300)
     r = dev.frames()
     assert r.errors == [], r.errors
-    assert r.frames[-1].diff(menu) == 0, "the waking press was not acted on:\n" + \
-        r.frames[-1].ascii()
+    assert r.frames[-1].diff(menu) == 0, (
+        "the waking press was not acted on:\n" + r.frames[-1].ascii()
+    )
     check_spi_rates(dev, mark)

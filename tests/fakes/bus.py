@@ -29,6 +29,7 @@ class BusyPin:
     """The controller's BUSY output: reads `busy_level` while the model is busy; every read
     counts as one poll (models go idle after a number of polls). The controller drives it: its
     pull (init()) changes nothing. With model=None, no panel is there: the pin reads its pull."""
+
     IN = 0
     PULL_UP = 1
     PULL_DOWN = 2
@@ -37,7 +38,7 @@ class BusyPin:
         self.model = model
         self.busy_level = busy_level
         self.reads = 0
-        self.pull = BusyPin.PULL_UP     # as the boards set it
+        self.pull = BusyPin.PULL_UP  # as the boards set it
 
     def init(self, mode=-1, pull=-1):
         if pull != -1:

@@ -14,8 +14,8 @@
 from fakes import fake_machine as fm, fake_time
 
 channels = []  # every DMA made, in order (its channel number is its index)
-edges = {}     # GPIO -> its latched edge bits (8: went high, 4: went low); tests add to it
-_seen = {}     # GPIO -> its level when the model last looked
+edges = {}  # GPIO -> its latched edge bits (8: went high, 4: went low); tests add to it
+_seen = {}  # GPIO -> its level when the model last looked
 _buffers = []  # (address, buffer as array("H")) of the buffers given as addresses
 _next = [0x20003A24]
 
@@ -47,11 +47,11 @@ def _level(g):
 
 
 def _load(addr, now_us):
-    if addr == 0x4004C00C:      # ADC FIFO
+    if addr == 0x4004C00C:  # ADC FIFO
         return 0
-    if addr == 0x40054028:      # TIMERAWL: the timer's low 32 bits
+    if addr == 0x40054028:  # TIMERAWL: the timer's low 32 bits
         return now_us & 0xFFFFFFFF
-    if 0x400140F0 <= addr < 0x40014100:     # INTR0-3: 4 bits a GPIO
+    if 0x400140F0 <= addr < 0x40014100:  # INTR0-3: 4 bits a GPIO
         first = (addr - 0x400140F0) * 2
         v = 0
         for g in range(first, first + 8):
@@ -63,7 +63,7 @@ def _load(addr, now_us):
 
 
 def _store(addr, value):
-    if 0x400140F0 <= addr < 0x40014100:     # INTR0-3: edges cleared where the value has 1s
+    if 0x400140F0 <= addr < 0x40014100:  # INTR0-3: edges cleared where the value has 1s
         first = (addr - 0x400140F0) * 2
         for g in range(first, first + 8):
             edges[g] = edges.get(g, 0) & ~(value >> (4 * (g - first)))

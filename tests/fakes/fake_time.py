@@ -9,7 +9,7 @@ import time as _time
 
 PERIOD = 1 << 30
 _MASK = PERIOD - 1
-START = 3 << 30     # the timer's top bits set, as after 53 minutes: the 30 bits do not start at 0
+START = 3 << 30  # the timer's top bits set, as after 53 minutes: the 30 bits do not start at 0
 _base = [START - _time.ticks_us()]
 
 sleep = _time.sleep

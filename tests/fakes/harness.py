@@ -64,7 +64,7 @@ def flip_h(img):
 def flip_v(img):
     out = new_image()
     for y in range(128):
-        out[y * ROW:(y + 1) * ROW] = img[(127 - y) * ROW:(128 - y) * ROW]
+        out[y * ROW : (y + 1) * ROW] = img[(127 - y) * ROW : (128 - y) * ROW]
     return out
 
 

@@ -24,7 +24,7 @@ def lut_frames(table):
     """Frames of a register LUT: per group of 6 bytes, (A + B + C + D) x repeat count."""
     n = 0
     for g in range(0, len(table) - 5, 6):
-        n += sum(table[g + 1:g + 5]) * table[g + 5]
+        n += sum(table[g + 1 : g + 5]) * table[g + 5]
     return n
 
 
@@ -62,8 +62,10 @@ class UC8151Model(Model):
             self.ptr = [vs, hs // 8]
             self.frame_bytes = 0
             if self.partial and not self.psr & 0x04:
-                self.error("partial window with the source shift reversed (PSR SHL = 0): "
-                           "no vendor code drives the UC8151 this way")
+                self.error(
+                    "partial window with the source shift reversed (PSR SHL = 0): "
+                    "no vendor code drives the UC8151 this way"
+                )
 
     def area(self):
         if self.partial:

@@ -14,15 +14,25 @@ Every request a page makes is seen by a route that lets file: URLs through and r
 (so a page that tried the network shows it in page.requests and gets nothing); the browser also
 has a proxy that does not exist (127.0.0.1:9) and every host name unresolvable.
 """
+
 import shutil
 
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import sync_playwright
 
-FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
-         "--disable-background-networking", "--disable-component-update", "--disable-sync",
-         "--proxy-server=127.0.0.1:9", "--host-resolver-rules=MAP * ~NOTFOUND",
-         "--hide-scrollbars", "--mute-audio"]
+FLAGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--proxy-server=127.0.0.1:9",
+    "--host-resolver-rules=MAP * ~NOTFOUND",
+    "--hide-scrollbars",
+    "--mute-audio",
+]
 
 
 def executable():
@@ -46,8 +56,9 @@ class Chromium:
         self.timeout = timeout
         self._pw = sync_playwright().start()
         try:
-            self.browser = self._pw.chromium.launch(executable_path=self.exe, args=FLAGS,
-                                                    headless=True, timeout=timeout * 1000)
+            self.browser = self._pw.chromium.launch(
+                executable_path=self.exe, args=FLAGS, headless=True, timeout=timeout * 1000
+            )
         except PlaywrightError as e:
             self._pw.stop()
             raise BrowserError("chromium did not start: %s" % e) from None
@@ -66,8 +77,9 @@ class Chromium:
 
     def open(self, url, width=1100, height=900):
         """A new tab (in a context of its own) showing url, once its load event has fired."""
-        ctx = self.browser.new_context(viewport={"width": width, "height": height},
-                                       device_scale_factor=1)
+        ctx = self.browser.new_context(
+            viewport={"width": width, "height": height}, device_scale_factor=1
+        )
         ctx.set_default_timeout(self.timeout * 1000)
         page = Page(ctx.new_page())
         page.go(url)
@@ -77,8 +89,8 @@ class Chromium:
 class Page:
     def __init__(self, page):
         self.page = page
-        self.requests = []      # the URL of every request (its own document included)
-        self.problems = []      # console errors and warnings, uncaught exceptions
+        self.requests = []  # the URL of every request (its own document included)
+        self.problems = []  # console errors and warnings, uncaught exceptions
         page.route("**/*", self._route)
         page.on("console", self._console)
         page.on("pageerror", lambda e: self.problems.append(str(e)))
@@ -124,7 +136,8 @@ def save_shot(page_file, png, height, width=1100):
     from PIL import Image
 
     with Chromium() as b:
-        shot = b.open("file://" + page_file).screenshot({"x": 0, "y": 0, "width": width,
-                                                         "height": height})
+        shot = b.open("file://" + page_file).screenshot(
+            {"x": 0, "y": 0, "width": width, "height": height}
+        )
     Image.open(io.BytesIO(shot)).convert("RGB").save(png, optimize=True)
     print("wrote", png)

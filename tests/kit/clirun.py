@@ -2,6 +2,7 @@
 stdout, stderr). Quicker than a subprocess; the tests that must see a real process (exit status
 on a broken pipe, an installed console script) use one instead. `db_rows(db, sql)`: what a
 command left in an SQLite file (the history), read and closed again."""
+
 import io
 import sqlite3
 import sys

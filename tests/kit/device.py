@@ -1,5 +1,6 @@
 """Runs the real firmware (compiled with mpy-cross -O3, as on the Pico) under the MicroPython
 unix port with a 192 KB heap, driven by tests/mp_scripts/app_driver.py."""
+
 import atexit
 import json
 import os
@@ -32,9 +33,13 @@ def run_script(actions, out_dir, flash=None, heap="192k", timeout=300, cut_at=No
         flash = os.path.join(out_dir, "flash.img")
         if os.path.exists(flash):
             os.remove(flash)
-    p = mp.run_file(os.path.join(mp.TESTS, "mp_scripts", "app_driver.py"),
-                    [script, out_dir, flash] + ([str(cut_at)] if cut_at else []),
-                    paths=[build()], heap=heap, timeout=timeout)
+    p = mp.run_file(
+        os.path.join(mp.TESTS, "mp_scripts", "app_driver.py"),
+        [script, out_dir, flash] + ([str(cut_at)] if cut_at else []),
+        paths=[build()],
+        heap=heap,
+        timeout=timeout,
+    )
     if p.returncode != 0:
         raise AssertionError("firmware failed:\n" + p.stdout[-2000:] + p.stderr[-3000:])
     lines = [json.loads(x) for x in p.stdout.strip().splitlines() if x.startswith("{")]
@@ -68,7 +73,7 @@ def check_layout(name, boxes):
     for x, y, w, h, s in boxes:
         assert 0 <= x and x + w <= 296 and 0 <= y and y + h <= 128, (name, s, x, y, w, h)
     for i, a in enumerate(boxes):
-        for b in boxes[i + 1:]:
+        for b in boxes[i + 1 :]:
             overlap_x = min(a[0] + a[2], b[0] + b[2]) - max(a[0], b[0])
             overlap_y = min(a[1] + a[3], b[1] + b[3]) - max(a[1], b[1])
             assert overlap_x <= 0 or overlap_y <= 0, (name, a[4], b[4])

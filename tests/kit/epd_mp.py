@@ -2,11 +2,12 @@
 (tests/fakes/harness.py) imported as h: for test_display_refresh.py and
 test_display_controllers.py.
 """
+
 import json
 
 from kit import mp
 
-PATHS = mp.SOURCE_PATHS + [mp.TESTS]     # tests/fakes, as a package
+PATHS = mp.SOURCE_PATHS + [mp.TESTS]  # tests/fakes, as a package
 KINDS = ["uc8151", "ssd1680"]
 
 

@@ -1,6 +1,7 @@
 """Histories with evenings for the tests: a device journal built from the worked examples of
 tests/vectors/games.json with {"t":"evening","next":G} events between games (as the device will
 write them), synced in-process through a stand-in link (knockbox.sync with a fake connection)."""
+
 import io
 import json
 import os
@@ -11,9 +12,12 @@ from knockcore import events
 TESTS = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 with open(os.path.join(TESTS, "vectors", "games.json"), encoding="utf-8") as _f:
     VECTORS = {v["name"]: v for v in json.load(_f)}
-M1, M2, M3 = ("m1 worked example (RULES 5)", "m2 worked example (RULES 5)",
-              "m3 worked example (RULES 5)")
-EVENING = "new evening"     # in a plan: the player starts a new evening here
+M1, M2, M3 = (
+    "m1 worked example (RULES 5)",
+    "m2 worked example (RULES 5)",
+    "m3 worked example (RULES 5)",
+)
+EVENING = "new evening"  # in a plan: the player starts a new evening here
 UNFINISHED = "m3 double ties"
 DEV = "0123456789abcdef"
 
@@ -48,8 +52,15 @@ class Link:
         self.evs, self.epoch, self.dev = evs, epoch, dev
 
     def hello(self):
-        return {"ok": True, "device": self.dev, "epoch": self.epoch, "last_seq": len(self.evs),
-                "format": "knockbox-game/1", "board": "test", "fw": "0"}
+        return {
+            "ok": True,
+            "device": self.dev,
+            "epoch": self.epoch,
+            "last_seq": len(self.evs),
+            "format": "knockbox-game/1",
+            "board": "test",
+            "fw": "0",
+        }
 
     def events(self, after=0, limit=None):
         page = [[i + 1, self.evs[i]] for i in range(after, min(after + 7, len(self.evs)))]
@@ -63,6 +74,11 @@ def sync_into(path, evs, epoch=0, dev=DEV):
 
 # The report's evening (tests/test_report.py, tools/report_shot.py): evening 1 has one game of each
 # method among four players and one game still being played; evening 2 one game.
-REPORT_PLAN = [game(M1, ["Ann", "Bob", "Cy"]), game(M3, ["Bob", "Cy", "Dee"]),
-               game(M2, ["Dee", "Ann", "Bob"]), game(UNFINISHED, ["Ann", "Cy", "Dee"]), EVENING,
-               game("m1 ends on an undercut, custom bonus", ["Аня", "Борис", "Ёжик"])]
+REPORT_PLAN = [
+    game(M1, ["Ann", "Bob", "Cy"]),
+    game(M3, ["Bob", "Cy", "Dee"]),
+    game(M2, ["Dee", "Ann", "Bob"]),
+    game(UNFINISHED, ["Ann", "Cy", "Dee"]),
+    EVENING,
+    game("m1 ends on an undercut, custom bonus", ["Аня", "Борис", "Ёжик"]),
+]

@@ -4,16 +4,17 @@ keeps only the newest `keep` games in RAM (game(gid) is None for older ones), an
 the newest {"t":"evening"} record's. The evening's games are the store's own code
 (Store.evening_games, which replays the older ones from the journal, here the list): the board's
 journal scan is native code, which CPython cannot run, so the rest is stood in for."""
+
 from knockcore import events
 from knockfw.store import Store
 
 
 class FakeStore:
     def __init__(self, evs, keep=2):
-        self.evs = list(evs)    # the journal: record 1 first
+        self.evs = list(evs)  # the journal: record 1 first
         self.journal = self
         self.keep = keep
-        self.reads = 0          # records read through records()
+        self.reads = 0  # records read through records()
         self.refresh()
 
     def refresh(self):
@@ -26,7 +27,7 @@ class FakeStore:
             elif events.evening_next(ev) is not None:
                 self.evening_gid, self.evening_seq = ev["next"], seq
         self._gids = sorted(games)
-        self._games = {g: games[g] for g in self._gids[-self.keep:]}
+        self._games = {g: games[g] for g in self._gids[-self.keep :]}
 
     def append(self, ev):
         self.evs.append(ev)

@@ -1,5 +1,6 @@
 """Run code under the MicroPython unix port, from source or from .mpy files compiled by mpy-cross
 (through knockbox.mpy, from the device manifest firmware/manifest.py)."""
+
 import os
 import subprocess
 import sys
@@ -48,8 +49,15 @@ def _env(paths, env):
 
 def _run(args, paths, stdin, heap, timeout, cwd, env):
     exe = [micropython_exe()] + (["-X", "heapsize=" + heap] if heap else [])
-    return subprocess.run(exe + args, input=stdin, capture_output=True, text=True, timeout=timeout,
-                          env=_env(paths, env), cwd=cwd)
+    return subprocess.run(
+        exe + args,
+        input=stdin,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        env=_env(paths, env),
+        cwd=cwd,
+    )
 
 
 def run(script, paths=None, stdin=None, heap=HEAP, timeout=120, cwd=None, env=None):
@@ -94,11 +102,18 @@ def run_case(script, case, args=(), paths=None, heap=HEAP, timeout=120, env=None
     calling test with the case's output unless it printed "ok <case>"."""
     module = os.path.splitext(os.path.basename(script))[0]
     paths = list(paths or SOURCE_PATHS) + [os.path.dirname(os.path.abspath(script))]
-    r = run_file(RUN_CASE, [module, case] + [str(a) for a in args], paths=paths, heap=heap,
-                 timeout=timeout, cwd=os.path.dirname(os.path.abspath(script)), env=env)
+    r = run_file(
+        RUN_CASE,
+        [module, case] + [str(a) for a in args],
+        paths=paths,
+        heap=heap,
+        timeout=timeout,
+        cwd=os.path.dirname(os.path.abspath(script)),
+        env=env,
+    )
     out = r.stdout + r.stderr
     if r.returncode != 0 or r.stdout.split("\n")[-2:] != ["ok " + case, ""]:
-        raise AssertionError("%s %s failed (exit %d):\n%s" % (module, case, r.returncode,
-                                                               out[-4000:]))
+        raise AssertionError(
+            "%s %s failed (exit %d):\n%s" % (module, case, r.returncode, out[-4000:])
+        )
     return r
-

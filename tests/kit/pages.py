@@ -1,6 +1,7 @@
 """What a page of the book or the report shows, read without a browser (html.parser): the rows
 of a table as {data-k: text}, keyed by the row's data-player (or data-evening) attribute, and the
 links of a page. tests/test_book.py reads the same pages in Chromium."""
+
 import html.parser
 
 

@@ -1,6 +1,7 @@
 """The stand-in device for the `knockbox sync` tests (test_sync_faults.py, test_sync_records.py):
 a pseudo-terminal whose other end (a thread here) answers each request line as a test says, a
 well-behaved journal device to start from, and running the installed `knockbox` command."""
+
 import json
 import os
 import pty
@@ -16,8 +17,16 @@ from knockcore.game import Game
 
 KNOCKBOX = os.path.join(os.path.dirname(sys.executable), "knockbox")
 DEV = "f00dfeed00000001"
-HELLO = {"ok": True, "proto": 1, "device": DEV, "fw": "0.1.0", "format": "knockbox-game/1",
-         "board": "fake", "epoch": 0, "last_seq": 0}
+HELLO = {
+    "ok": True,
+    "proto": 1,
+    "device": DEV,
+    "fw": "0.1.0",
+    "format": "knockbox-game/1",
+    "board": "fake",
+    "epoch": 0,
+    "last_seq": 0,
+}
 
 
 class FakeDevice:
@@ -53,7 +62,7 @@ class FakeDevice:
                     req = None
                 self.seen.append(req)
                 out = self.answer(req, line)
-                if isinstance(out, list):   # a reply that streams: (pause in s, bytes) pieces
+                if isinstance(out, list):  # a reply that streams: (pause in s, bytes) pieces
                     for pause, b in out:
                         time.sleep(pause)
                         os.write(self.master, b)
@@ -82,9 +91,20 @@ def journal(n_hands=120):
     rnd = random.Random(4)
     g = Game(3, ["Ann", "Bob", "Cy"], {"dealer": 0}, {"preset": "seed", "m3_target": 100000})
     from kit.gamegen import random_hand
-    evs = [{"t": "epoch", "e": 0, "dev": DEV, "next": 1},
-           {"t": "game", "g": 1, "rec": {"method": 3, "players": g.players, "start": g.start,
-                                         "rules": {"preset": "seed", "m3_target": 100000}}}]
+
+    evs = [
+        {"t": "epoch", "e": 0, "dev": DEV, "next": 1},
+        {
+            "t": "game",
+            "g": 1,
+            "rec": {
+                "method": 3,
+                "players": g.players,
+                "start": g.start,
+                "rules": {"preset": "seed", "m3_target": 100000},
+            },
+        },
+    ]
     for _ in range(n_hands):
         h = random_hand(g, rnd)
         g.add(h)
@@ -109,6 +129,7 @@ def good_device(evs, page_hook=None, hello=HELLO, cap=50):
         if req["op"] == "bye":
             return reply(req, ok=True)
         return reply(req, error="unknown op")
+
     return answer
 
 

@@ -2,6 +2,7 @@
 generator's own decoder (tools/fonts/gen_fonts.py, which checks that it gives font_to_py's cells)
 with font_to_py's accessors, and the strings filled with sample arguments: for
 test_text_render.py, test_text_strings.py and test_fonts.py."""
+
 import os
 import re
 import sys
@@ -44,9 +45,12 @@ FONTS = {"large": large, "medium": medium, "small": small}
 
 def glyph(font, ch):
     buf, h, w = font.get_ch(ch)
-    pages = (h + 7) // 8        # vertical mapping: column by column, bit 0 on top
-    return w, h, [(x, y) for y in range(h) for x in range(w)
-                  if buf[x * pages + y // 8] & (1 << (y % 8))]
+    pages = (h + 7) // 8  # vertical mapping: column by column, bit 0 on top
+    return (
+        w,
+        h,
+        [(x, y) for y in range(h) for x in range(w) if buf[x * pages + y // 8] & (1 << (y % 8))],
+    )
 
 
 def ref_width(s, font):

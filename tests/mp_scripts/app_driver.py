@@ -28,7 +28,7 @@ _render = screens.draw
 
 def traced_draw(fb, s, x, y, font, color=1):
     w = _draw(fb, s, x, y, font, color)
-    boxes.append([x, y, w, font[0], s])     # a face's byte 0: its height (knockfw/text.py)
+    boxes.append([x, y, w, font[0], s])  # a face's byte 0: its height (knockfw/text.py)
     return w
 
 
@@ -78,11 +78,11 @@ board.display.full_ms = 3000
 board.display.partial_ms = 600
 boot_us = []
 dev = None
-commit_us = [0, 0, 0]     # loop turns that recorded a change (commit + persist + render):
-                          # count, sum, max (lists of 300 would crowd the heap being measured)
+commit_us = [0, 0, 0]  # loop turns that recorded a change (commit + persist + render):
+# count, sum, max (lists of 300 would crowd the heap being measured)
 hand_presses = [0, 0, 0]  # presses per "hand" action: count, sum, max
-hand_ms = [0, 0, 0]       # button time per "hand" action (virtual clock): count, sum, max
-hand_frames = [0, 0, 0]   # panel refreshes per "hand" action
+hand_ms = [0, 0, 0]  # button time per "hand" action (virtual clock): count, sum, max
+hand_frames = [0, 0, 0]  # panel refreshes per "hand" action
 
 
 def tally(t, v):
@@ -90,6 +90,8 @@ def tally(t, v):
     t[1] += v
     if v > t[2]:
         t[2] = v
+
+
 presses = 0
 method = 0  # the method of the game being played (for the per-hand lines)
 busy_us = 0
@@ -324,7 +326,7 @@ def perform(act):
         run_for(20)
     elif op == "reboot":
         dev = None
-        board.display._until = None     # a power cycle ends the panel's refresh too
+        board.display._until = None  # a power cycle ends the panel's refresh too
         dev = boot()
         # what the boot started from: the checkpoint's record (0: none) and the journal's last
         print(json.dumps({"booted": [dev.store.snap_seq, dev.store.last_seq]}))
@@ -346,13 +348,29 @@ for gid in dev.store.gids():
         continue  # an older game: on flash only
     print(json.dumps({"gid": gid, "record": g.record(), "totals": g.totals, "over": g.over}))
     gc.collect()
-print(json.dumps({"presses": presses, "gids": len(dev.store.gids()),
-                  "ui_modules": sorted(m for m in sys.modules if m.startswith("knockfw.ui")),
-                  "who": getattr(dev.ui.act, "who", None),
-                  "flash_ops": CuttingDevice.ops,
-                  "powered_off": board.powered_off, "refreshes": dev.display.frames,
-                  "fulls": dev.display.fulls, "note": dev.ui.note, "mode": dev.ui.mode,
-                  "busy_ms": busy_us // 1000, "steps": steps, "max_step_us": max_step_us,
-                  "mem_free": gc.mem_free(), "mem_alloc": gc.mem_alloc(),
-                  "boot_us": boot_us, "commit_us": commit_us, "hand_presses": hand_presses,
-                  "hand_ms": hand_ms, "hand_frames": hand_frames}))
+print(
+    json.dumps(
+        {
+            "presses": presses,
+            "gids": len(dev.store.gids()),
+            "ui_modules": sorted(m for m in sys.modules if m.startswith("knockfw.ui")),
+            "who": getattr(dev.ui.act, "who", None),
+            "flash_ops": CuttingDevice.ops,
+            "powered_off": board.powered_off,
+            "refreshes": dev.display.frames,
+            "fulls": dev.display.fulls,
+            "note": dev.ui.note,
+            "mode": dev.ui.mode,
+            "busy_ms": busy_us // 1000,
+            "steps": steps,
+            "max_step_us": max_step_us,
+            "mem_free": gc.mem_free(),
+            "mem_alloc": gc.mem_alloc(),
+            "boot_us": boot_us,
+            "commit_us": commit_us,
+            "hand_presses": hand_presses,
+            "hand_ms": hand_ms,
+            "hand_frames": hand_frames,
+        }
+    )
+)

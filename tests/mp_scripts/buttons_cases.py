@@ -19,7 +19,7 @@ ABCUD = ("a", "b", "c", "up", "down")
 
 class TracePin:
     def __init__(self, trace, active_low=False):
-        self.trace = trace      # [(t, level)], sorted; level is logical (1 = pressed)
+        self.trace = trace  # [(t, level)], sorted; level is logical (1 = pressed)
         self.t = 0
         self.low = active_low
 
@@ -62,8 +62,18 @@ def sampler(traces, clock, base, active_low):
     return sample
 
 
-def replay(traces, end, base=0, step=10, active_low=False, polls=None, setup=None, irq=False,
-           sampled=False, **kw):
+def replay(
+    traces,
+    end,
+    base=0,
+    step=10,
+    active_low=False,
+    polls=None,
+    setup=None,
+    irq=False,
+    sampled=False,
+    **kw,
+):
     pins = {}
     for n in ABCUD:
         pins[n] = (IrqPin if irq else TracePin)(traces.get(n, []), active_low)
@@ -83,7 +93,7 @@ def replay(traces, end, base=0, step=10, active_low=False, polls=None, setup=Non
     out = []
     times = polls if polls is not None else range(0, end + 1, step)
     for t in times:
-        while edges and edges[0][0] <= t:      # interrupts between the polls, in time order
+        while edges and edges[0][0] <= t:  # interrupts between the polls, in time order
             te, n = edges.pop(0)
             clock[0] = te
             pins[n].t = te
@@ -102,6 +112,7 @@ def _locked(f, arg):
     allocation in the handler raises MemoryError here (on the RP2040 it loses the edge)."""
     try:
         import micropython
+
         lock = micropython.heap_lock
     except (ImportError, AttributeError):
         return f(arg)
@@ -135,8 +146,18 @@ def case_clean_short():
 def case_chatter_both_edges():
     # closes with chatter (samples 100:1 110:0 120:1 ...), opens with chatter (400:0 410:1
     # 420:0 430:1 440:0): the first edge counts, the rest fall in the deaf 50 ms.
-    a = [(100, 1), (105, 0), (115, 1), (125, 0), (128, 1),
-         (400, 0), (405, 1), (412, 0), (421, 1), (433, 0)]
+    a = [
+        (100, 1),
+        (105, 0),
+        (115, 1),
+        (125, 0),
+        (128, 1),
+        (400, 0),
+        (405, 1),
+        (412, 0),
+        (421, 1),
+        (433, 0),
+    ]
     check(replay({"a": a}, 700)[0], [(400, "a", "press")])
     check(replay({"a": a}, 700, irq=True)[0], [(400, "a", "press")])
     check(replay({"a": a}, 700, sampled=True)[0], [(400, "a", "press")])
@@ -182,8 +203,16 @@ def case_long_boundary():
 
 def case_repeat():
     got, b = replay({"up": press(100, 1180)}, 1400)
-    check(got, [(100, "up", "press"), (700, "up", "repeat"), (850, "up", "repeat"),
-                (1000, "up", "repeat"), (1150, "up", "repeat")])
+    check(
+        got,
+        [
+            (100, "up", "press"),
+            (700, "up", "repeat"),
+            (850, "up", "repeat"),
+            (1000, "up", "repeat"),
+            (1150, "up", "repeat"),
+        ],
+    )
 
 
 def case_repeat_short_press():
@@ -193,16 +222,30 @@ def case_repeat_short_press():
 def case_no_repeat_while_opening():
     # contact opens at 1140: the repeat due at 1150 never comes
     got = replay({"up": press(100, 1140)}, 1400)[0]
-    check(got, [(100, "up", "press"), (700, "up", "repeat"), (850, "up", "repeat"),
-                (1000, "up", "repeat")])
+    check(
+        got,
+        [
+            (100, "up", "press"),
+            (700, "up", "repeat"),
+            (850, "up", "repeat"),
+            (1000, "up", "repeat"),
+        ],
+    )
 
 
 def case_late_polls_do_not_pile_up():
     # polls stop between 200 and 2000 (a blocking refresh): one repeat at 2000, then every 150
     polls = list(range(0, 201, 10)) + list(range(2000, 2400, 10))
     got = replay({"up": press(100, 5000)}, 0, polls=polls)[0]
-    check(got, [(100, "up", "press"), (2000, "up", "repeat"), (2150, "up", "repeat"),
-                (2300, "up", "repeat")])
+    check(
+        got,
+        [
+            (100, "up", "press"),
+            (2000, "up", "repeat"),
+            (2150, "up", "repeat"),
+            (2300, "up", "repeat"),
+        ],
+    )
 
 
 def case_presses_during_a_blocked_loop_all_count_in_order():
@@ -212,9 +255,11 @@ def case_presses_during_a_blocked_loop_all_count_in_order():
     tr = {"a": taps(250, 3, gap=300), "b": taps(370, 3, gap=300), "up": taps(310, 4, gap=180)}
     got = replay(tr, 0, polls=polls, irq=True)[0]
     check(replay(tr, 0, polls=polls, sampled=True)[0], got)
-    order = sorted([(t, "a") for t, v in tr["a"] if v == 0] + [(t, "b") for t, v in tr["b"]
-                                                                  if v == 0]
-                   + [(t, "up") for t, v in tr["up"] if v == 1])
+    order = sorted(
+        [(t, "a") for t, v in tr["a"] if v == 0]
+        + [(t, "b") for t, v in tr["b"] if v == 0]
+        + [(t, "up") for t, v in tr["up"] if v == 1]
+    )
     check(got, [(1300, n, "press") for _t, n in order])
     # the same taps, polled instead: only the level at 1300 is left to see
     check(replay(tr, 0, polls=polls)[0], [])
@@ -233,8 +278,10 @@ def case_sampled_events_come_in_the_order_they_were_due():
     # 1000-1060 and up at 1100: the long first; from the pins, only the level at 1300 is left
     polls = list(range(0, 201, 10)) + list(range(1300, 1500, 10))
     tr = {"a": press(1000, 1060), "c": press(300, 1250), "up": press(1100, 1160)}
-    check(replay(tr, 0, polls=polls, sampled=True)[0],
-          [(1300, "c", "long"), (1300, "a", "press"), (1300, "up", "press")])
+    check(
+        replay(tr, 0, polls=polls, sampled=True)[0],
+        [(1300, "c", "long"), (1300, "a", "press"), (1300, "up", "press")],
+    )
     check(replay(tr, 0, polls=polls)[0], [])
 
 
@@ -251,12 +298,24 @@ def case_more_edges_than_the_ring_holds():
 
 
 def case_two_at_once():
-    tr = {"a": press(100, 300), "c": press(105, 320), "up": press(100, 800),
-          "down": press(100, 800)}
+    tr = {
+        "a": press(100, 300),
+        "c": press(105, 320),
+        "up": press(100, 800),
+        "down": press(100, 800),
+    }
     got = replay(tr, 1000)[0]
-    check(got, [(100, "up", "press"), (100, "down", "press"),
-                (300, "a", "press"), (320, "c", "press"),
-                (700, "up", "repeat"), (700, "down", "repeat")])
+    check(
+        got,
+        [
+            (100, "up", "press"),
+            (100, "down", "press"),
+            (300, "a", "press"),
+            (320, "c", "press"),
+            (700, "up", "repeat"),
+            (700, "down", "repeat"),
+        ],
+    )
 
 
 def case_same_poll_in_button_order():
@@ -293,9 +352,10 @@ def case_diff_wraps():
 def case_diff_matches_ticks_diff():
     # Under MicroPython, the pure _diff must agree with the C time.ticks_diff everywhere.
     import time
+
     td = getattr(time, "ticks_diff", None)
     if td is None:
-        return          # CPython: no ticks_diff to compare with (case_diff_wraps still runs)
+        return  # CPython: no ticks_diff to compare with (case_diff_wraps still runs)
     p = buttons._PERIOD
     r = Rand(7)
     vals = [0, 1, 2, p // 2 - 1, p // 2, p // 2 + 1, p - 2, p - 1]
@@ -304,15 +364,21 @@ def case_diff_matches_ticks_diff():
     for a in vals:
         for b in vals[:40]:
             if buttons._diff(a, b) != td(a, b):
-                raise AssertionError("_diff(%d, %d) = %d, ticks_diff %d" %
-                                     (a, b, buttons._diff(a, b), td(a, b)))
+                raise AssertionError(
+                    "_diff(%d, %d) = %d, ticks_diff %d" % (a, b, buttons._diff(a, b), td(a, b))
+                )
     check(tadd(p - 1, 5), time.ticks_add(p - 1, 5))
 
 
 def case_active_low():
     for irq, sampled in ((False, False), (True, False), (False, True)):
-        got = replay({"a": press(100, 300), "up": press(100, 200)}, 500, active_low=True,
-                     irq=irq, sampled=sampled)[0]
+        got = replay(
+            {"a": press(100, 300), "up": press(100, 200)},
+            500,
+            active_low=True,
+            irq=irq,
+            sampled=sampled,
+        )[0]
         check(got, [(100, "up", "press"), (300, "a", "press")])
 
 
@@ -328,8 +394,16 @@ def case_deaf_time_runs_from_the_edge():
     # release a ms before). Each press after a quick release counts when the deaf time from
     # that release ends, and the deaf time after it runs from its edge, not from then: the next
     # release, 100 ms after its press, is outside it, so no tap is swallowed.
-    samples = [(5830, 8), (5924, 0), (5925, 8), (6033, 0), (6034, 8), (6128, 0), (6129, 8),
-               (6239, 0)]
+    samples = [
+        (5830, 8),
+        (5924, 0),
+        (5925, 8),
+        (6033, 0),
+        (6034, 8),
+        (6128, 0),
+        (6129, 8),
+        (6239, 0),
+    ]
     now = [0]
 
     def sample():
@@ -343,14 +417,22 @@ def case_deaf_time_runs_from_the_edge():
     for t in range(5800, 6400, 10):
         now[0] = t
         got += [(t, n, k) for n, k in b.poll(t)]
-    check(got, [(5830, "up", "press"), (5980, "up", "press"), (6090, "up", "press"),
-                (6180, "up", "press")])
+    check(
+        got,
+        [
+            (5830, "up", "press"),
+            (5980, "up", "press"),
+            (6090, "up", "press"),
+            (6180, "up", "press"),
+        ],
+    )
 
 
 def case_inject_sampled():
     # the RP2040: B woke the board, its levels come from the samples (held, then let go)
-    got = replay({"b": press(0, 200), "a": press(400, 460)}, 600,
-                 setup=lambda b: b.inject("b"), sampled=True)[0]
+    got = replay(
+        {"b": press(0, 200), "a": press(400, 460)}, 600, setup=lambda b: b.inject("b"), sampled=True
+    )[0]
     check(got, [(0, "b", "press"), (460, "a", "press")])
 
 
@@ -406,7 +488,7 @@ def bouncy_session(r):
     bounce, so the hold can stretch over the chatter, or end at the first bounce."""
     t, trace, holds = 0, [], []
     for _ in range(6):
-        t += 60 + r.below(300)          # open long enough for the release to count
+        t += 60 + r.below(300)  # open long enough for the release to count
         t, pre = chatter(r, t, trace, 1)
         held = (70 + r.below(310)) if r.below(2) else (700 + r.below(900))
         t += held
@@ -438,8 +520,9 @@ def case_random_bouncy_sessions():
         for j in range(len(runs)):
             lo, hi = holds[j]
             if not repeats(lo - 10) <= runs[j] <= repeats(hi + 10):
-                raise AssertionError("session %d press %d: %d repeats, hold %r" %
-                                     (i, j, runs[j], holds[j]))
+                raise AssertionError(
+                    "session %d press %d: %d repeats, hold %r" % (i, j, runs[j], holds[j])
+                )
 
 
 def cases():

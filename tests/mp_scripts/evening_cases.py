@@ -13,9 +13,13 @@ from storekit import events_of, note
 
 PATH = "/data/journal"
 META = "/data/meta.json"
-M3 = {"method": 3, "players": ["Ann", "Bob", "Cy"], "start": {"dealer": 2},
-      "rules": {"preset": "seed", "m3_target": 40}}
-WIN = {"knock": 0, "counts": [1, 30, 40]}   # Ann +69: the game is over after one such hand
+M3 = {
+    "method": 3,
+    "players": ["Ann", "Bob", "Cy"],
+    "start": {"dealer": 2},
+    "rules": {"preset": "seed", "m3_target": 40},
+}
+WIN = {"knock": 0, "counts": [1, 30, 40]}  # Ann +69: the game is over after one such hand
 
 
 def fresh():
@@ -61,7 +65,7 @@ def case_new_evening_is_journaled_and_found_at_boot():
     seq = st.last_seq
     check(events_of(st, seq - 1), [(seq, {"t": "evening", "next": 3})])
     check((st.evening_gid, st.evening_seq), (3, seq))
-    check(st.record({"t": "evening"}), None)   # no game in it yet: nothing written
+    check(st.record({"t": "evening"}), None)  # no game in it yet: nothing written
     check(st.last_seq, seq)
     st2 = store()
     check((st2.evening_gid, st2.evening_seq, note(st2)), (3, seq, ""))
@@ -69,8 +73,10 @@ def case_new_evening_is_journaled_and_found_at_boot():
     check(g, 3)
     check(st2.record({"t": "evening"}), {"t": "evening", "next": 4})
     st3 = store()
-    check((st3.evening_gid, st3.evening_seq, st3.gids(), st3.current()),
-          (4, st2.last_seq, [1, 2, 3], 3))
+    check(
+        (st3.evening_gid, st3.evening_seq, st3.gids(), st3.current()),
+        (4, st2.last_seq, [1, 2, 3], 3),
+    )
 
 
 def case_junk_without_a_game_is_still_skipped():
@@ -78,7 +84,7 @@ def case_junk_without_a_game_is_still_skipped():
     st = store()
     game(st)
     j = st.journal
-    j.append({"t": "what"})             # older than the evening: not read
+    j.append({"t": "what"})  # older than the evening: not read
     st.record({"t": "evening"})
     seq = st.last_seq
     j.append([1, 2])
@@ -107,17 +113,27 @@ def case_erase_ends_the_evening():
 def case_tally_replays_the_evenings_older_games_from_the_journal():
     fresh()
     st = store()
-    names = (["Ann", "Bob", "Cy"], ["Bob", "Cy", "Dee"], ["Dee", "Ann", "Bob"],
-             ["Cy", "Dee", "Ann"], ["Ann", "Bob", "Dee"])
-    game(st, names[0])                  # evening 1
+    names = (
+        ["Ann", "Bob", "Cy"],
+        ["Bob", "Cy", "Dee"],
+        ["Dee", "Ann", "Bob"],
+        ["Cy", "Dee", "Ann"],
+        ["Ann", "Bob", "Dee"],
+    )
+    game(st, names[0])  # evening 1
     st.record({"t": "evening"})
     recs = []
     for i, n in enumerate(names):
-        g = game(st, n, ({"void": True}, {"knock": 1, "counts": [30, 2, 20]}) if i % 2 else
-                 ({"knock": 0, "counts": [3, 30, 20]},))
+        g = game(
+            st,
+            n,
+            ({"void": True}, {"knock": 1, "counts": [30, 2, 20]})
+            if i % 2
+            else ({"knock": 0, "counts": [3, 30, 20]},),
+        )
         recs.append(dict(M3, players=n, hands=st.game(g).record()["hands"]))
-    gid = game(st, ["Ann", "Cy", "Dee"], ({"knock": 2, "counts": [10, 12, 5]},))   # playing
-    for s in (st, store()):             # as it was played, and after a reboot
+    gid = game(st, ["Ann", "Cy", "Dee"], ({"knock": 2, "counts": [10, 12, 5]},))  # playing
+    for s in (st, store()):  # as it was played, and after a reboot
         check([g for g in s.gids() if s.game(g) is not None], [gid - 1, gid])
         led, n, run = tally(s)
         check((n, led), (5, want(recs)))
@@ -133,8 +149,8 @@ def case_tally_of_an_unbroken_first_evening_and_an_empty_new_one():
         game(st, n)
         recs.append(dict(M3, players=n, hands=[WIN]))
     st.record({"t": "game", "rec": M3})
-    st.record({"t": "hand", "h": {"void": True}})     # a game left unfinished
-    game(st)                                         # and one over, in RAM
+    st.record({"t": "hand", "h": {"void": True}})  # a game left unfinished
+    game(st)  # and one over, in RAM
     recs.append(dict(M3, hands=[WIN]))
     led, n, run = tally(store())
     check((n, led, run), (4, want(recs), None))

@@ -14,7 +14,7 @@ from knockfw.journal import Journal, load_json, save_json
 from lfs_kit import check, exists, read, write
 from storekit import note
 
-kit.install(globals())     # MODE, DIR, PATH, META (where the case's files go), setup, fresh
+kit.install(globals())  # MODE, DIR, PATH, META (where the case's files go), setup, fresh
 
 
 def filled(n):
@@ -95,7 +95,7 @@ def case_bad_crc_last_line():
     filled(5)
     good = read(PATH)
     line = bytearray(jmod._line(6, {"v": 1}))
-    line[3] = ord("9")      # flips the JSON after the crc was computed
+    line[3] = ord("9")  # flips the JSON after the crc was computed
     write(PATH, good + line)
     j = Journal(PATH).open()
     check((j.last_seq, note(j)), (5, "dropped a half-written last record"))
@@ -106,7 +106,7 @@ def case_damage_in_the_middle():
     filled(30)
     data = read(PATH)
     lines = data.split(b"\n")
-    pos = sum(len(x) + 1 for x in lines[:9]) + 4     # inside line 10
+    pos = sum(len(x) + 1 for x in lines[:9]) + 4  # inside line 10
     bad = bytearray(data)
     bad[pos] = bad[pos] ^ 0x01
     write(PATH, bad)
@@ -114,7 +114,7 @@ def case_damage_in_the_middle():
     check(j.last_seq, 9)
     if "after record 9" not in note(j):
         raise AssertionError(note(j))
-    check(read(PATH + ".bad"), bytes(bad))              # nothing thrown away
+    check(read(PATH + ".bad"), bytes(bad))  # nothing thrown away
     check(read(PATH), b"\n".join(lines[:9]) + b"\n")
     check(j.append({"new": 1}), 10)
     j2 = Journal(PATH).open()
@@ -128,7 +128,7 @@ def case_wrong_seq_and_garbage():
     write(PATH, good + jmod._line(3, {"dup": 1}) + jmod._line(4, {"z": 1}))
     j = Journal(PATH).open()
     check(j.last_seq, 3)
-    write(PATH, good + b"\x00\xff" * 3000)                # no newline, longer than a line
+    write(PATH, good + b"\x00\xff" * 3000)  # no newline, longer than a line
     check(Journal(PATH).open().last_seq, 3)
     write(PATH, b"hello\n" + good)
     j = Journal(PATH).open()
@@ -175,7 +175,7 @@ def case_quick_appends_erase_nothing_and_read_back():
     if dev is not None:
         e0 = dev.erases
         j.append({"plain": 1})
-        check(dev.erases > e0, True)   # littlefs copies the journal's last block to a new one
+        check(dev.erases > e0, True)  # littlefs copies the journal's last block to a new one
         e0 = dev.erases
     else:
         j.append({"plain": 1})
@@ -184,16 +184,16 @@ def case_quick_appends_erase_nothing_and_read_back():
         check(j.append({"quick": i, "pad": "x" * 40}, quick=True), 42 + i)
         recs.append((42 + i, {"quick": i, "pad": "x" * 40}))
     if dev is not None:
-        check(dev.erases, e0)   # into <path>.new, inline in the directory: no erase
+        check(dev.erases, e0)  # into <path>.new, inline in the directory: no erase
     check((j.last_seq, exists(PATH + ".new")), (44, True))
-    check(list(Journal(PATH).open().records()), recs)   # a cut now: open() merges them
+    check(list(Journal(PATH).open().records()), recs)  # a cut now: open() merges them
     check(exists(PATH + ".new"), False)
     j = Journal(PATH).open()
-    for i in range(12):     # more than <path>.new holds: merged on the way, nothing lost
+    for i in range(12):  # more than <path>.new holds: merged on the way, nothing lost
         j.append({"more": i, "pad": "y" * 40}, quick=True)
         recs.append((45 + i, {"more": i, "pad": "y" * 40}))
-    check(len(read(PATH + ".new")) <= 440, True)     # journal._NEW_MAX: inline in littlefs
-    check(list(j.records()), recs)      # records() merges first
+    check(len(read(PATH + ".new")) <= 440, True)  # journal._NEW_MAX: inline in littlefs
+    check(list(j.records()), recs)  # records() merges first
     check(exists(PATH + ".new"), False)
     j.append({"last": 1}, quick=True)
     j.close()
@@ -209,9 +209,9 @@ def case_quick_append_merge_cut_before_the_file_went():
     j.append({"q": 2}, quick=True)
     new = read(PATH + ".new")
     j.merge()
-    write(PATH + ".new", new)       # the cut came after the merge's append, before the remove
+    write(PATH + ".new", new)  # the cut came after the merge's append, before the remove
     want = [(6, {"q": 1}), (7, {"q": 2})]
-    check(list(Journal(PATH).open().records())[5:], want)     # not twice
+    check(list(Journal(PATH).open().records())[5:], want)  # not twice
     check(exists(PATH + ".new"), False)
     # a <path>.new of another journal (its header names another record) is not taken
     write(PATH + ".new", b"3 0badc0de\n" + jmod._line(4, {"x": 1}))
@@ -258,7 +258,7 @@ def case_save_load_json_with_its_crc():
     data = read(p)
     check((data[8:9], load_json(p, None, crc=True)), (b" ", obj))
     bad = bytearray(data)
-    bad[data.index(b"345")] ^= 1                # "245": still JSON
+    bad[data.index(b"345")] ^= 1  # "245": still JSON
     write(p, bytes(bad))
     check(load_json(p, "none", crc=True), "none")
     # a cut before the rename: the complete temp file, its CRC right, wins

@@ -11,8 +11,9 @@ from simflash import RAMBlockDevice, mount
 def install(ns):
     """Give a cases module (its globals() as ns) what its cases use: MODE, DIR, PATH, META and
     setup(args) (run_case.py calls it first), fresh(blocks=64) (each case calls it)."""
-    ns.update({"MODE": "lfs", "DIR": None, "PATH": "/data/journal", "META": "/data/meta.json",
-               "_n": 0})
+    ns.update(
+        {"MODE": "lfs", "DIR": None, "PATH": "/data/journal", "META": "/data/meta.json", "_n": 0}
+    )
     ns["setup"] = lambda args: setup(ns, args)
     ns["fresh"] = lambda blocks=64: fresh(ns, blocks)
 

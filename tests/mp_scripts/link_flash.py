@@ -19,7 +19,7 @@ from storekit import end_game
 
 bdev = None
 try:
-    plain = os.stat(sys.argv[1])[0] & 0x4000    # a directory
+    plain = os.stat(sys.argv[1])[0] & 0x4000  # a directory
 except OSError:
     plain = False
 if plain:
@@ -47,6 +47,7 @@ with open(sys.argv[2]) as f:
 st.journal.close()
 if bdev is not None:
     import vfs
+
     vfs.umount("/data")
     bdev.close()
 print(json.dumps({"device": st.device_id, "epoch": st.epoch, "last_seq": st.last_seq}))

@@ -18,7 +18,7 @@ from simflash import RAMBlockDevice, mount
 from knockfw.journal import Journal
 from knockfw.store import Store
 
-_POLL = const(3)    # MP_STREAM_POLL
+_POLL = const(3)  # MP_STREAM_POLL
 _FILENO = const(10)  # MP_STREAM_GET_FILENO
 
 
@@ -30,13 +30,13 @@ class Port(io.IOBase):
         self.rx = bytearray()
         self.tx = bytearray()
         self.writable = True
-        self.room = 1 << 30     # bytes the port takes before it is "full"
+        self.room = 1 << 30  # bytes the port takes before it is "full"
         self.sink = None
         self.written = 0
 
     def ioctl(self, req, arg):
         if req == _FILENO:
-            return -1           # not an OS file: poll must ask ioctl(_POLL)
+            return -1  # not an OS file: poll must ask ioctl(_POLL)
         if req != _POLL:
             return 0
         r = 0
@@ -56,7 +56,7 @@ class Port(io.IOBase):
 
     def readinto(self, buf):
         b = self.read(len(buf))
-        buf[:len(b)] = b
+        buf[: len(b)] = b
         return len(b)
 
     def write(self, b):
@@ -77,7 +77,7 @@ class Port(io.IOBase):
             if i < 0:
                 return out
             out.append(json.loads(bytes(self.tx[:i])))
-            self.tx = self.tx[i + 1:]
+            self.tx = self.tx[i + 1 :]
 
 
 class Board:
@@ -88,8 +88,12 @@ class App:
     def __init__(self, store):
         self.store = store
         self.board = Board()
-        self.settings = {"lang": "en", "rules": {"preset": "seed"}, "sleep_s": 300,
-                         "roster": ["Ann", "Bob", "Cy"]}
+        self.settings = {
+            "lang": "en",
+            "rules": {"preset": "seed"},
+            "sleep_s": 300,
+            "roster": ["Ann", "Bob", "Cy"],
+        }
         self.sessions = []
         self.erase_done = None
 
@@ -122,6 +126,7 @@ class Frozen:
     """The link's clock, stopped: a poll() ends only when it can get nothing more done, so the
     cases do not depend on how busy the machine is (case_poll_does_a_bounded_amount_each_call
     runs a clock of its own)."""
+
     ticks_diff = _TIME.ticks_diff
     ticks_add = _TIME.ticks_add
 
@@ -153,8 +158,12 @@ def check(got, want):
 
 def play(store, hands=10):
     """A method-3 game with `hands` valid hands (knocks with small counts); returns its gid."""
-    rec = {"method": 3, "players": ["Ann", "Bob", "Cy"], "start": {"dealer": 0},
-           "rules": {"preset": "seed", "m3_target": 100000}}
+    rec = {
+        "method": 3,
+        "players": ["Ann", "Bob", "Cy"],
+        "start": {"dealer": 0},
+        "rules": {"preset": "seed", "m3_target": 100000},
+    }
     gid = store.record({"t": "game", "rec": rec})["g"]
     for i in range(hands):
         k = i % 3
@@ -172,4 +181,3 @@ def ask(link, inp, out, req, now=0, polls=20):
     got = out.lines()
     check(len(got), 1)
     return got[0]
-

@@ -44,8 +44,12 @@ def case_events_page_is_the_journal_text():
     # records go out as the journal holds them: names with quotes, backslashes and Cyrillic
     app, link, inp, out = fresh()
     st = app.store
-    rec = {"method": 3, "players": ['A"n\\n', "Борис", "Zoë"], "start": {"dealer": 1},
-           "rules": {"preset": "classic"}}
+    rec = {
+        "method": 3,
+        "players": ['A"n\\n', "Борис", "Zoë"],
+        "start": {"dealer": 1},
+        "rules": {"preset": "classic"},
+    }
     gid = st.record({"t": "game", "rec": rec})["g"]
     st.record({"t": "hand", "h": {"knock": 1, "counts": [20, 3, 30]}})
     end_game(st, gid)
@@ -66,6 +70,7 @@ def case_page_costs_the_heap_the_same_whatever_its_length():
         seen["qn"] = max(seen["qn"], link._qn)
         seen["n"] += 1
         seen["lines"] += bytes(b).count(b"\n")
+
     out.sink = sink
     inp.rx += b'{"id":1,"op":"events"}\n'
     link.poll(0)
@@ -101,11 +106,12 @@ def case_poll_does_a_bounded_amount_each_call():
         def ticks_ms():
             clock[0] += 1
             return clock[0]
+
     L.time = Clock
     try:
         for i in range(12):
             inp.rx += b'{"id":%d,"op":"events","after":%d}\n' % (i, i * 10)
-            inp.rx += b'garbage %d\n' % i
+            inp.rx += b"garbage %d\n" % i
         polls, more, got = 0, True, []
         while more:
             w = out.written
@@ -136,9 +142,10 @@ def case_port_that_does_not_take_output_holds_the_input():
     check(len(out.tx), 0)
     # replies wait (bounded), the rest of the input stays unread in the port
     if link._qn > 1024 + 512 or not inp.rx or len(link._held) > 8:
-        raise AssertionError("queued %d, held %d, unread %d" % (link._qn, len(link._held),
-                                                              len(inp.rx)))
-    check(link.poll(40), False)     # nothing moves: the app may sleep
+        raise AssertionError(
+            "queued %d, held %d, unread %d" % (link._qn, len(link._held), len(inp.rx))
+        )
+    check(link.poll(40), False)  # nothing moves: the app may sleep
     out.writable = True
     for i in range(200):
         link.poll(60 + i)
@@ -169,7 +176,7 @@ def case_port_that_takes_part_of_a_write():
 def case_session_timeout_mid_reply_ends_the_line():
     # the host stops reading mid-reply and goes away; the next host's reply starts on a new line
     app, link, inp, out = half_written_reply()
-    link.poll(10001)        # idle: the session ends, the rest of the reply is dropped
+    link.poll(10001)  # idle: the session ends, the rest of the reply is dropped
     check(link.active, False)
     check(link._page, None)
     out.room = 1 << 30
@@ -177,7 +184,7 @@ def case_session_timeout_mid_reply_ends_the_line():
     for i in range(5):
         link.poll(20000 + i)
     lines = bytes(out.tx).split(b"\n")
-    check(len(lines), 3)                # fragment, hello reply, ""
+    check(len(lines), 3)  # fragment, hello reply, ""
     check(lines[0][:16], b'{"id":1,"epoch":')
     r = json.loads(lines[1])
     check((r["id"], r["ok"]), (2, True))
@@ -198,10 +205,10 @@ def case_timeout_between_whole_pieces_of_a_page_ends_the_line():
     check(len(out.tx), 0)
     out.writable = True
     head = bytes(link._q[0])
-    out.room = len(head)    # exactly the first piece
+    out.room = len(head)  # exactly the first piece
     link.poll(1)
     check(bytes(out.tx), head)
-    link.poll(10002)        # idle: the session ends
+    link.poll(10002)  # idle: the session ends
     check(link.active, False)
     out.room = 1 << 30
     inp.rx += b'{"id":2,"op":"hello"}\n'
@@ -219,7 +226,7 @@ def case_page_that_streams_longer_than_the_idle_time_goes_on():
     out.room = 0
     inp.rx += b'{"id":1,"op":"events"}\n'
     link.poll(0)
-    for t in range(1000, 16000, 1000):     # 300 bytes a second, for longer than 10 s
+    for t in range(1000, 16000, 1000):  # 300 bytes a second, for longer than 10 s
         out.room = 300
         link.poll(t)
     check((link.active, link._page is None), (True, False))
@@ -236,7 +243,7 @@ def case_page_ends_with_an_error_when_the_journal_is_erased_mid_page():
     out.room = 300
     inp.rx += b'{"id":1,"op":"events"}\n'
     link.poll(0)
-    st.erase()              # a long press of A, while the page is on its way
+    st.erase()  # a long press of A, while the page is on its way
     out.room = 1 << 30
     for i in range(10):
         link.poll(1 + i)
@@ -281,6 +288,7 @@ def case_page_cut_by_a_flash_error_is_an_error_reply():
                 raise OSError(5)
             n += 1
             yield r
+
     st.journal.records = failing
     r = ask(link, inp, out, {"id": 1, "op": "events"})
     if "ok" in r or "failed" not in r["error"]:
@@ -290,4 +298,3 @@ def case_page_cut_by_a_flash_error_is_an_error_reply():
     st.journal.records = records
     r = ask(link, inp, out, {"id": 2, "op": "events", "after": 3, "limit": 2})
     check([e[0] for e in r["ev"]], [4, 5])
-

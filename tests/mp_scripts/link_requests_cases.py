@@ -17,8 +17,10 @@ def case_hello():
     check(r["id"], 1)
     check(r["ok"], True)
     check(r["device"], app.store.device_id)
-    check((r["fw"], r["format"], r["board"], r["proto"]),
-          (VERSION, "knockbox-game/1", "testboard", PROTO))
+    check(
+        (r["fw"], r["format"], r["board"], r["proto"]),
+        (VERSION, "knockbox-game/1", "testboard", PROTO),
+    )
     check((r["epoch"], r["last_seq"]), (app.store.epoch, app.store.last_seq))
     check(link.faults, 0)
 
@@ -33,23 +35,41 @@ def case_ops_no_host_uses_are_gone():
 
 def case_errors_for_bad_requests():
     app, link, inp, out = fresh()
-    bad = [(b"not json", None), (b"[1,2]", None), (b'"str"', None), (b"{}", None),
-           (b'{"id":"x","op":"hello"}', None), (b'{"id":-1,"op":"hello"}', None),
-           (b'{"id":1.5,"op":"hello"}', None), (b'{"id":3,"op":"nope"}', 3),
-           (b'{"id":4}', 4), (b'{"id":5,"op":7}', 5), (b'{"id":6,"op":"_line"}', 6),
-           (b'{"id":7,"op":"events","after":-1}', 7), (b'{"id":8,"op":"events","limit":0}', 8),
-           (b'{"id":9,"op":"events","after":"x"}', 9), (b'{"id":10,"op":"settings","set":[1]}', 10),
-           (b'{"id":11,"op":"settings","set":{"colour":"red"}}', 11),
-           (b'{"id":1073741824,"op":"hello"}', None),
-           (b'\x01\x02\x7f\x1b[A', None), (b'{"id":14,"op":"he\x00llo"}', None),
-           (b'\xff\xfe{"id":15}', None), (b'{"id":16,"op":"hello"', None)]
+    bad = [
+        (b"not json", None),
+        (b"[1,2]", None),
+        (b'"str"', None),
+        (b"{}", None),
+        (b'{"id":"x","op":"hello"}', None),
+        (b'{"id":-1,"op":"hello"}', None),
+        (b'{"id":1.5,"op":"hello"}', None),
+        (b'{"id":3,"op":"nope"}', 3),
+        (b'{"id":4}', 4),
+        (b'{"id":5,"op":7}', 5),
+        (b'{"id":6,"op":"_line"}', 6),
+        (b'{"id":7,"op":"events","after":-1}', 7),
+        (b'{"id":8,"op":"events","limit":0}', 8),
+        (b'{"id":9,"op":"events","after":"x"}', 9),
+        (b'{"id":10,"op":"settings","set":[1]}', 10),
+        (b'{"id":11,"op":"settings","set":{"colour":"red"}}', 11),
+        (b'{"id":1073741824,"op":"hello"}', None),
+        (b"\x01\x02\x7f\x1b[A", None),
+        (b'{"id":14,"op":"he\x00llo"}', None),
+        (b'\xff\xfe{"id":15}', None),
+        (b'{"id":16,"op":"hello"', None),
+    ]
     for line, rid in bad:
         inp.rx += line + b"\n"
         for i in range(3):
             link.poll(i)
         got = out.lines()
-        if len(got) != 1 or got[0].get("id") != rid or "error" not in got[0] \
-                or not isinstance(got[0]["error"], str) or "ok" in got[0]:
+        if (
+            len(got) != 1
+            or got[0].get("id") != rid
+            or "error" not in got[0]
+            or not isinstance(got[0]["error"], str)
+            or "ok" in got[0]
+        ):
             raise AssertionError("%r -> %r" % (line, got))
     check(link.errors, len(bad))
     check(link.faults, 0)
@@ -65,7 +85,7 @@ def case_line_endings_and_blank_lines():
     for i in range(5):
         link.poll(i)
     check([r["id"] for r in out.lines()], [1, 2])
-    inp.rx += b'lo"}\n'      # the rest of a half line arriving later
+    inp.rx += b'lo"}\n'  # the rest of a half line arriving later
     for i in range(5):
         link.poll(10 + i)
     check([r["id"] for r in out.lines()], [3])
@@ -77,7 +97,7 @@ def case_overlong_line_one_error_then_fine():
     for i in range(30):
         link.poll(i)
     check(out.lines(), [])
-    check(len(link._line_buf), 1024)    # nothing more was buffered
+    check(len(link._line_buf), 1024)  # nothing more was buffered
     inp.rx += b'"}\n{"id":2,"op":"hello"}\n'
     for i in range(5):
         link.poll(100 + i)
@@ -110,15 +130,15 @@ def case_fuzz_random_bytes_lose_nothing():
         if kind == 0:
             chunks.append(bytes(random.getrandbits(8) for _ in range(n)))
         elif kind == 1:
-            chunks.append(b'{"id":%d,"op":"events","after":' % k)      # half line
+            chunks.append(b'{"id":%d,"op":"events","after":' % k)  # half line
         elif kind == 2:
-            chunks.append(bytes(random.getrandbits(5) for _ in range(n)))   # control chars
+            chunks.append(bytes(random.getrandbits(5) for _ in range(n)))  # control chars
         elif kind == 3:
             chunks.append(b"{" * n + b"\n")
         elif kind == 4:
-            chunks.append(b'{"id":%d,"op":"%s"}\n' % (k, b"xyz"[:k % 4]))
+            chunks.append(b'{"id":%d,"op":"%s"}\n' % (k, b"xyz"[: k % 4]))
         else:
-            chunks.append(b"z" * (1100 if k == 5 else n))    # one overlong line
+            chunks.append(b"z" * (1100 if k == 5 else n))  # one overlong line
     total_lines = 0
     for k in range(len(chunks)):
         c = chunks[k]
@@ -154,6 +174,7 @@ def case_erase_that_the_app_refuses_ends_cleanly():
 
     def refuse(done):
         raise _Broken("no screen")
+
     app.request_erase = refuse
     r = ask(link, inp, out, {"id": 1, "op": "erase"}, now=0)
     check(r["id"], 1)
@@ -161,7 +182,7 @@ def case_erase_that_the_app_refuses_ends_cleanly():
         raise AssertionError(r)
     check(link._erase, None)
     check(link.active, True)
-    link.poll(10001)        # the session ends after the idle time: Ctrl-C works again
+    link.poll(10001)  # the session ends after the idle time: Ctrl-C works again
     check(link.active, False)
     check(KBD, [-1, 3])
     # an app that answers at once (inside request_erase) still gets its reply out
@@ -178,8 +199,12 @@ def case_settings():
     r = ask(link, inp, out, {"id": 2, "op": "settings", "set": {"lang": "ru", "sleep_s": 60}})
     check((r["settings"]["lang"], r["settings"]["sleep_s"]), ("ru", 60))
     check(app.settings["lang"], "ru")
-    r = ask(link, inp, out, {"id": 3, "op": "settings",
-                             "set": {"roster": ["Ивану", "Петр", "Zoë", "Al"]}})
+    r = ask(
+        link,
+        inp,
+        out,
+        {"id": 3, "op": "settings", "set": {"roster": ["Ивану", "Петр", "Zoë", "Al"]}},
+    )
     check(app.settings["roster"], ["Ивану", "Петр", "Zoë", "Al"])
     check(r["settings"]["roster"], ["Ивану", "Петр", "Zoë", "Al"])
     r = ask(link, inp, out, {"id": 4, "op": "settings", "set": {"roster": ["A"]}})
@@ -232,7 +257,7 @@ def _erase_during_a_page(press):
     e0 = st.epoch
     inp.rx += b'{"id":1,"op":"erase"}\n'
     link.poll(0)
-    out.room = 200          # the page is under way when the answer comes
+    out.room = 200  # the page is under way when the answer comes
     inp.rx += b'{"id":2,"op":"events"}\n'
     link.poll(1)
     if link._page is None:
@@ -246,7 +271,7 @@ def _erase_during_a_page(press):
 
 def case_erase_answer_during_a_page_waits_for_its_end():
     r, st, e0 = _erase_during_a_page(False)
-    check([x["id"] for x in r], [2, 1])     # the page line whole, then the erase reply
+    check([x["id"] for x in r], [2, 1])  # the page line whole, then the erase reply
     check((r[0]["ok"], len(r[0]["ev"])), (True, 62))
     check(r[1], {"id": 1, "ok": True, "erased": False, "epoch": e0, "last_seq": st.last_seq})
 

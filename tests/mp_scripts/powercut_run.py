@@ -35,7 +35,7 @@ DEV_ID = "0001020304050607"
 class FakeOs:
     @staticmethod
     def urandom(n):
-        return bytes(range(n))      # a deterministic device id, so runs can be compared
+        return bytes(range(n))  # a deterministic device id, so runs can be compared
 
 
 store_mod.os = FakeOs
@@ -54,7 +54,7 @@ class LogDevice(RAMBlockDevice):
         self.cut_at = cut_at
         self.torn = torn
         self.snapshot = None
-        self.unerased = 0       # programs over bytes that were not erased (should never happen)
+        self.unerased = 0  # programs over bytes that were not erased (should never happen)
 
     def _op(self, a, buf):
         self.log.append((a, buf))
@@ -67,7 +67,7 @@ class LogDevice(RAMBlockDevice):
 
     def _program(self, a, buf):
         buf = bytes(buf)
-        if self.data[a:a + len(buf)] != b"\xff" * len(buf):
+        if self.data[a : a + len(buf)] != b"\xff" * len(buf):
             self.unerased += 1
         self._op(a, buf)
         RAMBlockDevice._program(self, a, buf)
@@ -79,17 +79,17 @@ class LogDevice(RAMBlockDevice):
 
 def apply_op(img, a, buf):
     if buf is None:
-        img[a:a + 4096] = b"\xff" * 4096
+        img[a : a + 4096] = b"\xff" * 4096
     else:
-        img[a:a + len(buf)] = buf
+        img[a : a + len(buf)] = buf
 
 
 def apply_half(img, a, buf):
     if buf is None:
-        img[a:a + 2048] = b"\xff" * 2048
+        img[a : a + 2048] = b"\xff" * 2048
     else:
         h = len(buf) // 2
-        img[a:a + h] = buf[:h]
+        img[a : a + h] = buf[:h]
 
 
 def mount(dev):
@@ -110,10 +110,18 @@ def state(st):
     return (st.epoch, st.current(), games)
 
 
-REC3 = {"method": 3, "players": ["Ann", "Bob", "Cy"], "start": {"dealer": 2},
-        "rules": {"preset": "seed"}}
-REC1 = {"method": 1, "players": ["Di", "Ed", "Flo"], "start": {"idle": 0, "dealer": 1},
-        "rules": {"preset": "seed"}}
+REC3 = {
+    "method": 3,
+    "players": ["Ann", "Bob", "Cy"],
+    "start": {"dealer": 2},
+    "rules": {"preset": "seed"},
+}
+REC1 = {
+    "method": 1,
+    "players": ["Di", "Ed", "Flo"],
+    "start": {"idle": 0, "dealer": 1},
+    "rules": {"preset": "seed"},
+}
 
 
 def knock(g, k, lo=3, hi=20):
@@ -130,8 +138,8 @@ class Session:
 
     def __init__(self, dev):
         self.dev = dev
-        self.rets = []       # op count when operation i returned
-        self.models = []     # state after operation i
+        self.rets = []  # op count when operation i returned
+        self.models = []  # state after operation i
         self.st = None
 
     def done(self):
@@ -161,7 +169,9 @@ def game_script(s):
             st.record({"t": "edit", "i": 1, "h": {"void": True}})
             s.done()
         try:
-            st.record({"t": "hand", "h": {"knock": 0, "counts": [99, 99, 99]}})  # refused: not written
+            st.record(
+                {"t": "hand", "h": {"knock": 0, "counts": [99, 99, 99]}}
+            )  # refused: not written
         except ValueError:
             pass
     g2 = st.record({"t": "game", "rec": REC1})["g"]
@@ -288,7 +298,7 @@ def main():
             else:
                 cut = img
         else:
-            cut = img           # after the last operation: the finished session
+            cut = img  # after the last operation: the finished session
         reboot_check(cut, k, s, notes, fails)
         if k <= n:
             apply_op(img, a, buf)
@@ -309,7 +319,7 @@ def main():
             pass
         if sess.st is not None:
             try:
-                sess.st.journal.close()     # (no finaliser should touch the dead device later)
+                sess.st.journal.close()  # (no finaliser should touch the dead device later)
             except PowerCut:
                 pass
         sess.rets, sess.models = s.rets, s.models
@@ -317,10 +327,23 @@ def main():
         real += 1
         gc.collect()
 
-    print(json.dumps({"scenario": name, "mode": mode, "ops": n, "erases": erases,
-                      "programs": n - erases, "operations": len(s.rets), "reboots": swept + real,
-                      "real_cuts": real, "unerased_programs": dev.unerased, "notes": notes,
-                      "fails": fails}))
+    print(
+        json.dumps(
+            {
+                "scenario": name,
+                "mode": mode,
+                "ops": n,
+                "erases": erases,
+                "programs": n - erases,
+                "operations": len(s.rets),
+                "reboots": swept + real,
+                "real_cuts": real,
+                "unerased_programs": dev.unerased,
+                "notes": notes,
+                "fails": fails,
+            }
+        )
+    )
 
 
 main()

@@ -12,11 +12,15 @@ from knockfw.store import Store, StoreError
 from lfs_kit import check, exists, expect_raise, read, write
 from storekit import end_game, ended, events_of, note
 
-kit.install(globals())     # MODE, DIR, PATH, META (where the case's files go), setup, fresh
+kit.install(globals())  # MODE, DIR, PATH, META (where the case's files go), setup, fresh
 
 
-REC = {"method": 3, "players": ["Ann", "Bob", "Cy"], "start": {"dealer": 2},
-       "rules": {"preset": "seed"}}
+REC = {
+    "method": 3,
+    "players": ["Ann", "Bob", "Cy"],
+    "start": {"dealer": 2},
+    "rules": {"preset": "seed"},
+}
 
 
 def knock(g, k, lo=3, hi=20):
@@ -61,8 +65,10 @@ def case_store_game_survives_reboot():
     st2 = store()
     check((st2.gids(), st2.current(), hands_of(st2, gid)), ([gid], gid, want))
     check(st2.game(gid).totals, g.totals)
-    check([e["t"] for _, e in events_of(st2)],
-          ["epoch", "game", "hand", "hand", "hand", "hand", "hand", "hand", "undo", "edit"])
+    check(
+        [e["t"] for _, e in events_of(st2)],
+        ["epoch", "game", "hand", "hand", "hand", "hand", "hand", "hand", "undo", "edit"],
+    )
 
 
 def case_store_refusals_leave_flash_alone():
@@ -77,16 +83,17 @@ def case_store_refusals_leave_flash_alone():
     gid = st.record({"t": "game", "rec": REC})["g"]
     before = read(PATH)
     seq = st.last_seq
-    expect_raise(ValueError, st.record, {"t": "undo"})     # nothing to undo (GameError)
+    expect_raise(ValueError, st.record, {"t": "undo"})  # nothing to undo (GameError)
     expect_raise(ValueError, st.record, {"t": "hand", "h": {"knock": 0, "counts": [50, 1, 2]}})
     expect_raise(ValueError, st.record, {"t": "hand", "h": {"bogus": 1}})
     expect_raise(ValueError, st.record, {"t": "edit", "i": 0, "h": {"void": True}})  # no hand 0
-    expect_raise(ValueError, st.record, {"t": "hand"})     # no hand (GameError)
-    expect_raise(ValueError, st.record, {"t": "epoch"})    # not a change the player makes
+    expect_raise(ValueError, st.record, {"t": "hand"})  # no hand (GameError)
+    expect_raise(ValueError, st.record, {"t": "epoch"})  # not a change the player makes
     check((read(PATH), st.last_seq, hands_of(st, gid)), (before, seq, []))
     st.record({"t": "hand", "h": {"void": True}})
-    expect_raise(ValueError, st.record, {"t": "edit", "i": 0,
-                                         "h": {"knock": 1, "counts": [1, 99, 1]}})
+    expect_raise(
+        ValueError, st.record, {"t": "edit", "i": 0, "h": {"knock": 1, "counts": [1, 99, 1]}}
+    )
     check(hands_of(store(), gid), [{"void": True}])
 
 
@@ -149,7 +156,7 @@ def case_store_odd_meta():
     fresh()
     st = store()
     dev = st.device_id
-    for bad in ('{"device_id": 5, "epoch": "x", "next_gid": null}', '[1, 2]', '"str"', '{}'):
+    for bad in ('{"device_id": 5, "epoch": "x", "next_gid": null}', "[1, 2]", '"str"', "{}"):
         write(META, bad.encode())
         st2 = store()
         check((st2.device_id, st2.epoch, note(st2)), (dev, 0, ""))
@@ -212,7 +219,7 @@ def case_store_flash_full():
     st = store()
     gid = st.record({"t": "game", "rec": REC})["g"]
     fill((4096, 512, 64))
-    os.remove(META[:-9] + "filler3")    # room for some hands, not for many
+    os.remove(META[:-9] + "filler3")  # room for some hands, not for many
     os.remove(META[:-9] + "filler2")
     n = 0
     err = None
@@ -229,16 +236,17 @@ def case_store_flash_full():
     check(len(hands_of(store(), gid)), n)
 
 
-
 # ---- the boot checkpoint (knockfw.store: /data/snap.json)
 
-RECS = [{"method": 1, "players": ["Ann", "Bob", "Cy"], "start": {"idle": 2, "dealer": 0}},
-        {"method": 2, "players": ["Ann", "Bob", "Cy"], "start": {"box": 0, "captain": 1}},
-        REC]
+RECS = [
+    {"method": 1, "players": ["Ann", "Bob", "Cy"], "start": {"idle": 2, "dealer": 0}},
+    {"method": 2, "players": ["Ann", "Bob", "Cy"], "start": {"box": 0, "captain": 1}},
+    REC,
+]
 
 
 def snap_path():
-    return META[:-len("meta.json")] + "snap.json"
+    return META[: -len("meta.json")] + "snap.json"
 
 
 def snap_file(obj):
@@ -264,8 +272,16 @@ def state(st):
         if g is not None:
             c = g.copy()
             c.undo()
-            out.append((gid, g.record(), g.standings(hands=False), g.closed, g.hands,
-                        c.standings(hands=False)))
+            out.append(
+                (
+                    gid,
+                    g.record(),
+                    g.standings(hands=False),
+                    g.closed,
+                    g.hands,
+                    c.standings(hands=False),
+                )
+            )
     return out
 
 
@@ -303,7 +319,7 @@ def case_checkpoint_boot_equals_the_full_replay():
                     h = knock(g, k, (x >> 12) % 10, 10 + (x >> 16) % 20)
                 st.record({"t": "hand", "h": h})
         except (ValueError, StoreError):
-            pass    # the rules refused it (an edit that breaks a later hand): nothing written
+            pass  # the rules refused it (an edit that breaks a later hand): nothing written
         if r % 4 == 0:
             st.checkpoint()
             check(st.snap_seq, st.last_seq)
@@ -340,7 +356,7 @@ def case_a_checkpoint_of_other_records_is_not_used():
     check((b.snap_seq, state(b)), (0, state(store())))
     if b.game(gid).totals == want:
         raise AssertionError("the changed hand was not replayed")
-    check(exists(snap_path()), False)       # taken for other records: removed
+    check(exists(snap_path()), False)  # taken for other records: removed
     write(PATH, body)
     write(snap_path(), good)
     check(snap_store().snap_seq, st.last_seq)
@@ -354,17 +370,29 @@ def case_a_checkpoint_of_other_records_is_not_used():
     older[1] = 5
     flip = bytearray(good)
     i = max(good.rfind(bytes((c,))) for c in b"0123456789")
-    flip[i] ^= 1    # a digit still (0 <-> 1, 2 <-> 3...): the JSON parses, its CRC is wrong
-    for junk in (b"", b"[1, 2", b"{}", b"[2]", b"null", good[:8] + good[9:], bytes(flip),
-                 good[:len(good) // 2], snap_file([1, 0, "x", 3, 4, "y", []]),
-                 snap_file([1, 0, "x", None, 0, "y", []]), snap_file([1, 0, "x", "3", 4, "y", []]),
-                 snap_file([2] + obj[1:]), snap_file(other), snap_file(older),
-                 snap_file(obj).replace(b"[", b"[[", 1)):
+    flip[i] ^= 1  # a digit still (0 <-> 1, 2 <-> 3...): the JSON parses, its CRC is wrong
+    for junk in (
+        b"",
+        b"[1, 2",
+        b"{}",
+        b"[2]",
+        b"null",
+        good[:8] + good[9:],
+        bytes(flip),
+        good[: len(good) // 2],
+        snap_file([1, 0, "x", 3, 4, "y", []]),
+        snap_file([1, 0, "x", None, 0, "y", []]),
+        snap_file([1, 0, "x", "3", 4, "y", []]),
+        snap_file([2] + obj[1:]),
+        snap_file(other),
+        snap_file(older),
+        snap_file(obj).replace(b"[", b"[[", 1),
+    ):
         write(snap_path(), junk)
         b = snap_store()
         check((b.snap_seq, state(b), exists(snap_path())), (0, state(store()), False))
     write(snap_path(), snap_file(obj))
-    check(snap_store().snap_seq, st.last_seq)       # (the same, written again: used)
+    check(snap_store().snap_seq, st.last_seq)  # (the same, written again: used)
     # a journal that lost its tail (the checkpoint's record is gone): not used
     write(snap_path(), good)
     write(PATH, body[:cut])
@@ -381,18 +409,19 @@ def case_store_checkpoint_flash_full():
     # a checkpoint that finds no room is skipped, once, quietly; boot takes the older one
     fresh(16)
     st = snap_store()
-    gid = st.record({"t": "game", "rec": dict(REC, rules={"preset": "seed",
-                                                          "m3_target": 100000})})["g"]
+    gid = st.record({"t": "game", "rec": dict(REC, rules={"preset": "seed", "m3_target": 100000})})[
+        "g"
+    ]
     g = st.game(gid)
     for i in range(4):
         st.record({"t": "hand", "h": knock(g, i % 3)})
     st.checkpoint()
     old = st.snap_seq
-    for i in range(80):             # a checkpoint too big to sit in littlefs's metadata
+    for i in range(80):  # a checkpoint too big to sit in littlefs's metadata
         st.record({"t": "hand", "h": knock(g, i % 3)})
     fill((4096, 512, 64, 8, 1))
     last = st.last_seq
-    st.checkpoint()                 # no room: not written, no exception, not tried again
+    st.checkpoint()  # no room: not written, no exception, not tried again
     check(st.snap_seq, last)
     check(snap_of(read(snap_path()))[0][3], old)
     b = snap_store()

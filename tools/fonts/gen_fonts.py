@@ -19,6 +19,7 @@ same here).
 The TTF files come from Debian's fonts-dejavu-core (scripts/setup installs it when missing);
 --font-dir or $KNOCKBOX_FONT_DIR points elsewhere (matplotlib's mpl-data/fonts/ttf works too).
 """
+
 import argparse
 import contextlib
 import io
@@ -47,9 +48,9 @@ columns), made from font_to_py's conversion of a DejaVu Sans face; knockfw.text 
 
 %s
 '''
-BYTES_A_LINE = 32     # (a wide data line keeps the generated module under ~400 lines)
-ELLIPSIS = 0x2026     # "…": fit() marks a cut with it in a face that has it, else with "."
-MAX_LEAD = 3          # blank columns before the ink a glyph's first byte can say (2 bits)
+BYTES_A_LINE = 32  # (a wide data line keeps the generated module under ~400 lines)
+ELLIPSIS = 0x2026  # "…": fit() marks a cut with it in a face that has it, else with "."
+MAX_LEAD = 3  # blank columns before the ink a glyph's first byte can say (2 bits)
 
 
 class FontError(Exception):
@@ -70,8 +71,10 @@ def find_font(name, font_dir=None):
         p = os.path.join(d, name)
         if os.path.isfile(p):
             return p
-    raise FontError("%s not found in %s: install Debian's fonts-dejavu-core (scripts/setup does) "
-                    "or pass --font-dir" % (name, ", ".join(dirs)))
+    raise FontError(
+        "%s not found in %s: install Debian's fonts-dejavu-core (scripts/setup does) "
+        "or pass --font-dir" % (name, ", ".join(dirs))
+    )
 
 
 def charset(config, face):
@@ -84,6 +87,7 @@ def charset(config, face):
 
 def font_version(path):
     import freetype
+
     ft = freetype.Face(path)
     for i in range(ft.sfnt_name_count):
         n = ft.get_sfnt_name(i)
@@ -95,6 +99,7 @@ def font_version(path):
 def render_face(config, face, font_dir=None):
     """One face as `NAME = Face(...)` source with its comment line (a str)."""
     from font_to_py import font_to_py as ftp
+
     path = find_font(face["file"], font_dir)
     version = font_version(path)
     want = config.get("font_version")
@@ -113,17 +118,29 @@ def render_face(config, face, font_dir=None):
         out = io.StringIO()
         ftp.write_data(out, fnt, path, False, False, False, chars)  # hmap=False
     mod = {}
-    exec(out.getvalue(), mod)   # font_to_py's module: its data and metrics
+    exec(out.getvalue(), mod)  # font_to_py's module: its data and metrics
     if mod["hmap"]() or mod["monospaced"]() or mod["reverse"]():
         raise FontError("font_to_py made a horizontal, monospaced or reversed face")
     cells, none = ftp_cells(mod["_font"], mod["_sparse"], mod["height"]())
     if cells.get(errchar) != none:
         raise FontError("font_to_py's placeholder is not the glyph of %r" % face["errchar"])
     data = encode(cells, mod["height"](), mod["baseline"](), errchar)
-    head = ("# %s: DejaVu Sans %s (%s), %d px cell, %d ppem, %d glyphs, placeholder %r\n"
-            "# (font_to_py -e %d -c <charset> %s %d)\n"
-            % (face["module"], version, face["file"], fnt.height, fnt._face.size.y_ppem,
-               len(fnt), face["errchar"], errchar, face["file"], face["height"]))
+    head = (
+        "# %s: DejaVu Sans %s (%s), %d px cell, %d ppem, %d glyphs, placeholder %r\n"
+        "# (font_to_py -e %d -c <charset> %s %d)\n"
+        % (
+            face["module"],
+            version,
+            face["file"],
+            fnt.height,
+            fnt._face.size.y_ppem,
+            len(fnt),
+            face["errchar"],
+            errchar,
+            face["file"],
+            face["height"],
+        )
+    )
     return head + "%s = (\n%s)\n" % (face["module"], _literal(data))
 
 
@@ -136,7 +153,7 @@ def ftp_cells(font, sparse, height):
 
     def cell(off):
         w = font[off] | (font[off + 1] << 8)
-        return w, bytes(font[off + 2:off + 2 + pages * w])
+        return w, bytes(font[off + 2 : off + 2 + pages * w])
 
     cells = {}
     for i in range(0, len(sparse), 4):
@@ -150,22 +167,24 @@ def encode(cells, height, baseline, errchar):
     codes = sorted(cells)
     if len(codes) > 255 or max(w for w, _c in cells.values()) > 63:
         raise FontError("a face holds at most 255 glyphs, each at most 63 px wide")
-    runs = []       # [first code point, count]
+    runs = []  # [first code point, count]
     for c in codes:
         if runs and runs[-1][0] + runs[-1][1] == c and runs[-1][1] < 255:
             runs[-1][1] += 1
         else:
             runs.append([c, 1])
     table = 6 + 3 * (len(runs) + 1)
-    head = bytes((height, baseline, ELLIPSIS in cells, codes.index(errchar), table & 255, table >> 8))
+    head = bytes(
+        (height, baseline, ELLIPSIS in cells, codes.index(errchar), table & 255, table >> 8)
+    )
     head += b"".join(bytes((c & 255, c >> 8, n)) for c, n in runs) + bytes(3)
     records = []
     for c in codes:
         w, cols = cells[c]
-        ink = [i for i in range(w) if any(cols[i * pages:(i + 1) * pages])]
+        ink = [i for i in range(w) if any(cols[i * pages : (i + 1) * pages])]
         lead = min(ink[0], MAX_LEAD) if ink else 0
         end = ink[-1] + 1 if ink else 0
-        records.append(bytes((w | (lead << 6),)) + cols[lead * pages:end * pages])
+        records.append(bytes((w | (lead << 6),)) + cols[lead * pages : end * pages])
     offsets = []
     at = table + 2 * (len(codes) + 1)
     for r in records + [b""]:
@@ -180,7 +199,13 @@ def encode(cells, height, baseline, errchar):
 def decode(data):
     """(height, baseline, {code point: (advance, columns)}, placeholder code point) of a face:
     encode() checks itself with it."""
-    height, baseline, _ell, none, table = data[0], data[1], data[2], data[3], data[4] | (data[5] << 8)
+    height, baseline, _ell, none, table = (
+        data[0],
+        data[1],
+        data[2],
+        data[3],
+        data[4] | (data[5] << 8),
+    )
     pages = (height + 7) // 8
     codes = []
     i = 6
@@ -193,7 +218,7 @@ def decode(data):
         t = table + 2 * k
         at, end = data[t] | (data[t + 1] << 8), data[t + 2] | (data[t + 3] << 8)
         w, lead = data[at] & 63, data[at] >> 6
-        cols = bytes(pages * lead) + data[at + 1:end]
+        cols = bytes(pages * lead) + data[at + 1 : end]
         cells[c] = (w, cols + bytes(pages * w - len(cols)))
     return height, baseline, cells, codes[none]
 
@@ -202,7 +227,7 @@ def _literal(data):
     """bytes as adjacent literals, BYTES_A_LINE a line (one constant in the .mpy)."""
     lines = []
     for i in range(0, len(data), BYTES_A_LINE):
-        lines.append("    b'" + "".join("\\x%02x" % c for c in data[i:i + BYTES_A_LINE]) + "'")
+        lines.append("    b'" + "".join("\\x%02x" % c for c in data[i : i + BYTES_A_LINE]) + "'")
     return "\n".join(lines)
 
 
@@ -210,6 +235,7 @@ def render(config, font_dir=None):
     """The whole generated module (a str)."""
     faces = [render_face(config, face, font_dir) for face in config["faces"]]
     from importlib.metadata import version
+
     made = "# font_to_py %s, the faces of tools/fonts/fonts.json:" % (version("font_to_py"),)
     return HEAD % made + "\n" + "\n".join(faces)
 
@@ -220,15 +246,19 @@ def _check_tools(config):
     # for a reason other than a change of fonts.json. Bump the versions there on purpose.
     import freetype
     from importlib.metadata import version
+
     have = {"freetype": "%d.%d.%d" % freetype.version(), "font_to_py": version("font_to_py")}
     for name, want in sorted(config.get("tools", {}).items()):
         if have[name] != want:
-            raise FontError("%s is %s, fonts.json wants %s: install that version or update "
-                            "fonts.json, regenerate and commit the fonts" % (name, have[name], want))
+            raise FontError(
+                "%s is %s, fonts.json wants %s: install that version or update "
+                "fonts.json, regenerate and commit the fonts" % (name, have[name], want)
+            )
 
 
 def _has_glyph(path, ch, _faces={}):
     import freetype
+
     if path not in _faces:
         _faces[path] = freetype.Face(path)
     return _faces[path].get_char_index(ch) != 0
@@ -250,6 +280,7 @@ def _write(path, text):
 def stale(out_dir=OUT, font_dir=None):
     """Names of the committed files that differ from what the generator makes now."""
     import tempfile
+
     with tempfile.TemporaryDirectory() as tmp:
         bad = []
         for path in generate(tmp, font_dir):
@@ -270,8 +301,11 @@ def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--out", default=OUT, help="output folder (default: the firmware's knockfw/)")
     ap.add_argument("--font-dir", help="folder holding DejaVuSans.ttf and DejaVuSans-Bold.ttf")
-    ap.add_argument("--check", action="store_true",
-                    help="write nothing; exit 1 if the files in --out are not what we generate")
+    ap.add_argument(
+        "--check",
+        action="store_true",
+        help="write nothing; exit 1 if the files in --out are not what we generate",
+    )
     args = ap.parse_args(argv)
     try:
         if args.check:

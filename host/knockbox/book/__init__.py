@@ -49,6 +49,7 @@ The book's parts, each a class or module by its role, composed by Book (one upda
   Book              an update: which evenings changed, which pages to make again (the inputs
                     each was made from), and in what order
 """
+
 import contextlib
 import gc
 import hashlib
@@ -64,8 +65,8 @@ from knockbox.errors import UserError
 
 __all__ = ["MANIFEST", "Book", "build", "make_evening", "pages", "slug", "version"]
 
-SUMS = 2                # bump when sums() counts differently: every evening summed again
-_JSON = json.JSONEncoder(ensure_ascii=False, sort_keys=True)   # (json.dumps makes one a call)
+SUMS = 2  # bump when sums() counts differently: every evening summed again
+_JSON = json.JSONEncoder(ensure_ascii=False, sort_keys=True)  # (json.dumps makes one a call)
 
 
 def _key(*parts):
@@ -81,7 +82,7 @@ class Book:
         self.progress = progress or (lambda part, done, total: None)
         self.version = version()
         self.folder = Folder(folder, self.version, lang)
-        self.later = None       # (worker processes, [(n, inputs, page to come)]): see _wait()
+        self.later = None  # (worker processes, [(n, inputs, page to come)]): see _wait()
 
     def build(self):
         rows = _rows(self.h)
@@ -96,7 +97,7 @@ class Book:
                 try:
                     return self._build(rows)
                 finally:
-                    if self.later:      # (stopped before _wait(): a Ctrl-C, a full disk)
+                    if self.later:  # (stopped before _wait(): a Ctrl-C, a full disk)
                         workers.stop(self.later[0])
         finally:
             gc.unfreeze()
@@ -112,15 +113,22 @@ class Book:
         summed = {key: inputs for key, inputs in keys.values()}
         for i, name in enumerate(sorted(players)):
             self.progress("player pages", i, len(players))
-            self._player(name, sorted(summed[e] for e in players[name]), keys,
-                         ratings.of(tab, name), rated)
+            self._player(
+                name, sorted(summed[e] for e in players[name]), keys, ratings.of(tab, name), rated
+            )
         self._index(rows, keys, tab, sorted(players))
         self._wait()
         f = self.folder
         f.finish()
-        return {"evenings": len(keys) - (None in keys), "players": len(players),
-                "written": f.written, "kept": f.kept, "removed": f.removed,
-                "anew": f.anew, "foreign": f.foreign}
+        return {
+            "evenings": len(keys) - (None in keys),
+            "players": len(players),
+            "written": f.written,
+            "kept": f.kept,
+            "removed": f.removed,
+            "anew": f.anew,
+            "foreign": f.foreign,
+        }
 
     def _evenings(self, rows):
         """Make the page of each evening whose games changed (or whose page is not as made) and
@@ -130,7 +138,7 @@ class Book:
         for r in rows:
             groups.setdefault(r[5], []).append(r)
         kept = self.store.inputs()
-        keys, todo = {}, []         # keys: evening number -> (its key in the store, sums' inputs)
+        keys, todo = {}, []  # keys: evening number -> (its key in the store, sums' inputs)
         for n in sorted(groups, key=lambda n: (n is None, n or 0)):
             games = [r[:5] for r in groups[n]]
             key = "" if n is None else groups[n][0][6]
@@ -144,11 +152,22 @@ class Book:
         if self.jobs >= 2 and later and len(todo) < 4 * self.jobs:
             # an update: its few pages made by worker processes meanwhile, written by _wait()
             pool = workers.pool(min(self.jobs, len(later)))
-            self.later = pool, [(n, inputs, pool.apply_async(workers.work, ((
-                self.h.path, n, ids, self.lang, True, False),))) for n, ids, inputs in later]
+            self.later = (
+                pool,
+                [
+                    (
+                        n,
+                        inputs,
+                        pool.apply_async(
+                            workers.work, ((self.h.path, n, ids, self.lang, True, False),)
+                        ),
+                    )
+                    for n, ids, inputs in later
+                ],
+            )
             todo = [(n, ids, inputs, False, summ) for n, ids, inputs, _, summ in todo if summ]
         made = {}
-        with contextlib.closing(self._make(todo)) as each:    # (closed: its workers stopped)
+        with contextlib.closing(self._make(todo)) as each:  # (closed: its workers stopped)
             for i, ((n, _, inputs, page, _), (html, got)) in enumerate(zip(todo, each)):
                 self.progress("evening pages" if page else "evenings summed", i + 1, len(todo))
                 if page:
@@ -179,7 +198,7 @@ class Book:
         pool = workers.pool(self.jobs)
         try:
             yield from pool.imap(workers.work, [(self.h.path,) + a for a in args], chunksize=4)
-        except BaseException:       # (Ctrl-C, a full disk, the generator closed early)
+        except BaseException:  # (Ctrl-C, a full disk, the generator closed early)
             workers.stop(pool)
             raise
         pool.close()
@@ -190,8 +209,14 @@ class Book:
         evenings."""
         path = "players/" + self.pages.page[name]
         vs = self.store.vs(name)
-        inputs = _key(self.version, self.lang, name, inputs, rated.mark.get(name),
-                      [self.pages.page[o] for o in sorted(vs)])
+        inputs = _key(
+            self.version,
+            self.lang,
+            name,
+            inputs,
+            rated.mark.get(name),
+            [self.pages.page[o] for o in sorted(vs)],
+        )
         if not self.folder.fresh(path, inputs):
             self.folder.put(path, self.pages.player(name, vs, keys, rating, rated), inputs)
 
@@ -200,8 +225,9 @@ class Book:
         whose evenings changed."""
         numbers = sorted((n for n in keys if n is not None), reverse=True)
         years = self._years(keys, numbers) if len(numbers) > render.INDEX else []
-        self.folder.put("index.html", self.pages.index(rows, keys, tab, names, numbers, years),
-                        None)
+        self.folder.put(
+            "index.html", self.pages.index(rows, keys, tab, names, numbers, years), None
+        )
 
     def _years(self, keys, numbers):
         """Make each year's page that changed; [{"year", "evenings", "href"}], the latest
@@ -224,7 +250,8 @@ def _rows(h):
     return h.db.execute(
         "SELECT g.id, g.updated, g.status, g.synced, g.hands, e.number, g.evening FROM games g "
         "LEFT JOIN evenings e ON e.key = g.evening ORDER BY g.synced, g.device_id, g.epoch, "
-        "ABS(g.gid), g.id").fetchall()
+        "ABS(g.gid), g.id"
+    ).fetchall()
 
 
 def build(h, folder, lang="en", jobs=1, progress=None):

@@ -2,6 +2,7 @@
 page's content hash, size, mtime and the inputs it was made from; a page written whole only when
 its bytes changed; the pages a build no longer makes removed, and nothing else in the folder
 touched (see knockbox.book's doc: a first build's partial manifest, entries left alone)."""
+
 import hashlib
 import json
 import os
@@ -10,12 +11,12 @@ import re
 from knockbox.errors import UserError
 from knockbox.files import write_whole
 
-FORMAT = "knockbox-book/2"      # 1: each evening's sums in the manifest (read as 2: they are not)
+FORMAT = "knockbox-book/2"  # 1: each evening's sums in the manifest (read as 2: they are not)
 FORMATS = ("knockbox-book/1", FORMAT)
 MANIFEST = "knockbox-book.json"
 PAGE = re.compile(r"(index|evenings/[0-9]+|players/[a-z0-9-]+|years/[0-9]+)\.html\Z")
 FOLDERS = ("evenings", "players", "years")
-_TMP = re.compile(r"\.knockbox-.*\.tmp\Z")     # files.write_whole's
+_TMP = re.compile(r"\.knockbox-.*\.tmp\Z")  # files.write_whole's
 _ADOPTED = {"sha256": "", "size": -1, "mtime": 0, "inputs": None}  # a page of a stopped build
 
 
@@ -25,18 +26,23 @@ class Folder:
 
     def __init__(self, path, version, lang):
         self.path, self.version, self.lang = path, version, lang
-        self.anew = False       # the folder's pages were made by another knockbox or language
-        self.foreign = []       # the manifest's entries left alone: not pages the book makes
+        self.anew = False  # the folder's pages were made by another knockbox or language
+        self.foreign = []  # the manifest's entries left alone: not pages the book makes
         self.old = self._manifest()
-        self.pages = {}         # path -> {"sha256", "size", "mtime", "inputs"}
+        self.pages = {}  # path -> {"sha256", "size", "mtime", "inputs"}
         self.written = self.kept = self.removed = 0
 
     def _manifest(self):
         path = os.path.join(self.path, MANIFEST)
-        if os.path.isdir(self.path) and not os.path.exists(path) and [
-                n for n in os.listdir(self.path) if not _TMP.match(n)]:
-            raise UserError("%s is not empty and holds no Knockbox book (%s): give a new or "
-                            "empty folder" % (self.path, MANIFEST))
+        if (
+            os.path.isdir(self.path)
+            and not os.path.exists(path)
+            and [n for n in os.listdir(self.path) if not _TMP.match(n)]
+        ):
+            raise UserError(
+                "%s is not empty and holds no Knockbox book (%s): give a new or "
+                "empty folder" % (self.path, MANIFEST)
+            )
         self._old_bytes = None
         try:
             with open(path, "rb") as f:
@@ -46,8 +52,11 @@ class Folder:
             return {"pages": {}, "partial": True}
         except (OSError, ValueError) as e:
             raise UserError("%s: not a Knockbox book manifest (%s)" % (path, e)) from None
-        if (not isinstance(m, dict) or m.get("format") not in FORMATS
-                or not isinstance(m.get("pages"), dict)):
+        if (
+            not isinstance(m, dict)
+            or m.get("format") not in FORMATS
+            or not isinstance(m.get("pages"), dict)
+        ):
             raise UserError("%s: not a Knockbox book manifest" % path)
         for p in list(m["pages"]):
             if not self._ours(p, m["pages"][p]):
@@ -56,16 +65,21 @@ class Folder:
         if m.get("partial"):
             self._adopt(m["pages"])
         if m.get("version") != self.version or m.get("lang") != self.lang:
-            self.anew = bool(m.get("pages"))    # made by another knockbox or in another language
+            self.anew = bool(m.get("pages"))  # made by another knockbox or in another language
             for p in m.get("pages", {}).values():
                 p["inputs"] = None
         return m
 
     def _ours(self, path, entry):
         """Whether a manifest's entry is a page the book makes, inside the folder."""
-        if not (PAGE.match(path) and isinstance(entry, dict) and all(
-                isinstance(entry.get(k), t) for k, t in (("sha256", str), ("size", int),
-                                                         ("mtime", int)))):
+        if not (
+            PAGE.match(path)
+            and isinstance(entry, dict)
+            and all(
+                isinstance(entry.get(k), t)
+                for k, t in (("sha256", str), ("size", int), ("mtime", int))
+            )
+        ):
             return False
         return self._inside(path)
 
@@ -131,8 +145,11 @@ class Folder:
         old = self.old["pages"].get(path)
         try:
             st = os.stat(full)
-            same = old and old["sha256"] == digest and (st.st_size, st.st_mtime_ns) == (
-                old["size"], old["mtime"])
+            same = (
+                old
+                and old["sha256"] == digest
+                and (st.st_size, st.st_mtime_ns) == (old["size"], old["mtime"])
+            )
         except OSError:
             same = False
         if not same:
@@ -141,8 +158,12 @@ class Folder:
             self.written += 1
         else:
             self.kept += 1
-        self.pages[path] = {"sha256": digest, "size": st.st_size, "mtime": st.st_mtime_ns,
-                            "inputs": inputs}
+        self.pages[path] = {
+            "sha256": digest,
+            "size": st.st_size,
+            "mtime": st.st_mtime_ns,
+            "inputs": inputs,
+        }
 
     def finish(self):
         """Remove the pages the last build made and this one did not; write the manifest."""
@@ -158,8 +179,9 @@ class Folder:
         m = {"format": FORMAT, "version": self.version, "lang": self.lang, "pages": pages}
         if partial:
             m["partial"] = True
-        data = json.dumps(m, ensure_ascii=False, sort_keys=True, separators=(",", ":"),
-                          check_circular=False).encode("utf-8")
+        data = json.dumps(
+            m, ensure_ascii=False, sort_keys=True, separators=(",", ":"), check_circular=False
+        ).encode("utf-8")
         if data != self._old_bytes or not os.path.exists(os.path.join(self.path, MANIFEST)):
             write_whole(os.path.join(self.path, MANIFEST), [data])
             self._old_bytes = data

@@ -2,6 +2,7 @@
 player's page, rendered from the evenings' sums (knockbox.book.store) and the ratings; the
 players' page names (pages()); version(), what the pages are made by. An evening's page is the
 report's (knockbox.book.workers.make_evening)."""
+
 import hashlib
 import importlib.metadata
 import os
@@ -14,11 +15,11 @@ from knockbox.book.store import COUNTS, VS
 from knockbox.book.words import LANGS
 from knockbox.plural import count
 
-PAGES = 3               # bump when the code makes different pages from the same history
+PAGES = 3  # bump when the code makes different pages from the same history
 STATS = ("games", "wins", "hands", "hands_won", "gins", "undercuts", "avg_points", "net")
-LATEST = 40             # evenings listed on a player's page
-INDEX = 60              # evenings listed on the index; a book of more has a page for each year
-NET_COLOUR, RATING_COLOUR = "#0969da", "#8250df"     # the report's first and fourth colours
+LATEST = 40  # evenings listed on a player's page
+INDEX = 60  # evenings listed on the index; a book of more has a page for each year
+NET_COLOUR, RATING_COLOUR = "#0969da", "#8250df"  # the report's first and fourth colours
 _HERE = os.path.dirname(os.path.abspath(__file__))
 _TEMPLATES = ("index.html", "player.html", "style.css", "year.html", "evenings.html")
 
@@ -32,8 +33,9 @@ def version():
     except importlib.metadata.PackageNotFoundError:
         release = "?"
     h = hashlib.sha256(("%s %d %s" % (FORMAT, PAGES, release)).encode())
-    for path in ([os.path.join(os.path.dirname(_HERE), "report", "templates", "report.html")]
-                 + [os.path.join(_HERE, "templates", t) for t in _TEMPLATES]):
+    for path in [os.path.join(os.path.dirname(_HERE), "report", "templates", "report.html")] + [
+        os.path.join(_HERE, "templates", t) for t in _TEMPLATES
+    ]:
         with open(path, "rb") as f:
             h.update(f.read())
     return h.hexdigest()[:16]
@@ -74,7 +76,7 @@ class Pages:
         self.store, self.lang, self.page = store, lang, page
         self.words = LANGS[lang]
         self.env = templating.environment(os.path.join(_HERE, "templates"))
-        self._dates = None      # {evening's key: its first day}, when read
+        self._dates = None  # {evening's key: its first day}, when read
 
     def dates(self):
         if self._dates is None:
@@ -87,8 +89,11 @@ class Pages:
         progress = rated.progress(name)
         w = self.words
         totals = self.store.totals(name)
-        methods = [{"method": m, "label": w["method%d" % m], "s": stats(totals[m])}
-                   for m in (1, 2, 3) if m in totals]
+        methods = [
+            {"method": m, "label": w["method%d" % m], "s": stats(totals[m])}
+            for m in (1, 2, 3)
+            if m in totals
+        ]
         vs = [{"player": o, "href": self.page[o], "v": dict(zip(VS, vs[o]))} for o in sorted(vs)]
         nets = self.store.nets(name)
         played = sorted((n, keys[n][0]) for n in keys if n is not None and keys[n][0] in nets)
@@ -98,18 +103,34 @@ class Pages:
             run += nets[key]
             xs.append(n)
             ys.append(run)
-        ctx = {"lang": self.lang, "t": w, "name": name, "rating": rating,
-               "s": stats(totals.get(0, [0] * len(COUNTS))), "stat_keys": STATS,
-               "methods": methods, "vs": vs,
-               "evenings": [{"n": n, "date": dates[key], "net": nets[key]}
-                            for n, key in reversed(played[-LATEST:])],
-               "net_chart": svg.line(xs, ys, NET_COLOUR, w["net_axis"], w["net_ylabel"], "net")
-               if xs else None,
-               "rating_chart": svg.line(list(range(1, len(progress) + 1)),
-                                        [r for _, r in progress], RATING_COLOUR,
-                                        w["rating_axis"], w["rating_ylabel"], "rating")
-               if progress else None,
-               "style": self._style()}
+        ctx = {
+            "lang": self.lang,
+            "t": w,
+            "name": name,
+            "rating": rating,
+            "s": stats(totals.get(0, [0] * len(COUNTS))),
+            "stat_keys": STATS,
+            "methods": methods,
+            "vs": vs,
+            "evenings": [
+                {"n": n, "date": dates[key], "net": nets[key]}
+                for n, key in reversed(played[-LATEST:])
+            ],
+            "net_chart": svg.line(xs, ys, NET_COLOUR, w["net_axis"], w["net_ylabel"], "net")
+            if xs
+            else None,
+            "rating_chart": svg.line(
+                list(range(1, len(progress) + 1)),
+                [r for _, r in progress],
+                RATING_COLOUR,
+                w["rating_axis"],
+                w["rating_ylabel"],
+                "rating",
+            )
+            if progress
+            else None,
+            "style": self._style(),
+        }
         return self.env.get_template("player.html").render(ctx)
 
     def index(self, rows, keys, tab, names, numbers, years):
@@ -121,15 +142,26 @@ class Pages:
         overall = self.store.overall()
         overall = {n: stats(overall[n]) for n in names}
         days = sorted(r[3][:10] for r in rows)
-        ctx = {"lang": self.lang, "t": w, "style": self._style(),
-               "sub": w["sub"].format(
-                   games=count(len(rows), "game"), evenings=count(len(numbers), "evening"),
-                   n_games=len(rows), n_evenings=len(numbers), first=days[0], last=days[-1]),
-               "evenings": self._listed(keys, numbers[:INDEX], ""),
-               "years": years,
-               "ratings": [dict(player=n, href="players/" + self.page[n], r=ratings.of(tab, n),
-                                s=overall[n]) for n in table],
-               "made": max(r[1] for r in rows)[:16]}
+        ctx = {
+            "lang": self.lang,
+            "t": w,
+            "style": self._style(),
+            "sub": w["sub"].format(
+                games=count(len(rows), "game"),
+                evenings=count(len(numbers), "evening"),
+                n_games=len(rows),
+                n_evenings=len(numbers),
+                first=days[0],
+                last=days[-1],
+            ),
+            "evenings": self._listed(keys, numbers[:INDEX], ""),
+            "years": years,
+            "ratings": [
+                dict(player=n, href="players/" + self.page[n], r=ratings.of(tab, n), s=overall[n])
+                for n in table
+            ],
+            "made": max(r[1] for r in rows)[:16],
+        }
         return self.env.get_template("index.html").render(ctx)
 
     def years(self, keys, numbers):
@@ -142,8 +174,13 @@ class Pages:
 
     def year(self, year, keys, numbers):
         """A year's page: its evenings numbers."""
-        ctx = {"lang": self.lang, "t": self.words, "style": self._style(), "year": year,
-               "evenings": self._listed(keys, numbers, "../")}
+        ctx = {
+            "lang": self.lang,
+            "t": self.words,
+            "style": self._style(),
+            "year": year,
+            "evenings": self._listed(keys, numbers, "../"),
+        }
         return self.env.get_template("year.html").render(ctx)
 
     def _listed(self, keys, numbers, up):

@@ -15,6 +15,7 @@ dropped and rebuilt at will, as the ratings are), so that an update reads only w
 A player's page and the index add these up in SQL. When the history cannot be written (a
 read-only file) the sums of this build are kept in memory instead.
 """
+
 import json
 import sqlite3
 
@@ -23,7 +24,7 @@ from knockbox.errors import UserError
 from knockbox.history import standings
 from knockbox.history_schema import run_script
 
-COUNTS = stats.COUNTS       # games, wins, hands, hands_won, gins, undercuts, points, net
+COUNTS = stats.COUNTS  # games, wins, hands, hands_won, gins, undercuts, points, net
 VS = ("together", "wins", "their_wins", "ahead", "behind", "net")
 # (WITHOUT ROWID: the table is its key's index, a player's rows read in order)
 _TABLES = """
@@ -33,8 +34,10 @@ CREATE TABLE IF NOT EXISTS book_counts (evening TEXT NOT NULL, player TEXT NOT N
     part INTEGER NOT NULL, %s, PRIMARY KEY (player, part, evening)) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS book_vs (evening TEXT NOT NULL, player TEXT NOT NULL,
     other TEXT NOT NULL, %s, PRIMARY KEY (player, other, evening)) WITHOUT ROWID;
-""" % (", ".join("%s INTEGER NOT NULL" % c for c in COUNTS),
-       ", ".join("%s INTEGER NOT NULL" % c for c in VS))
+""" % (
+    ", ".join("%s INTEGER NOT NULL" % c for c in COUNTS),
+    ", ".join("%s INTEGER NOT NULL" % c for c in VS),
+)
 _SUM_COUNTS = ", ".join("SUM(%s)" % c for c in COUNTS)
 
 
@@ -61,13 +64,22 @@ def sums(rows):
             for j in range(3):
                 if i != j:
                     v = vs.setdefault(names[j], [0] * len(VS))
-                    got = (1, i in st["winners"], j in st["winners"], place[i] < place[j],
-                           place[i] > place[j], pair[i][j])
+                    got = (
+                        1,
+                        i in st["winners"],
+                        j in st["winners"],
+                        place[i] < place[j],
+                        place[i] > place[j],
+                        pair[i][j],
+                    )
                     for k, x in enumerate(got):
                         v[k] += int(x)
-    return {"date": min(r["synced"] for r in rows)[:10], "games": len(rows),
-            "net": [[p["player"], p["net"], p["games"], p["wins"]] for p in res["players"]],
-            "players": players}
+    return {
+        "date": min(r["synced"] for r in rows)[:10],
+        "games": len(rows),
+        "net": [[p["player"], p["net"], p["games"], p["wins"]] for p in res["players"]],
+        "players": players,
+    }
 
 
 def between(payments):
@@ -104,58 +116,81 @@ class Store:
             return
         ev, counts, vs = [], [], []
         for key, (inputs, s) in made.items():
-            ev.append((key, inputs, s["date"], s["games"], json.dumps(s["net"],
-                                                                     ensure_ascii=False)))
+            ev.append(
+                (key, inputs, s["date"], s["games"], json.dumps(s["net"], ensure_ascii=False))
+            )
             for name, p in s["players"].items():
-                counts += [(key, name, part) + tuple(p[label])
-                           for part, label in enumerate(("all", "m1", "m2", "m3")) if label in p]
+                counts += [
+                    (key, name, part) + tuple(p[label])
+                    for part, label in enumerate(("all", "m1", "m2", "m3"))
+                    if label in p
+                ]
                 vs += [(key, name, other) + tuple(v) for other, v in p["vs"].items()]
         with self._transaction():
             for key in list(made) + list(gone):
                 for table in ("book_evenings", "book_counts", "book_vs"):
                     self.db.execute("DELETE FROM %s WHERE evening = ?" % table, (key,))
             self.db.executemany("INSERT INTO book_evenings VALUES (?, ?, ?, ?, ?)", ev)
-            self.db.executemany("INSERT INTO book_counts VALUES (%s)"
-                                % ", ".join("?" * (3 + len(COUNTS))), counts)
-            self.db.executemany("INSERT INTO book_vs VALUES (%s)"
-                                % ", ".join("?" * (3 + len(VS))), vs)
+            self.db.executemany(
+                "INSERT INTO book_counts VALUES (%s)" % ", ".join("?" * (3 + len(COUNTS))), counts
+            )
+            self.db.executemany(
+                "INSERT INTO book_vs VALUES (%s)" % ", ".join("?" * (3 + len(VS))), vs
+            )
 
     def _transaction(self):
         if self.h is not None:
             return self.h.transaction()
-        return self.db      # (sqlite3's own: commits, or rolls back on an error)
+        return self.db  # (sqlite3's own: commits, or rolls back on an error)
 
     # ---- reading
 
     def players(self):
         """{name: [the player's evenings]}."""
         out: dict = {}
-        for name, evening in self.db.execute("SELECT player, evening FROM book_counts WHERE "
-                                             "part = 0"):
+        for name, evening in self.db.execute(
+            "SELECT player, evening FROM book_counts WHERE part = 0"
+        ):
             out.setdefault(name, []).append(evening)
         return out
 
     def totals(self, name):
         """{part: COUNTS summed over the player's evenings} (part 0: all, 1..3: a method's)."""
-        return {r[0]: list(r[1:]) for r in self.db.execute(
-            "SELECT part, %s FROM book_counts WHERE player = ? GROUP BY part" % _SUM_COUNTS,
-            (name,))}
+        return {
+            r[0]: list(r[1:])
+            for r in self.db.execute(
+                "SELECT part, %s FROM book_counts WHERE player = ? GROUP BY part" % _SUM_COUNTS,
+                (name,),
+            )
+        }
 
     def overall(self):
         """{name: COUNTS summed over all the player's games}."""
-        return {r[0]: list(r[1:]) for r in self.db.execute(
-            "SELECT player, %s FROM book_counts WHERE part = 0 GROUP BY player" % _SUM_COUNTS)}
+        return {
+            r[0]: list(r[1:])
+            for r in self.db.execute(
+                "SELECT player, %s FROM book_counts WHERE part = 0 GROUP BY player" % _SUM_COUNTS
+            )
+        }
 
     def vs(self, name):
         """{other: VS summed over the player's finished games against them}."""
-        return {r[0]: list(r[1:]) for r in self.db.execute(
-            "SELECT other, %s FROM book_vs WHERE player = ? GROUP BY other"
-            % ", ".join("SUM(%s)" % c for c in VS), (name,))}
+        return {
+            r[0]: list(r[1:])
+            for r in self.db.execute(
+                "SELECT other, %s FROM book_vs WHERE player = ? GROUP BY other"
+                % ", ".join("SUM(%s)" % c for c in VS),
+                (name,),
+            )
+        }
 
     def nets(self, name):
         """{evening: the player's net that evening}."""
-        return dict(self.db.execute("SELECT evening, net FROM book_counts WHERE player = ? AND "
-                                    "part = 0", (name,)))
+        return dict(
+            self.db.execute(
+                "SELECT evening, net FROM book_counts WHERE player = ? AND part = 0", (name,)
+            )
+        )
 
     def dates(self):
         """{evening: its first day}."""
@@ -165,9 +200,11 @@ class Store:
         """{evening: {"date", "games", "net"}} of the evenings keys."""
         out = {}
         for i in range(0, len(keys), 500):
-            part = keys[i:i + 500]
+            part = keys[i : i + 500]
             for key, date, games, net in self.db.execute(
-                    "SELECT evening, date, games, net FROM book_evenings WHERE evening IN (%s)"
-                    % ", ".join("?" * len(part)), part):
+                "SELECT evening, date, games, net FROM book_evenings WHERE evening IN (%s)"
+                % ", ".join("?" * len(part)),
+                part,
+            ):
                 out[key] = {"date": date, "games": games, "net": json.loads(net)}
         return out

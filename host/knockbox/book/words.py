@@ -15,9 +15,9 @@ EN = {
     "nets": "each player's net",
     "ratings": "Ratings",
     "ratings_note": "Skill ratings over all finished games: higher is stronger, 25 before the "
-                    "first game; a game won never lowers a rating, a game lost never raises it. "
-                    "± is how sure it is: the skill is within that of the rating 19 times in "
-                    "20, closer the more games are rated.",
+    "first game; a game won never lowers a rating, a game lost never raises it. "
+    "± is how sure it is: the skill is within that of the rating 19 times in "
+    "20, closer the more games are rated.",
     "rank": "#",
     "player": "player",
     "rating": "rating",
@@ -48,8 +48,8 @@ EN = {
     "ahead": "finished ahead",
     "behind": "finished behind",
     "h2h_note": "Finished games both played; ahead or behind by the final standing (partners "
-                "of method 2 are on one side); net: the points the two paid each other (+: "
-                "won from them).",
+    "of method 2 are on one side); net: the points the two paid each other (+: "
+    "won from them).",
     "by_method": "By method",
     "method": "method",
     "method1": "1: cutthroat",
@@ -71,9 +71,9 @@ RU = {
     "nets": "расчёт по игрокам",
     "ratings": "Рейтинг",
     "ratings_note": "Рейтинг по всем оконченным партиям: больше — сильнее, 25 до первой "
-                    "партии; выигранная партия рейтинг не снижает, проигранная не повышает. "
-                    "± — точность: в 19 случаях из 20 сила игрока отличается от рейтинга не "
-                    "больше чем на столько, и тем меньше, чем больше партий в рейтинге.",
+    "партии; выигранная партия рейтинг не снижает, проигранная не повышает. "
+    "± — точность: в 19 случаях из 20 сила игрока отличается от рейтинга не "
+    "больше чем на столько, и тем меньше, чем больше партий в рейтинге.",
     "rank": "№",
     "player": "игрок",
     "rating": "рейтинг",
@@ -104,8 +104,8 @@ RU = {
     "ahead": "выше в итоге",
     "behind": "ниже в итоге",
     "h2h_note": "Оконченные партии, сыгранные обоими; выше или ниже по итогу партии (партнёры "
-                "второго способа на одной стороне); расчёт: очки, которые двое заплатили друг "
-                "другу (+: выиграно у соперника).",
+    "второго способа на одной стороне); расчёт: очки, которые двое заплатили друг "
+    "другу (+: выиграно у соперника).",
     "by_method": "По способам",
     "method": "способ",
     "method1": "первый: на вылет",

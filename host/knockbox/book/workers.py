@@ -1,6 +1,7 @@
 """An evening's page and sums (make_evening), made here or by worker processes (pool()), and
 Ctrl-C while the book is built: the workers ignore it, the build stops them (stop()) and only
 the first Ctrl-C counts (one_interrupt())."""
+
 import contextlib
 import datetime
 import multiprocessing
@@ -9,7 +10,7 @@ import signal
 from knockbox.book.store import sums
 from knockbox.book.words import LANGS
 
-_HISTORIES: dict = {}     # a worker process's history, opened once
+_HISTORIES: dict = {}  # a worker process's history, opened once
 
 
 def make_evening(h, n, ids, lang, page=True, summ=True):
@@ -18,11 +19,17 @@ def make_evening(h, n, ids, lang, page=True, summ=True):
     rows = h.games(ids=ids, detail=True)
     html = None
     if n is not None and page:
-        from knockbox import report     # (matplotlib: only when an evening page is made)
+        from knockbox import report  # (matplotlib: only when an evening page is made)
 
         made = max(r["updated"] for r in rows)
-        html = report.page(rows, lang=lang, evening=n, now=datetime.datetime.fromisoformat(made),
-                           home=("../index.html", LANGS[lang]["home"]), most=None)
+        html = report.page(
+            rows,
+            lang=lang,
+            evening=n,
+            now=datetime.datetime.fromisoformat(made),
+            home=("../index.html", LANGS[lang]["home"]),
+            most=None,
+        )
     return html, sums(rows) if summ else None
 
 
@@ -39,10 +46,11 @@ def work(args):
 def pool(n):
     """n worker processes that ignore Ctrl-C (SIGINT), from their start: the build stops
     them."""
-    old = signal.signal(signal.SIGINT, signal.SIG_IGN)      # (inherited where they fork)
+    old = signal.signal(signal.SIGINT, signal.SIG_IGN)  # (inherited where they fork)
     try:
-        return multiprocessing.Pool(n, initializer=signal.signal,
-                                    initargs=(signal.SIGINT, signal.SIG_IGN))
+        return multiprocessing.Pool(
+            n, initializer=signal.signal, initargs=(signal.SIGINT, signal.SIG_IGN)
+        )
     finally:
         signal.signal(signal.SIGINT, old)
 
@@ -72,7 +80,7 @@ def one_interrupt():
 
     try:
         old = signal.signal(signal.SIGINT, first)
-    except ValueError:      # (not the main thread: signals are not its to handle)
+    except ValueError:  # (not the main thread: signals are not its to handle)
         yield
         return
     try:

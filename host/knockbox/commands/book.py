@@ -12,6 +12,7 @@ each page was made from). Other files in DIR are left alone, whatever the manife
 folder that is not empty and holds no book is refused, and a first build that was stopped is
 taken up again.
 """
+
 import os
 import pathlib
 import webbrowser
@@ -25,15 +26,28 @@ RAW_DESCRIPTION = True
 
 
 def arguments(p):
-    p.add_argument("-o", "--output", metavar="DIR", required=True,
-                   help="the book's folder (made if missing; brought up to date if a book)")
+    p.add_argument(
+        "-o",
+        "--output",
+        metavar="DIR",
+        required=True,
+        help="the book's folder (made if missing; brought up to date if a book)",
+    )
     add_db_option(p)
-    p.add_argument("--lang", choices=("en", "ru"),
-                   help="language of the pages (default: from the locale, else en)")
-    p.add_argument("--jobs", type=int, default=os.cpu_count() or 1, metavar="N",
-                   help="processes making evening pages at once (a first build; after a sync "
-                        "the new evening's page is made by one while the rest of the book is; "
-                        "default: the number of CPUs, %(default)s here)")
+    p.add_argument(
+        "--lang",
+        choices=("en", "ru"),
+        help="language of the pages (default: from the locale, else en)",
+    )
+    p.add_argument(
+        "--jobs",
+        type=int,
+        default=os.cpu_count() or 1,
+        metavar="N",
+        help="processes making evening pages at once (a first build; after a sync "
+        "the new evening's page is made by one while the rest of the book is; "
+        "default: the number of CPUs, %(default)s here)",
+    )
     p.add_argument("--open", action="store_true", help="open the index in the web browser")
 
 
@@ -50,22 +64,38 @@ def run(args, out, err):
 
     progress = Progress(err, "book")
     try:
-        done = book.build(open_history(args), folder, lang=args.lang or default_lang(),
-                          jobs=args.jobs, progress=progress)
+        done = book.build(
+            open_history(args),
+            folder,
+            lang=args.lang or default_lang(),
+            jobs=args.jobs,
+            progress=progress,
+        )
     finally:
         progress.end()
     if done["foreign"]:
         from knockbox.textsafe import visible
 
-        err.write("%s named files that are not pages of the book; left alone: %s\n"
-                  % (book.MANIFEST, ", ".join(visible(p) for p in done["foreign"])))
+        err.write(
+            "%s named files that are not pages of the book; left alone: %s\n"
+            % (book.MANIFEST, ", ".join(visible(p) for p in done["foreign"]))
+        )
     if done["anew"]:
-        err.write("%s was made by another knockbox or in another language: every page was "
-                  "made again\n" % args.output)
-    err.write("book of %s and %s in %s: %s written, %d unchanged%s\n"
-              % (count(done["evenings"], "evening"), count(done["players"], "player"),
-                 args.output, count(done["written"], "page"), done["kept"],
-                 ", %d removed" % done["removed"] if done["removed"] else ""))
+        err.write(
+            "%s was made by another knockbox or in another language: every page was "
+            "made again\n" % args.output
+        )
+    err.write(
+        "book of %s and %s in %s: %s written, %d unchanged%s\n"
+        % (
+            count(done["evenings"], "evening"),
+            count(done["players"], "player"),
+            args.output,
+            count(done["written"], "page"),
+            done["kept"],
+            ", %d removed" % done["removed"] if done["removed"] else "",
+        )
+    )
     if args.open:
         webbrowser.open(pathlib.Path(folder, "index.html").as_uri())
     return 0

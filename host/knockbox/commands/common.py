@@ -1,6 +1,7 @@
 """What the commands share: options (--db, --port/--timeout), reading typed values (game ids,
 dates), opening the device's port and the history, and plain-text tables. A mistake the user
 can fix is a knockbox.errors.UserError: `knockbox: message` and exit code 1 (knockbox.cli)."""
+
 import datetime
 import json
 import os
@@ -10,12 +11,15 @@ from knockbox.history import MAX_INT
 
 
 def add_db_option(p):
-    p.add_argument("--db", metavar="FILE",
-                   help="history file (default: $KNOCKBOX_HOME or the user's data folder)")
+    p.add_argument(
+        "--db",
+        metavar="FILE",
+        help="history file (default: $KNOCKBOX_HOME or the user's data folder)",
+    )
 
 
 def default_lang():
-    """"ru" when the locale's language is Russian (the first of LANGUAGE, LC_ALL, LC_MESSAGES,
+    """ "ru" when the locale's language is Russian (the first of LANGUAGE, LC_ALL, LC_MESSAGES,
     LANG that is set, as gettext looks), else "en"."""
     for var in ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG"):
         v = os.environ.get(var)
@@ -25,8 +29,12 @@ def default_lang():
 
 
 def add_lang_option(p):
-    p.add_argument("--lang", choices=("en", "ru"), default=None,
-                   help="language of the rules core's messages (default: from the locale)")
+    p.add_argument(
+        "--lang",
+        choices=("en", "ru"),
+        default=None,
+        help="language of the rules core's messages (default: from the locale)",
+    )
 
 
 def lang_of(args):
@@ -36,10 +44,19 @@ def lang_of(args):
 def add_port_options(p):
     from knockbox import serialio
 
-    p.add_argument("--port", metavar="P", help="serial port, as the OS names it: /dev/ttyACM0, "
-                   "COM3 (default: the board found by USB id, else a running simulator)")
-    p.add_argument("--timeout", type=float, default=serialio.TIMEOUT, metavar="S",
-                   help="seconds to wait for each reply (default %g)" % serialio.TIMEOUT)
+    p.add_argument(
+        "--port",
+        metavar="P",
+        help="serial port, as the OS names it: /dev/ttyACM0, "
+        "COM3 (default: the board found by USB id, else a running simulator)",
+    )
+    p.add_argument(
+        "--timeout",
+        type=float,
+        default=serialio.TIMEOUT,
+        metavar="S",
+        help="seconds to wait for each reply (default %g)" % serialio.TIMEOUT,
+    )
 
 
 def open_port(args, err, command):
@@ -60,18 +77,26 @@ def open_history(args, create=False):
     return History(getattr(args, "db", None), create=create)
 
 
-EVENINGS_HELP = ("Evenings are numbered 1, 2, ... in the order of their first game, as `knockbox "
-                 "history` shows them; a new evening starts when \"New evening\" is chosen on "
-                 "the device.")
+EVENINGS_HELP = (
+    "Evenings are numbered 1, 2, ... in the order of their first game, as `knockbox "
+    'history` shows them; a new evening starts when "New evening" is chosen on '
+    "the device."
+)
 
 
 def add_selection(p, default):
     """GAME... | --evening [N] | --since DATE; default: what no selection means (help text)."""
     p.add_argument("games", nargs="*", metavar="GAME", help="game ids (default: %s)" % default)
-    p.add_argument("--evening", nargs="?", const="latest", metavar="N",
-                   help="the games of evening N (without N: the latest evening)")
-    p.add_argument("--since", metavar="DATE", help="games first synced on or after DATE "
-                   "(YYYY-MM-DD)")
+    p.add_argument(
+        "--evening",
+        nargs="?",
+        const="latest",
+        metavar="N",
+        help="the games of evening N (without N: the latest evening)",
+    )
+    p.add_argument(
+        "--since", metavar="DATE", help="games first synced on or after DATE (YYYY-MM-DD)"
+    )
 
 
 def select(h, args, default, **parts):
@@ -84,8 +109,9 @@ def select(h, args, default, **parts):
     if ids:
         return h.games(ids, **parts), None
     if args.evening:
-        n, rows = h.evening(None if args.evening == "latest" else evening_number(args.evening),
-                            **parts)
+        n, rows = h.evening(
+            None if args.evening == "latest" else evening_number(args.evening), **parts
+        )
         return rows, n
     if args.since:
         return h.games(since=date_arg(args.since), **parts), None
@@ -98,8 +124,9 @@ def evening_number(s):
     except ValueError:
         v = 0
     if v < 1:
-        raise UserError("%r is not an evening number: use the numbers `knockbox history` lists"
-                        % (s,))
+        raise UserError(
+            "%r is not an evening number: use the numbers `knockbox history` lists" % (s,)
+        )
     return v
 
 
@@ -150,6 +177,5 @@ def write_table(out, rows, right=()):
     rows = [[visible(c) for c in r] for r in rows]
     widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
     for r in rows:
-        cells = [c.rjust(widths[i]) if i in right else c.ljust(widths[i])
-                 for i, c in enumerate(r)]
+        cells = [c.rjust(widths[i]) if i in right else c.ljust(widths[i]) for i, c in enumerate(r)]
         out.write("  ".join(cells).rstrip() + "\n")

@@ -5,6 +5,7 @@ deletes without asking (needed when the input is not a terminal). A game synced 
 remembered as deleted: a later sync leaves it out, whatever the device still has. Games an import
 added are taken back whole by `knockbox import --undo`.
 """
+
 import sys
 
 from knockbox.commands.common import add_db_option, game_id, open_history
@@ -32,9 +33,17 @@ def run(args, out, err, stdin=None):
         if not (hasattr(stdin, "isatty") and stdin.isatty()):
             raise UserError("nothing deleted: give --yes to delete without a question")
         for r in rows:
-            err.write("game %d: %s; %d hand%s; %s; synced %s\n" % (
-                r["id"], visible(", ".join(r["players"])), r["hands"], "" if r["hands"] == 1 else "s",
-                r["status"], r["synced"][:16]))
+            err.write(
+                "game %d: %s; %d hand%s; %s; synced %s\n"
+                % (
+                    r["id"],
+                    visible(", ".join(r["players"])),
+                    r["hands"],
+                    "" if r["hands"] == 1 else "s",
+                    r["status"],
+                    r["synced"][:16],
+                )
+            )
         err.write("Delete %s? [y/N] " % ("it" if len(rows) == 1 else "these %d games" % len(rows)))
         err.flush()
         if stdin.readline().strip().lower() not in ("y", "yes"):

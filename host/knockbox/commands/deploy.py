@@ -2,19 +2,31 @@
 MicroPython board (knockbox.deploy does the work)."""
 
 HELP = "compile the firmware and copy it to a MicroPython board"
-DESCRIPTION = ("Compile the rules core and the firmware with mpy-cross, copy what changed to the "
-               "board with mpremote, and restart the app.")
+DESCRIPTION = (
+    "Compile the rules core and the firmware with mpy-cross, copy what changed to the "
+    "board with mpremote, and restart the app."
+)
 
 
 def arguments(p):
     from knockbox.deploy import BOARDS
 
-    p.add_argument("--port", metavar="P", help="serial port, as the OS names it: /dev/ttyACM0, "
-                   "COM3 (default: the board found by USB id)")
-    p.add_argument("--board", choices=tuple(BOARDS),
-                   help="hardware build, saved on the device (default: keep, else badger)")
-    p.add_argument("--dry-run", action="store_true",
-                   help="compile and show what would be copied; change nothing")
+    p.add_argument(
+        "--port",
+        metavar="P",
+        help="serial port, as the OS names it: /dev/ttyACM0, "
+        "COM3 (default: the board found by USB id)",
+    )
+    p.add_argument(
+        "--board",
+        choices=tuple(BOARDS),
+        help="hardware build, saved on the device (default: keep, else badger)",
+    )
+    p.add_argument(
+        "--dry-run",
+        action="store_true",
+        help="compile and show what would be copied; change nothing",
+    )
     p.add_argument("--force", action="store_true", help="copy every file, changed or not")
 
 

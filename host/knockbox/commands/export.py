@@ -8,6 +8,7 @@ net). A text cell a spreadsheet would take for a formula (it starts with = + - @
 carriage return: a player named =HYPERLINK(...)) gets a leading apostrophe, as OWASP advises
 against CSV injection.
 """
+
 import csv
 import io
 import json
@@ -19,10 +20,23 @@ from knockbox.history import standings
 
 HELP = "write the history as CSV or JSON"
 DESCRIPTION = __doc__.split("\n", 1)[1]
-CSV_COLUMNS = (["id", "synced", "updated", "evening", "device", "epoch", "gid", "method",
-                "status", "hands", "winners"]
-               + ["%s%d" % (k, s + 1) for s in range(3)
-                  for k in ("player", "total", "final", "net")] + ["error"])
+CSV_COLUMNS = (
+    [
+        "id",
+        "synced",
+        "updated",
+        "evening",
+        "device",
+        "epoch",
+        "gid",
+        "method",
+        "status",
+        "hands",
+        "winners",
+    ]
+    + ["%s%d" % (k, s + 1) for s in range(3) for k in ("player", "total", "final", "net")]
+    + ["error"]
+)
 
 
 def arguments(p):
@@ -37,9 +51,15 @@ def arguments(p):
 
 def meta(r):
     """A game's "meta" as export writes it (and `knockbox import` reads it)."""
-    m = {"id": r["id"], "device": r["device_id"], "epoch": r["epoch"],
-         "gid": None if r["replaced"] else r["gid"], "synced": r["synced"],
-         "updated": r["updated"], "status": r["status"]}
+    m = {
+        "id": r["id"],
+        "device": r["device_id"],
+        "epoch": r["epoch"],
+        "gid": None if r["replaced"] else r["gid"],
+        "synced": r["synced"],
+        "updated": r["updated"],
+        "status": r["status"],
+    }
     if r["evening_key"] is not None:
         m["evening"] = r["evening_key"]
     if r["error"]:
@@ -59,7 +79,7 @@ def json_lines(rows):
     yield "[]\n" if first else "\n]\n"
 
 
-FORMULA = ("=", "+", "-", "@", "\t", "\r")     # what a spreadsheet reads a cell as a formula by
+FORMULA = ("=", "+", "-", "@", "\t", "\r")  # what a spreadsheet reads a cell as a formula by
 
 
 def cell(v):
@@ -73,14 +93,26 @@ def csv_lines(rows):
     w.writerow(CSV_COLUMNS)
     for r in rows:
         st = standings(r) if r["status"] != "invalid" else {}
-        line = [r["id"], r["synced"], r["updated"], r["evening"], r["device_id"], r["epoch"],
-                "" if r["replaced"] else r["gid"], r["method"], r["status"], r["hands"],
-                " & ".join(r["players"][s] for s in r["winners"])]
+        line = [
+            r["id"],
+            r["synced"],
+            r["updated"],
+            r["evening"],
+            r["device_id"],
+            r["epoch"],
+            "" if r["replaced"] else r["gid"],
+            r["method"],
+            r["status"],
+            r["hands"],
+            " & ".join(r["players"][s] for s in r["winners"]),
+        ]
         for s in range(3):
-            line += [r["players"][s] if s < len(r["players"]) else "",
-                     st["totals"][s] if "totals" in st else "",
-                     st["final"][s] if "final" in st else "",
-                     st["net"][s] if "net" in st else ""]
+            line += [
+                r["players"][s] if s < len(r["players"]) else "",
+                st["totals"][s] if "totals" in st else "",
+                st["final"][s] if "final" in st else "",
+                st["net"][s] if "net" in st else "",
+            ]
         line.append(r["error"] or "")
         w.writerow([cell(v) for v in line])
         yield buf.getvalue()
@@ -108,4 +140,3 @@ def run(args, out, err):
         for text in parts:
             out.write(text)
     return 0
-

@@ -1,11 +1,22 @@
 """`knockbox history`: the games in the history (synced from a device or imported), one line each."""
-from knockbox.commands.common import (EVENINGS_HELP, add_db_option, add_lang_option, lang_of,
-                                      open_history, status_text, winner_names, write_json,
-                                      write_table)
+
+from knockbox.commands.common import (
+    EVENINGS_HELP,
+    add_db_option,
+    add_lang_option,
+    lang_of,
+    open_history,
+    status_text,
+    winner_names,
+    write_json,
+    write_table,
+)
 
 HELP = "list the games in the history (synced or imported)"
-DESCRIPTION = ("List the games in the history: id, when first synced, device, evening, method, "
-               "players, hands, winner, status. " + EVENINGS_HELP)
+DESCRIPTION = (
+    "List the games in the history: id, when first synced, device, evening, method, "
+    "players, hands, winner, status. " + EVENINGS_HELP
+)
 
 
 def arguments(p):
@@ -17,23 +28,48 @@ def arguments(p):
 def run(args, out, err):
     rows = open_history(args).games()
     if args.json:
-        write_json(out, [{"id": r["id"], "synced": r["synced"], "updated": r["updated"],
-                          "device": r["device_id"], "epoch": r["epoch"],
-                          "evening": r["evening"], "gid": None if r["replaced"] else r["gid"], "replaced": r["replaced"],
-                          "method": r["method"], "players": r["players"], "hands": r["hands"],
-                          "status": r["status"],
-                          "winners": [r["players"][s] for s in r["winners"]],
-                          "error": r["error"]} for r in rows])
+        write_json(
+            out,
+            [
+                {
+                    "id": r["id"],
+                    "synced": r["synced"],
+                    "updated": r["updated"],
+                    "device": r["device_id"],
+                    "epoch": r["epoch"],
+                    "evening": r["evening"],
+                    "gid": None if r["replaced"] else r["gid"],
+                    "replaced": r["replaced"],
+                    "method": r["method"],
+                    "players": r["players"],
+                    "hands": r["hands"],
+                    "status": r["status"],
+                    "winners": [r["players"][s] for s in r["winners"]],
+                    "error": r["error"],
+                }
+                for r in rows
+            ],
+        )
         return 0
     if not rows:
         out.write("no games yet: `knockbox sync` pulls them from the device\n")
         return 0
-    table = [("id", "synced", "device", "evening", "method", "players", "hands", "winner",
-              "status")]
+    table = [
+        ("id", "synced", "device", "evening", "method", "players", "hands", "winner", "status")
+    ]
     for r in rows:
-        table.append((str(r["id"]), r["synced"][:16], "%s/%d" % (r["device_id"][:8], r["epoch"]),
-                      "-" if r["evening"] is None else str(r["evening"]), str(r["method"]),
-                      ", ".join(r["players"]), str(r["hands"]), winner_names(r),
-                      status_text(r, lang_of(args))))
+        table.append(
+            (
+                str(r["id"]),
+                r["synced"][:16],
+                "%s/%d" % (r["device_id"][:8], r["epoch"]),
+                "-" if r["evening"] is None else str(r["evening"]),
+                str(r["method"]),
+                ", ".join(r["players"]),
+                str(r["hands"]),
+                winner_names(r),
+                status_text(r, lang_of(args)),
+            )
+        )
     write_table(out, table, right=(0, 3, 4, 6))
     return 0

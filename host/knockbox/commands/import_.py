@@ -17,6 +17,7 @@ shows its progress; Ctrl-C leaves the history as it was.
 Each import is remembered: --undo takes out the games the latest one added and puts back those it
 updated as they were (run it again for the import before).
 """
+
 import os
 
 from knockbox.commands.common import add_db_option, open_history
@@ -30,10 +31,12 @@ RAW_DESCRIPTION = True
 
 
 def arguments(p):
-    p.add_argument("files", nargs="*", metavar="FILE", help="JSON file of game records (- for "
-                   "standard input)")
-    p.add_argument("--undo", action="store_true",
-                   help="take the latest import out of the history again")
+    p.add_argument(
+        "files", nargs="*", metavar="FILE", help="JSON file of game records (- for standard input)"
+    )
+    p.add_argument(
+        "--undo", action="store_true", help="take the latest import out of the history again"
+    )
     add_db_option(p)
 
 
@@ -51,7 +54,7 @@ def run(args, out, err, stdin=None):
     try:
         n = importing.run(open_history(args, create=True), args.files, stdin, err)
     except BaseException:
-        if new:     # not even an empty history is left behind
+        if new:  # not even an empty history is left behind
             _remove(path)
         raise
     out.write("%s imported" % count(n["new"], "game"))
@@ -77,8 +80,10 @@ def undo(args, out):
     what = ["%s taken out" % count(r["removed"], "game")]
     if r["restored"]:
         what.append("%d put back as they were" % r["restored"])
-    out.write("import %d of %s (%s) undone: %s\n" % (
-        r["batch"], r["at"][:16], ", ".join(visible(f) for f in r["files"]), ", ".join(what)))
+    out.write(
+        "import %d of %s (%s) undone: %s\n"
+        % (r["batch"], r["at"][:16], ", ".join(visible(f) for f in r["files"]), ", ".join(what))
+    )
     return 0
 
 

@@ -8,6 +8,7 @@ command says so. A game in which both names play cannot be merged (one game cann
 player twice). Names are trimmed and compared in one Unicode form; the new name has at most 24
 characters (the device's limit).
 """
+
 from knockbox.commands.common import add_db_option, open_history
 
 HELP = "rename a player in every game, or merge two names of one player (--merge)"
@@ -20,15 +21,19 @@ def arguments(p):
 
     sub = p.add_subparsers(dest="action", metavar="ACTION")
     sub.required = True
-    r = sub.add_parser("rename", help="OLD becomes NEW in every game (--merge: NEW is a player "
-                       "already)", description=DESCRIPTION,
-                       formatter_class=argparse.RawDescriptionHelpFormatter)
+    r = sub.add_parser(
+        "rename",
+        help="OLD becomes NEW in every game (--merge: NEW is a player already)",
+        description=DESCRIPTION,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     r.add_argument("old", metavar="OLD", help="the name as the history has it")
     r.add_argument("new", metavar="NEW", help="the name it becomes")
-    r.add_argument("--merge", action="store_true",
-                   help="NEW is a player already: make the two one player")
+    r.add_argument(
+        "--merge", action="store_true", help="NEW is a player already: make the two one player"
+    )
     add_db_option(r)
-    r.set_defaults(usage_of=r)      # a mistyped option shows this usage (knockbox.cli.parse)
+    r.set_defaults(usage_of=r)  # a mistyped option shows this usage (knockbox.cli.parse)
 
 
 def run(args, out, err):
@@ -41,8 +46,10 @@ def run(args, out, err):
         merged = new in h.players.names()
         n = h.players.rename(args.old, args.new, args.merge)
         twins = players.case_twins([new], h.players.names())
-    out.write("%r is now %r in %s%s\n" % (players.clean(args.old), new, count(n, "game"),
-                                          " (merged)" if merged else ""))
+    out.write(
+        "%r is now %r in %s%s\n"
+        % (players.clean(args.old), new, count(n, "game"), " (merged)" if merged else "")
+    )
     for line in players.twin_lines(twins):
         err.write("note: %s\n" % line)
     return 0

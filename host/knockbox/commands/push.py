@@ -1,12 +1,13 @@
 """`knockbox push`: the player roster, language, sleep time, stake and rules settings to the
 device; with no options, print the device's settings."""
+
 import json
 
 from knockbox.errors import UserError
 from knockcore.proto import SLEEP_MAX, SLEEP_MIN
 
 HELP = "send settings to the device: roster, rules, language, sleep time, stake"
-SLEEP_RANGE = (SLEEP_MIN, SLEEP_MAX)     # seconds, what the device accepts
+SLEEP_RANGE = (SLEEP_MIN, SLEEP_MAX)  # seconds, what the device accepts
 DESCRIPTION = "Change the device's settings; with no options, print them."
 
 
@@ -16,15 +17,20 @@ def arguments(p):
     add_port_options(p)
     p.add_argument("--roster", nargs="+", metavar="NAME", help="player names to choose from")
     p.add_argument("--preset", choices=("seed", "classic"), help="rules preset for new games")
-    p.add_argument("--rules", metavar="JSON", help='rules spec, e.g. \'{"preset": "classic", '
-                                                  '"knock_limit": 7}\'')
+    p.add_argument(
+        "--rules",
+        metavar="JSON",
+        help='rules spec, e.g. \'{"preset": "classic", "knock_limit": 7}\'',
+    )
     p.add_argument("--lang", choices=("en", "ru"), help="language of the device's screens")
-    p.add_argument("--sleep", type=int, metavar="S", help="idle seconds before power-off, "
-                   "%d..%d" % SLEEP_RANGE)
+    p.add_argument(
+        "--sleep", type=int, metavar="S", help="idle seconds before power-off, %d..%d" % SLEEP_RANGE
+    )
     from knockbox.settle import STAKE_HELP
 
-    p.add_argument("--stake", metavar="MONEY", help="the Evening screen's " + STAKE_HELP
-                   + "; 0: off")
+    p.add_argument(
+        "--stake", metavar="MONEY", help="the Evening screen's " + STAKE_HELP + "; 0: off"
+    )
 
 
 def rules_spec(text):
@@ -54,7 +60,7 @@ def settings(args):
     if args.roster is not None:
         from knockbox import players
 
-        try:        # as the history will keep them: trimmed, one Unicode form, not too long
+        try:  # as the history will keep them: trimmed, one Unicode form, not too long
             new["roster"] = [players.check(n, "--roster: the name") for n in args.roster]
         except ValueError as e:
             raise UserError(str(e)) from None

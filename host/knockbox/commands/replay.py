@@ -1,5 +1,6 @@
 """`knockbox replay GAME.json`: the standings of a game record, under CPython or the MicroPython
 unix port (the same rules core the device runs)."""
+
 import json
 import os
 import subprocess
@@ -14,11 +15,18 @@ DESCRIPTION = "Replay a game record (knockbox-game/1) and print standings JSON."
 
 
 def arguments(p):
-    p.add_argument("game", metavar="GAME.json",
-                   help="game record file, - for standard input, or a worked example that comes "
-                        "with knockbox: %s" % ", ".join(examples()))
-    p.add_argument("--engine", choices=("cpython", "micropython"), default="cpython",
-                   help="run the rules core under CPython (default) or the MicroPython unix port")
+    p.add_argument(
+        "game",
+        metavar="GAME.json",
+        help="game record file, - for standard input, or a worked example that comes "
+        "with knockbox: %s" % ", ".join(examples()),
+    )
+    p.add_argument(
+        "--engine",
+        choices=("cpython", "micropython"),
+        default="cpython",
+        help="run the rules core under CPython (default) or the MicroPython unix port",
+    )
     add_lang_option(p)
 
 
@@ -36,12 +44,18 @@ def standings_micropython(rec):
     from knockbox import engines
 
     exe = engines.tool("micropython")
-    script = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
-                          "mp_replay.py")
+    script = os.path.join(
+        os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "mp_replay.py"
+    )
     # The device never builds the per-hand list; on the laptop give the port room for long games.
-    p = subprocess.run([exe, "-X", "heapsize=8M", script], input=json.dumps(rec),
-                       capture_output=True, text=True, timeout=120,
-                       env=engines.micropython_env([engines.core_root()]))
+    p = subprocess.run(
+        [exe, "-X", "heapsize=8M", script],
+        input=json.dumps(rec),
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env=engines.micropython_env([engines.core_root()]),
+    )
     if p.returncode != 0:
         raise UserError((p.stderr.strip().splitlines() or ["micropython failed"])[-1])
     return json.loads(p.stdout)
@@ -58,12 +72,15 @@ def format_standings(s):
         comma = "," if i < len(keys) - 1 else ""
         v = s[k]
         if k == "hands" and v:
-            inner = ",\n".join("    " + json.dumps(h, sort_keys=True, ensure_ascii=False)
-                               for h in v)
+            inner = ",\n".join(
+                "    " + json.dumps(h, sort_keys=True, ensure_ascii=False) for h in v
+            )
             lines.append('  "hands": [\n%s\n  ]%s' % (inner, comma))
         else:
-            lines.append("  %s: %s%s" % (json.dumps(k), json.dumps(v, sort_keys=True,
-                                                                    ensure_ascii=False), comma))
+            lines.append(
+                "  %s: %s%s"
+                % (json.dumps(k), json.dumps(v, sort_keys=True, ensure_ascii=False), comma)
+            )
     return "{\n" + "\n".join(lines) + "\n}"
 
 
@@ -94,7 +111,7 @@ def run(args, out, err, stdin=None):
     rec = read_json(example(args.game), stdin or sys.stdin)
     try:
         st = ENGINES[args.engine](rec)
-    except UserError as e:      # the rules core refused the record: say why in the language
+    except UserError as e:  # the rules core refused the record: say why in the language
         raise UserError(messages.translate(str(e), lang_of(args))) from None
     out.write(format_standings(st) + "\n")
     return 0

@@ -7,12 +7,18 @@ fewest payments, as `knockbox settle` and the device's Evening screen give them)
 statistics of `knockbox stats`. With no selection: the latest evening. Evenings are numbered 1,
 2, ... in the order of their first game, as `knockbox history` shows them.
 """
+
 import os
 import pathlib
 import webbrowser
 
-from knockbox.commands.common import (add_db_option, add_selection, default_lang, open_history,
-                                      select)
+from knockbox.commands.common import (
+    add_db_option,
+    add_selection,
+    default_lang,
+    open_history,
+    select,
+)
 from knockbox.files import write_whole
 from knockbox.plural import count
 
@@ -24,10 +30,14 @@ RAW_DESCRIPTION = True
 def arguments(p):
     add_selection(p, "the latest evening")
     add_db_option(p)
-    p.add_argument("-o", "--output", metavar="FILE.html", required=True,
-                   help="where to write the page")
-    p.add_argument("--lang", choices=("en", "ru"),
-                   help="language of the page (default: from the locale, else en)")
+    p.add_argument(
+        "-o", "--output", metavar="FILE.html", required=True, help="where to write the page"
+    )
+    p.add_argument(
+        "--lang",
+        choices=("en", "ru"),
+        help="language of the page (default: from the locale, else en)",
+    )
     from knockbox.settle import STAKE_HELP
 
     p.add_argument("--per-point", metavar="AMOUNT", help="show money too: " + STAKE_HELP)
@@ -40,12 +50,12 @@ def run(args, out, err):
     stake = settle.parse_stake(args.per_point) if args.per_point is not None else None
     h = open_history(args)
     rows, number = select(h, args, lambda h, **parts: h.evening(**parts)[::-1], detail=True)
-    html = report.page(rows, lang=args.lang or default_lang(), evening=number,
-                       since=args.since, stake=stake)
+    html = report.page(
+        rows, lang=args.lang or default_lang(), evening=number, since=args.since, stake=stake
+    )
     path = os.path.abspath(args.output)
     write_whole(path, [html], args.output)
     err.write("report of %s written to %s\n" % (count(len(rows), "game"), args.output))
     if args.open:
         webbrowser.open(pathlib.Path(path).as_uri())
     return 0
-

@@ -14,9 +14,16 @@ Evening screen uses. With --per-point AMOUNT (in whole hundredths: 0.05, 0.1, 1)
 also shown as money: each payment and each player's net, to the cent, as the device shows them
 (at most %d a point). The settlement itself is knockbox.settle's, as in `knockbox report`.
 """
+
 from knockbox import settle as S
-from knockbox.commands.common import (add_db_option, add_selection, open_history, select,
-                                      write_json, write_table)
+from knockbox.commands.common import (
+    add_db_option,
+    add_selection,
+    open_history,
+    select,
+    write_json,
+    write_table,
+)
 from knockbox.errors import UserError
 from knockbox.plural import count
 from knockbox.textsafe import visible
@@ -35,8 +42,9 @@ def arguments(p):
 
 def run(args, out, err):
     stake = S.parse_stake(args.per_point) if args.per_point is not None else None
-    rows, number = select(open_history(args), args, lambda h, **parts: h.latest_evening(**parts),
-                          seats=True)
+    rows, number = select(
+        open_history(args), args, lambda h, **parts: h.latest_evening(**parts), seats=True
+    )
     res = S.tally(rows)
     res["evening"] = number
     if stake is not None:
@@ -49,21 +57,27 @@ def run(args, out, err):
         if res["skipped"]:
             msg += " (unfinished: %s)" % ", ".join("%d" % i for i, _ in res["skipped"])
         raise UserError(msg)
-    out.write("%sgames %s\n" % ("evening %d: " % number if number else "",
-                                ", ".join(str(i) for i in res["games"])))
+    out.write(
+        "%sgames %s\n"
+        % ("evening %d: " % number if number else "", ", ".join(str(i) for i in res["games"]))
+    )
     for i, status in res["skipped"]:
         out.write("left out: game %d (%s)\n" % (i, status))
     money = stake is not None
     table = [("player", "games", "wins", "points") + (("money",) if money else ())]
     for p in res["players"]:
-        table.append((p["player"], str(p["games"]), str(p["wins"]), "%+d" % p["net"])
-                     + ((p["money"],) if money else ()))
+        table.append(
+            (p["player"], str(p["games"]), str(p["wins"]), "%+d" % p["net"])
+            + ((p["money"],) if money else ())
+        )
     out.write("\n")
     write_table(out, table, right=(1, 2, 3, 4))
     out.write("\n")
     if not res["payments"]:
         out.write("all square: nobody pays\n")
     for p in res["payments"]:
-        out.write("%s pays %s %s%s\n" % (visible(p[0]), visible(p[1]), count(p[2], "point"),
-                                          " = %s" % p[3] if money else ""))
+        out.write(
+            "%s pays %s %s%s\n"
+            % (visible(p[0]), visible(p[1]), count(p[2], "point"), " = %s" % p[3] if money else "")
+        )
     return 0

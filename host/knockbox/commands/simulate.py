@@ -1,22 +1,36 @@
 """`knockbox simulate`: the real firmware on this computer (knockbox.simulate does the work)."""
+
 import argparse
 
 HELP = "run the real firmware on this computer (screen in the terminal)"
-DESCRIPTION = ("Run the firmware under the MicroPython unix port: the e-ink screen is drawn in "
-               "the terminal, keys are the buttons, the flash image persists in DIR, and a "
-               "pseudo-terminal serial port is opened for `knockbox sync --port`.")
+DESCRIPTION = (
+    "Run the firmware under the MicroPython unix port: the e-ink screen is drawn in "
+    "the terminal, keys are the buttons, the flash image persists in DIR, and a "
+    "pseudo-terminal serial port is opened for `knockbox sync --port`."
+)
 
 
 def arguments(p):
-    p.add_argument("--dir", metavar="DIR",
-                   help="simulated device folder (flash image); default: the user's data folder")
+    p.add_argument(
+        "--dir",
+        metavar="DIR",
+        help="simulated device folder (flash image); default: the user's data folder",
+    )
     p.add_argument("--screenshot", metavar="DIR", help="save each refresh as DIR/frame-NNNN.png")
-    p.add_argument("--scale", type=int, default=2, metavar="N",
-                   help="screenshot pixels per device pixel (default 2)")
+    p.add_argument(
+        "--scale",
+        type=int,
+        default=2,
+        metavar="N",
+        help="screenshot pixels per device pixel (default 2)",
+    )
     p.add_argument("--reset", action="store_true", help="wipe the simulated device first")
-    p.add_argument("--no-tty", action="store_true",
-                   help="headless: print the serial port and frames, read keys from stdin lines "
-                        "(a b c up down; A or 'a long' = long press; 'wait MS'; quit)")
+    p.add_argument(
+        "--no-tty",
+        action="store_true",
+        help="headless: print the serial port and frames, read keys from stdin lines "
+        "(a b c up down; A or 'a long' = long press; 'wait MS'; quit)",
+    )
     p.add_argument("--script", help=argparse.SUPPRESS)  # tests: another entry point
 
 
@@ -27,8 +41,10 @@ def run(args, out, err):
     from knockbox.errors import UserError
 
     if not hasattr(os, "openpty"):  # its serial port is a pseudo-terminal (knockbox.ptyrelay)
-        raise UserError("simulate runs on Linux and macOS only; on this computer use a Pico "
-                        "(`knockbox deploy`, then `knockbox sync`)")
+        raise UserError(
+            "simulate runs on Linux and macOS only; on this computer use a Pico "
+            "(`knockbox deploy`, then `knockbox sync`)"
+        )
     engines.tool("micropython")  # before the build: say how to get it
     from knockbox import simulate
 

@@ -3,18 +3,27 @@
 Which games: the ids given, evening N (--evening N; alone: the latest evening), those first
 synced on or after --since DATE, or by default all of them. Players are matched by name.
 """
+
 from knockbox import stats as S
-from knockbox.commands.common import (add_db_option, add_selection, open_history, select,
-                                      write_json, write_table)
+from knockbox.commands.common import (
+    add_db_option,
+    add_selection,
+    open_history,
+    select,
+    write_json,
+    write_table,
+)
 from knockbox.textsafe import visible
 
 HELP = "per-player statistics over the history"
-ROWS = 40           # rows of the net-over-time table at most (a row per day, month or year)
-DESCRIPTION = (__doc__.split("\n", 2)[2] + S.GLOSSARY + "The table shows net_by_day after "
-               "each day, or each month or year when there are more than %d days.\n" % ROWS)
+ROWS = 40  # rows of the net-over-time table at most (a row per day, month or year)
+DESCRIPTION = (
+    __doc__.split("\n", 2)[2] + S.GLOSSARY + "The table shows net_by_day after "
+    "each day, or each month or year when there are more than %d days.\n" % ROWS
+)
 RAW_DESCRIPTION = True
 COLUMNS = S.COLUMNS + ("rating", "uncertainty", "rated")
-HEADS = {"uncertainty": "+/-"}      # a column's head where it is not the key's words
+HEADS = {"uncertainty": "+/-"}  # a column's head where it is not the key's words
 
 
 def arguments(p):
@@ -27,8 +36,7 @@ def run(args, out, err):
     from knockbox import ratings
 
     h = open_history(args)
-    stats = S.compute(select(h, args, lambda h, **parts: (h.games(**parts), None),
-                             seats=True)[0])
+    stats = S.compute(select(h, args, lambda h, **parts: (h.games(**parts), None), seats=True)[0])
     ratings.attach(h, stats)
     if args.json:
         write_json(out, stats)
@@ -38,8 +46,16 @@ def run(args, out, err):
         return 0
     table = [tuple(HEADS.get(c, c.replace("_", " ")) for c in COLUMNS)]
     for p in stats:
-        table.append(tuple("%.2f" % p[c] if c in ("rating", "uncertainty") else
-                           visible(p[c]) if c == "player" else str(p[c]) for c in COLUMNS))
+        table.append(
+            tuple(
+                "%.2f" % p[c]
+                if c in ("rating", "uncertainty")
+                else visible(p[c])
+                if c == "player"
+                else str(p[c])
+                for c in COLUMNS
+            )
+        )
     write_table(out, table, right=range(1, len(COLUMNS)))
     net_over_time(out, stats)
     return 0
@@ -58,7 +74,7 @@ def net_over_time(out, stats):
             break
     periods = sorted({d[:width] for d in days})
     out.write("\nnet over time (running total after each %s)\n" % unit)
-    after = []      # per player: {period: running net at its end}
+    after = []  # per player: {period: running net at its end}
     for p in stats:
         at = {}
         for day, run in p["net_by_day"]:

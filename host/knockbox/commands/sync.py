@@ -2,10 +2,12 @@
 work; the protocol is docs/PROTOCOL.md)."""
 
 HELP = "pull new games and hands from the device into the history"
-DESCRIPTION = ("Pull everything new from the device over USB serial, check every game with the "
-               "rules core and store it in the history (one transaction). Run it again after an "
-               "interruption: it resumes. Faults the device recorded (it stopped on an error) "
-               "are printed once, kept in the history and cleared on the device.")
+DESCRIPTION = (
+    "Pull everything new from the device over USB serial, check every game with the "
+    "rules core and store it in the history (one transaction). Run it again after an "
+    "interruption: it resumes. Faults the device recorded (it stopped on an error) "
+    "are printed once, kept in the history and cleared on the device."
+)
 
 
 def arguments(p):
@@ -13,8 +15,11 @@ def arguments(p):
 
     add_port_options(p)
     add_db_option(p)
-    p.add_argument("--erase", action="store_true",
-                   help="after a complete sync, erase the device's games (hold A on it)")
+    p.add_argument(
+        "--erase",
+        action="store_true",
+        help="after a complete sync, erase the device's games (hold A on it)",
+    )
 
 
 def run(args, out, err):
@@ -26,14 +31,16 @@ def run(args, out, err):
     with open_port(args, err, "sync") as conn:
         try:
             info = conn.hello()
-            S.check_hello(info)     # before the history is opened: a stranger leaves no file
+            S.check_hello(info)  # before the history is opened: a stranger leaves no file
             s = S.Sync(conn, History(args.db), err).run(info)
             out.write(s.summary() + "\n")
             for f in faults.pull(conn, s.hist, info["device"], now()):
                 out.write(faults.describe(f) + "\n")
             for g in s.invalid:
-                err.write("knockbox: game %d (device game %d) failed the rules check: %s\n"
-                          % (g["id"], g["gid"], g["error"]))
+                err.write(
+                    "knockbox: game %d (device game %d) failed the rules check: %s\n"
+                    % (g["id"], g["gid"], g["error"])
+                )
             if args.erase:
                 r = S.erase(conn, s, err)
                 out.write("device erased: epoch %d\n" % r["epoch"])

@@ -8,6 +8,7 @@ player (bars), the settlement by the rules core's ledger (knockcore.evening, the
 `knockbox settle` and the device's Evening screen) and the statistics of `knockbox stats`.
 Numbers on the page carry data-k attributes (tests/test_report.py reads them in a browser).
 """
+
 import datetime
 import os
 
@@ -21,15 +22,26 @@ from knockbox.report.words import LANGS
 from knockbox.templating import isolate
 from knockcore import evening as ledger
 
-PALETTE = ("#0969da", "#cf222e", "#1a7f37", "#8250df", "#bc4c00", "#1b7c83", "#bf3989",
-           "#4d2d00", "#57606a", "#7d4e00")
+PALETTE = (
+    "#0969da",
+    "#cf222e",
+    "#1a7f37",
+    "#8250df",
+    "#bc4c00",
+    "#1b7c83",
+    "#bf3989",
+    "#4d2d00",
+    "#57606a",
+    "#7d4e00",
+)
 STATS = ("games", "wins", "hands", "hands_won", "gins", "undercuts", "avg_points", "net")
-MAX_GAMES = 60      # games on one page at most
+MAX_GAMES = 60  # games on one page at most
 _HERE = os.path.dirname(os.path.abspath(__file__))
 
 
-def page(rows, lang="en", evening=None, since=None, stake=None, now=None, home=None,
-         most=MAX_GAMES):
+def page(
+    rows, lang="en", evening=None, since=None, stake=None, now=None, home=None, most=MAX_GAMES
+):
     """The report of these History.games(detail=True) rows as HTML text: what it shows was
     worked out when each game was stored (nothing is replayed); more than most games are
     refused (a page that size is not read: the book is for the whole history; the book's
@@ -38,9 +50,11 @@ def page(rows, lang="en", evening=None, since=None, stake=None, now=None, home=N
     if not rows:
         raise UserError("no games to report")
     if most is not None and len(rows) > most:
-        raise UserError("%d games are more than one page can sensibly hold (at most %d): choose "
-                        "an evening, fewer games or a later --since; `knockbox book -o DIR` "
-                        "makes the whole history a folder of pages" % (len(rows), most))
+        raise UserError(
+            "%d games are more than one page can sensibly hold (at most %d): choose "
+            "an evening, fewer games or a later --since; `knockbox book -o DIR` "
+            "makes the whole history a folder of pages" % (len(rows), most)
+        )
     words = LANGS[lang]
     names = sorted({n for r in rows for n in r["players"]})
     colour = {n: PALETTE[i % len(PALETTE)] for i, n in enumerate(names)}
@@ -58,28 +72,44 @@ def page(rows, lang="en", evening=None, since=None, stake=None, now=None, home=N
     left_out = ", ".join("%s (%s)" % (words["game"] % i, status[i]) for i, _ in res["skipped"])
     days = sorted({r["synced"][:10] for r in rows})
     ctx = {
-        "lang": lang, "t": words, "title": title, "evening": evening, "home": home,
+        "lang": lang,
+        "t": words,
+        "title": title,
+        "evening": evening,
+        "home": home,
         "dates": days[0] if len(days) == 1 else "%s – %s" % (days[0], days[-1]),
         "made": (now or datetime.datetime.now()).strftime("%Y-%m-%d %H:%M"),
-        "res": res, "money": stake is not None, "left_out": left_out,
+        "res": res,
+        "money": stake is not None,
+        "left_out": left_out,
         "per_point": words["stake"] % ledger.money(stake) if stake is not None else None,
-        "net_chart": charts.net_bars([[p["player"], p["net"]] for p in res["players"]],
-                                     words, "net") if res["players"] else None,
-        "stats": stats.compute(rows), "stat_keys": STATS, "colour": colour,
+        "net_chart": charts.net_bars(
+            [[p["player"], p["net"]] for p in res["players"]], words, "net"
+        )
+        if res["players"]
+        else None,
+        "stats": stats.compute(rows),
+        "stat_keys": STATS,
+        "colour": colour,
         "games": [_game(r, words, colour) for r in rows],
     }
     env = templating.environment(os.path.join(_HERE, "templates"))
     return env.get_template("report.html").render(ctx)
 
 
-
 def _game(row, words, colour):
     """One game's part of the page: its hands with running totals, its chart, its ending."""
     p = row["players"]
-    out = {"id": row["id"], "row": row, "players": p, "status": row["status"],
-           "status_text": words["status_" + row["status"]], "error": row["error"],
-           "method": words["method%d" % row["method"]] if row["method"] in (1, 2, 3) else "",
-           "synced": words["synced"] % row["synced"][:16]}
+    out = {
+        "id": row["id"],
+        "row": row,
+        "players": p,
+        "status": row["status"],
+        "status_text": words["status_" + row["status"]],
+        "error": row["error"],
+        "method": words["method%d" % row["method"]] if row["method"] in (1, 2, 3) else "",
+        "synced": words["synced"] % row["synced"][:16],
+    }
     if row["status"] == "invalid":
         return out
     st = standings(row)
@@ -87,18 +117,38 @@ def _game(row, words, colour):
     running, hands = row["play"]["running"], []
     for i, (h, x) in enumerate(zip(rec["hands"], st["hands"])):
         active = row["play"]["active"][i]
-        hands.append({"n": x["hand"], "dealer": p[x["dealer"]], "result": _result(h, x, p, words),
-                      "cells": [{"seat": s, "total": running[i + 1][s], "points": x["points"][s],
-                                 "out": s not in active} for s in range(3)]})
+        hands.append(
+            {
+                "n": x["hand"],
+                "dealer": p[x["dealer"]],
+                "result": _result(h, x, p, words),
+                "cells": [
+                    {
+                        "seat": s,
+                        "total": running[i + 1][s],
+                        "points": x["points"][s],
+                        "out": s not in active,
+                    }
+                    for s in range(3)
+                ],
+            }
+        )
     box = rec["start"].get("box") if row["method"] == 2 else None
     # a seat out of the hand: method 2's partner advises, method 1's idle player sits out
-    out.update(st=st, hands=hands, box=box, labels=_labels(p, box, words),
-               out_word=words["advises" if box is not None else "sat_out"],
-               rules=", ".join("%s=%s" % (k, v) for k, v in sorted(rec["rules"].items())),
-               chart=charts.running_totals(_series(p, box, running, words, colour),
-                                           st["rules"]["m3_target" if row["method"] == 3
-                                                       else "target"],
-                                           words, "g%d" % row["id"]))
+    out.update(
+        st=st,
+        hands=hands,
+        box=box,
+        labels=_labels(p, box, words),
+        out_word=words["advises" if box is not None else "sat_out"],
+        rules=", ".join("%s=%s" % (k, v) for k, v in sorted(rec["rules"].items())),
+        chart=charts.running_totals(
+            _series(p, box, running, words, colour),
+            st["rules"]["m3_target" if row["method"] == 3 else "target"],
+            words,
+            "g%d" % row["id"],
+        ),
+    )
     if st["over"]:
         win = [p[s] for s in st["winners"]]
         out["winner"] = escape(words["winners" if len(win) > 1 else "winner"]) % _both(win, words)
@@ -113,8 +163,10 @@ def _both(names, words):
 
 def _labels(p, box, words):
     """Column heads (HTML): the players' names, the box player's marked (method 2)."""
-    return [Markup("%s (%s)") % (isolate(n), words["in_box"]) if s == box else isolate(n)
-            for s, n in enumerate(p)]
+    return [
+        Markup("%s (%s)") % (isolate(n), words["in_box"]) if s == box else isolate(n)
+        for s, n in enumerate(p)
+    ]
 
 
 def _series(p, box, running, words, colour):
@@ -122,10 +174,14 @@ def _series(p, box, running, words, colour):
     if box is None:
         return [(p[s], colour[p[s]], [t[s] for t in running]) for s in range(3)]
     mates = [s for s in range(3) if s != box]
-    return [("%s (%s)" % (p[box], words["in_box"]), colour[p[box]], [t[box] for t in running]),
-            ("%s%s%s (%s)" % (p[mates[0]], words["and"], p[mates[1]], words["partners"]),
-             colour[p[mates[0]]],
-             [t[mates[0]] for t in running])]
+    return [
+        ("%s (%s)" % (p[box], words["in_box"]), colour[p[box]], [t[box] for t in running]),
+        (
+            "%s%s%s (%s)" % (p[mates[0]], words["and"], p[mates[1]], words["partners"]),
+            colour[p[mates[0]]],
+            [t[mates[0]] for t in running],
+        ),
+    ]
 
 
 def _result(h, x, p, words):
@@ -141,5 +197,7 @@ def _result(h, x, p, words):
         cs = h["counts"]
         tie = None not in cs and cs[x["winners"][0]] == cs[h["knock"]]
         return escape(words["tie" if tie else "undercut"]) % (
-            knocker, _both([p[s] for s in x["winners"]], words))
+            knocker,
+            _both([p[s] for s in x["winners"]], words),
+        )
     return escape(words["knock"]) % knocker

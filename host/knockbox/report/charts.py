@@ -5,6 +5,7 @@ Players' names are drawn as they are: no mathtext ($...$ is text), a legend's en
 with their handles (matplotlib leaves out a label that starts with "_"), control characters as
 visible escapes (knockbox.textsafe), a glyph the font lacks as its box without a warning, and
 the text matplotlib puts beside its paths as comments (names in SVG comments) removed."""
+
 import io
 import re
 import warnings
@@ -19,9 +20,18 @@ INK = "#24292f"
 GRID = "#d0d7de"
 WON = "#1a7f37"
 LOST = "#cf222e"
-_RC: dict = {"svg.fonttype": "path", "svg.hashsalt": "knockbox", "font.family": "DejaVu Sans",
-       "font.size": 10, "axes.edgecolor": GRID, "axes.labelcolor": INK, "xtick.color": INK,
-       "ytick.color": INK, "text.color": INK, "text.parse_math": False}
+_RC: dict = {
+    "svg.fonttype": "path",
+    "svg.hashsalt": "knockbox",
+    "font.family": "DejaVu Sans",
+    "font.size": 10,
+    "axes.edgecolor": GRID,
+    "axes.labelcolor": INK,
+    "xtick.color": INK,
+    "ytick.color": INK,
+    "text.color": INK,
+    "text.parse_math": False,
+}
 _ID = re.compile(r'(\bid="|xlink:href="#|href="#|url\(#)([^")]+)')
 
 
@@ -36,8 +46,15 @@ def running_totals(series, target, words, name):
         top = low = 0
         handles, labels = [], []
         for label, colour, ys in series:
-            handles += ax.plot(range(len(ys)), ys, color=colour, lw=2.2, marker="o", ms=3.5,
-                               solid_joinstyle="round")
+            handles += ax.plot(
+                range(len(ys)),
+                ys,
+                color=colour,
+                lw=2.2,
+                marker="o",
+                ms=3.5,
+                solid_joinstyle="round",
+            )
             labels.append(visible(label))
             top, low = max(top, max(ys)), min(low, min(ys))
         handles.append(ax.axhline(target, color=INK, lw=1, ls=(0, (5, 4))))
@@ -49,8 +66,17 @@ def running_totals(series, target, words, name):
         ax.xaxis.set_major_locator(MaxNLocator(integer=True))
         ax.set_xlabel(words["axis_hand"])
         ax.set_ylabel(words["axis_points"])
-        ax.legend(handles, labels, loc="lower left", bbox_to_anchor=(0, 1.01), ncols=len(series) + 1,
-                  frameon=False, borderaxespad=0, handlelength=2.4, columnspacing=1.6)
+        ax.legend(
+            handles,
+            labels,
+            loc="lower left",
+            bbox_to_anchor=(0, 1.01),
+            ncols=len(series) + 1,
+            frameon=False,
+            borderaxespad=0,
+            handlelength=2.4,
+            columnspacing=1.6,
+        )
         return _svg(fig, name)
 
 
@@ -62,15 +88,21 @@ def net_bars(rows, words, name):
         names = [visible(r[0]) for r in rows][::-1]
         nets = [r[1] for r in rows][::-1]
         # (at numbered places, labelled: two names drawn alike keep a bar each)
-        ax.barh(range(len(names)), nets, color=[WON if v >= 0 else LOST for v in nets],
-                height=0.6)
+        ax.barh(range(len(names)), nets, color=[WON if v >= 0 else LOST for v in nets], height=0.6)
         ax.set_yticks(range(len(names)), labels=names)
         ax.axvline(0, color=INK, lw=1)
         reach = max(abs(v) for v in nets) or 1
         for i, v in enumerate(nets):
-            ax.annotate("%+d" % v, (v, i), xytext=(5 if v >= 0 else -5, 0),
-                        textcoords="offset points", va="center",
-                        ha="left" if v >= 0 else "right", fontsize=10, color=INK)
+            ax.annotate(
+                "%+d" % v,
+                (v, i),
+                xytext=(5 if v >= 0 else -5, 0),
+                textcoords="offset points",
+                va="center",
+                ha="left" if v >= 0 else "right",
+                fontsize=10,
+                color=INK,
+            )
         ax.set_xlim(-reach * 1.25, reach * 1.25)
         _style(ax)
         ax.grid(axis="y", visible=False)
@@ -92,11 +124,15 @@ def _svg(fig, name):
         warnings.filterwarnings("ignore", r"Glyph \d+ .*missing from font", UserWarning)
         fig.savefig(buf, format="svg", metadata={"Date": None, "Creator": None})
     text = buf.getvalue()
-    text = text[text.index("<svg"):]
+    text = text[text.index("<svg") :]
     text = re.sub(r"\s*<metadata>.*?</metadata>", "", text, count=1, flags=re.S)
-    text = re.sub(r"<!-- .*? -->\n?", "", text, flags=re.S)     # ("--" in them is "- -")
+    text = re.sub(r"<!-- .*? -->\n?", "", text, flags=re.S)  # ("--" in them is "- -")
     # ids are per document: prefix them so one chart's clip paths and glyphs are its own
     text = _ID.sub(lambda m: m.group(1) + name + "-" + m.group(2), text)
-    text = re.sub(r'<svg ([^>]*?)width="[^"]*" height="[^"]*"',
-                  r'<svg \1class="chart" role="img" data-chart="%s"' % name, text, count=1)
+    text = re.sub(
+        r'<svg ([^>]*?)width="[^"]*" height="[^"]*"',
+        r'<svg \1class="chart" role="img" data-chart="%s"' % name,
+        text,
+        count=1,
+    )
     return text

@@ -14,6 +14,7 @@ The package, along its seams:
   view.py       the terminal view (screen, help, status; cbreak mode that keeps typed-ahead keys)
   session.py    one event loop for the terminal and the headless (--no-tty) front ends
 """
+
 import os
 import signal
 import sys
@@ -34,7 +35,8 @@ def run(args, stdin=None, stdout=None, stderr=None):
     sim_dir = os.path.abspath(args.dir or ports.default_sim_dir())
     # one simulator per folder; the lock file says its serial port to `sync` (knockbox.ports)
     with locks.Lock(os.path.join(sim_dir, ports.SIM_LOCK)).acquire(
-            "the simulator's folder %s" % sim_dir, "knockbox simulate") as held:
+        "the simulator's folder %s" % sim_dir, "knockbox simulate"
+    ) as held:
         return _run(args, sim_dir, held, stdin, stdout, stderr)
 
 
@@ -52,15 +54,15 @@ def _run(args, sim_dir, held, stdin, stdout, stderr):
     def stop_signal(signum, _frame):  # kill / closed terminal: quit as cleanly as with q
         raise KeyboardInterrupt
 
-    old_handlers = [(sig, signal.signal(sig, stop_signal)) for sig in (signal.SIGTERM,
-                                                                       signal.SIGHUP)]
+    old_handlers = [
+        (sig, signal.signal(sig, stop_signal)) for sig in (signal.SIGTERM, signal.SIGHUP)
+    ]
     fw = None
     log = open(os.path.join(sim_dir, "firmware.log"), "a")
     try:
         fw = Firmware(sim_dir, script=args.script).start()
         held.update(port=fw.port)
-        rc = _loop(fw, keyfile, tty_mode, sim_dir, shots, args.scale, log,
-                   stdin, stdout, stderr)
+        rc = _loop(fw, keyfile, tty_mode, sim_dir, shots, args.scale, log, stdin, stdout, stderr)
     finally:
         if fw is not None:
             fw.stop()
@@ -69,8 +71,10 @@ def _run(args, sim_dir, held, stdin, stdout, stderr):
             signal.signal(sig, handler)
     if rc == "crashed":
         tail = fw.crash_report()
-        raise UserError("the firmware stopped (exit code %s)%s"
-                        % (fw.proc.returncode, ":\n" + tail if tail else ""))
+        raise UserError(
+            "the firmware stopped (exit code %s)%s"
+            % (fw.proc.returncode, ":\n" + tail if tail else "")
+        )
     return 0
 
 

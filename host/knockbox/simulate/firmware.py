@@ -8,6 +8,7 @@ The firmware runs as `micropython -X heapsize=192k build/sim_main.py` with KNOCK
 its stdin/stdout on a SerialBridge (the USB serial port), and its stderr read by the caller:
 "@frame N full|partial" after each refresh, other "@..." lines are board events, the rest logs.
 """
+
 import os
 import re
 import shutil
@@ -85,8 +86,10 @@ def _stamp(m):
     parts = [tool, str(os.stat(tool).st_mtime_ns)]
     for e in m.entries("sim"):
         st = os.stat(e.src)
-        parts.append("%s %s %d %d %r %r %r" % (e.dest, e.src, st.st_size, st.st_mtime_ns, e.opt,
-                                              e.march_for("sim"), e.text))
+        parts.append(
+            "%s %s %d %d %r %r %r"
+            % (e.dest, e.src, st.st_size, st.st_mtime_ns, e.opt, e.march_for("sim"), e.text)
+        )
     return "\n".join(parts) + "\n"
 
 
@@ -142,10 +145,15 @@ class Firmware:
         bridge = self.bridge = SerialBridge()
         try:
             self.proc = subprocess.Popen(
-                argv, stdin=bridge.device_fd, stdout=bridge.device_fd,
-                stderr=subprocess.PIPE, env=env, cwd=self.sim_dir,
+                argv,
+                stdin=bridge.device_fd,
+                stdout=bridge.device_fd,
+                stderr=subprocess.PIPE,
+                env=env,
+                cwd=self.sim_dir,
                 start_new_session=True,  # our terminal's Ctrl-C is ours, not the firmware's
-                preexec_fn=_die_with_parent if sys.platform.startswith("linux") else None)
+                preexec_fn=_die_with_parent if sys.platform.startswith("linux") else None,
+            )
         except OSError as e:
             bridge.close()
             raise UserError("cannot start micropython: %s" % e) from None

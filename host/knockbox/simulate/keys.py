@@ -13,15 +13,16 @@ press lasts its length for the firmware however late either process runs:
 
 NAME is one of BUTTONS.
 """
+
 import re
 import time
 
 BUTTONS = ("a", "b", "c", "up", "down")
 REPEATERS = ("up", "down")  # a terminal key the terminal keeps repeating holds these down
-TAP_MS = 120                # a key press: the button is down this long
-LONG_MS = 800               # Shift / capital letter: a long press (the firmware's long is 600 ms)
-GAP_MS = 100                # the board starts the line after a press this long after its release
-MAX_MS = 600000             # longest hold or wait a script may ask for
+TAP_MS = 120  # a key press: the button is down this long
+LONG_MS = 800  # Shift / capital letter: a long press (the firmware's long is 600 ms)
+GAP_MS = 100  # the board starts the line after a press this long after its release
+MAX_MS = 600000  # longest hold or wait a script may ask for
 
 
 def now_ms():
@@ -38,10 +39,10 @@ class KeyFile:
 
     def __init__(self, path):
         self.path = path
-        self.lines = 0          # lines written
-        self.done_at = None     # when the board will have played them all (None: not up yet)
-        self._queued_ms = 0.0   # length of what was written before the board came up
-        self.held = set()       # buttons written down and not up yet
+        self.lines = 0  # lines written
+        self.done_at = None  # when the board will have played them all (None: not up yet)
+        self._queued_ms = 0.0  # length of what was written before the board came up
+        self.held = set()  # buttons written down and not up yet
         with open(path, "w"):
             pass  # start empty: the board reads from the start, old lines must not replay
 
@@ -101,6 +102,7 @@ def _ms(v):
 
 # ---- scripts (--no-tty): one command a line ---------------------------------------------------
 
+
 def parse_script_line(line):
     """A headless command: "a" (press), "A" or "a long" (long press), "up", "down",
     "NAME hold MS", "wait MS", "quit". Returns (verb, name, ms) with verb "press", "wait" or
@@ -141,10 +143,20 @@ def _script_ms(words, i):
 
 # Terminal keys -> (button, hold_ms); special values "quit", "redraw".
 _TTY_KEYS = {
-    b"a": ("a", TAP_MS), b"b": ("b", TAP_MS), b"c": ("c", TAP_MS),
-    b"A": ("a", LONG_MS), b"B": ("b", LONG_MS), b"C": ("c", LONG_MS),
-    b"k": ("up", TAP_MS), b"j": ("down", TAP_MS), b"K": ("up", TAP_MS), b"J": ("down", TAP_MS),
-    b"q": ("quit", 0), b"Q": ("quit", 0), b"\x03": ("quit", 0), b"\x04": ("quit", 0),
+    b"a": ("a", TAP_MS),
+    b"b": ("b", TAP_MS),
+    b"c": ("c", TAP_MS),
+    b"A": ("a", LONG_MS),
+    b"B": ("b", LONG_MS),
+    b"C": ("c", LONG_MS),
+    b"k": ("up", TAP_MS),
+    b"j": ("down", TAP_MS),
+    b"K": ("up", TAP_MS),
+    b"J": ("down", TAP_MS),
+    b"q": ("quit", 0),
+    b"Q": ("quit", 0),
+    b"\x03": ("quit", 0),
+    b"\x04": ("quit", 0),
     b"\x0c": ("redraw", 0),
 }
 _ESC_KEYS = {b"A": "up", b"B": "down"}  # ESC [ A / ESC O A, also ESC [ 1 ; 2 A (Shift)
@@ -156,7 +168,7 @@ def parse_tty_keys(data):
     out = []
     i = 0
     while i < len(data):
-        ch = data[i:i + 1]
+        ch = data[i : i + 1]
         if ch == b"\x1b":
             m = _ESC_RE.match(data, i)
             if m:
@@ -173,7 +185,7 @@ def parse_tty_keys(data):
     return out
 
 
-REPEAT_MS = 100   # the same arrow again sooner than this (in a later read): the terminal repeats it
+REPEAT_MS = 100  # the same arrow again sooner than this (in a later read): the terminal repeats it
 RELEASE_MS = 200  # a held arrow whose repeats stopped this long ago was let go
 
 
@@ -190,8 +202,8 @@ class TerminalKeys:
 
     def __init__(self, keyfile):
         self.keys = keyfile
-        self.waiting = None   # (arrow, arrival ms, read number): a press or the start of a hold
-        self.holding = None   # [arrow, last repeat ms]
+        self.waiting = None  # (arrow, arrival ms, read number): a press or the start of a hold
+        self.holding = None  # [arrow, last repeat ms]
         self._reads = 0
 
     def typed(self, keys, now=None):

@@ -9,6 +9,7 @@ front end:
                     stdout; "quit", or the end of stdin, quits once the board has played the
                     keys written before it
 """
+
 import collections
 import os
 import select
@@ -17,7 +18,7 @@ from knockbox import screen
 from knockbox.simulate.firmware import parse_line
 from knockbox.simulate.keys import TerminalKeys, now_ms, parse_script_line, parse_tty_keys
 
-POLL_S = 0.25      # look at the firmware at least this often
+POLL_S = 0.25  # look at the firmware at least this often
 QUIT_SETTLE_MS = 300  # after the board played the last key, let its screen catch up
 
 
@@ -28,7 +29,7 @@ class Session:
         self.front = front
         self.shots = shots
         self.scale = scale or 1
-        self.log = log          # file for the firmware's log lines
+        self.log = log  # file for the firmware's log lines
         self.shot_count = 0
 
     def run(self):
@@ -101,7 +102,7 @@ class ScriptFront:
         self.err = stderr
         self.sim_dir = sim_dir
         self.buf = b""
-        self.open = True       # False after EOF or "quit": nothing more is read
+        self.open = True  # False after EOF or "quit": nothing more is read
         self.todo: collections.deque = collections.deque()  # commands read and not written yet
         self.quitting = False  # "quit" reached: stop once the keys before it are played
         self.last_frame = 0.0  # when the last frame came (ms)
@@ -158,8 +159,11 @@ class ScriptFront:
     def finished(self, now):
         # the keys are played, and the screen has been still for a moment (the last one's
         # refresh is out)
-        return (self.quitting and self.keys.played(now - QUIT_SETTLE_MS)
-                and now - self.last_frame >= QUIT_SETTLE_MS)
+        return (
+            self.quitting
+            and self.keys.played(now - QUIT_SETTLE_MS)
+            and now - self.last_frame >= QUIT_SETTLE_MS
+        )
 
     def turn(self, changed):
         pass

@@ -1,5 +1,6 @@
 """The terminal view: the device's screen drawn with block characters, the key help, the serial
 port and a status line, on the terminal's alternate screen with the terminal in cbreak mode."""
+
 import io
 import os
 import shutil
@@ -7,8 +8,7 @@ import signal
 
 from knockbox import screen
 
-HELP = ("a b c: buttons A B C   A B C (Shift): long press   "
-        "\u2191 \u2193 or k j: Up Down   q: quit")
+HELP = "a b c: buttons A B C   A B C (Shift): long press   \u2191 \u2193 or k j: Up Down   q: quit"
 
 
 class TerminalView:

@@ -71,8 +71,8 @@ class KeyFeed:
             open(path, "wb").close()
             self._f = open(path, "rb")
         self._part = b""
-        self._todo = []      # [ticks the line was read, its words]
-        self._at = None      # ticks before which the next line may not start
+        self._todo = []  # [ticks the line was read, its words]
+        self._at = None  # ticks before which the next line may not start
         self._release = None  # (ticks, name) of the press under way
         self.board = None
 
@@ -147,7 +147,7 @@ class SimDisplay(framebuf.FrameBuffer):
     """A 296x128 panel: 1 = black, MONO_VLSB as the e-ink drivers' framebuffer (knockfw.epd),
     shown as a P4 PBM image (write_pbm())."""
 
-    stuck = 0       # (knockfw.epd's: a simulated panel always finishes)
+    stuck = 0  # (knockfw.epd's: a simulated panel always finishes)
 
     def __init__(self, out_dir=None, full_ms=0, partial_ms=0, clock=None):
         self.buf = bytearray(W * H // 8)
@@ -159,8 +159,8 @@ class SimDisplay(framebuf.FrameBuffer):
         self.fulls = 0
         self.full_ms = full_ms
         self.partial_ms = partial_ms
-        self.now = clock or time.ticks_ms   # tests run the panel on their own clock
-        self._until = None                 # no refresh running yet
+        self.now = clock or time.ticks_ms  # tests run the panel on their own clock
+        self._until = None  # no refresh running yet
         self.asleep = False
         self.last_full = False
 
@@ -236,7 +236,7 @@ class Board(knockfw.Board):
         self._woke = _woke[0]
         _woke[0] = None
         if self._woke:
-            self.levels[self._woke] = 1     # the waking press is still down
+            self.levels[self._woke] = 1  # the waking press is still down
         self.powered_off = 0
 
     def clock(self):  # (a method here: the contract's attribute, the buttons' clock)

@@ -8,9 +8,9 @@
 
 from micropython import const
 
-_BS = const(4096)   # the rp2 flash block (sector) size
+_BS = const(4096)  # the rp2 flash block (sector) size
 _FF256 = b"\xff" * 256
-PROG = 256          # the rp2 port mounts its flash with VfsLfs2(bdev, progsize=256)
+PROG = 256  # the rp2 port mounts its flash with VfsLfs2(bdev, progsize=256)
 
 
 class RAMBlockDevice:
@@ -28,10 +28,10 @@ class RAMBlockDevice:
 
     def readblocks(self, n, buf, off=0):
         a = n * self.block_size + off
-        buf[:] = memoryview(self.data)[a:a + len(buf)]
+        buf[:] = memoryview(self.data)[a : a + len(buf)]
 
     def writeblocks(self, n, buf, off=None):
-        if off is None:         # simple protocol: erase whole blocks first
+        if off is None:  # simple protocol: erase whole blocks first
             for i in range(len(buf) // self.block_size):
                 self.ioctl(6, n + i)
             off = 0
@@ -39,23 +39,23 @@ class RAMBlockDevice:
         self._program(n * self.block_size + off, buf)
 
     def _program(self, a, buf):
-        self.data[a:a + len(buf)] = buf
+        self.data[a : a + len(buf)] = buf
 
     def ioctl(self, op, arg):
-        if op == 4:             # block count
+        if op == 4:  # block count
             return self.blocks
-        if op == 5:             # block size
+        if op == 5:  # block size
             return self.block_size
-        if op == 6:             # erase block arg
+        if op == 6:  # erase block arg
             self.erases += 1
             self._erase(arg)
             return 0
-        return 0                # 1 init, 2 deinit, 3 sync: nothing to do
+        return 0  # 1 init, 2 deinit, 3 sync: nothing to do
 
     def _erase(self, n):
         a = n * self.block_size
         for i in range(a, a + self.block_size, 256):
-            self.data[i:i + 256] = _FF256
+            self.data[i : i + 256] = _FF256
 
 
 class FileBlockDevice(RAMBlockDevice):
@@ -78,9 +78,9 @@ class FileBlockDevice(RAMBlockDevice):
         f = self._f
         f.seek(0, 2)
         have = f.tell()
-        if have < size:          # new (or short) image: pad with erased flash
+        if have < size:  # new (or short) image: pad with erased flash
             while have < size:
-                f.write(_FF256[:min(256, size - have)])
+                f.write(_FF256[: min(256, size - have)])
                 have = f.tell()
             f.flush()
 
@@ -106,6 +106,7 @@ def mount(bdev, where="/data", fresh=False):
     """Mount bdev with littlefs v2 at `where` as rp2 does, formatting it if it holds none (or
     always: fresh=True); whatever was mounted at `where` is unmounted first."""
     import vfs
+
     try:
         vfs.umount(where)
     except OSError:
