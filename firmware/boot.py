@@ -5,8 +5,8 @@
 # /boot.py (boot_badger.py: `knockbox deploy` puts it there), which takes the latch in its first
 # statements, before any file is read, then does what this file does; this one is the Pico
 # build's (and a fallback: it still takes the Badger's latch, through early(), if it finds
-# itself on one). The pins are named in the board file alone; this file loads nothing but that
-# file (and its shared base, rp2board).
+# itself on one). The pins are named in the board file alone; this file loads nothing but
+# knockfw.board and that file (and its shared base, rp2board).
 #
 # Budget: latch high <= 100 ms after reset. MicroPython itself takes ~25 ms to get here, and on
 # its littlefs every path lookup costs ~1-5 ms (RP2040 at 125 MHz), so:
@@ -15,8 +15,7 @@
 #   before it takes the built-in, ~5 ms each time, and does not remember the result
 #   (py/builtinimport.c); the u-names (utime...) are the built-ins directly. Every later
 #   `import time` of the app is then a dictionary lookup.
-# - The board choice is read here, as knockfw/board.py's chosen() reads it (a test keeps the two
-#   in step), which spares loading that module first.
+# - The board is the one knockfw.board chooses (the app then finds that module loaded).
 # - The packages are at the root (/knockfw, /knockcore), the first sys.path entry ('', the
 #   working folder /): an import finds them with the first lookup.
 import sys
@@ -29,23 +28,9 @@ def _boot():
                 sys.modules[name] = __import__("u" + name)
             except ImportError:
                 pass
-    import json
+    from knockfw.board import chosen, module
 
-    try:
-        with open("/data/board.json") as f:
-            v = json.load(f)
-        board = v.get("board", "badger2040") if isinstance(v, dict) else str(v)
-    except (OSError, ValueError):
-        board = "badger2040"
-    if board in ("pico-epd", "pico_epd"):
-        from knockfw import board_pico_epd
-
-        early = board_pico_epd.early
-    else:
-        from knockfw import board_badger  # takes the latch as it loads
-
-        early = board_badger.early
-    early()
+    module(chosen()).early()  # the Badger's board file takes the latch as it loads
 
 
 try:

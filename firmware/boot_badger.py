@@ -5,7 +5,7 @@
 # before any file is read and before any path is looked up on the flash: with sys.path empty for
 # a moment, `import machine` takes the firmware's built-in module at once (MicroPython v1.28
 # looks for machine.py on every sys.path entry first, ~1-5 ms a lookup on littlefs). GPIO 10 is
-# knockfw/board_badger.py's PINS["en_3v3"] (a test keeps the two equal): this file is that
+# knockfw/board_badger2040.py's PINS["en_3v3"] (a test keeps the two equal): this file is that
 # board's, the one other place that names a pin.
 #
 # Then what boot.py does for every board (see its header): the built-in modules put in
@@ -28,8 +28,8 @@ try:
 finally:
     sys.path.extend(_path)  # whatever happened: the app is imported through it
 try:
-    from knockfw import board_badger
+    from knockfw import board_badger2040
 
-    board_badger.early()
+    board_badger2040.early()
 except Exception as e:  # noqa: BLE001 - never keep the app from starting
     print("boot.py:", repr(e))

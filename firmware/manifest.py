@@ -44,7 +44,7 @@ module("simboard.py", base_path=SIM, only="sim")
 module("simflash.py", base_path=SIM, only="sim")
 
 # each board's own files: its pins and its panel's controller
-module("knockfw/board_badger.py", board="badger2040")
+module("knockfw/board_badger2040.py", board="badger2040")
 module("knockfw/uc8151.py", board="badger2040")
 module("knockfw/board_pico_epd.py", board="pico-epd")
 module("knockfw/ssd1680.py", board="pico-epd")

@@ -1,4 +1,4 @@
-"""Board files (knockfw.board_badger, knockfw.board_pico_epd) and hardware/.
+"""Board files (knockfw.board_badger2040, knockfw.board_pico_epd) and hardware/.
 
 - The board files and drivers type-check with mypy against the rp2 stubs
   (micropython-rp2-rpi_pico-stubs + micropython-stdlib-stubs as the typeshed).
@@ -17,6 +17,8 @@ import sysconfig
 
 import pytest
 
+from knockbox import deploy
+from knockcore.proto import BOARDS
 from kit import mp
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -88,7 +90,7 @@ def test_device_code_type_checks_against_rp2_stubs(tmp_path):
     with open(os.path.join(FW, "knockfw", "rp2board.py")) as f:
         src = f.read().replace("machine.lightsleep(ms)", "machine.lightslep(ms)")
     (bad / "rp2board.py").write_text(src)
-    for name in ("__init__.py", "uc8151.py", "epd.py", "board_badger.py"):
+    for name in ("__init__.py", "uc8151.py", "epd.py", "board_badger2040.py"):
         with open(os.path.join(FW, "knockfw", name)) as f:
             (bad / name).write_text(f.read())
     r = subprocess.run(
@@ -114,8 +116,22 @@ def _imports_machine(path):
     return False
 
 
-def test_only_board_files_and_power_import_machine():
-    allowed = {"board_badger.py", "board_pico_epd.py", "power.py", "rp2board.py"}
+def board_file(name):
+    """The board file of a board name of knockcore.proto.BOARDS (as knockfw.board.module())."""
+    return "board_" + name.replace("-", "_") + ".py"
+
+
+def test_every_board_the_firmware_knows_has_its_board_file():
+    for name in BOARDS:
+        tree = ast.parse(open(os.path.join(FW, "knockfw", board_file(name))).read())
+        defined = {n.name for n in tree.body if isinstance(n, (ast.ClassDef, ast.FunctionDef))}
+        assert {"Board", "early", "off"} <= defined, name
+    files = glob.glob(os.path.join(FW, "knockfw", "board_*.py"))
+    assert sorted(os.path.basename(p) for p in files) == sorted(map(board_file, BOARDS))
+
+
+def test_only_board_files_import_machine():
+    allowed = {board_file(b) for b in BOARDS} | {"rp2board.py"}
     files = glob.glob(os.path.join(FW, "knockfw", "**", "*.py"), recursive=True)
     files.append(os.path.join(FW, "main.py"))
     offenders = [
@@ -125,7 +141,7 @@ def test_only_board_files_and_power_import_machine():
     ]
     assert offenders == []
     # the check itself works
-    assert _imports_machine(os.path.join(FW, "knockfw", "board_badger.py"))
+    assert _imports_machine(os.path.join(FW, "knockfw", "board_badger2040.py"))
 
 
 BOARD_SCRIPT = """
@@ -234,7 +250,7 @@ PULL_UP, PULL_DOWN, IN, OUT = 1, 2, 0, 1
 
 
 def test_badger_board(tmp_path):
-    res = _run_board("board_badger", [(13, 1)], tmp_path)  # B held at power-up
+    res = _run_board("board_badger2040", [(13, 1)], tmp_path)  # B held at power-up
     assert res["name"] == "badger2040" and res["active_low"] is False
     assert res["first_pin"] == [10, OUT, 1]  # the power latch is the first thing, driven high
     assert res["wake"] == "b" and res["wake_again"] is None  # once
@@ -268,7 +284,7 @@ def test_badger_board(tmp_path):
 def test_badger_boot_sample_is_the_wake_button(tmp_path):
     """boot.py's early(): the latch before anything else, then the buttons; the app's Board()
     reports the button held then, even if it was let go since."""
-    res = _run_board("board_badger", [(15, 1)], tmp_path, early=True)  # Up held at power-up
+    res = _run_board("board_badger2040", [(15, 1)], tmp_path, early=True)  # Up held at power-up
     assert res["early"] == "up"
     assert res["early_pins"][0] == [10, OUT, -1, 1]  # GPIO 10 high, first of all
     assert [p[0] for p in res["early_pins"][1:]][:4] == [12, 13, 14, 15]  # then a, b, c, up
@@ -279,7 +295,7 @@ def test_badger_boot_sample_is_the_wake_button(tmp_path):
 def test_spi_clock_survives_light_sleep(tmp_path):
     """MicroPython v1.28 on rp2: lightsleep() leaves clk_peri at 125 MHz (48 MHz at boot) and
     keeps the SPI divider: without a re-init the panel is clocked 2.6x too fast."""
-    for module, hz in (("board_badger", 12_000_000), ("board_pico_epd", 10_000_000)):
+    for module, hz in (("board_badger2040", 12_000_000), ("board_pico_epd", 10_000_000)):
         res = _run_board(module, [], tmp_path, press=[5, 0])
         # pico-sdk's divider never exceeds the rate asked: 48 MHz / 4 = 12 MHz, / 6 = 8 MHz
         assert hz * 0.8 <= res["rate_boot"] <= hz
@@ -335,13 +351,12 @@ sys.modules["_rp2"] = fake_rp2
 fm.levels[12] = 1   # Badger A held
 fm.levels[2] = 0    # Pico build A held
 before = set(sys.modules)
+from knockfw import board
+board.BOARD_FILE = %(board_file)r   # boot.py reads the choice through knockfw.board
 with open(%(boot)r) as f:
-    src = f.read()
-assert src.count('"/data/board.json"') == 1
-exec(src.replace('"/data/board.json"', %(board_lit)r))
+    exec(f.read())
 loaded = sorted(set(sys.modules) - before)
-from knockfw import rp2board, board
-board.BOARD_FILE = %(board_file)r
+from knockfw import rp2board
 latched = rp2board._latched[0]     # the Buttons boot.py started: a press now is kept
 pin = rp2board._latched[1]["up"]
 fake_rp2.entry(300)
@@ -359,18 +374,19 @@ print(json.dumps({"loaded": loaded,
 
 
 @pytest.mark.parametrize(
-    "content",
+    "content, name",
     [
-        {"board": "badger2040"},
-        {"board": "pico-epd"},
-        {"board": "pico_epd"},
-        "pico-epd",
-        {},
-        None,
-        "{broken",
+        ({"board": "badger2040"}, "badger2040"),
+        ({"board": "pico-epd"}, "pico-epd"),
+        ({"board": "pico_epd"}, "pico-epd"),
+        ("pico-epd", "pico-epd"),
+        ({"board": "badger2040w"}, "badger2040"),  # a board it does not know: the first
+        ({}, "badger2040"),
+        (None, "badger2040"),
+        ("{broken", "badger2040"),
     ],
 )
-def test_boot_py(tmp_path, content):
+def test_boot_py(tmp_path, content, name):
     """firmware/boot.py: the board file's early() before any of the app; the same board as
     knockfw/board.py picks; harmless on the Pico build (its GPIO 10 is the panel's SCK)."""
     bf = tmp_path / "board.json"
@@ -380,7 +396,6 @@ def test_boot_py(tmp_path, content):
         bf.write_text(json.dumps(content))
     code = BOOT_SCRIPT % {
         "board_file": str(bf),
-        "board_lit": repr(str(bf)),
         "boot": os.path.join(FW, "boot.py"),
     }
     r = mp.run(code, paths=mp.SOURCE_PATHS + [HERE])
@@ -407,10 +422,12 @@ def test_boot_py(tmp_path, content):
         )
     ]
     assert heavy == []  # nothing of the app, not even the display driver
-    # the board file, its shared base and the buttons: no more of the app (the boards' contract
-    # is the package's own module, knockfw; knockfw.board, which chooses and makes the board, is
-    # the app's)
+    # what chooses the board (knockfw.board, with the boards' names from knockcore.proto), the
+    # board file, its shared base and the buttons: no more of the app (the boards' contract is
+    # the package's own module, knockfw)
+    assert "knockcore.proto" in res["loaded"]
     assert {m for m in res["loaded"] if m.startswith("knockfw.")} == {
+        "knockfw.board",
         "knockfw.buttons",
         res["chosen_module"],
         "knockfw.rp2board",
@@ -421,9 +438,12 @@ def test_boot_py(tmp_path, content):
     assert res["irqs"] == []
     assert res["events"] == [["up", "press"]]
     boards = [m for m in res["loaded"] if m.startswith("knockfw.board_")]
-    assert boards == [res["chosen_module"]]  # boot.py took the board knockfw.board takes
+    assert res["chosen"] == name
+    assert boards == ["knockfw.board_" + name.replace("-", "_")]
+    if isinstance(content, dict):  # the laptop reads board.json as the firmware does
+        assert deploy.board_of(json.dumps(content).encode()) == name
     assert res["early"] == "a"
-    if res["chosen"] in ("pico-epd", "pico_epd"):
+    if name == "pico-epd":
         assert 10 not in [p[0] for p in res["pins"]]
     else:  # the Badger (also the default when board.json is missing or broken)
         assert res["pins"][0] == [10, OUT, 1]
@@ -532,7 +552,7 @@ def test_badger_boot_py_takes_the_latch_first(tmp_path):
         import gen_pins
     finally:
         sys.path.pop(0)
-    pins, _ = gen_pins.read_pins(os.path.join(FW, "knockfw", "board_badger.py"))
+    pins, _ = gen_pins.read_pins(os.path.join(FW, "knockfw", "board_badger2040.py"))
     assert pins["en_3v3"] == 10  # the one pin boot_badger.py names is the board file's latch
     from knockbox import manifest
 

@@ -199,7 +199,7 @@ def test_deploy_copies_only_what_changed_and_removes_stale(board, build, capsys)
     with open(os.path.join(mp.ROOT, "firmware", "boot.py"), "rb") as f:
         assert open(os.path.join(root, "boot.py"), "rb").read() == f.read()
     assert "removed knockfw/old.py" in out
-    assert "removed knockfw/uc8151.mpy" in out and "removed knockfw/board_badger.mpy" in out
+    assert "removed knockfw/uc8151.mpy" in out and "removed knockfw/board_badger2040.mpy" in out
     assert "removed knockfw/epdconv.mpy" in out
     files = board.files()
     assert "knockfw/old.py" not in files and "knockfw/gone/x.mpy" not in files
@@ -406,7 +406,7 @@ def test_deploy_moves_an_older_deploy_out_of_lib_and_keeps_the_rest(tmp_path, bu
             for p in os.listdir(root / "data")
         } == data_before  # snap.json went
         for rel, data in build.items():
-            if rel in ("knockfw/uc8151.mpy", "knockfw/board_badger.mpy", "knockfw/epdconv.mpy"):
+            if rel in ("knockfw/uc8151.mpy", "knockfw/board_badger2040.mpy", "knockfw/epdconv.mpy"):
                 assert rel not in files  # this board is the Waveshare build (board.json)
                 continue
             if rel == "boot.py":  # the Waveshare build's: the every-board one, not the Badger's

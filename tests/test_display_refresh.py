@@ -285,7 +285,7 @@ def test_drivers_compile_with_mpy_cross():
         "ssd1680",
         "epdconv",
         "epdinvert",
-        "board_badger",
+        "board_badger2040",
         "board_pico_epd",
         "rp2board",
         "board",

@@ -9,6 +9,7 @@ import pytest
 from kit import mp
 from knockbox import deploy, mpy
 from knockbox.manifest import ManifestError, load, parse
+from knockcore.proto import BOARDS
 
 VIPER = """\
 import micropython
@@ -124,11 +125,11 @@ def test_a_board_gets_only_its_own_files(tree):
 
 def test_the_firmware_s_boards_get_their_own_pins_and_driver():
     m = load()
-    assert m.boards() == ["badger2040", "pico-epd"]
+    assert m.boards() == sorted(BOARDS)  # every board the firmware knows, and no other
     badger = {e.dest for e in m.entries("device", "badger2040")}
     waveshare = {e.dest for e in m.entries("device", "pico-epd")}
     assert badger - waveshare == {
-        "knockfw/board_badger.mpy",
+        "knockfw/board_badger2040.mpy",
         "knockfw/uc8151.mpy",
         "knockfw/epdconv.mpy",
     }

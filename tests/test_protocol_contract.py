@@ -1,7 +1,7 @@
 """The two ends of the serial link stay in step (docs/PROTOCOL.md): the laptop's client
 (knockbox.serialio.Connection) has one method per operation the device's link handles
 (firmware/knockfw/link.py's _op_* methods, read with ast: nothing of the firmware is imported),
-named as the op it sends; no other laptop module names an op; the protocol document has a row
+named as the op it sends, and both are knockcore.proto.OPS; no other laptop module names an op; the protocol document has a row
 for each op; and the reply fields each method documents are in that row and in the replies the
 device's handler builds. Then each method's request on the wire, through a stand-in device."""
 
@@ -13,7 +13,7 @@ import re
 import pytest
 
 from knockbox import serialio
-from knockcore.proto import EVENTS_MAX
+from knockcore.proto import EVENTS_MAX, OPS
 from kit.ptydevice import HELLO, FakeDevice, reply
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -134,6 +134,7 @@ def device_fields(op):
 
 def test_one_client_method_per_device_op():
     client, device = client_ops(), device_ops()
+    assert set(device) == set(OPS)  # the device answers the ops of knockcore.proto, each
     assert set(client) == set(device), "laptop only: %s; device only: %s" % (
         set(client) - set(device),
         set(device) - set(client),

@@ -13,11 +13,12 @@ import os
 import pytest
 
 from kit import mp
+from knockcore import proto
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 # fakes.fake_time's timer where ticks_us (every 2**30 us) and ticks_ms (every 2**30 ms) both wrap
 WRAP = 1000 << 30
-BOARDS = ["board_badger", "board_pico_epd"]
+BOARDS = ["board_" + name.replace("-", "_") for name in proto.BOARDS]  # every board's file
 
 SCRIPT = """
 import sys, json
@@ -229,7 +230,7 @@ TWICE = """
 import sys, json
 from fakes import fake_machine as fm, fake_rp2, fake_time
 sys.modules.update(machine=fm, _rp2=fake_rp2, time=fake_time)
-from knockfw import board_badger as mod
+from knockfw import board_badger2040 as mod
 from knockfw import rp2board
 mod.early()                     # boot.py's sampler
 first = list(fake_rp2.channels)

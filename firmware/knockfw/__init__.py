@@ -2,7 +2,7 @@
 # on and imports nothing, so that no module of the firmware imports another that imports it back:
 #
 # - Board, the board contract: what the app (knockfw.app) asks of the hardware it runs on. The
-#   boards: knockfw.rp2board.Rp2Board (what the two RP2040 boards share) under board_badger.py
+#   boards: knockfw.rp2board.Rp2Board (what the two RP2040 boards share) under board_badger2040.py
 #   and board_pico_epd.py, and the simulator's (host/knockbox/simulate/device/simboard.py). The
 #   app calls nothing of a board that Board does not list. Which board this firmware runs on,
 #   and making it, is knockfw.board's.

@@ -1,11 +1,12 @@
 # Which board this firmware runs on, and making it (load()): on the Pico the choice is
-# /data/board.json ({"board": "badger2040"} or {"board": "pico-epd"}, written by `knockbox
+# /data/board.json ({"board": NAME}, NAME one of knockcore.proto.BOARDS, written by `knockbox
 # deploy`); the unix port is the simulator. Board modules are imported only here, so a build never
 # loads another's pins; they implement the board contract, knockfw.Board (knockfw/__init__.py),
-# and import nothing of this module. boot.py reads the same choice (it loads the chosen board
-# file before the app, and not this module: see its header); keep the two in step
-# (tests/test_boards_hardware.py checks it).
+# and import nothing of this module. boot.py starts the chosen board file through chosen() and
+# module() before the app is imported.
 import sys
+
+from knockcore.proto import BOARDS
 
 BOARD_FILE = "/data/board.json"
 RP2 = sys.platform == "rp2"
@@ -13,25 +14,22 @@ current = None  # the board load() made (the fault handler, knockfw.fault, draws
 
 
 def chosen():
+    """The board name board.json gives ("pico_epd" read as "pico-epd"); the first of BOARDS when
+    the file is missing, damaged or names no board this firmware knows."""
     try:
         import json
 
         with open(BOARD_FILE) as f:
             v = json.load(f)
-        return v.get("board", "badger2040") if isinstance(v, dict) else str(v)
+        v = str(v.get("board") if isinstance(v, dict) else v).replace("_", "-")
     except (OSError, ValueError):
-        return "badger2040"
+        v = None
+    return v if v in BOARDS else BOARDS[0]
 
 
 def module(name):
-    """The board file (module) for a board name."""
-    if name in ("pico-epd", "pico_epd"):
-        from knockfw import board_pico_epd
-
-        return board_pico_epd
-    from knockfw import board_badger
-
-    return board_badger
+    """The board file (module) for a board name of BOARDS."""
+    return __import__("knockfw.board_" + name.replace("-", "_"), None, None, ("Board",))
 
 
 def refused():

@@ -31,7 +31,7 @@ import micropython
 from micropython import const
 
 from knockcore import FORMAT
-from knockcore.proto import EVENTS_MAX, ID_MAX, PROTO
+from knockcore.proto import EVENTS_MAX, ID_MAX, OPS, PROTO
 from knockfw.version import VERSION
 
 _MAX_LINE = const(1024)  # longest request line taken
@@ -310,7 +310,7 @@ class Link(_Wire):
         if type(rid) is not int or rid < 0 or rid > ID_MAX:
             return self._error(None, "id must be an integer 0..%d" % ID_MAX)
         op = req.get("op")
-        f = getattr(self, "_op_" + op, None) if type(op) is str and len(op) < 16 else None
+        f = getattr(self, "_op_" + op, None) if op in OPS else None
         if f is None:
             return self._error(rid, "unknown op")
         self._start()

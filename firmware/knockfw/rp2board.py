@@ -1,6 +1,6 @@
 # What the two RP2040 boards share: buttons read at boot (so the press that woke the board is
 # not lost), the e-ink panel on an SPI bus, the data folder, USB sensing, the LED and the sleep
-# between polls. The board files (board_badger.py, board_pico_epd.py) name the pins and pass them
+# between polls. The board files (board_badger2040.py, board_pico_epd.py) name the pins and pass them
 # in; this module names none. It imports only built-in modules: boot.py reaches it (through the
 # board file's early()) before anything else is loaded.
 #

@@ -153,14 +153,14 @@ def pico(out):
 
 
 def badger(out):
-    pins, _ = gen_pins.read_pins(os.path.join(gen_pins.FW, "board_badger.py"))
+    pins, _ = gen_pins.read_pins(os.path.join(gen_pins.FW, "board_badger2040.py"))
     f = font()
     W, H = 760, 420
     im = Image.new("RGB", (W, H), WHITE)
     d = ImageDraw.Draw(im)
     d.text(
         (20, 12),
-        "Pimoroni Badger 2040: buttons (front view), from board_badger.py PINS",
+        "Pimoroni Badger 2040: buttons (front view), from board_badger2040.py PINS",
         fill=BLACK,
         font=f,
     )

@@ -14,14 +14,28 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 FW = os.path.join(ROOT, "firmware", "knockfw")
 OUT = os.path.join(ROOT, "hardware", "PINS.md")
 
-BOARDS = [
-    ("board_badger.py", "Pimoroni Badger 2040 (UC8151 e-ink, built in)", "badger"),
-    (
-        "board_pico_epd.py",
+
+def board_names():
+    """knockcore.proto.BOARDS, the boards the firmware knows (read with `ast` too)."""
+    path = os.path.join(ROOT, "shared", "knockcore", "proto.py")
+    with open(path, encoding="utf-8") as f:
+        tree = ast.parse(f.read())
+    for node in tree.body:
+        if isinstance(node, ast.Assign) and [t.id for t in node.targets] == ["BOARDS"]:
+            return ast.literal_eval(node.value)
+    raise SystemExit("gen_pins: no BOARDS in " + path)
+
+
+# each board's title and the kind of its buttons' wiring
+TITLES = {
+    "badger2040": ("Pimoroni Badger 2040 (UC8151 e-ink, built in)", "badger"),
+    "pico-epd": (
         "Raspberry Pi Pico + Waveshare Pico-ePaper-2.9 (SSD1680) + 5 buttons",
         "pico",
     ),
-]
+}
+# (board file, title, kind) of each board, in knockcore.proto.BOARDS's order
+BOARDS = [("board_" + n.replace("-", "_") + ".py",) + TITLES[n] for n in board_names()]
 
 WHAT = {
     "a": "button A (seat 0)",

@@ -25,6 +25,7 @@ from knockbox import mpy, ports
 from knockbox.errors import UserError
 from knockbox.manifest import load as load_manifest
 from knockbox.rawrepl import Board
+from knockcore.proto import BOARDS
 
 MIN_VERSION = (1, 28)
 HASHES_FILE = "knockbox.manifest.json"  # what the last deploy copied, with sha256
@@ -33,7 +34,8 @@ OLD_HASHES_FILE = OLD_LIB + "/" + HASHES_FILE
 BOARD_FILE = "data/board.json"
 SNAP_FILE = "data/snap.json"
 NOT_OURS = ("data", OLD_LIB)  # never a package folder of the build: the user's games, /lib
-BOARDS = {"badger": "badger2040", "pico-epd": "pico-epd"}
+# --board: a board's name (knockcore.proto.BOARDS: what /data/board.json holds), or a short one
+CHOICES = dict({b: b for b in BOARDS}, badger="badger2040")
 ARCHS = (
     "none",
     "x86",
@@ -81,7 +83,7 @@ def pick_port(port, out):
 
 
 def compile_for(info=None, board=None):
-    """{device path: bytes} of the manifest's device build for board (a BOARDS value; None:
+    """{device path: bytes} of the manifest's device build for board (a name of BOARDS; None:
     every board's files). A board whose architecture differs from the one the native modules
     were compiled for is refused, except the unix port (a development board: its native modules
     are compiled for it)."""
@@ -217,7 +219,7 @@ def folders_for(paths):
 def board_json(choice, current):
     """The /data/board.json to write: --board wins, else keep the board's, else the Badger."""
     if choice:
-        return json.dumps({"board": BOARDS[choice]}).encode()
+        return json.dumps({"board": CHOICES[choice]}).encode()
     if current:
         try:
             v = json.loads(current)
@@ -225,14 +227,14 @@ def board_json(choice, current):
                 return current
         except ValueError:
             pass
-    return json.dumps({"board": BOARDS["badger"]}).encode()
+    return json.dumps({"board": BOARDS[0]}).encode()
 
 
 def board_of(board_json_bytes):
-    """The board a /data/board.json picks, as the firmware reads it (knockfw/board.py: the
-    Waveshare build by either spelling, anything else the Badger)."""
-    v = json.loads(board_json_bytes).get("board")
-    return BOARDS["pico-epd"] if v in ("pico-epd", "pico_epd") else BOARDS["badger"]
+    """The board a /data/board.json picks, as the firmware reads it (knockfw.board.chosen(): "_"
+    read as "-", a name it does not know as the first of BOARDS)."""
+    v = str(json.loads(board_json_bytes).get("board")).replace("_", "-")
+    return v if v in BOARDS else BOARDS[0]
 
 
 # ---- the command ------------------------------------------------------------------------------
@@ -244,7 +246,7 @@ def run(args, out):
     if args.port or not args.dry_run or ports.boards():
         port = pick_port(args.port, out)  # no board: refuse before the work
     t0 = time.monotonic()
-    files = compile_for(board=BOARDS[args.board] if args.board else None)
+    files = compile_for(board=CHOICES[args.board] if args.board else None)
     compiled = [k for k in files if k.endswith(".mpy")]
     size = mpy.total(files)
     say(

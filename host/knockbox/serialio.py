@@ -122,7 +122,9 @@ class Connection:
     # ---- requests
 
     def send(self, op, **args):
-        """Send a request; returns its id."""
+        """Send a request for op (one of knockcore.proto.OPS); returns its id."""
+        if op not in proto.OPS:
+            raise ValueError("not an op of the protocol: %r" % (op,))
         self._id = (self._id + 1) % (proto.ID_MAX + 1)
         req = {"id": self._id, "op": op}
         req.update(args)

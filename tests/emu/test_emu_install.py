@@ -116,7 +116,7 @@ def test_installed_knockbox_deploys_plays_syncs_and_reports(
         dev.start()
         out = dev.knockbox("deploy", "--port", dev.tty, "--board", "badger", timeout=600).stdout
         for f in (
-            "knockfw/board_badger.mpy",
+            "knockfw/board_badger2040.mpy",
             "knockfw/uc8151.mpy",
             "knockfw/epdconv.mpy",
             "data/board.json",
@@ -163,7 +163,7 @@ def test_installed_knockbox_deploys_plays_syncs_and_reports(
             "data/board.json",
         ):
             assert "would copy  " + f in out, out
-        assert "would remove knockfw/board_badger.mpy" in out, out
+        assert "would remove knockfw/board_badger2040.mpy" in out, out
         assert "knockfw/app.mpy" not in out, out
     finally:
         dev.stop()

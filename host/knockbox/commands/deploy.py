@@ -9,7 +9,7 @@ DESCRIPTION = (
 
 
 def arguments(p):
-    from knockbox.deploy import BOARDS
+    from knockbox.deploy import CHOICES
 
     p.add_argument(
         "--port",
@@ -19,7 +19,7 @@ def arguments(p):
     )
     p.add_argument(
         "--board",
-        choices=tuple(BOARDS),
+        choices=tuple(CHOICES),
         help="hardware build, saved on the device (default: keep, else badger)",
     )
     p.add_argument(
