@@ -281,6 +281,30 @@ def test_1000_hands_in_the_journal_boot_on_the_192k_heap(tmp_path):
     assert p.stdout.split(None, 1) == ["100", "%s\n" % g.totals]
 
 
+def test_a_fresh_device_switches_off_30_s_after_the_last_press():
+    """Nothing pushed: the default auto-off (chosen from bench/bench_battery.py's figures, see
+    hardware/POWER.md) shows in the settings and switches a fresh device off 30 s after the
+    hand's last press."""
+    import json
+
+    start, hands = WORKED[3]
+    acts = [
+        ["keys", ["a", "down", "a"] + ["down"] * 7],  # the menu, settings, down to sleep_s
+        ["shot", "settings"],
+        ["keys", ["c"]],
+        ["new", 3, NAMES, start],
+        ["hand", hands[0]],
+        ["idle", 40000],
+    ]
+    out = os.path.join(OUT, "sleep_default")
+    r = device.run_script(acts, out)
+    with open(os.path.join(out, "settings.json"), encoding="utf-8") as f:
+        assert "Sleep after: 30 s" in [b[4] for b in json.load(f)["boxes"]]
+    off = [e["power_off_after_ms"] for e in r["events"] if "power_off_after_ms" in e]
+    assert len(off) == 1 and 30000 < off[0] <= 30100, off
+    check_same(r["games"][0], 3, start, hands[:1])
+
+
 AWAY_MS = 1800 * 1000  # away from the scoreboard the auto-off waits this long (app._AWAY_S)
 CONFIRM = ["b", "up", "b", "up", "up", "c", "up", "a"]  # B knocks: 1, C 2, A 1: confirm?
 

@@ -28,7 +28,7 @@ _AWAY_S = const(1800)
 DEFAULTS: dict = {
     "lang": "en",
     "rules": {"preset": "seed"},
-    "sleep_s": 300,
+    "sleep_s": 30,  # the auto-off: measured by bench/bench_battery.py (hardware/POWER.md)
     "roster": ["Ann", "Bob", "Cy", "Dee", "Eve", "Fay"],
     "stake": 0,
 }
