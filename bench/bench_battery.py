@@ -58,6 +58,7 @@ PLAYERS = ["Ann", "Bob", "Cy"]
 SLEEPS = (30, 60, 120, 300)  # sleep_s values compared (seconds)
 WINDOW_MS = 5000  # a press compared on a dark and on a running board: this long from the press
 PRESS_MS = 150  # that press (a quick one)
+OFF_LEAD_MS = 5000  # the switch-off measured from this long before it is due
 KEEP_ON_S = 600  # sleep_s while the evening is measured (longer than any idle measured)
 
 
@@ -146,7 +147,7 @@ def switch_off_and_wake(dev, p, rng):
         raise SystemExit("the last hand's presses were not all answered")
     dev.wait_quiet(1000)
     first = len(panel(dev, 0))  # (decoding the log takes a while: before the span)
-    dev.sleep(dev.last_release[0] / 1000 + SLEEP_MIN * 1000 - 1500 - dev.emu_ms())
+    dev.sleep(dev.last_release[0] / 1000 + SLEEP_MIN * 1000 - OFF_LEAD_MS - dev.emu_ms())
     t0 = snapshot(dev)
     end = time.time() + 120
     while dev.powered():
