@@ -281,18 +281,68 @@ def test_1000_hands_in_the_journal_boot_on_the_192k_heap(tmp_path):
     assert p.stdout.split(None, 1) == ["100", "%s\n" % g.totals]
 
 
+def test_a_fresh_device_switches_off_30_s_after_the_last_press():
+    """Nothing pushed: the default auto-off (chosen from bench/bench_battery.py's figures, see
+    hardware/POWER.md) shows in the settings and switches a fresh device off 30 s after the
+    hand's last press."""
+    import json
+
+    start, hands = WORKED[3]
+    acts = [
+        ["keys", ["a", "down", "a"] + ["down"] * 7],  # the menu, settings, down to sleep_s
+        ["shot", "settings"],
+        ["keys", ["c"]],
+        ["new", 3, NAMES, start],
+        ["hand", hands[0]],
+        ["idle", 40000],
+    ]
+    out = os.path.join(OUT, "sleep_default")
+    r = device.run_script(acts, out)
+    with open(os.path.join(out, "settings.json"), encoding="utf-8") as f:
+        assert "Sleep after: 30 s" in [b[4] for b in json.load(f)["boxes"]]
+    off = [e["power_off_after_ms"] for e in r["events"] if "power_off_after_ms" in e]
+    assert len(off) == 1 and 30000 < off[0] <= 30100, off
+    check_same(r["games"][0], 3, start, hands[:1])
+
+
+AWAY_MS = 1800 * 1000  # away from the scoreboard the auto-off waits this long (app._AWAY_S)
+CONFIRM = ["b", "up", "b", "up", "up", "c", "up", "a"]  # B knocks: 1, C 2, A 1: confirm?
+
+
+def test_a_half_entered_hand_outlives_sleep_s_and_is_saved():
+    """A hand half entered is not lost to a short sleep_s: left on the confirm screen past it,
+    the device stays on (the idle time counts from the last press, and away from the
+    scoreboard it is half an hour at least); A then saves the hand."""
+    start, hands = WORKED[3]
+    acts = [
+        ["new", 3, NAMES, start],
+        ["hand", hands[0]],
+        ["settings", {"sleep_s": 30}],
+        ["keys", CONFIRM[:3]],
+        ["idle", 25000],  # a pause in the middle of the counts
+        ["keys", CONFIRM[3:]],
+        ["idle", 10 * 60000],  # an argument about the counts, on the confirm screen
+        ["keys", ["a"]],  # saved
+    ]
+    r = device.run_script(acts, os.path.join(OUT, "sleep_draft"))
+    assert not [e for e in r["events"] if "power_off_after_ms" in e]
+    assert r["mode"] == "score"
+    check_same(r["games"][0], 3, start, hands[:1] + [{"knock": 1, "counts": [1, 1, 2]}])
+
+
 def test_never_sleeps_away_from_the_scoreboard():
-    """Left on the confirm screen, the device goes back to the scoreboard before it powers off,
-    so the panel shows what the waking press will do; the unconfirmed hand was never recorded."""
+    """Left on the confirm screen for good, the device goes back to the scoreboard before it
+    powers off (half an hour after the last press), so the panel shows what the waking press
+    will do; the unconfirmed hand was never recorded."""
     start, hands = WORKED[3]
     acts = [
         ["new", 3, NAMES, start],
         ["hand", hands[0]],
         ["settings", {"sleep_s": 60}],
-        ["keys", ["b", "up", "b", "up", "up", "c", "up"]],
+        ["keys", CONFIRM],
         ["idle", 1000],
         ["shot", "confirm"],
-        ["idle", 70000],
+        ["idle", AWAY_MS + 10000],
         ["shot", "asleep"],
         ["wake", "c"],
     ]
@@ -301,6 +351,8 @@ def test_never_sleeps_away_from_the_scoreboard():
     assert device.ink(os.path.join(out, "confirm.pbm")) != device.ink(
         os.path.join(out, "asleep.pbm")
     )
+    off = [e["power_off_after_ms"] for e in r["events"] if "power_off_after_ms" in e]
+    assert len(off) == 1 and AWAY_MS < off[0] <= AWAY_MS + 5000, off
     assert (
         r["powered_off"] == 0 and r["mode"] == "counts" and r["who"] == 2
     )  # C's knock, from the board

@@ -19,7 +19,7 @@ NAMES3 = ["Ann", "Bob", "Cy"]
 SETTINGS = {
     "lang": "en",
     "rules": {"preset": "seed"},
-    "sleep_s": 300,
+    "sleep_s": 30,
     "roster": ["Ann", "Bob", "Cy", "Dee"],
     "stake": 0,
 }
@@ -547,7 +547,7 @@ def test_settings_offer_the_rules_choices_and_the_apps_own_and_save_each_change(
     assert t.effects[-1] == ("settings", {"rules": {"preset": "classic", "m3_target": 150}})
     t.press("down", "down", "down", "down", "a")
     assert t.effects[-1] == ("settings", {"lang": "ru"})
-    t.press("down", "b")
+    t.press("down", "a")  # from the default, the first choice
     assert t.effects[-1] == ("settings", {"sleep_s": 60})
     t.press("down", "a")  # the stake: off, 0.01, 0.10, 1.00 a point
     assert t.effects[-1] == ("settings", {"stake": 1})

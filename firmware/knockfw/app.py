@@ -21,10 +21,14 @@ _POLL_MS = const(10)
 _ERASE_MS = const(30000)
 _ROOM = const(8192)  # heap kept in one piece through the journal's replay
 _SNAP_MS = const(2000)  # the boot checkpoint is written once the buttons are left this long
+# Away from the scoreboard (a hand half entered, a game being set up, a menu), the idle time
+# before the auto-off is at least this: sleep_s is short (hardware/POWER.md), and the auto-off
+# goes back to the scoreboard first, dropping what was being entered.
+_AWAY_S = const(1800)
 DEFAULTS: dict = {
     "lang": "en",
     "rules": {"preset": "seed"},
-    "sleep_s": 300,
+    "sleep_s": 30,  # the auto-off: measured by bench/bench_battery.py (hardware/POWER.md)
     "roster": ["Ann", "Bob", "Cy", "Dee", "Eve", "Fay"],
     "stake": 0,
 }
@@ -232,15 +236,19 @@ class App:
         return time.ticks_diff(now, self.last_input)
 
     def should_sleep(self, now):
+        home = self.ui.mode == "score"
+        limit = self.settings["sleep_s"]
+        if not home and limit < _AWAY_S:
+            limit = _AWAY_S  # (a draft is kept: see _AWAY_S)
         if (
             self._erase_done is not None
             or self.syncing
             or self.dirty
             or self.display.busy()
-            or self.idle_ms(now) <= self.settings["sleep_s"] * 1000
+            or self.idle_ms(now) <= limit * 1000
         ):
             return False
-        if self.ui.mode != "score":
+        if not home:
             # The panel must show what the buttons will do after the wake-up, which boots to
             # the scoreboard: go back to it first (an unconfirmed hand was never recorded).
             self.ui.home()

@@ -92,6 +92,7 @@ set_m3_penalty_on
 set_lang
 set_sleep_s
 n_min
+n_sec
 opt_seed
 opt_classic
 opt_idle

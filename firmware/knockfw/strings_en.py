@@ -66,6 +66,7 @@ Tie penalty (3)
 Language
 Sleep after
 %d min
+%d s
 seed
 classic
 who sat out pays

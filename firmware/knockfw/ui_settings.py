@@ -19,7 +19,7 @@ ITEMS = (
     ("m3_formula", CHOICES["m3_formula"]),
     ("m3_penalty_on", CHOICES["m3_penalty_on"]),
     ("lang", LANGS),
-    ("sleep_s", (300, 600, 1800, 120, 60)),
+    ("sleep_s", (30, 60, 120, 300, 600, 1800)),  # the default first (hardware/POWER.md)
     ("stake", (0, 1, 10, 100)),  # money per point on the Evening screen, in hundredths
 )
 _APP = ("lang", "sleep_s", "stake")  # the keys that are settings of their own, not game options
@@ -72,7 +72,7 @@ def _row(settings, i):
     key = ITEMS[i][0]
     v = value(settings, key)
     if key == "sleep_s":
-        v = t("n_min") % (v // 60)
+        v = t("n_min") % (v // 60) if v % 60 == 0 else t("n_sec") % v
     elif key == "stake":
         v = "%d.%02d" % (v // 100, v % 100) if v else t("ev_off")
     elif key == "lang":

@@ -257,12 +257,15 @@ class Device(_Panel, Laptop):
             time.sleep(0.01)
         raise AssertionError("no frame within %d s after a reset" % timeout)
 
-    def sleep(self, ms):
-        """Let `ms` of emulated time pass (give or take a few ms)."""
-        target = self.emu_ms() + ms
+    def sleep(self, ms, reset_ends=False):
+        """Let `ms` of emulated time pass (give or take a few ms). reset_ends: or until the chip
+        starts again (a reset or a power-on: its time goes back; while it is off, time stands)."""
+        start = self.emu_ms()
+        target = start + ms
         while True:
-            left = target - self.emu_ms()
-            if left <= 0:
+            now = self.emu_ms()
+            left = target - now
+            if left <= 0 or (reset_ends and now < start):
                 return
             # paced, emulated time never runs ahead of wall time: sleeping `left` wall ms
             # cannot overshoot; without pacing it may run far ahead, so look more often
@@ -455,7 +458,7 @@ class _Watcher(threading.Thread):
             # would decide, as with no panel at all)
             try:
                 dev.pico.drive(pin, level)
-                dev.sleep(dev.busy_ms)
+                dev.sleep(dev.busy_ms, reset_ends=True)  # (a power cycle ends the refresh)
                 dev.pico.drive(pin, 1 - level)
             except Exception:  # the instance may be stopping
                 pass

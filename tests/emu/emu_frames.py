@@ -45,13 +45,15 @@ PANELS = {
 
 class Frame:
     """One refresh: `image` is the viewer's picture packed like a P4 PBM (37 bytes a row, MSB =
-    leftmost pixel, 1 = black); `t_us` the emulated time of the refresh command in `boot`."""
+    leftmost pixel, 1 = black); `t_us` the emulated time of the refresh command in `boot`; `ms`
+    the refresh's waveform time as the controller model works it out (None: a model without)."""
 
-    def __init__(self, boot, t_us, kind, image):
+    def __init__(self, boot, t_us, kind, image, ms=None):
         self.boot = boot
         self.t_us = t_us
         self.kind = kind
         self.image = bytes(image)
+        self.ms = ms
 
     def px(self, x, y):
         return (self.image[y * ROW + (x >> 3)] >> (7 - (x & 7))) & 1
@@ -243,7 +245,8 @@ class PanelReader:
         # both models start a refresh at the command byte (UC8151 DRF, SSD1680 master activation)
         if len(self.model.refreshes) > n:
             kind, img = self.model.refreshes[-1]
-            self.frames.append(Frame(boot, t, kind, img))
+            ms = getattr(self.model, "refresh_ms", None)  # (kept since the panel's last reset)
+            self.frames.append(Frame(boot, t, kind, img, ms[-1] if ms else None))
 
     def feed_files(self, spi_path, gpio_path, first_boot=None, cuts=()):
         return self.feed(read_spi(spi_path), read_jsonl(gpio_path), first_boot, cuts)

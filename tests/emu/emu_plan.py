@@ -24,7 +24,7 @@ ROLE_KEYS = (None, ("idle", "dealer"), ("box", "captain"), ("dealer",))
 DEFAULT_SETTINGS = {
     "lang": "en",
     "rules": {"preset": "seed"},
-    "sleep_s": 300,
+    "sleep_s": 30,
     "roster": ["Ann", "Bob", "Cy", "Dee", "Eve", "Fay"],
 }
 

@@ -3,7 +3,8 @@ battery (VBUS sense GP24 low), the board switches itself off after the idle time
 power latch (GP10, seen in the GPIO log); the press that powers it again is modelled by a reset
 with the button held for a short press: the latch must be high again before the button is let
 go, and that press must count (B on the scoreboard: Bob knocked, his count is asked). The image
-it leaves on the panel when it switches off is a full refresh (partial ones ghost)."""
+it leaves on the panel when it switches off is a full refresh (partial ones ghost). A hand half
+entered keeps it on past the (short) default idle time."""
 
 import time
 
@@ -84,3 +85,28 @@ def test_auto_off_then_wake_press_on_battery(device_factory, tmp_path):
     shown = [f for f in r.frames if f.boot == boot + 1]
     assert shown, "nothing drawn after the wake"
     assert shown[-1].diff(counts) == 0, "the wake press did not count:\n" + shown[-1].ascii()
+
+
+def test_a_hand_half_entered_keeps_the_badger_on_past_the_default_sleep(device_factory):
+    """The default sleep_s is short (30 s, hardware/POWER.md), and the auto-off goes back to the
+    scoreboard first: on battery, a hand half entered and left for 45 s is still there (the
+    board stayed on, the same boot) and is saved with the rest of its presses."""
+    dev = device_factory(no_pace=True, power="badger")
+    assert dev.wait_refresh(0, 120)
+    dev.wait_quiet(300)
+    p = Planner()
+    p.new_game(3, ["Ann", "Bob", "Cy"], {"dealer": 1})
+    a = len(p.presses)
+    hand = {"knock": 1, "counts": [7, 3, 12]}
+    p.hand(hand)
+    half = a + (len(p.presses) - a) // 2
+    assert dev.act(p.presses[:half]) == []
+    dev.wait_quiet(300)
+    boot = dev.boot()
+    dev.on_battery()
+    dev.sleep(45_000)
+    assert dev.powered() and dev.boot() == boot, "switched off with a hand half entered"
+    assert dev.act(p.presses[half:]) == []
+    dev.wait_quiet(300)
+    dev.on_battery(False)  # (the laptop reads the journal over USB)
+    assert dev.journal()[-1][1] == {"t": "hand", "g": 1, "h": hand}
