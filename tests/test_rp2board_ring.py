@@ -135,11 +135,17 @@ def level(name, down):
     fm.levels[mod.PINS[name]] = (1 - down) if low else down
 
 
+naps = []   # light sleep slices in each turn that slept lightly
+
+
 def light():
-    # one turn's sleep: True if it was a light sleep
+    # one turn's sleep: True if it was a light sleep (in slices of 10 ms)
     n = len(fm.calls)
     b.idle_sleep(10)
-    return [c[0] for c in fm.calls[n:]].count("lightsleep") == 1
+    k = [c[0] for c in fm.calls[n:]].count("lightsleep")
+    if k:
+        naps.append(k)
+    return k > 0
 
 
 def turns(n):
@@ -197,6 +203,7 @@ out["longs"] = fm.mem32.longs - longs
 fm.levels[mod.PINS["vbus"]] = 1     # on USB: never a light sleep
 out["usb"] = turns(2)
 out["busy"] = busy
+out["naps"] = naps
 print(json.dumps(out))
 """
 
@@ -215,6 +222,9 @@ def test_no_light_sleep_while_buttons_are_used(module, start):
     assert res["after_boot"] is False
     assert res["still"] == [True, True]
     assert res["tap"] == [True, False]  # the look after the sleep saw the latched edges
+    # a still turn sleeps 100 ms in 10 ms slices; the one the tap began in ends at the look
+    # after its first slice
+    assert res["naps"][:3] == [10, 10, 1] and set(res["naps"][3:]) == {10}, res["naps"]
     assert res["seen"] == [["b", "press"]]
     assert res["after_tap"] == [False, False, False]
     assert res["later"] == [True]

@@ -40,13 +40,16 @@
 # So on battery, once the buttons have been still for awake_ms, idle_sleep() stops the chain
 # between two entries (pause(): the ADC stopped, A disabled and aborted once B-D are done: no
 # channel busy) and sleeps lightly in slices of the loop's poll (10 ms), looking at the buttons'
-# INTR word (levels and edges latched) after each. lightsleep(ms) wakes on its timer alarm: a
-# GPIO interrupt would need Pin.irq (not with the sampler, above), and the sleep keeps only the
-# timer's clock (SLEEP_EN1), not IO_BANK0's. A look that finds a button down or an edge latched
-# starts the chain again (resume()), its first entries 1.4 and 11 ms later (one conversion,
-# then a whole entry), where the press is still down (a tap lasts more than a slice and two
-# entries), with the edges latched since: the press that woke it counts, and the sampler
-# follows the rest as on USB, awake for awake_ms.
+# INTR word (levels and edges latched) after each; unless the panel is refreshing, up to _NAP_MS
+# of slices in a row before the app's loop turns again (a look costs a few instructions; a turn
+# of the loop, and the SPI's divider set again, far more). lightsleep(ms) wakes on its timer
+# alarm: a GPIO interrupt would need Pin.irq (not with the sampler, above), and the sleep keeps
+# only the timer's clock (SLEEP_EN1), not IO_BANK0's. A look that finds a button down or an edge
+# latched starts the chain again (resume()), its first entries 1.4 and 11 ms later (one
+# conversion, then a whole entry), where the press is still down (a tap lasts more than a slice
+# and two entries), with the edges latched since: the press that woke it counts, and the
+# sampler follows the rest as on USB, awake for awake_ms (short: between the presses of a hand
+# the panel's refresh is spent asleep too; hardware/POWER.md has the charge of each).
 import os
 import sys
 import time
@@ -67,6 +70,7 @@ _LOG = const(10)  # each ring 2 ** 10 bytes: _N entries, 2.4 s of levels between
 _N = const(1 << (_LOG - 2))
 _ADC = const(0x4004C000)  # the ADC's registers: CS, then FCS at 8, FIFO at 12, DIV at 16
 _ADC_RUN = const(0x4009)  # CS: on, free running, input 4 (the temperature sensor's, unused)
+_NAP_MS = const(100)  # on battery, idle: light sleep slices in a row before the app's loop turns
 _INTR = const(0x400140F0)  # IO_BANK0 INTR0-3: 4 bits a GPIO (level low, high, edge low, high)
 _dma: tuple = ()  # the ring's DMA channels and buffer, kept (a collected channel is closed)
 
@@ -201,7 +205,7 @@ class Rp2Board(knockfw.Board):
     name = "rp2"
     active_low = False
     data_dir = "/data"
-    awake_ms = 2000  # on battery: no light sleep until the buttons have been still this long
+    awake_ms = 300  # on battery: no light sleep until the buttons have been still this long
 
     def _buttons_from(self, pins, names, pull, pressed):
         """The buttons boot.py set up and samples since (or, if it did not run, set up and
@@ -309,12 +313,19 @@ class Rp2Board(knockfw.Board):
                 machine.mem32[self._intr] = -1
             resume()
 
-    def lightsleep(self, ms):
-        """machine.lightsleep, then the SPI divider recomputed for the clock it leaves behind
-        (see the header). The watchdog is fed first (the Pico build's power_off() sleeps in
-        slices for hours)."""
-        knockfw.feed()
-        machine.lightsleep(ms)
+    def lightsleep(self, ms, slices=1):
+        """machine.lightsleep(ms), `slices` times in a row unless a look at the buttons after
+        one finds them in use (idle_sleep), then the SPI divider recomputed for the clock it
+        leaves behind (see the header). The watchdog is fed before each (the Pico build's
+        power_off() sleeps in slices for hours)."""
+        m, a = machine.mem16, self._intr
+        lo, hi = self._stir
+        while True:
+            knockfw.feed()
+            machine.lightsleep(ms)
+            slices -= 1
+            if slices <= 0 or m[a] & lo or m[a + 2] & hi:
+                break
         self._spi.init(baudrate=self._spi_hz)
 
     def watch(self, on):
@@ -353,4 +364,5 @@ class Rp2Board(knockfw.Board):
             time.sleep_ms(ms)
         else:
             self.sampling(False)
-            self.lightsleep(ms)
+            d = self.display  # while it refreshes, a slice: the app sends its next step sooner
+            self.lightsleep(ms, 1 if d.awake and d.pin_busy() else _NAP_MS // ms)

@@ -17,7 +17,7 @@ def test_idle_on_battery_is_a_gated_sleep_and_a_tap_still_counts(device_factory)
     assert dev.wait_refresh(0, 120)
     dev.wait_quiet(300)
     dev.on_battery()
-    dev.sleep(3000)  # the buttons still for awake_ms (2 s): from here the light sleeps
+    dev.sleep(3000)  # the buttons still for awake_ms (0.3 s): from here the light sleeps
     t0, wfi0, gated0, busy0 = sleep_counters(dev)
     dev.sleep(IDLE_MS)
     t1, wfi1, gated1, busy1 = sleep_counters(dev)
