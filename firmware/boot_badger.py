@@ -1,16 +1,6 @@
-# The Badger 2040's /boot.py: `knockbox deploy` puts this file on a Badger as /boot.py in place of
-# boot.py (firmware/manifest.py: board="badger2040"). On battery the Badger runs only while the
-# button that woke it is held, until GPIO 10 (the 3V3 enable, the power latch) is driven high:
-# Pimoroni's firmware does it in C before MicroPython starts. Here it is the first statements,
-# before any file is read and before any path is looked up on the flash: with sys.path empty for
-# a moment, `import machine` takes the firmware's built-in module at once (MicroPython v1.28
-# looks for machine.py on every sys.path entry first, ~1-5 ms a lookup on littlefs). GPIO 10 is
-# knockfw/board_badger2040.py's PINS["en_3v3"] (a test keeps the two equal): this file is that
-# board's, the one other place that names a pin.
-#
-# Then what boot.py does for every board (see its header): the built-in modules put in
-# sys.modules (an import does not: each later `import time` would search the flash, ~5 ms), the
-# board file's early(), which notes the button held at power-up and latches every press.
+# The Badger 2040's /boot.py (deploy: firmware/manifest.py). First, before any file is read: the
+# latch (GPIO 10), the LED (25) and the buttons as the SIO reads them; then boot.py's work and
+# early() (knockfw/board_badger2040.py's header).
 import sys
 
 _path = sys.path[:]
@@ -19,6 +9,13 @@ try:
     import machine  # after the path is emptied: the built-in at once
 
     machine.Pin(10, machine.Pin.OUT, value=1)
+    machine.Pin(25, machine.Pin.OUT, value=1)
+    for _g in range(11, 16):  # the buttons' pads: input on (silicon's reset value; rp2040js' not)
+        machine.mem32[0x4001E004 + 4 * _g] = 0x40
+    _seen = machine.mem32[0xD0000004]
+    import time
+
+    _at = time.ticks_ms()
     sys.modules["machine"] = machine
     for _name in ("time", "os", "json", "binascii", "array", "select"):
         try:
@@ -30,6 +27,6 @@ finally:
 try:
     from knockfw import board_badger2040
 
-    board_badger2040.early()
+    board_badger2040.early(_seen, _at)
 except Exception as e:  # noqa: BLE001 - never keep the app from starting
     print("boot.py:", repr(e))

@@ -287,8 +287,10 @@ def test_badger_boot_sample_is_the_wake_button(tmp_path):
     res = _run_board("board_badger2040", [(15, 1)], tmp_path, early=True)  # Up held at power-up
     assert res["early"] == "up"
     assert res["early_pins"][0] == [10, OUT, -1, 1]  # GPIO 10 high, first of all
-    assert [p[0] for p in res["early_pins"][1:]][:4] == [12, 13, 14, 15]  # then a, b, c, up
-    assert all(p[1:3] == [IN, PULL_DOWN] for p in res["early_pins"][1:])
+    # then the Badger W probe's I2C0 (GPIO 4 and 5, inputs again after it), then the buttons
+    assert {p[0] for p in res["early_pins"][1:5]} == {4, 5}
+    assert [p[0] for p in res["early_pins"][5:]][:4] == [12, 13, 14, 15]  # a, b, c, up
+    assert all(p[1:3] == [IN, PULL_DOWN] for p in res["early_pins"][5:])
     assert res["wake"] == "up" and res["wake_again"] is None
 
 

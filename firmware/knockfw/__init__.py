@@ -35,7 +35,7 @@ class Board:
     #   latched_buttons()  a knockfw.buttons.Buttons already latching presses since boot (the
     #                      app takes it instead of making its own), or None; once
     #   wake_button()      the button that powered the board up or ended its sleep, or None;
-    #                      once
+    #                      once (woke_at: the ticks_ms it was first seen down; None: now)
     #   service(now)       first in every turn of the loop (the simulator feeds its keys there)
     #   idle_sleep(ms)     sleep between two turns of the loop                              [must]
     #   power_off()        the auto-off: finish the refresh, panel to sleep, the board dark (a
@@ -54,6 +54,11 @@ class Board:
     serial_in: object = None  # the serial link's streams (USB CDC), None: no link
     serial_out: object = None
     clock = None  # the buttons' clock (a ticks_ms()-like function); None: time.ticks_ms
+    woke_at: object = None  # see wake_button()
+    battery: "dict | None" = (
+        None  # the last battery reading (the serial hello's "battery"), None: none
+    )
+    low = False  # on battery, the supply too low to write the flash: the app switches off
 
     mount = buttons_pins = idle_sleep = power_off = restart = _must
     latched_buttons = wake_button = service = watch = watchdog_fired = _nothing

@@ -74,13 +74,13 @@ class App:
         self.board = board
         board.mount()
         # The buttons first: from here on every press is latched, also while the journal loads
-        # (on the Pico boot.py has latched them since ~60 ms after reset: the board hands over).
+        # (on the Pico boot.py has latched them since it ran: the board hands over).
         self.buttons = board.latched_buttons() or Buttons(
             board.buttons_pins(), active_low=board.active_low, clock=board.clock
         )
         woke = board.wake_button()
-        if woke:
-            self.buttons.inject(woke)
+        if woke:  # held since woke_at: a press, or held long a long one (gin)
+            self.buttons.inject(woke, board.woke_at)
         d = board.data_dir
         self._settings_path = d + "/settings.json"
         self.settings = dict(DEFAULTS)
@@ -92,6 +92,9 @@ class App:
             except ValueError:
                 pass  # a bad settings file is ignored, never fatal
         strings.set_lang(self.settings["lang"])
+        self.display = board.display
+        if board.low:  # before the journal is opened (which may write): nothing written
+            self.battery_low()
         # The UI (and the activities boot imports) before the journal. The journal's replay
         # leaves the heap in small pieces, where the bytecode imported later (the link, the
         # activities) may find no room: a piece is kept through the replay and given back
@@ -111,7 +114,6 @@ class App:
         self.ui.store = self.store
         if self.store.notes:  # what boot repaired, in the player's language
             self.ui.say(strings.say_notes(self.store.notes, strings.t))
-        self.display = board.display
         self.link = None  # made when the laptop first speaks (see _serial_waiting)
         self._waiting = None  # the poll object that watches the serial port until then
         self._warm = False
@@ -225,12 +227,30 @@ class App:
 
     def before_off(self):
         """The auto-off leaves the panel's image for hours: a clean full refresh of it first
-        if the last one was partial (partial refreshes ghost), then wait for it."""
+        if the last one was partial (partial refreshes ghost); the board's power_off() waits
+        for it."""
         d = self.display
         if not d.last_full:
             screens.draw(d, self.ui, self.game(), self.settings, self.syncing)
             d.show(True)
-            d.wait()
+
+    def battery_low(self):
+        """The board read its supply under the flash's safe minimum (board.low, on battery):
+        nothing more is written (no save, no checkpoint), "battery low" goes on the panel, and
+        the board switches off. Returns if it keeps running (USB came, a button held): the
+        next reading decides again."""
+        b, d = self.board, self.display
+        t, S = strings.t, screens
+        S.text.clear(d)
+        S.bar(d, t("bat_low"))
+        r = b.battery
+        if r:
+            S.center(d, "%.2f V" % (r["vbat_mv"] / 1000), 0, 40, S.W, S.medium)
+        S.center(d, t("bat_off"), 0, 70, S.W, S.medium)
+        d.show(True)
+        b.power_off()
+        b.low = False
+        self.dirty = True
 
     def idle_ms(self, now):
         return time.ticks_diff(now, self.last_input)
@@ -312,6 +332,8 @@ def run():
     app = App(board)
     while True:
         feed()
+        if board.low:  # (idle_sleep() reads the battery): before anything is written
+            app.battery_low()
         now = time.ticks_ms()
         more = app.step(now)
         if app.should_sleep(now):
@@ -320,6 +342,6 @@ def run():
             app.last_input = time.ticks_ms()
             woke = board.wake_button()  # the press that ended the Pico build's sleep counts
             if woke:
-                app.buttons.inject(woke)
+                app.buttons.inject(woke, board.woke_at)
         elif not more:
             board.idle_sleep(_POLL_MS)

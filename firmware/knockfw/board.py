@@ -32,23 +32,39 @@ def module(name):
     return __import__("knockfw.board_" + name.replace("-", "_"), None, None, ("Board",))
 
 
+def w_board(m):
+    """True if m, a board's name as its firmware gives it (sys.implementation._machine), names a
+    W board: a word before " with" that is "W" or ends in "W" after a digit or a small letter
+    ("Raspberry Pi Pico W", "Pimoroni Badger2040W 2MB", "PicoW"). knockbox.deploy.w_board is the
+    laptop's copy (tests/test_w_boards.py keeps them the same)."""
+    for w in m.split(" with ")[0].split():
+        if w == "W" or w[-1] == "W" and (w[-2].isdigit() or w[-2].islower()):
+            return True
+    return False
+
+
 def refused():
-    """The name the firmware gives this board if it is a W board (Pico W, Badger 2040 W: "W"
-    before " with"), else None. Their GPIO 23-25 and 29 belong to the radio (VBUS sense, the
-    LED; RPI_PICO_W's GP24 interrupt acknowledges every pin's edges): not supported (`knockbox
-    deploy` refuses them by the same name, hardware/README.md)."""
+    """The name the firmware gives this board if it is a W board (w_board()), else None. Their
+    GPIO 23-25 and 29 belong to the radio (VBUS sense, the LED; RPI_PICO_W's GP24 interrupt
+    acknowledges every pin's edges): not supported (`knockbox deploy` refuses them by the same
+    name, hardware/README.md). A W board flashed with plain Pico firmware names itself a Pico:
+    the board file's probe finds it (its probe_w(), from boot.py on)."""
     m = sys.implementation._machine
-    return m if "W" in m.split(" with ")[0].split() else None
+    return m if w_board(m) else None
 
 
 def load():
-    """The board, made once (current). A W board is refused (the app does not start)."""
+    """The board, made once (current). A W board is refused (the app does not start): by its
+    name, or by what its board file's probe found (knockfw.rp2board._w)."""
     global current
     if RP2:
         w = refused()
+        if not w:
+            b = module(chosen()).Board()
+            from knockfw.rp2board import _w as w
         if w:
             raise RuntimeError("Knockbox does not support W boards: this is a " + w)
-        current = module(chosen()).Board()
+        current = b
     else:
         # the simulator's board (host/knockbox/simulate/device/, in the unix port's build only)
         from simboard import Board  # type: ignore[import-not-found]

@@ -28,6 +28,7 @@
 # either (micropython issue #7035): only RUN or a power cycle would end it.
 # The top level imports built-in modules only (boot.py loads this file); the shared base and
 # the driver are imported when needed.
+import time
 from micropython import const
 import machine
 
@@ -54,24 +55,53 @@ _SLICE_MS = const(25)  # light sleep between two looks at the buttons while off:
 
 
 def early():
-    """boot.py: note the button held at power-up (no latch to hold). Returns it."""
+    """boot.py: note the button held at power-up (no latch to hold). Returns it. (First the
+    Pico W probe, probe_w(), before the sampler takes the ADC.)"""
     from knockfw import rp2board
 
-    return rp2board.early_buttons(PINS, BUTTONS, machine.Pin.PULL_UP, 0)
+    return rp2board.early_buttons(PINS, BUTTONS, machine.Pin.PULL_UP, 0, probe=probe_w)
+
+
+def probe_w():
+    """A Pico W behind a plain Pico's name (RPI_PICO firmware reports "Raspberry Pi Pico"):
+    Raspberry Pi's own test ("Connecting to the Internet with Raspberry Pi Pico W", which
+    hardware am I running on): GPIO 25 as an input and GPIO 29 (ADC 3) read; on a Pico it is
+    VSYS / 3 (> 0.5 V), on a Pico W near 0 V (under 200 of 4095: its VSYS divider is switched
+    by GPIO 25, the radio's select). GPIO 25 reading high: a Pico W (a Pico's LED pulls it low).
+    Only with an ADC that reads: its temperature sensor (ADC 4) between 0.5 and 0.95 V (-40 to
+    85 C); otherwise no verdict (the emulated Pico's ADC reads 0). Returns a name or None.
+    Before the sampler takes the ADC; self-contained: `knockbox deploy` runs it on the board."""
+    import machine
+
+    m = machine.mem32
+    machine.ADC(29)  # the ADC on, GPIO 29's pad analog
+
+    def one(ch):
+        m[0x4004C000] = 7 | ch << 12  # on, temperature sensor on, one conversion of input ch
+        while not m[0x4004C000] & 0x100:
+            pass
+        return m[0x4004C004]
+
+    one(4)
+    if not 620 <= one(4) <= 1180:
+        return None
+    if machine.Pin(25, machine.Pin.IN).value() or one(3) < 200:
+        return "Pico W"
+    return None
 
 
 def off(w=None):
     """knockfw.board.off(): no board, on battery: light sleep in slices until a button is
     pressed (then a fresh start) or USB power comes (then this returns; at once on a W board,
-    named by w (knockfw.board.refused()): its GPIO 24 is the radio's)."""
-    if w:
-        return
+    named by w (knockfw.board.refused()) or found by the probe: its GPIO 24 is the radio's)."""
     from knockfw import rp2board
 
+    if w or rp2board._w:
+        return
     if rp2board._dma:
         rp2board.pause()  # (no DMA busy: the chip's clocks gate in the sleeps)
     P = machine.Pin
-    vbus = P(PINS["vbus"], P.IN)
+    vbus = P(PINS["vbus"], P.IN, P.PULL_DOWN)
     keys = [P(PINS[n], P.IN, P.PULL_UP) for n in BUTTONS]
     while not vbus.value():
         machine.lightsleep(_SLICE_MS)
@@ -91,7 +121,7 @@ def Board():
 
         def __init__(self):
             P = machine.Pin
-            self._buttons_from(PINS, BUTTONS, P.PULL_UP, 0)
+            self._buttons_from(PINS, BUTTONS, P.PULL_UP, 0, probe_w)
             self._panel_from(PINS, SSD1680, _SPI_ID, _SPI_HZ)
 
         def power_off(self):
@@ -109,6 +139,7 @@ def Board():
                     held = self._held()
                     if held:
                         self._woke = held
+                        self.woke_at = time.ticks_ms()
                         return
             finally:
                 self.sampling(True)

@@ -22,8 +22,9 @@
 #   then every repeat_ms (polls that come late give one repeat, not a burst).
 # Other buttons (a, b, c):    "press" on release when held less than long_ms; "long" once when the
 #   hold reaches long_ms, and nothing on that release.
-# inject(name): the press that woke the device comes out of the next poll as a "press"; the rest
-#   of that physical press (if the finger is still on it) gives nothing more.
+# inject(name, t): the press that woke the device, down since t: Up/Down give their "press" at
+#   the next poll and nothing more for that press; A/B/C count it from t like any press ("press"
+#   on release, "long" once held long_ms: a hold that wakes the device is a long press).
 #
 # Times are ticks (time.ticks_ms()), which wrap: compare them only through ticks_diff.
 import time
@@ -74,9 +75,9 @@ class _Key:
         self.down = False  # debounced state
         self.deaf = None  # ticks until which changes wait (None: not deaf)
         self.rt = 0  # ticks the level last changed
-        self.t = None  # ticks the press started (None: injected)
+        self.t = 0  # ticks the press started
         self.next = 0  # repeat buttons: ticks of the next repeat
-        self.quiet = False  # rest of this press says nothing ("long" given, or injected)
+        self.quiet = False  # rest of this press says nothing ("long" given, or Up/Down injected)
 
 
 class Buttons:
@@ -199,13 +200,18 @@ class Buttons:
             ev.append((k.name, LONG))
             k.quiet = True
 
-    def inject(self, name):
-        """Queue a "press" of `name` (the button that woke the device) for the next poll."""
+    def inject(self, name, t=None):
+        """The press of `name` that woke the device, down since ticks t (None: now): for Up and
+        Down a "press" out of the next poll (the rest of that press says nothing more), for
+        A/B/C a press like any other from t on: "press" when it is let go, "long" once held
+        long_ms from t (a hold that wakes the device is a long press)."""
         for k in self._keys:
             if k.name == name:
-                self._queue.append((name, PRESS))
                 k.down = k.raw = True
-                k.t = None
-                k.quiet = True
+                k.t = k.rt = self._clock() if t is None else t
+                k.deaf = None
+                k.quiet = k.rep
+                if k.rep:
+                    self._queue.append((name, PRESS))
                 return
         raise ValueError("no button %r" % (name,))

@@ -26,7 +26,11 @@
 # medium, 4500 ms full), so busy() then looks whether anything drives the pin: pulled down then
 # up, a pin nothing drives follows both pulls; then busy() raises "panel not connected" (a
 # fault: recorded, `knockbox sync` prints it; the error screen is not drawn on a panel that
-# is not there).
+# is not there). The SSD1680's BUSY (high while busy) pulled up reads busy for good instead:
+# busy() looks the same way once a command has kept it busy _ABSENT_MS (a real panel drives the
+# pin: the look changes nothing, its refresh goes on), and init (_ready) once the reset it asks
+# for has not ended within 1 s (a few ms on a panel): an unplugged Waveshare panel is a fault
+# a second after the command, not after the stuck-busy resets below (3 x 15 s).
 #
 # A panel that stays busy (an SSD1680 not there: the pull-up reads busy; a hung controller): busy()
 # gives each command _BUSY_MS (a few times the longest refresh, the UC8151's full ~4.5 s), then
@@ -48,6 +52,7 @@ _WAIT_MS = const(10000)
 _BUSY_MS = const(15000)
 _RETRIES = const(2)
 _SOON_MS = const(100)  # a refresh over sooner than this: is a panel there? (see the header)
+_ABSENT_MS = const(1000)  # busy longer than this: is a panel there? (see the header)
 
 
 def _nothing():
@@ -57,6 +62,7 @@ def _nothing():
 class EPD(framebuf.FrameBuffer):
     BUSY_LEVEL = 1  # the BUSY pin level that means "busy"; each controller sets its own
     REFRESH = -1  # the command that starts a refresh; each controller sets its own
+    OFF = -1  # the step that powers the controller off after a refresh (finish() skips it)
     _last = -1  # the command sent last
     stuck = 0  # resets in a row of a panel that did not finish (see the header)
 
@@ -118,6 +124,19 @@ class EPD(framebuf.FrameBuffer):
         p.init(p.IN, p.PULL_UP)
         return v == b and p.value() != b
 
+    def _gone(self):
+        # nothing drives BUSY: no panel (see the header)
+        if self._absent():
+            self._want = 0
+            self._steps = []
+            self.stuck = _RETRIES + 1  # (knockfw.fault draws nothing on it)
+            raise OSError("panel not connected")
+
+    def _ready(self, timeout_ms):
+        # init: wait for BUSY to clear; still busy: is there a panel?
+        if not self.wait_pin(timeout_ms):
+            self._gone()
+
     def wait_pin(self, timeout_ms):
         # Blocking wait on the BUSY pin only (init and sleep use it). True if it cleared.
         t0 = ticks_ms()
@@ -175,7 +194,10 @@ class EPD(framebuf.FrameBuffer):
     def busy(self):
         """True while the panel is working; call it every loop (it drives the refresh)."""
         if self.awake and self.pin_busy():  # asleep: BUSY means nothing until a reset
-            if ticks_diff(ticks_ms(), self._t) < _BUSY_MS:
+            d = ticks_diff(ticks_ms(), self._t)
+            if d < _BUSY_MS:
+                if d > _ABSENT_MS:  # busy this long: is anything driving BUSY? (header)
+                    self._gone()
                 return True
             self.awake = False  # stuck: reset it (init() below) and send the frame again
             self._steps = []
@@ -186,11 +208,8 @@ class EPD(framebuf.FrameBuffer):
             self._want = 2
         if self._last == self.REFRESH:  # a refresh over: not impossibly soon?
             self._last = -1
-            if ticks_diff(ticks_ms(), self._t) < _SOON_MS and self._absent():
-                self._want = 0
-                self._steps = []
-                self.stuck = _RETRIES + 1  # (knockfw.fault draws nothing on it)
-                raise OSError("panel not connected")
+            if ticks_diff(ticks_ms(), self._t) < _SOON_MS:
+                self._gone()
         if self._steps:
             self.cmd(self._steps.pop(0))
             return True
@@ -222,6 +241,20 @@ class EPD(framebuf.FrameBuffer):
             self.feed()
             sleep_ms(5)
         return True
+
+    def finish(self):
+        """Like wait(), but the controller is left powered on after the refresh (its OFF step
+        not sent): a power cut follows (the Badger's switch-off on battery, as Pimoroni's
+        uc8151 since pimoroni-pico 2b25e79; hardware/README.md). Not asleep: a show() after it
+        refreshes as after any other."""
+        t0 = ticks_ms()
+        while True:
+            if self._steps == [self.OFF] and not self.pin_busy():
+                self._steps = []
+            if not self.busy() or ticks_diff(ticks_ms(), t0) > _WAIT_MS:
+                return
+            self.feed()
+            sleep_ms(5)
 
     def sleep(self):
         """Finish any refresh, then put the controller in deep sleep (image stays on the panel).

@@ -82,7 +82,8 @@ def _handle(e, b):
     try:
         if not b.display.stuck:
             screen(b.display, e, usb)
-            b.display.wait()
+            if usb:  # (on battery power_off() waits for it, as before any switch-off)
+                b.display.wait()
     except Exception:  # noqa: BLE001 - likewise
         pass
     if usb:

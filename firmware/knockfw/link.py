@@ -336,6 +336,7 @@ class Link(_Wire):
             "board": app.board.name,
             "epoch": s.epoch,
             "last_seq": s.last_seq,
+            "battery": app.board.battery,
         }
 
     def _op_bye(self, req, rid):

@@ -26,9 +26,13 @@
 # (a spike: static from a finger, a long wire on the Pico build's 50 kOhm pull-ups) is seen by
 # one entry at most, or by none (both edges latched, the level the same), and is no press; one
 # of 19.2 ms or more always counts (a quick tap is 50-100 ms). The edges serve idle_sleep():
-# they say a button was touched. (Not the PIO: the emulated Pico's PIO runs on the wall
+# they say a button was touched; and where the chain was stopped (below), a look as it starts
+# again (resume(), the reader's look) reads them: a press whose both edges were latched while it
+# was stopped, the level back where it was, counts once, and a level the look saw that changed
+# again before the next entry (its edges) counts from the look. (Not the PIO: the emulated Pico's PIO runs on the wall
 # clock, not the emulated one, and misses taps while the CPU is busy.) The ADC is the sampler's:
-# a battery reading would have to share its conversions; and no pin of the chip may use
+# a reading of another input (adc(): the battery) takes it while the chain is stopped (a W
+# board's probe reads before the chain starts); and no pin of the chip may use
 # Pin.irq() while it runs (C clears the group's edges; MicroPython v1.28's GPIO handler, in
 # machine_pin.c, acknowledges every latched edge of every group). A soft reset closes the DMA
 # channels (MicroPython v1.28: their finalisers), so nothing writes into the next run's heap.
@@ -44,12 +48,25 @@
 # of slices in a row before the app's loop turns again (a look costs a few instructions; a turn
 # of the loop, and the SPI's divider set again, far more). lightsleep(ms) wakes on its timer
 # alarm: a GPIO interrupt would need Pin.irq (not with the sampler, above), and the sleep keeps
-# only the timer's clock (SLEEP_EN1), not IO_BANK0's. A look that finds a button down or an edge
-# latched starts the chain again (resume()), its first entries 1.4 and 11 ms later (one
-# conversion, then a whole entry), where the press is still down (a tap lasts more than a slice
-# and two entries), with the edges latched since: the press that woke it counts, and the
-# sampler follows the rest as on USB, awake for awake_ms (short: between the presses of a hand
-# the panel's refresh is spent asleep too; hardware/POWER.md has the charge of each).
+# only the timer's clock (SLEEP_EN1), not IO_BANK0's: a tap that begins and ends inside one slice
+# latches nothing at all (silicon, and the emulated Pico). The chain starts again as soon as a
+# look finds a button down or an edge latched, and in any case when idle_sleep() returns: it runs
+# whenever the app does anything (a flash write, a refresh, the wait before the auto-off), and
+# is stopped only inside idle_sleep()'s light sleeps. The look that starts it is the reader's
+# first sight of the buttons (see above): a press down at that look counts if the first entry,
+# 1.4 ms later, still sees it or saw it let go (its edge); one that began and ended between two
+# looks counts by its edges. So a tap counts if it overlaps a look: one longer than a slice and
+# the look after it always does (the shortest measured: tests/emu/test_emu_taps.py prints it).
+# Awake for awake_ms after a press (short: between the presses of a hand the panel's refresh is
+# spent asleep too; hardware/POWER.md has the charge of each).
+#
+# Fast imports (_Imports, rp2 only): MicroPython v1.28 looks a module up with three littlefs
+# stats (a folder? .py? .mpy?) and an open, each a walk through the folder's metadata: ~18 ms a
+# module on a Pico, ~25 modules before the first screen. The packages at the root are listed
+# once when this module is imported, and a read-only view of them mounted at /kb, first on
+# sys.path (and knockfw's __path__): the stats are answered from the listing, only the open goes
+# to the flash. A module added later (the listing is of this boot) is found after a reset, as
+# `knockbox deploy` does one.
 import os
 import sys
 import time
@@ -62,23 +79,79 @@ import knockfw
 
 _EARLY_GAP_MS = 5  # second look at the buttons, as Pimoroni's wakeup module (gpio_get_all twice)
 _early = None  # early_buttons(): the button held when boot.py ran, "" if none (None: not run)
-_latched: tuple = ()  # early_buttons(): (Buttons sampled since boot.py, their pins)
+_early_at = None  # its ticks_ms (when boot.py first saw it)
+_latched: tuple = ()  # early_buttons(): (Buttons sampled since boot.py, their pins, the reader)
+_w = None  # early_buttons(): the name of the W board the board file's probe found, else None
 _K = const(7)  # ADC conversions a ring entry: 9.6 ms
 _LOG = const(10)  # each ring 2 ** 10 bytes: _N entries, 2.4 s of levels between two polls
 # (measured: 0.9 s at the flash's worst; 2 s while a slow laptop took a
 # sync's pages, the app's USB writes waiting for it)
 _N = const(1 << (_LOG - 2))
-_ADC = const(0x4004C000)  # the ADC's registers: CS, then FCS at 8, FIFO at 12, DIV at 16
+_ADC = const(0x4004C000)  # the ADC's registers: CS, RESULT at 4, FCS at 8, FIFO at 12, DIV at 16
 _ADC_RUN = const(0x4009)  # CS: on, free running, input 4 (the temperature sensor's, unused)
+_ADC_FCS = const(0x1000009)  # FCS: FIFO on, DREQ at 1 result
 _NAP_MS = const(100)  # on battery, idle: light sleep slices in a row before the app's loop turns
 _INTR = const(0x400140F0)  # IO_BANK0 INTR0-3: 4 bits a GPIO (level low, high, edge low, high)
+_LEVELS = const(0x22222222)  # in an INTR word: each GPIO's level-high bit
 _dma: tuple = ()  # the ring's DMA channels and buffer, kept (a collected channel is closed)
 
 
-def _ring(gpio):
+class _Imports:
+    # A read-only view of the packages at the root for the import system (see the header):
+    # stat() from one listing of each folder (" app.mpy board.mpy ... "; the folders are the
+    # keys), open() to the file itself; it lists as empty.
+    def __init__(self):
+        self.d = {}
+        self._list("")
+
+    def _list(self, d):
+        s = " "
+        for e in os.ilistdir(d or "/"):
+            if e[1] != 0x4000:
+                s += e[0] + " "
+            elif d or e[0] != "data":  # (the user's data: not code, and it changes)
+                self._list(d + "/" + e[0])
+        self.d[d] = s
+
+    def mount(self, *args):
+        pass
+
+    umount = mount
+
+    def ilistdir(self, p):
+        return iter(())
+
+    def stat(self, p):
+        i = p.rfind("/")
+        if p in self.d:
+            m = 0x4000
+        elif " %s " % p[i + 1 :] in self.d.get(p[:i], ""):
+            m = 0x8000
+        else:
+            raise OSError(2)
+        return (m, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+
+    def open(self, p, mode):
+        return open(p, mode)
+
+
+if sys.platform == "rp2":  # (once a boot: a soft reset unmounts it)
+    try:
+        import vfs
+
+        vfs.mount(_Imports(), "/kb")
+        sys.path.insert(0, "/kb")
+        knockfw.__path__ = "/kb/knockfw"  # type: ignore[attr-defined]
+    except Exception:  # noqa: BLE001 - slower imports, nothing worse
+        pass
+
+
+def _ring(gpio, taps):
     """Start sampling the group of 8 GPIOs that holds `gpio` (DMA into the rings, paced by the
-    ADC); returns the function that gives the changes since its last call as [(ticks_ms,
-    levels)], levels bit 4 * (g % 8) + 1 the level of GPIO g."""
+    ADC); returns the reader: read() gives the changes since its last call as [(ticks_ms,
+    levels)], levels bit 4 * (g % 8) + 1 the level of GPIO g; read(word), as the chain starts
+    again (resume()), takes a look at the group's INTR word (taps: the level bits of the GPIOs
+    whose press made and let go while it was stopped counts once; see the header)."""
     global _dma
     import _rp2  # type: ignore[import-not-found]  # the built-in behind rp2, found at once
 
@@ -89,7 +162,7 @@ def _ring(gpio):
     machine.ADC(4)  # the ADC out of reset, on (the temperature sensor)
     m[adc] = 0  # stopped (a soft reset leaves it running) while it is set
     m[adc + 16] = 0xFFFF00  # DIV: 48 MHz / 65536
-    m[adc + 8] = 0x1000009  # FCS: FIFO on, DREQ at 1 result
+    m[adc + 8] = _ADC_FCS
     buf = array("H", bytes(_N * 12))  # two rings of _N words, each aligned to its size
     da, db, dc, dd = _rp2.DMA(), _rp2.DMA(), _rp2.DMA(), _rp2.DMA()  # claimed
     _dma = (da, db, dc, dd, buf)  # kept while the module lives (the app stopped by Ctrl-C too)
@@ -122,30 +195,51 @@ def _ring(gpio):
     m[adc] = _ADC_RUN
     r = 0
     last = -1  # the levels taken last (-1: none yet)
-    prev = pi = 0  # the entry before: its levels, where it is
+    prev = pi = 0  # the entry before: its levels, where it is (-1: a look, at ticks_ms lt)
+    lt = time.ticks_ms()
+    looked = 0
+    out: list = []  # what the next read() returns
 
-    def read():
-        nonlocal r, last, prev, pi
-        out = []
+    def read(word=-1):
+        nonlocal r, last, prev, pi, lt, looked, out
         w = (dd.write - t) >> 2 & (_N - 1)  # D's next word: every entry before it is whole
         while r != w:
             i = h + 2 * r
-            lv = (buf[i + 1] & 0x2222) << 16 | buf[i] & 0x2222
+            lo, hi = buf[i], buf[i + 1]
+            lv = (hi & 0x2222) << 16 | lo & 0x2222
             # a button's level is taken once two entries in a row have it, at the first of
-            # them: a spike is no press (see the header)
+            # them: a spike is no press (see the header); right after a look, also a level
+            # the entry saw change since (its edges)
             if last < 0:
                 new, j = lv, i
             else:
-                new, j = lv & prev | last & (lv ^ prev), pi
+                d = lv ^ prev
+                if looked:
+                    d &= ~((hi >> 1 | hi >> 2) << 16 | lo >> 1 | lo >> 2)
+                    looked = 0
+                new, j = prev & ~d | last & d, pi
             if new != last:
                 last = new
-                # ticks_us is TIMERAWL's low 30 bits: the sample's age gives its ticks_ms
-                u = (buf[j + 2 * _N + 1] & 0x3FFF) << 16 | buf[j + 2 * _N]
-                u = time.ticks_add(time.ticks_ms(), time.ticks_diff(u, time.ticks_us()) // 1000)
+                if j < 0:
+                    u = lt
+                else:  # ticks_us is TIMERAWL's low 30 bits: the sample's age gives its ticks_ms
+                    u = (buf[j + 2 * _N + 1] & 0x3FFF) << 16 | buf[j + 2 * _N]
+                    u = time.ticks_add(time.ticks_ms(), time.ticks_diff(u, time.ticks_us()) // 1000)
                 out.append((u, new))
             prev, pi = lv, i
             r = (r + 1) & (_N - 1)
-        return out
+        if word < 0:
+            got, out = out, []
+            return got
+        lv = word & _LEVELS
+        lt = time.ticks_ms()
+        if last >= 0:
+            d = (word >> 1 | word >> 2) & taps & ~(lv ^ last)
+            if d:  # made and let go while stopped (both edges, the level back): once
+                out.append((lt, last ^ d))
+                out.append((lt, last))
+        prev, pi, looked = lv, -1, 1
+        return None
 
     return read
 
@@ -161,42 +255,57 @@ def pause():
 
 
 def resume():
-    """Start the sampler again: its first entry after one conversion, then every 9.6 ms."""
+    """Start the sampler again: its first entry after one conversion, then every 9.6 ms (the
+    ADC's FIFO set up again: a reading of another input, in between, turns it off)."""
     da = _dma[0]
     da.count = 1
     da.ctrl = da.ctrl | 1
     da.active(1)
     da.count = _K  # the reload for A's next triggers
-    machine.mem32[_ADC] = _ADC_RUN
+    m = machine.mem32
+    m[_ADC + 8] = _ADC_FCS
+    m[_ADC] = _ADC_RUN
 
 
-def early_buttons(pins, names, pull, pressed):
-    """boot.py, through the board file's early(): set up the buttons, note the one held now
-    (looked at twice, 5 ms apart; Board() hands it to the app as wake_button()), and start
-    sampling them (_ring), so that a press made while the app is still being imported counts
-    too (Board().latched_buttons() hands the Buttons reading the samples over)."""
-    global _early, _latched
+def early_buttons(pins, names, pull, pressed, seen=None, at=None, probe=None):
+    """boot.py, through the board file's early(): the board file's W probe (before the sampler
+    takes the ADC), then the buttons set up, the one held now noted (Board() hands it to the
+    app as wake_button()): a button pressed in either of two reads of the SIO's GPIO_IN at least
+    _EARLY_GAP_MS apart, as Pimoroni's wakeup module does (seen: the first, as boot.py read it at
+    ticks_ms at; none: read now, the pins set up); then the sampler started (_ring), so that a
+    press made while the app is still being imported counts too (Board().latched_buttons()
+    hands the Buttons reading the samples over)."""
+    global _early, _early_at, _latched, _w
     P = machine.Pin
+    if probe and _w is None:
+        _w = probe()
     pins_on = dict((n, P(pins[n], P.IN, pull)) for n in names)
+    m = machine.mem32
+    inv = pressed - 1  # 0, or -1: GPIO_IN ^ inv has a 1 for each pin that reads pressed
+    if seen is None:
+        seen, at = m[0xD0000004] ^ inv, time.ticks_ms()
+    time.sleep_ms(max(0, _EARLY_GAP_MS - time.ticks_diff(time.ticks_ms(), at)))
+    seen |= m[0xD0000004] ^ inv  # SIO GPIO_IN again
     held = ""
-    for attempt in range(2):
-        for n in names:
-            if pins_on[n].value() == pressed:
-                held = n
-                break
-        if held or attempt:
+    for n in names:
+        if seen >> pins[n] & 1:
+            held = n
             break
-        time.sleep_ms(_EARLY_GAP_MS)
-    _early = held
+    _early, _early_at = held, at
     from knockfw.buttons import Buttons
 
+    taps = 0
+    for n in names:
+        taps |= 2 << 4 * (pins[n] & 7)
+    read = _ring(pins[names[0]], taps)
     _latched = (
         Buttons(
             dict((n, 4 * (pins[n] & 7) + 1) for n in names),
             active_low=not pressed,
-            sample=_ring(pins[names[0]]),
+            sample=read,
         ),
         pins_on,
+        read,
     )
     return held or None
 
@@ -207,12 +316,13 @@ class Rp2Board(knockfw.Board):
     data_dir = "/data"
     awake_ms = 300  # on battery: no light sleep until the buttons have been still this long
 
-    def _buttons_from(self, pins, names, pull, pressed):
+    def _buttons_from(self, pins, names, pull, pressed, probe=None):
         """The buttons boot.py set up and samples since (or, if it did not run, set up and
-        sampled from now) and the waking press: the one held then."""
+        sampled from now) and the waking press: the one held then. (A W board the probe found
+        is refused by knockfw.board.load().)"""
         global _early, _latched
         if not _latched:  # boot.py did not run: what it does, now
-            early_buttons(pins, names, pull, pressed)
+            early_buttons(pins, names, pull, pressed, probe=probe)
         self._pressed = pressed
         self._names = names
         # the buttons' group's INTR word, and its bits that say a button is in use: pressed,
@@ -226,9 +336,10 @@ class Rp2Board(knockfw.Board):
         self._stir = (m & 0xFFFF, m >> 16)
         self._stirred = time.ticks_ms()
         self._paused = False
-        self._latched, self._buttons = _latched  # sampling since boot.py
+        self._latched, self._buttons, self._read = _latched  # sampling since boot.py
         _latched = ()
         self._woke = _early or None
+        self.woke_at = _early_at
         _early = None
 
     def _held(self):
@@ -242,7 +353,9 @@ class Rp2Board(knockfw.Board):
         """The e-ink driver on its SPI bus, plus the LED, USB sense and the serial streams."""
         P = machine.Pin
         self._led = P(pins["led"], P.OUT, value=0)
-        self._vbus = P(pins["vbus"], P.IN)
+        # VBUS sense with its pull-down (as Pimoroni's): a pin nothing drives reads battery,
+        # the safe side (sleeps, switches off) rather than USB for ever (hardware/README.md)
+        self._vbus = P(pins["vbus"], P.IN, P.PULL_DOWN)
         self._spi_hz = hz
         # every SPI pin named: without miso= machine.SPI takes the bus's default MISO pin
         # (SPI1: GP8, the Pico-ePaper's DC) and gives it to the SPI (ports/rp2 machine_spi.c);
@@ -281,7 +394,8 @@ class Rp2Board(knockfw.Board):
 
     def wake_button(self):
         """The button that woke the board (held at power-up, or the press that ended a sleep
-        in power_off()), or None. Once: it is forgotten when read."""
+        in power_off()), or None; woke_at: when it was first seen. Once: it is forgotten when
+        read."""
         w = self._woke
         self._woke = None
         return w
@@ -302,15 +416,17 @@ class Rp2Board(knockfw.Board):
     def sampling(self, on, fresh=True):
         """Start or stop the buttons' sampler. Stopped, no DMA channel is busy, the ADC draws
         nothing and the rings stand still (light sleep: see the header; power_off()). Started
-        again, its first entry comes at once; fresh: the edges latched meanwhile dropped first
-        (power_off() read the pins itself)."""
+        again, after a look at the buttons (the reader's), its first entry comes at once; fresh:
+        the edges latched meanwhile dropped first (power_off() read the pins itself)."""
         if on == self._paused:
             self._paused = not on
             if not on:
                 pause()
                 return
+            m, a = machine.mem16, self._intr
             if fresh:
-                machine.mem32[self._intr] = -1
+                machine.mem32[a] = -1
+            self._read(m[a + 2] << 16 | m[a])
             resume()
 
     def lightsleep(self, ms, slices=1):
@@ -352,17 +468,19 @@ class Rp2Board(knockfw.Board):
     def idle_sleep(self, ms):
         """Sleep between polls. On USB a plain sleep, so the serial link keeps running. On
         battery, once the buttons have been still for awake_ms, the sampler stopped and a light
-        sleep (clocks gated, RAM kept); a plain one, the sampler running, while they are in use
-        (see the header)."""
+        sleep (clocks gated, RAM kept), the sampler started again as it ends; a plain one, the
+        sampler running, while they are in use (see the header)."""
         now = time.ticks_ms()
         m, a = machine.mem16, self._intr
         lo, hi = self._stir
         if m[a] & lo or m[a + 2] & hi:
             self._stirred = now
         if self.on_usb() or time.ticks_diff(now, self._stirred) < self.awake_ms:
-            self.sampling(True, False)
             time.sleep_ms(ms)
-        else:
-            self.sampling(False)
+            return
+        self.sampling(False)
+        try:
             d = self.display  # while it refreshes, a slice: the app sends its next step sooner
             self.lightsleep(ms, 1 if d.awake and d.pin_busy() else _NAP_MS // ms)
+        finally:
+            self.sampling(True, False)

@@ -19,13 +19,15 @@
 #
 # Full refresh: both RAMs (0x26 "previous", 0x24 "current") get the image, then 0x22 = 0xF7
 # (clock and analog on, load temperature and the OTP waveform, display mode 1, all off), as
-# GxEPD2's _Update_Full(): ~2-3 s.
+# GxEPD2's _Update_Full(): 4.0 s as GxEPD2 measured this panel (GxEPD2_290_T94_V2.h:
+# full_refresh_time, "e.g. 4011934us").
 # Partial refresh: display mode 2 compares the current image with the previous one, so 0x26 must
 # hold the image now on the panel: we keep a copy of what was sent last (4.7 KB, RAM polarity)
 # and write it. This panel has no partial waveform in OTP: the waveform (GxEPD2's lut_partial)
 # is loaded into the LUT register (0x32, 153 bytes) before the first partial after a full (0xF7
 # reloads the OTP one), then 0x22 = 0xCF (clock and analog on, display mode 2, all off):
-# ~0.3-0.5 s. show(quick=True) is the same partial: it is already the quickest this panel has.
+# 0.74 s as GxEPD2 measured it (partial_refresh_time, "e.g. 736721us"). show(quick=True) is
+# the same partial: it is already the quickest this panel has.
 from micropython import const
 from knockfw.epd import EPD, PAGES, WIDTH
 from knockfw import epdinvert
@@ -84,9 +86,9 @@ class SSD1680(EPD):
         if getattr(self, "_prev", None) is None:
             self._prev = bytearray(len(self.buf))  # the image now on the panel, RAM polarity
         self.hw_reset(10, 10)
-        self.wait_pin(1000)
+        self._ready(1000)
         self.cmd(_SW_RESET)
-        self.wait_pin(1000)
+        self._ready(1000)
         self.cmd(_DRIVER_OUTPUT, b"\x27\x01\x00")  # 296 gate lines, G0 first
         self.cmd(_DATA_ENTRY, b"\x07")
         self.cmd(_RAM_X_WINDOW, b"\x00\x0f")

@@ -143,6 +143,8 @@ fault_saved
 fault_off
 fault_usb
 fault_sync
+bat_low
+bat_off
 """
 
 _lang = "en"

@@ -117,4 +117,6 @@ Your games are saved
 Press a button to start again
 Restarting in 5 seconds
 Details: knockbox sync
+Battery low
+New batteries or USB, then a button
 """

@@ -28,7 +28,8 @@
 # controller's "old" image (DTM1). They ghost: hence a full refresh every `full_every` partials.
 #
 # Sequence per show(): [PSR + LUTs when the waveform changes] -> DTM2 + frame -> DSP -> PON;
-# then, each time BUSY clears: DRF (refresh), POF (power off). busy() sends DRF and POF.
+# then, each time BUSY clears: DRF (refresh), POF (power off). busy() sends DRF and POF; before
+# the Badger cuts its power, finish() leaves the POF out (epd.py).
 from micropython import const
 from knockfw.epd import EPD, WIDTH
 from knockfw import epdconv
@@ -79,12 +80,13 @@ def _lut(levels, timing, size):
 class UC8151(EPD):
     BUSY_LEVEL = 0
     REFRESH = _DRF
+    OFF = _POF
     _mode = 0  # waveform in the controller: 0 OTP (full), 1 fast, 2 turbo
 
     def setup(self):
         # Pimoroni reset(): RST low 10 ms, high 10 ms, then wait for BUSY_N.
         self.hw_reset(10, 10)
-        self.wait_pin(1000)
+        self._ready(1000)
         self.cmd(_PSR, _PSR_OTP)
         self.cmd(_PWR, b"\x03\x00\x2b\x2b\x2b")  # VDS/VDG internal, VGH/VGL 16 V, VDH/VDL 11 V
         self.cmd(_BTST, b"\x17\x17\x17")  # booster soft start: 10 ms, strength 3, off 6.58 us

@@ -17,6 +17,7 @@ The board is talked to through knockbox.rawrepl.Board. The unix port works as a 
 directory, and it has no soft reset.
 """
 
+import ast
 import hashlib
 import json
 import time
@@ -114,16 +115,32 @@ def sha(data):
 # ---- checks and the plan ----------------------------------------------------------------------
 
 
+def w_board(m):
+    """True if m, a board's name as its firmware gives it, names a W board: a word before
+    " with" that is "W" or ends in "W" after a digit or a small letter ("Raspberry Pi Pico W",
+    "Pimoroni Badger2040W 2MB"). The firmware's own rule is knockfw.board.w_board (the same:
+    tests/test_w_boards.py)."""
+    for w in m.split(" with ")[0].split():
+        if w == "W" or w[-1] == "W" and (w[-2].isdigit() or w[-2].islower()):
+            return True
+    return False
+
+
+def refuse_w(what):
+    raise DeployError(
+        "the board is a %s: Knockbox does not support W boards (their GPIO "
+        "23-25 and 29 belong to the radio); use a Pico or a Badger 2040" % what
+    )
+
+
 def check_device(info, mpy_release, mpy_ver):
     """Refuse a board whose MicroPython is too old or cannot load what our mpy-cross emits, and
-    a W board (its name, as the firmware gives it, has "W" before " with": Pico W, Badger 2040
-    W), whose GPIO 23-25 and 29 belong to the radio: knockfw.board.refused() says the same."""
+    a W board by its name (w_board(): Pico W, Badger 2040 W), whose GPIO 23-25 and 29 belong to
+    the radio: knockfw.board.refused() says the same. (One flashed with a plain Pico's firmware
+    names itself a Pico: probe_w() finds it.)"""
     machine = info.get("machine") or ""
-    if "W" in machine.split(" with ")[0].split():
-        raise DeployError(
-            "the board is a %s: Knockbox does not support W boards (their GPIO "
-            "23-25 and 29 belong to the radio); use a Pico or a Badger 2040" % machine
-        )
+    if w_board(machine):
+        refuse_w(machine)
     version = tuple(info["version"])
     vtext = ".".join(str(x) for x in version)
     if version[:2] < MIN_VERSION:
@@ -159,6 +176,36 @@ def check_device(info, mpy_release, mpy_ver):
         ver,
         sub,
     )
+
+
+def probe_code(board):
+    """The code that runs board's W probe on the board and prints its verdict (a name, or
+    None): the board file's own probe_w(), its source taken from the firmware's board file."""
+    import os
+
+    from knockbox.manifest import home
+
+    path = os.path.join(home("knockfw"), "knockfw", "board_%s.py" % board.replace("-", "_"))
+    with open(path, encoding="utf-8") as f:
+        src = f.read()
+    for node in ast.parse(src).body:
+        if isinstance(node, ast.FunctionDef) and node.name == "probe_w":
+            return "%s\nprint(repr(probe_w()))\n" % ast.get_source_segment(src, node)
+    raise DeployError("no probe_w() in %s" % path)
+
+
+def probe_w(board, name, info):
+    """Refuse a W board that its name did not give away (flashed with a plain Pico's firmware):
+    the chosen board's probe, run on it (the Pico W's GPIO 29 with GPIO 25 an input, the Badger
+    2040 W's clock at I2C 0x51). Not on the unix port (a development board)."""
+    if info["platform"] != "rp2":
+        return
+    try:
+        found = ast.literal_eval(board.run(probe_code(name)).strip().splitlines()[-1])
+    except (ValueError, SyntaxError, IndexError):
+        found = None
+    if found:
+        refuse_w("%s (%s, by its hardware)" % (found, info.get("machine") or "?"))
 
 
 def package_folders(files):
@@ -277,6 +324,7 @@ def _deploy(board, args, mpy_release, mpy_ver, out):
     say(out, "board at %s: %s" % (board.port, check_device(info, mpy_release, mpy_ver)))
     current_board = board.read(BOARD_FILE)
     choice = board_json(args.board, current_board)
+    probe_w(board, board_of(choice), info)
     # compiled already (cached): the chosen board's files, native modules for its architecture
     files = compile_for(info, board_of(choice))
     on_board, nohash = board.hashes(

@@ -187,7 +187,7 @@ class Connection:
     def hello(self):
         """Start a session: end any half line the device holds, then ask who it is; the reply,
         once check_proto() accepts it. Reply fields: `proto`, `device`, `fw`, `format`,
-        `board`, `epoch`, `last_seq`."""
+        `board`, `epoch`, `last_seq`, `battery`."""
         try:
             self.ser.reset_input_buffer()
         except (self._serial_error, OSError) as e:

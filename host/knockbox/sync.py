@@ -232,6 +232,29 @@ class Sync:
         )
 
 
+def battery_line(info):
+    """The device's last battery reading (the hello's `battery`, docs/PROTOCOL.md) as a line for
+    people; None without one (or with one that makes no sense)."""
+    b = info.get("battery")
+    try:
+        v, s, low = (b[k] / 1000.0 for k in ("vbat_mv", "supply_mv", "low_mv"))
+        usb = bool(b.get("usb"))
+    except (TypeError, KeyError, AttributeError):
+        return None
+    line = (
+        "battery %.2f V, supply %.2f V (read on %s); the device switches off below a "
+        % (
+            v,
+            s,
+            "USB power" if usb else "battery",
+        )
+        + "%.2f V supply on battery" % low
+    )
+    if not usb and s < low:
+        line += ": BATTERY LOW, change the batteries"
+    return line
+
+
 def kept_note(dev, gid, device_hands, kept_hands, apart):
     """The line that says what the history keeps of a game the device now has less of."""
     hands = "%d hand%s" % (kept_hands, "" if kept_hands == 1 else "s")

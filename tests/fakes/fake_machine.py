@@ -42,6 +42,12 @@ class Pin:
     def __call__(self, v=None):
         return self.value(v)
 
+    def init(self, mode=-1, pull=-1, value=None):
+        self.mode = mode
+        self.pull = pull
+        if value is not None:
+            self.out = value
+
     def irq(self, handler=None, trigger=0, hard=False):
         self.handler = handler
         self.trigger = trigger
@@ -121,6 +127,22 @@ class ADC:
         calls.append(("adc", channel))
 
 
+adc = {}  # ADC input (0-3: GPIO 26-29, 4: the temperature sensor) -> what it converts to (0-4095)
+on_adc = []  # functions called with the input at each conversion
+i2c = set()  # I2C addresses that answer (a device there)
+
+
+class I2C:
+    def __init__(self, i2c_id, scl=None, sda=None, freq=400000, timeout=50000):
+        calls.append(("i2c", i2c_id, scl.gpio, sda.gpio))
+
+    def readfrom(self, addr, n):
+        calls.append(("i2c.readfrom", addr))
+        if addr not in i2c:
+            raise OSError(19)  # MP_ENODEV: nobody acknowledged
+        return bytes(n)
+
+
 class _Mem:
     """machine.mem32 (or mem16): what was written, by address (reads of anything else give 0),
     except in the ranges a model took (fakes.fake_rp2: IO_BANK0's raw interrupt registers).
@@ -163,3 +185,41 @@ class _Mem:
 
 mem32 = _Mem()
 mem16 = _Mem(2, mem32)
+
+
+# The ADC's registers (RP2040 datasheet 4.9.6) as far as a one-shot conversion goes: a write of CS
+# with START_ONCE converts input AINSEL (adc[...]) into RESULT and CS reads READY until CS is
+# written without it; everything else is kept as written.
+_ADC = 0x4004C000
+_ready = [False]
+
+
+def _adc_load(addr):
+    v = mem32.words.get(addr, 0)
+    return v | 0x100 if addr == _ADC and _ready[0] else v
+
+
+def _adc_store(addr, value):
+    if addr == _ADC and value & 4:
+        mem32.words[_ADC + 4] = adc.get(value >> 12 & 7, 0) & 0xFFF
+        for f in on_adc:
+            f(value >> 12 & 7)
+        value &= ~4
+        _ready[0] = True
+    elif addr == _ADC:
+        _ready[0] = False
+    mem32.words[addr] = value
+
+
+def _gpio_in(addr):
+    # SIO GPIO_IN: every GPIO's level (a pin made reads as it says; else levels, else 0: the pads
+    # come out of reset with their pull-downs)
+    v = 0
+    for g in range(30):
+        p = pin(g)
+        v |= (p.value() if p is not None else levels.get(g, 0)) << g
+    return v
+
+
+mem32.models.append((_ADC, _ADC + 0x24, _adc_load, _adc_store))
+mem32.models.append((0xD0000004, 0xD0000008, _gpio_in, None))

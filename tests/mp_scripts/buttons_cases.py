@@ -429,18 +429,36 @@ def case_deaf_time_runs_from_the_edge():
 
 
 def case_inject_sampled():
-    # the RP2040: B woke the board, its levels come from the samples (held, then let go)
+    # the RP2040: B woke the board, its levels come from the samples (held, then let go): a
+    # press when it is let go, as any press of B
     got = replay(
         {"b": press(0, 200), "a": press(400, 460)}, 600, setup=lambda b: b.inject("b"), sampled=True
     )[0]
-    check(got, [(0, "b", "press"), (460, "a", "press")])
+    check(got, [(200, "b", "press"), (460, "a", "press")])
 
 
 def case_inject_still_held():
-    # woke by A still held for 1.5 s: no second press, no long; up held at wake: no repeats
+    # woke by A still held for 1.5 s: one long press (a gin), once; Up held at wake: its press,
+    # no repeats
     tr = {"a": press(0, 1500), "up": press(0, 1500)}
     got = replay(tr, 2000, setup=lambda b: (b.inject("a"), b.inject("up")))[0]
-    check(got, [(0, "a", "press"), (0, "up", "press")])
+    check(got, [(0, "up", "press"), (600, "a", "long")])
+
+
+def case_inject_held_since():
+    # issue 26: B seen down 40 ms before the sampler's first sample (boot.py's look, then the
+    # sampler started), the app's first poll 700 ms later (boot, the journal); the samples come
+    # with their own times. Held 800 ms from the wake: a long press (gin); 300 ms: a press.
+    for held, want in ((800, [(700, "b", "long")]), (300, [(700, "b", "press")])):
+        got = replay(
+            {"b": press(0, held - 40)},
+            1000,
+            base=5000,
+            polls=range(700, 1001, 100),
+            sampled=True,
+            setup=lambda b: b.inject("b", buttons._tadd(5000, -40)),
+        )[0]
+        check(got, want)
 
 
 def case_inject_unknown():

@@ -82,6 +82,7 @@ class Port(io.IOBase):
 
 class Board:
     name = "testboard"
+    battery = None  # the last battery reading (knockfw.Board)
 
 
 class App:

@@ -22,7 +22,12 @@ def case_hello():
         (VERSION, "knockbox-game/1", "testboard", PROTO),
     )
     check((r["epoch"], r["last_seq"]), (app.store.epoch, app.store.last_seq))
+    check(r["battery"], None)  # no reading (the Pico build, an ADC that reads nothing)
     check(link.faults, 0)
+    # the board's last battery reading, as the board keeps it (docs/PROTOCOL.md)
+    app.board.battery = {"vbat_mv": 2910, "supply_mv": 2790, "usb": False, "low_mv": 2800}
+    r = ask(link, inp, out, {"id": 2, "op": "hello"})
+    check(r["battery"], app.board.battery)
 
 
 def case_ops_no_host_uses_are_gone():

@@ -34,6 +34,9 @@ def run(args, out, err):
             S.check_hello(info)  # before the history is opened: a stranger leaves no file
             s = S.Sync(conn, History(args.db), err).run(info)
             out.write(s.summary() + "\n")
+            battery = S.battery_line(info)
+            if battery:
+                out.write(battery + "\n")
             for f in faults.pull(conn, s.hist, info["device"], now()):
                 out.write(faults.describe(f) + "\n")
             for g in s.invalid:
