@@ -147,6 +147,7 @@ class Device(_Panel, Laptop):
         flash_timing=None,
         power=None,
         timer_start_us=None,
+        silicon_clocks=False,
     ):
         """state: a new state directory; image: the flash image to boot (copied); busy_ms: if
         set, the panel's BUSY pin is held busy that long after each refresh command (a panel
@@ -154,7 +155,9 @@ class Device(_Panel, Laptop):
         busy time, "typ", "max" or "off" (None: the emulator's default, typ, or
         $PICO_EMU_FLASH_TIMING); power: "badger", the Badger's power path (off on battery once
         the latch is down and no button is held; a press powers it on, a boot from reset);
-        timer_start_us: where the chip's timer starts at each reset (ticks_us wraps at 2**30)."""
+        timer_start_us: where the chip's timer starts at each reset (ticks_us wraps at 2**30);
+        silicon_clocks: the emulator's model of a real chip's clocks (the ring oscillator from
+        reset, the XIP cache's misses: rp2040-emu --silicon-clocks), for timings at boot."""
         self.emupico = emupico
         self.state = os.path.abspath(str(state))
         self.board = board
@@ -166,6 +169,7 @@ class Device(_Panel, Laptop):
         self.flash_timing = flash_timing
         self.power = power
         self.timer_start_us = timer_start_us
+        self.silicon_clocks = silicon_clocks
         os.makedirs(self.state, exist_ok=True)
         self.flash = os.path.join(self.state, "flash.img")
         if image is None:  # a blank flash: MicroPython makes a new filesystem
@@ -208,6 +212,8 @@ class Device(_Panel, Laptop):
             args += ["--power", self.power]
         if self.timer_start_us is not None:
             args += ["--timer-start-us", str(self.timer_start_us)]
+        if self.silicon_clocks:
+            args.append("--silicon-clocks")
         self.started = True  # from here stop() runs pico-stop (safe if nothing is running)
         p = self.pico.start(*args, check=False, capture_output=True, text=True)
         if p.returncode != 0:
