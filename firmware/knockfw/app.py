@@ -72,12 +72,20 @@ def check_settings(d):
 class App:
     def __init__(self, board, now_ms=None):
         self.board = board
-        board.mount()
         # The buttons first: from here on every press is latched, also while the journal loads
         # (on the Pico boot.py has latched them since it ran: the board hands over).
         self.buttons = board.latched_buttons() or Buttons(
             board.buttons_pins(), active_low=board.active_low, clock=board.clock
         )
+        # The UI (and the activities boot imports) before the journal. The journal's replay
+        # leaves the heap in small pieces, where the bytecode imported later (the link, the
+        # activities) may find no room: a piece is kept through the replay and given back
+        # (a 1,000-hand journal on the unix port's 192 KB heap needs 140 KB so, 175 without).
+        # A fresh heap always has it; one left in pieces by an earlier App (tests) may not.
+        # Then the data folder: the boot's imports are done (the Pico's board drops what made
+        # them quick there: knockfw.rp2board).
+        self.ui = UI()
+        board.mount()
         woke = board.wake_button()
         if woke:  # held since woke_at: a press, or held long a long one (gin)
             self.buttons.inject(woke, board.woke_at)
@@ -95,12 +103,6 @@ class App:
         self.display = board.display
         if board.low:  # before the journal is opened (which may write): nothing written
             self.battery_low()
-        # The UI (and the activities boot imports) before the journal. The journal's replay
-        # leaves the heap in small pieces, where the bytecode imported later (the link, the
-        # activities) may find no room: a piece is kept through the replay and given back
-        # (a 1,000-hand journal on the unix port's 192 KB heap needs 140 KB so, 175 without).
-        # A fresh heap always has it; one left in pieces by an earlier App (tests) may not.
-        self.ui = UI()
         self.store = Store(
             Journal(d + "/journal.txt"), d + "/meta.json", snap_path=d + "/snap.json"
         )
@@ -239,15 +241,10 @@ class App:
         nothing more is written (no save, no checkpoint), "battery low" goes on the panel, and
         the board switches off. Returns if it keeps running (USB came, a button held): the
         next reading decides again."""
-        b, d = self.board, self.display
-        t, S = strings.t, screens
-        S.text.clear(d)
-        S.bar(d, t("bat_low"))
-        r = b.battery
-        if r:
-            S.center(d, "%.2f V" % (r["vbat_mv"] / 1000), 0, 40, S.W, S.medium)
-        S.center(d, t("bat_off"), 0, 70, S.W, S.medium)
-        d.show(True)
+        from knockfw import fault
+
+        b = self.board
+        fault.low(self.display, b.battery)
         b.power_off()
         b.low = False
         self.dirty = True

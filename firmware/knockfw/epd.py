@@ -66,8 +66,9 @@ class EPD(framebuf.FrameBuffer):
     _last = -1  # the command sent last
     stuck = 0  # resets in a row of a panel that did not finish (see the header)
 
-    def __init__(self, spi, cs, dc, rst, busy, full_every=_FULL_EVERY, feed=None):
-        buf = bytearray(WIDTH * HEIGHT // 8)
+    def __init__(self, spi, cs, dc, rst, busy, full_every=_FULL_EVERY, feed=None, buf=None):
+        # buf: the framebuffer, if the board kept one (in one piece from boot: knockfw.rp2board)
+        buf = buf or bytearray(WIDTH * HEIGHT // 8)
         super().__init__(buf, WIDTH, HEIGHT, framebuf.MONO_VLSB)
         self.buf = buf
         self.width = WIDTH

@@ -108,6 +108,21 @@ def screen(d, e, usb):
     d.show(True)
 
 
+def low(d, r):
+    """knockfw.app's battery_low(): "Battery low" on panel d, with reading r (the board's
+    battery, or None), and its (full) refresh started. Here with the error screen: a switch-off
+    on a screen of its own, loaded only then."""
+    from knockfw import screens as S
+
+    t, medium = S.t, S.medium
+    S.text.clear(d)
+    S.bar(d, t("bat_low"))
+    if r:
+        S.center(d, "%.2f V" % (r["vbat_mv"] / 1000), 0, 40, S.W, medium)
+    S.center(d, t("bat_off"), 0, 70, S.W, medium)
+    d.show(True)
+
+
 def read(clear=None):
     """The serial link's "faults": {"faults": the records' text, "size": its bytes}. clear=N
     (the size the laptop has stored) removes the file first if it still holds N bytes (after a

@@ -65,8 +65,9 @@
 # module on a Pico, ~25 modules before the first screen. The packages at the root are listed
 # once when this module is imported, and a read-only view of them mounted at /kb, first on
 # sys.path (and knockfw's __path__): the stats are answered from the listing, only the open goes
-# to the flash. A module added later (the listing is of this boot) is found after a reset, as
-# `knockbox deploy` does one.
+# to the flash. The board's mount() drops it again, which the app asks for once its boot's
+# modules are in and before its journal (the boot's peak of RAM): the modules imported later
+# (fewer, and where the panel's refresh hides them) look on the flash.
 import os
 import sys
 import time
@@ -82,6 +83,8 @@ _early = None  # early_buttons(): the button held when boot.py ran, "" if none (
 _early_at = None  # its ticks_ms (when boot.py first saw it)
 _latched: tuple = ()  # early_buttons(): (Buttons sampled since boot.py, their pins, the reader)
 _w = None  # early_buttons(): the name of the W board the board file's probe found, else None
+_fb = None  # the panel's framebuffer (296 x 128 / 8 bytes), kept from boot: in one piece
+_room = None  # heap kept in one piece from boot until the app's imports are done (mount())
 _K = const(7)  # ADC conversions a ring entry: 9.6 ms
 _LOG = const(10)  # each ring 2 ** 10 bytes: _N entries, 2.4 s of levels between two polls
 # (measured: 0.9 s at the flash's worst; 2 s while a slow laptop took a
@@ -98,20 +101,27 @@ _dma: tuple = ()  # the ring's DMA channels and buffer, kept (a collected channe
 
 class _Imports:
     # A read-only view of the packages at the root for the import system (see the header):
-    # stat() from one listing of each folder (" app.mpy board.mpy ... "; the folders are the
-    # keys), open() to the file itself; it lists as empty.
+    # stat() a dict's lookup of one listing of them, open() the built-in: C called straight
+    # from the import system, no frame of our own and next to no heap a module (its garbage,
+    # spread between the modules' code, would leave the heap in pieces). A module's name
+    # without its ending is there too, as a file: the import system only asks whether it is a
+    # folder, so one miss a module (its .py) instead of two. It lists as empty.
     def __init__(self):
-        self.d = {}
-        self._list("")
+        self.d: dict = {}
+        self._list("", (0x4000, 0, 0, 0, 0, 0, 0, 0, 0, 0), (0x8000, 0, 0, 0, 0, 0, 0, 0, 0, 0))
+        self.stat = self.d.__getitem__  # (a miss: KeyError, which the import system takes)
+        self.open = open
 
-    def _list(self, d):
-        s = " "
+    def _list(self, d, folder, file):
         for e in os.ilistdir(d or "/"):
+            p = d + "/" + e[0]
             if e[1] != 0x4000:
-                s += e[0] + " "
+                self.d[p] = file
+                if p[-4:] == ".mpy":
+                    self.d[p[:-4]] = file
             elif d or e[0] != "data":  # (the user's data: not code, and it changes)
-                self._list(d + "/" + e[0])
-        self.d[d] = s
+                self.d[p] = folder
+                self._list(p, folder, file)
 
     def mount(self, *args):
         pass
@@ -120,19 +130,6 @@ class _Imports:
 
     def ilistdir(self, p):
         return iter(())
-
-    def stat(self, p):
-        i = p.rfind("/")
-        if p in self.d:
-            m = 0x4000
-        elif " %s " % p[i + 1 :] in self.d.get(p[:i], ""):
-            m = 0x8000
-        else:
-            raise OSError(2)
-        return (m, 0, 0, 0, 0, 0, 0, 0, 0, 0)
-
-    def open(self, p, mode):
-        return open(p, mode)
 
 
 if sys.platform == "rp2":  # (once a boot: a soft reset unmounts it)
@@ -143,6 +140,23 @@ if sys.platform == "rp2":  # (once a boot: a soft reset unmounts it)
         sys.path.insert(0, "/kb")
         knockfw.__path__ = "/kb/knockfw"  # type: ignore[attr-defined]
     except Exception:  # noqa: BLE001 - slower imports, nothing worse
+        pass
+del _Imports  # (the view holds what it needs: all of it goes with it, _slow())
+
+
+def _slow():
+    # The listing dropped once the first screen's modules are in (its RAM back): the imports
+    # after it look on the flash again (see the header).
+    try:
+        import vfs
+
+        vfs.umount("/kb")
+        sys.path.remove("/kb")
+        for m in sys.modules.values():
+            p = getattr(m, "__path__", "")
+            if p[:3] == "/kb":
+                m.__path__ = p[3:]  # type: ignore[assignment]
+    except Exception:  # noqa: BLE001 - not mounted (the unix port, a second board)
         pass
 
 
@@ -275,8 +289,11 @@ def early_buttons(pins, names, pull, pressed, seen=None, at=None, probe=None):
     ticks_ms at; none: read now, the pins set up); then the sampler started (_ring), so that a
     press made while the app is still being imported counts too (Board().latched_buttons()
     hands the Buttons reading the samples over)."""
-    global _early, _early_at, _latched, _w
+    global _early, _early_at, _latched, _w, _fb, _room
     P = machine.Pin
+    if _fb is None:  # before the heap is in pieces (the app's imports, its journal)
+        _fb = bytearray(4736)
+        _room = bytearray(12288)
     if probe and _w is None:
         _w = probe()
     pins_on = dict((n, P(pins[n], P.IN, pull)) for n in names)
@@ -376,6 +393,7 @@ class Rp2Board(knockfw.Board):
             P(pins["rst"], P.OUT, value=1),
             P(pins["busy"], P.IN, P.PULL_UP),
             feed=knockfw.feed,
+            buf=_fb,
         )
         self.display.hold_reset()  # (in reset while the app loads: its first show() is sooner)
         self.serial_in = sys.stdin.buffer
@@ -401,7 +419,12 @@ class Rp2Board(knockfw.Board):
         return w
 
     def mount(self):
-        # The rp2 firmware mounts littlefs at / on boot; make sure the data folder exists.
+        # The rp2 firmware mounts littlefs at / on boot; make sure the data folder exists. The
+        # app asks once its boot's modules are in, before its journal: the imports' listing is
+        # dropped then (see the header).
+        global _room
+        _slow()
+        _room = None
         try:
             os.mkdir(self.data_dir)
         except OSError:
