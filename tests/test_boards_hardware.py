@@ -229,6 +229,7 @@ if "en_3v3" in mod.PINS:
     out["latch_after_idle2"] = fm.pin(mod.PINS["en_3v3"]).out
 out["irqs"] = sorted(p.gpio for p in fm.pins if p.handler is not None)
 out["panel_asleep"] = d.awake is False
+out["vbus_pin"] = [b._vbus.gpio, b._vbus.mode, b._vbus.pull]
 print(json.dumps(out))
 """
 
@@ -279,6 +280,8 @@ def test_badger_board(tmp_path):
     assert res["off_battery"] == [] and res["latch_after_off"] == 0
     assert res["latch_after_idle2"] == 1
     assert res["led_after_off"] == 0 and res["panel_asleep"] is True
+    # VBUS sense keeps Pimoroni's pull-down: undriven, it reads battery (hardware/README.md)
+    assert res["vbus_pin"] == [24, IN, PULL_DOWN]
 
 
 def test_badger_boot_sample_is_the_wake_button(tmp_path):
@@ -333,6 +336,7 @@ def test_pico_epd_board(tmp_path):
     # the sampler's ADC stopped for the hours off (its current saved), free running again after
     assert res["adc_off"] == [0] and res["adc_after_off"] == 0x4009
     assert res["wake_after_off"] == "c"
+    assert res["vbus_pin"] == [24, IN, PULL_DOWN]  # as the Badger's (hardware/README.md)
     assert res["irqs"] == []
     assert res["led_after_off"] == 0 and res["panel_asleep"] is True
 
