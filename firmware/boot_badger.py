@@ -1,6 +1,5 @@
-# The Badger 2040's /boot.py (deploy: firmware/manifest.py). First, before any file is read: the
-# latch (GPIO 10), the LED (25) and the buttons as the SIO reads them; then boot.py's work and
-# early() (knockfw/board_badger2040.py's header).
+# The Badger's /boot.py: knockfw/board_badger2040.py's header says what and why (read at boot,
+# kept short).
 import sys
 
 _path = sys.path[:]
@@ -10,7 +9,7 @@ try:
 
     machine.Pin(10, machine.Pin.OUT, value=1)
     machine.Pin(25, machine.Pin.OUT, value=1)
-    for _g in range(11, 16):  # the buttons' pads: input on (silicon's reset value; rp2040js' not)
+    for _g in range(11, 16):
         machine.mem32[0x4001E004 + 4 * _g] = 0x40
     _seen = machine.mem32[0xD0000004]
     import time
@@ -23,7 +22,7 @@ try:
         except ImportError:
             pass
 finally:
-    sys.path.extend(_path)  # whatever happened: the app is imported through it
+    sys.path.extend(_path)
 try:
     from knockfw import board_badger2040
 

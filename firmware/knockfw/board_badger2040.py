@@ -31,7 +31,8 @@
 # The five buttons are wired through diodes to the power latch: pressing one powers the board
 # even when en_3v3 is low. So on battery the latch must go high before the press ends: the
 # Badger's own boot.py (boot_badger.py) drives it in its first statements, lights the LED and
-# reads the buttons from the SIO's GPIO_IN, as Pimoroni's firmware does in C before main
+# reads the buttons from the SIO's GPIO_IN (their pads' inputs turned on first: silicon resets
+# them on, rp2040js off), as Pimoroni's firmware does in C before main
 # (badger2040 firmware/modules/wakeup: GPIO 10 and 25 driven high, then gpio_get_all() twice 5
 # ms apart); then early() here (bench/bench_pico.py measures when the latch comes: docs/
 # EMULATOR.md). The app's loop re-asserts the latch every turn (idle_sleep), as Pimoroni's
