@@ -115,15 +115,13 @@ class EPD(framebuf.FrameBuffer):
         return self.busy_pin.value() == self.BUSY_LEVEL
 
     def _absent(self):
-        """True if nothing drives BUSY: it follows its pull both ways (pulled towards its busy
-        level, then up again, as the boards set it); a panel that drives it, busy or idle,
-        does not."""
+        """True if nothing drives BUSY: it follows its pull both ways (pulled down, then up
+        again, as the boards set it); a panel that drives it, busy or idle, does not."""
         p = self.busy_pin
-        b = self.BUSY_LEVEL
-        p.init(p.IN, p.PULL_DOWN if b == 0 else p.PULL_UP)
+        p.init(p.IN, p.PULL_DOWN)
         v = p.value()
         p.init(p.IN, p.PULL_UP)
-        return v == b and p.value() != b
+        return v == 0 and p.value() == 1
 
     def _gone(self):
         # nothing drives BUSY: no panel (see the header)

@@ -16,6 +16,7 @@ the buttons, VBUS, the panel's BUSY pin, the USB serial port (`knockbox sync`, t
 
 import json
 import os
+import re
 import time
 
 import emu_frames
@@ -469,3 +470,29 @@ def test_a_panel_that_is_not_there_is_a_fault(device_factory):
     dev.wait_quiet(300)
     assert sent == 1  # the menu's refresh, then nothing: no error screen
     check_sync_reports_once(dev, "OSError: panel not connected")
+
+
+def test_an_unplugged_waveshare_panel_is_a_fault_within_a_second(device_factory):
+    """The Pico build's panel unplugged (the SSD1680's BUSY, high while busy, no longer driven:
+    the pull-up reads busy for good): the driver looks once a command has kept it busy 1 s,
+    finds nothing driving the pin, and the fault is recorded then (no error screen), not after
+    three stuck-busy resets 15 s apart (~50 s)."""
+    dev = device_factory(board="pico-epd")
+    assert dev.wait_refresh(0, 120)
+    dev.wait_quiet(300)
+    boot = dev.boot()
+    dev.pico.drive(dev.panel["busy"], "z")
+    n = dev.refreshes()
+    r = dev.press("up")
+    dev.sleep(3000)  # the fault, then 5 s on USB before the restart
+    sent = dev.refreshes() - n
+    dev.pico.drive(dev.panel["busy"], 0)  # the panel back (idle)
+    assert wait_for(lambda: dev.boot() > boot, 60), "no restart after the fault"
+    assert dev.wait_refresh(n + sent, 120)
+    dev.wait_quiet(300)
+    assert sent <= 1  # (the menu's, if the panel was still awake), then no error screen
+    lines = check_sync_reports_once(dev, "OSError: panel not connected")
+    at_s = float(re.search(r"\(([\d.]+) s after the device started\)", lines[0]).group(1))
+    pressed_s = r["start_emu_us"] / 1e6
+    print("%s; Up pressed at %.1f s" % (lines[0], pressed_s))
+    assert at_s - pressed_s < 3, (at_s, pressed_s)
