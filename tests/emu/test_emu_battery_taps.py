@@ -9,10 +9,9 @@ snap.json: erases of 400 ms). The journal holds exactly the changes planned.
 Before, the sampler stayed stopped from the light sleep through the checkpoint's write: both
 edges of a tap made in it were latched, but the sampler reads levels, and the tap was lost."""
 
-from emu_plan import Planner
-from test_emu_presses import GAMES, LONG_MS, PLAYERS, RULES, TAP_MS
-
 import json
+
+from test_emu_presses import LONG_MS, RULES, TAP_MS, plan_games, recorded
 
 PAUSE_MS = 2050  # the checkpoint comes 2 s after the last press, at the loop's next turn
 
@@ -23,25 +22,7 @@ def test_taps_inside_the_checkpoint_write_on_battery_at_the_flash_worst_case(dev
     dev.wait_quiet(300)
     dev.push("--rules", json.dumps(RULES))
     dev.wait_quiet(700)
-    p = Planner({"rules": RULES})
-    planned = []
-    handle = p.ui.handle
-
-    def recording(ev, game, settings):
-        out = handle(ev, game, settings)
-        planned.extend(e for e in out or () if type(e) is dict)
-        return out
-
-    p.ui.handle = recording
-    games = []
-    for method, start, hands in GAMES:
-        a = len(p.presses)
-        p.new_game(method, PLAYERS, start)
-        for h in hands:
-            p.hand(h)
-        assert p.game.over
-        games.append(p.presses[a:])
-
+    games, planned = plan_games()
     dev.on_battery()
     dev.sleep(PAUSE_MS)
     boot = dev.boot()
@@ -53,9 +34,5 @@ def test_taps_inside_the_checkpoint_write_on_battery_at_the_flash_worst_case(dev
     dev.wait_quiet(1000)
     assert dev.powered() and dev.boot() == boot, "the board went off or restarted"
     dev.on_battery(False)  # (the laptop reads the journal over USB)
-    got = [
-        dict((k, v) for k, v in e.items() if k != "g")
-        for _s, e in dev.journal()
-        if e["t"] != "epoch"
-    ]
+    got = recorded(dev)
     assert got == planned, "recorded %r\nplanned %r" % (got, planned)

@@ -117,6 +117,31 @@ def test_quick_player_at_the_flash_worst_case(device_factory, board):
     dev.push("--rules", json.dumps(RULES))
     dev.wait_quiet(700)
 
+    games, planned = plan_games()
+    syncs = []
+
+    def sync_once():
+        syncs.append(dev.sync(check=False, timeout=180))
+
+    t = threading.Thread(target=sync_once, daemon=True)
+    for i, presses in enumerate(games):
+        for j, (name, kind) in enumerate(presses):
+            if i == 1 and j == 2:
+                t.start()  # a sync while the second game is tapped
+            dev.press(name, LONG_MS if kind == "long" else TAP_MS)
+            dev.sleep(TAP_MS)
+        dev.sleep(PAUSE_MS)
+    t.join(180)
+    dev.wait_quiet(1000)
+
+    got = recorded(dev)
+    assert syncs and syncs[0].returncode == 0, syncs and syncs[0].stdout + syncs[0].stderr
+    assert got == planned, "recorded %r\nplanned %r" % (got, planned)
+
+
+def plan_games():
+    """GAMES planned: (each game's presses, every change the UI makes of them, as the store
+    records it)."""
     p = Planner({"rules": RULES})
     planned = []
     handle = p.ui.handle
@@ -135,27 +160,13 @@ def test_quick_player_at_the_flash_worst_case(device_factory, board):
             p.hand(h)
         assert p.game.over
         games.append(p.presses[a:])
+    return games, planned
 
-    syncs = []
 
-    def sync_once():
-        syncs.append(dev.sync(check=False, timeout=180))
-
-    t = threading.Thread(target=sync_once, daemon=True)
-    for i, presses in enumerate(games):
-        for j, (name, kind) in enumerate(presses):
-            if i == 1 and j == 2:
-                t.start()  # a sync while the second game is tapped
-            dev.press(name, LONG_MS if kind == "long" else TAP_MS)
-            dev.sleep(TAP_MS)
-        dev.sleep(PAUSE_MS)
-    t.join(180)
-    dev.wait_quiet(1000)
-
-    got = [
+def recorded(dev):
+    """The changes the device's journal holds (read over the serial protocol), as planned."""
+    return [
         dict((k, v) for k, v in e.items() if k != "g")
         for _s, e in dev.journal()
         if e["t"] != "epoch"
     ]
-    assert syncs and syncs[0].returncode == 0, syncs and syncs[0].stdout + syncs[0].stderr
-    assert got == planned, "recorded %r\nplanned %r" % (got, planned)

@@ -3,8 +3,9 @@ battery (VBUS sense GP24 low), the board switches itself off after the idle time
 power latch (GP10, seen in the GPIO log); the press that powers it again is modelled by a reset
 with the button held for a short press: the latch must be high again before the button is let
 go, and that press must count (B on the scoreboard: Bob knocked, his count is asked). The image
-it leaves on the panel when it switches off is a full refresh (partial ones ghost). A hand half
-entered keeps it on past the (short) default idle time."""
+it leaves on the panel when it switches off is a full refresh (partial ones ghost), and the
+panel's controller is left powered as the power goes. A hand half entered keeps it on past the
+(short) default idle time."""
 
 import time
 
@@ -17,17 +18,29 @@ IDLE_S = 30  # the shortest idle time the settings take
 WAKE_PRESS_MS = 150  # a quick press
 
 
-def test_auto_off_then_wake_press_on_battery(device_factory, tmp_path):
-    dev = device_factory(no_pace=True)  # idle emulated time passes without waiting for it
+def game_begun(dev):
+    """The device's first screen drawn, then a game of method 3 begun on its buttons: the
+    Planner that pressed them."""
     assert dev.wait_refresh(0, 120)
     dev.wait_quiet(300)
     p = Planner()
     p.new_game(3, ["Ann", "Bob", "Cy"], {"dealer": 1})
     assert dev.act(p.presses) == []
     dev.wait_quiet(300)
-    out = str(tmp_path / "unix")  # the screen after the game starts and B is pressed
-    unix.run_script([p.driver_keys(p.presses + [("b", "press")]), ["shot", "counts"]], out)
-    counts = emu_frames.pbm_image(out + "/counts.pbm")
+    return p
+
+
+def reference(tmp_path, p, last, name):
+    """The unix port's screen after p's presses and one more (last)."""
+    out = str(tmp_path / name)
+    unix.run_script([p.driver_keys(p.presses + [last]), ["shot", name]], out)
+    return emu_frames.pbm_image("%s/%s.pbm" % (out, name))
+
+
+def test_auto_off_then_wake_press_on_battery(device_factory, tmp_path):
+    dev = device_factory(no_pace=True)  # idle emulated time passes without waiting for it
+    p = game_begun(dev)
+    counts = reference(tmp_path, p, ("b", "press"), "counts")  # Bob knocked: his count asked
 
     dev.push("--sleep", str(IDLE_S))
     boot = dev.boot()
@@ -60,6 +73,18 @@ def test_auto_off_then_wake_press_on_battery(device_factory, tmp_path):
     before = [f for f in dev.frames().frames if f.boot == boot and f.t_us < offs[0]["t"]]
     assert before and before[-1].kind == "full", before[-3:]
     assert [f.kind for f in before[-3:-1]] != ["full", "full"], before[-3:]  # (the test's premise)
+    # ... and the controller is left powered as the power goes (no power-off, POF 0x02, nor deep
+    # sleep, DSLP 0x07, after that refresh's DRF 0x12), as Pimoroni's driver since pimoroni-pico
+    # 2b25e79 (hardware/README.md)
+    panel = dev.panel
+    cmd_mask = (1 << panel["cs"]) | (1 << panel["dc"])
+    cmds = [
+        r["b"]
+        for r in emu_frames.read_jsonl(dev.spi_log)
+        if r["bus"] == panel["bus"] and not r["g"] & cmd_mask and r["t"] < offs[0]["t"]
+    ]
+    last_drf = len(cmds) - 1 - cmds[::-1].index(0x12)
+    assert not {0x02, 0x07} & set(cmds[last_drf + 1 :]), cmds[last_drf:]
 
     # the wake press: B held powers the board (reset), let go after WAKE_PRESS_MS
     n = dev.refreshes()

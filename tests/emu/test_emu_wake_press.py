@@ -15,19 +15,11 @@ Before, the pins were read after three modules were loaded (~80 ms after reset h
 let go by then and the board came up on the scoreboard; and the wake was always a short press."""
 
 from emu_device import LATCH
-from emu_plan import Planner
-from kit import device as unix  # tests/kit/device.py: the same firmware on MicroPython's unix port
-import emu_frames
+from test_emu_wake import game_begun, reference
 
 LED = 25
 TAP_MS = 60
 GIN_MS = 900
-
-
-def reference(tmp_path, p, last, name):
-    out = str(tmp_path / name)
-    unix.run_script([p.driver_keys(p.presses + [last]), ["shot", name]], out)
-    return emu_frames.pbm_image("%s/%s.pbm" % (out, name))
 
 
 def first_drive(records, boot, pin):
@@ -58,12 +50,7 @@ def wake(dev, name, ms):
 
 def test_the_waking_press_counts_and_a_gin_hold_is_gin(device_factory, tmp_path):
     dev = device_factory(no_pace=True, power="badger", silicon_clocks=True)
-    assert dev.wait_refresh(0, 120)
-    dev.wait_quiet(300)
-    p = Planner()
-    p.new_game(3, ["Ann", "Bob", "Cy"], {"dealer": 1})
-    assert dev.act(p.presses) == []
-    dev.wait_quiet(300)
+    p = game_begun(dev)
     dev.on_battery()
 
     frames, gpio, boot, released_us = wake(dev, "b", TAP_MS)
