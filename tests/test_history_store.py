@@ -330,23 +330,22 @@ def test_net_over_time_is_a_row_a_month_when_days_are_too_many(capsys, tmp_path)
     assert table[-1].split()[1:] == [str(got[n]["net"]) for n in ("Ann", "Bob", "Cy")]
 
 
-def check_evening_numbers(capsys, db):
-    """Evenings are numbered 1, 2, ... in the order of their first game, as history lists them."""
+def evening_numbers(capsys, db):
+    """{evening key: number} and the numbers as history lists its games; every game of one
+    evening has the evening's number."""
     code, out, err = knockbox("export", "--json", "--db", db)
     keys = [r["meta"].get("evening") for r in json.loads(out)]
     code, out, err = knockbox("history", "--json", "--db", db)
     numbers = [r["evening"] for r in json.loads(out)]
-    first = {}
-    for k in keys:
-        if k is not None and k not in first:
-            first[k] = len(first) + 1
-    assert numbers == [first.get(k) for k in keys]
-    return numbers
+    of = dict(zip(keys, numbers))
+    assert numbers == [of[k] for k in keys]
+    return of, numbers
 
 
-def test_games_imported_into_the_past_renumber_the_evenings_after_them(capsys, tmp_path):
+def test_games_imported_into_the_past_get_new_evening_numbers(capsys, tmp_path):
     db = upgraded(tmp_path)
-    assert check_evening_numbers(capsys, db)[1:] == [1] * 7 + [2, 3]
+    of, numbers = evening_numbers(capsys, db)
+    assert numbers[1:] == [1] * 7 + [2, 3]
     f = tmp_path / "old.json"
     f.write_text(
         json.dumps(
@@ -364,6 +363,10 @@ def test_games_imported_into_the_past_renumber_the_evenings_after_them(capsys, t
     )
     code, out, err = knockbox("import", str(f), "--db", db)
     assert out == "3 games imported\n"
-    # 2019 first; 2024-03-05 between the device's first and second evening; the third record
-    # joins the device's first evening (its label), late
-    assert check_evening_numbers(capsys, db) == [1, None, 2, 2, 2, 2, 2, 2, 2, 3, 4, 2, 5]
+    # the evenings keep their numbers; 2019 and 2024-03-05 are new ones, numbered after them
+    # (in the order of their first game); the third record joins the device's first evening
+    # (its label), late
+    assert evening_numbers(capsys, db) == (
+        dict(of, **{"2019-05-03": 4, "2024-03-05": 5}),
+        [4, None, 1, 1, 1, 1, 1, 1, 1, 5, 2, 1, 3],
+    )

@@ -201,13 +201,14 @@ class DeviceMirror:
         players = json.dumps(rec.get("players") or [], ensure_ascii=False)
         nhands = len(rec.get("hands") or [])
         self.db.execute(
-            "INSERT INTO games (device_id, epoch, gid, synced, updated, method, players, hands, "
-            "status, winners, record, error) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
+            "INSERT INTO games (id, device_id, epoch, gid, synced, updated, method, players, "
+            "hands, status, winners, record, error) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
             "ON CONFLICT (device_id, epoch, gid) DO UPDATE SET updated = excluded.updated, "
             "method = excluded.method, players = excluded.players, hands = excluded.hands, "
             "status = excluded.status, winners = excluded.winners, record = excluded.record, "
             "error = excluded.error",
             (
+                self.rows.new_id() if old is None else old[3],
                 device_id,
                 epoch,
                 gid,

@@ -6,6 +6,7 @@ ask for, each by index, nothing replayed. History is a Queries over the file it 
 import json
 
 from knockbox.errors import UserError
+from knockbox.history_evenings import LATEST
 
 SEAT_COUNTS = ("won", "hands", "hands_won", "gins", "undercuts", "points", "net")
 _ORDER_G = " ORDER BY g.synced, g.device_id, g.epoch, ABS(g.gid), g.id"
@@ -34,19 +35,26 @@ class Queries:
         self.db = db
 
     def evening(self, n=None, **parts):
-        """(number, game rows) of evening n, the latest when n is None; UserError if none.
-        parts: as games()."""
+        """(number, game rows) of evening n, the latest when n is None (the evening whose first
+        game comes last: knockbox.history_evenings); UserError if none. parts: as games()."""
         count = self.db.execute("SELECT MAX(number) FROM evenings").fetchone()[0]
-        if not count:
+        latest = self.db.execute(LATEST).fetchone()
+        if latest is None:
             raise UserError("no games yet: `knockbox sync` pulls them from the device")
         if n is None:
-            n = count
+            n = latest[0]
         if not 1 <= n <= count:
             raise UserError(
                 "no evening %d: the history has evenings 1 to %d (see `knockbox "
                 "history`)" % (n, count)
             )
-        return n, self.games(evening=n, **parts)
+        rows = self.games(evening=n, **parts)
+        if not rows:
+            raise UserError(
+                "evening %d has no games left (deleted, or their import undone; `knockbox "
+                "delete --undo` brings deleted games back)" % n
+            )
+        return n, rows
 
     def latest_evening(self, **parts):
         """(game rows, number) of the latest evening: what `settle` and `report` take when no

@@ -26,10 +26,12 @@ class GameRows:
         if d is None and status != "invalid":
             d = derived.derive(rec)
         winners = d[0]["winners"] if d and d[0]["over"] else []
-        cur = self.db.execute(
-            "INSERT INTO games (device_id, epoch, gid, synced, updated, method, players, hands, "
-            "status, winners, record, error) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        row_id = self.new_id()
+        self.db.execute(
+            "INSERT INTO games (id, device_id, epoch, gid, synced, updated, method, players, "
+            "hands, status, winners, record, error) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (
+                row_id,
                 device_id,
                 epoch,
                 0 if gid is None else gid,
@@ -44,11 +46,23 @@ class GameRows:
                 error,
             ),
         )
-        row_id = cur.lastrowid
         if gid is None:
             self.db.execute("UPDATE games SET gid = ? WHERE id = ?", (-row_id, row_id))
         self.store_derived(row_id, rec, d)
         self.evenings.set(row_id, evening)
+        return row_id
+
+    def new_id(self):
+        """A game id never given before: one more than the last one given (meta "last_id"), so
+        that the id of a game deleted or taken out is never another game's."""
+        have = self.db.execute("SELECT MAX(id) FROM games").fetchone()[0] or 0
+        r = self.db.execute("SELECT value FROM meta WHERE key = 'last_id'").fetchone()
+        row_id = max(have, int(r[0]) if r else 0) + 1
+        self.db.execute(
+            "INSERT INTO meta VALUES ('last_id', ?) ON CONFLICT (key) DO UPDATE SET value = "
+            "excluded.value",
+            (str(row_id),),
+        )
         return row_id
 
     def set_record(self, row_id, updated, rec, status, error, d=None):
@@ -100,10 +114,10 @@ class GameRows:
         ).fetchone()
         return max(r[0] or 0, 0) + 1
 
-    def find(self, rec, source=None, day=None, apart=False):
+    def find(self, rec, source=None, day=None, apart=False, at=None):
         """The id of a stored game with exactly this record, else None; only among the games of
-        this (device_id, epoch) when given, first synced on day (YYYY-MM-DD) when given, off
-        their device's key when apart."""
+        this (device_id, epoch) when given, first synced on day (YYYY-MM-DD) or at the time at
+        ("YYYY-MM-DD HH:MM:SS") when given, off their device's key when apart."""
         text = json.dumps(rec, ensure_ascii=False, sort_keys=True)
         players = json.dumps(rec.get("players") or [], ensure_ascii=False)
         args: list[object]
@@ -119,6 +133,9 @@ class GameRows:
         if day is not None:
             q += " AND synced >= ? AND synced < ?"
             args += [day, day + "~"]
+        if at is not None:
+            q += " AND synced = ?"
+            args.append(at)
         if apart:
             q += " AND gid < 0"
         q += " AND record = ?"

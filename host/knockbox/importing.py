@@ -13,8 +13,9 @@ Which game is which:
     with more, kept; anything else under that key, kept apart (off the key, as a game the device
     replaced); two games of one device alike in every hand stay two;
   - a record without one (typed in) belongs to the device "import" (epoch 0), numbered 1, 2, ...;
-    a game of the same date with the same record is already in the history (not added again),
-    and games alike but for their dates are different games.
+    a game of the same meta.synced (date, or date and time) with the same record is already in
+    the history (not added again; a record without meta.synced: of the same day), and games
+    alike but for their dates or times are different games.
 So importing the same file twice adds nothing, and two laptops' histories of one device merge.
 Names: trimmed and in one Unicode form (knockbox.players), at most the device's 24 characters,
 and renamed as the history renamed them (its aliases). Each import is one transaction and one
@@ -74,6 +75,7 @@ class Game:
                 P.check(n, "player") if isinstance(n, str) else n for n in self.rec["players"]
             ]
         self.synced = when(meta["synced"], "meta.synced") if "synced" in meta else today
+        self.dated = "synced" in meta  # (when it was played, as the record says)
         self.updated = when(meta["updated"], "meta.updated") if "updated" in meta else self.synced
         self.apart = meta.get("replaced") is True
         self.key = _key(meta)
@@ -202,8 +204,9 @@ def store(h, g):
         g.rec = rec
         if g.status != "invalid":
             g.derived = derived.derive(rec)
-    if g.key is None:  # typed in: the same date and the same hands is the same game
-        if h.rows.find(g.rec, day=g.synced[:10]) is not None:
+    if g.key is None:  # typed in: the same time (or day, undated) and the same hands: that game
+        at = {"at": g.synced} if g.dated else {"day": g.synced[:10]}
+        if h.rows.find(g.rec, **at) is not None:
             return "same"
         gid = h.rows.next_gid(IMPORT_DEVICE, 0)
         h.imports.note(

@@ -139,7 +139,7 @@ class Book:
             groups.setdefault(r[5], []).append(r)
         kept = self.store.inputs()
         keys, todo = {}, []  # keys: evening number -> (its key in the store, sums' inputs)
-        for n in sorted(groups, key=lambda n: (n is None, n or 0)):
+        for n in sorted(groups, key=lambda n: n is None):  # (in the order of first games)
             games = [r[:5] for r in groups[n]]
             key = "" if n is None else groups[n][0][6]
             keys[n] = (key, _key(SUMS, key, games))
@@ -223,7 +223,9 @@ class Book:
     def _index(self, rows, keys, tab, names):
         """The index (the latest INDEX evenings) and, in a book of more, the page of each year
         whose evenings changed."""
-        numbers = sorted((n for n in keys if n is not None), reverse=True)
+        # the latest first: the evenings in the order of their first games (an evening keeps
+        # its number for good, so older games imported later have higher numbers)
+        numbers = [n for n in reversed(keys) if n is not None]
         years = self._years(keys, numbers) if len(numbers) > render.INDEX else []
         self.folder.put(
             "index.html", self.pages.index(rows, keys, tab, names, numbers, years), None

@@ -96,12 +96,15 @@ class Pages:
         ]
         vs = [{"player": o, "href": self.page[o], "v": dict(zip(VS, vs[o]))} for o in sorted(vs)]
         nets = self.store.nets(name)
-        played = sorted((n, keys[n][0]) for n in keys if n is not None and keys[n][0] in nets)
+        # keys: in the order of the evenings' first games (their numbers keep the order they
+        # reached the history in); the chart's x: the evening's place in that order
+        place = {n: i for i, n in enumerate((n for n in keys if n is not None), 1)}
+        played = [(n, keys[n][0]) for n in place if keys[n][0] in nets]
         dates = self.dates()
         run, xs, ys = 0, [], []
         for n, key in played:
             run += nets[key]
-            xs.append(n)
+            xs.append(place[n])
             ys.append(run)
         ctx = {
             "lang": self.lang,

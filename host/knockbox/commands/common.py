@@ -78,9 +78,9 @@ def open_history(args, create=False):
 
 
 EVENINGS_HELP = (
-    "Evenings are numbered 1, 2, ... in the order of their first game, as `knockbox "
-    'history` shows them; a new evening starts when "New evening" is chosen on '
-    "the device."
+    "Evenings are numbered 1, 2, ... as they reach the history, as `knockbox history` "
+    "shows them, and keep their numbers: older games imported later get new numbers; a new "
+    'evening starts when "New evening" is chosen on the device.'
 )
 
 

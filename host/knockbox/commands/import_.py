@@ -7,8 +7,8 @@ was played; default: now), "evening": LABEL}: the games with the same evening la
 evening, and without a label the games of one date do. Every record is checked by the rules
 core; a bad one is named and nothing is imported. A game is already in the history when it is
 the same device's record (device and game number, as export writes them; a later copy of a game
-updates it) or has the same date and the same hands; games alike but for their dates are
-different games. Players' names are trimmed, compared in one Unicode form, at most 24 characters
+updates it) or has the same date and time (the same day, for a record without one) and the same
+hands; games alike but for their dates or times are different games. Players' names are trimmed, compared in one Unicode form, at most 24 characters
 (the device's limit), and renamed as `knockbox player rename` renamed them; names that differ
 only in case are pointed out. For a new laptop, a backup, two laptops' histories merged, and old
 paper score sheets typed in. A big file is read a record at a time; on a terminal the import

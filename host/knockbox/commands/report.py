@@ -5,7 +5,7 @@ game, a chart of the running totals hand by hand with the target line, the hands
 final totals and the net; for all of them, the net per player (bars), the settlement (the
 fewest payments, as `knockbox settle` and the device's Evening screen give them) and the
 statistics of `knockbox stats`. With no selection: the latest evening. Evenings are numbered 1,
-2, ... in the order of their first game, as `knockbox history` shows them.
+2, ... as they reach the history, as `knockbox history` shows them, and keep their numbers.
 """
 
 import os

@@ -2,8 +2,9 @@
 
 Which games: the ids given; else evening N with --evening N; else those first synced on or after
 --since DATE; else (and with --evening alone) the latest evening, as the device's Evening screen
-and `knockbox report` take it: an evening that runs past midnight is one evening. Evenings are
-numbered 1, 2, ... in the order of their first game, as `knockbox history` shows them; a new
+and `knockbox report` take it (the one whose first game is the latest): an evening that runs past
+midnight is one evening. Evenings are numbered 1, 2, ... as they reach the history, as `knockbox
+history` shows them, and keep their numbers (older games imported later get new ones); a new
 evening starts when "New evening" is chosen on the device.
 
 Only finished games count; unfinished ones are named and left out. Each player's net (the
