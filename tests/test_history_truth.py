@@ -5,6 +5,7 @@ never lost to a history operation (a later sync brings it back). The device is a
 on a pseudo-terminal (kit.devjournal), synced with `knockbox sync` in this process."""
 
 import json
+import re
 
 from kit import evenings as E
 from kit.clirun import knockbox
@@ -83,3 +84,49 @@ def test_typed_in_games_of_one_date_at_other_times_are_two_games(capsys, tmp_pat
     assert ok("import", f, "--db", db) == "2 games imported\n"
     assert ok("import", f, "--db", db) == "0 games imported; 2 already in the history\n"
     assert len(js("history", "--db", db)) == 2
+
+
+# ---- a rename changes names, never numbers
+
+
+def fresh(tmp_path, db, name="fresh.sqlite3"):
+    """A fresh history made from db's games: its export imported into a new file."""
+    dump, new = tmp_path / ("%s.json" % name), str(tmp_path / name)
+    dump.write_text(ok("export", "--json", "--db", db))
+    ok("import", dump, "--db", new)
+    return new
+
+
+def book_text(folder):
+    """Every page of the book in folder, as one text (and the players' page names)."""
+    return "\n".join(
+        p.name + "\n" + p.read_text(encoding="utf-8") for p in sorted(folder.rglob("*.html"))
+    )
+
+
+def test_a_rename_keeps_every_rating_and_no_page_keeps_the_old_name(capsys, tmp_path):
+    db = str(tmp_path / "h.sqlite3")
+    j = Journal()
+    for m, players in ((E.M1, ["Bob", "Ann", "Cy"]), (E.M3, ["Cy", "Bob", "Dee"])):
+        j.record(E.game(m, players))
+    j.evening()
+    j.record(E.game(E.M2, ["Dee", "Ann", "Bob"]))
+    j.record(E.game(E.M1, ["Bobby", "Ann", "Cy"]))
+    assert j.sync(db)[0] == 0
+    bob = {p["player"]: p for p in js("stats", "--db", db)}["Bob"]
+    assert bob["rated"] == 3 and bob["rating"] != 25.0
+    ok("book", "-o", tmp_path / "before", "--db", db)
+    assert re.search(r"\bBob\b", book_text(tmp_path / "before"))
+    ok("player", "rename", "Bob", "Robert", "--db", db)
+    stats = js("stats", "--db", db)
+    robert = {p["player"]: p for p in stats}["Robert"]
+    assert dict(robert, player="Bob") == bob
+    assert stats == js("stats", "--db", fresh(tmp_path, db))
+    # a book built after the rename, into a new folder or over the one built before
+    for folder in ("after", "before"):
+        ok("book", "-o", tmp_path / folder, "--db", db)
+        text = book_text(tmp_path / folder)
+        assert not re.search(r"\bBob\b", text) and "Robert" in text, folder
+    # and merged into another player: the same numbers as a fresh history of the same games
+    ok("player", "rename", "Bobby", "Robert", "--merge", "--db", db)
+    assert js("stats", "--db", db) == js("stats", "--db", fresh(tmp_path, db, "fresh2.sqlite3"))

@@ -143,7 +143,7 @@ def _wanted(db):
     return [
         (r[0], _key(r))
         for r in db.execute(
-            "SELECT id, synced, device_id, epoch, gid, updated, hands, winners FROM games "
+            "SELECT id, synced, device_id, epoch, gid, updated, hands, winners, players FROM games "
             "WHERE status = 'over'" + ORDER
         )
     ]
@@ -168,8 +168,9 @@ _JSON = json.JSONEncoder(ensure_ascii=False)  # (json.dumps makes one a call: 10
 
 
 def _key(row):
-    """Which version of a game: where it sits in the order, and what it was when rated, and how
-    it was rated (MATCHES)."""
+    """Which version of a game: where it sits in the order, what it was when rated (its hands,
+    winners and players' names: a rename rates from the player's first game again, under the
+    new name), and how it was rated (MATCHES)."""
     return _JSON.encode([MATCHES] + list(row[1:]))
 
 

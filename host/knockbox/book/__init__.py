@@ -140,7 +140,7 @@ class Book:
         kept = self.store.inputs()
         keys, todo = {}, []  # keys: evening number -> (its key in the store, sums' inputs)
         for n in sorted(groups, key=lambda n: n is None):  # (in the order of first games)
-            games = [r[:5] for r in groups[n]]
+            games = [r[:5] + r[7:] for r in groups[n]]  # (their players too: a rename)
             key = "" if n is None else groups[n][0][6]
             keys[n] = (key, _key(SUMS, key, games))
             inputs = _key(self.version, self.lang, n, keys[n][1])
@@ -247,10 +247,11 @@ class Book:
 
 def _rows(h):
     """Every game as the book needs it to see what changed: (id, updated, status, synced, hands,
-    evening number or None, the evening's key), in the history's order (History.games() without
-    the JSON)."""
+    evening number or None, the evening's key, players), in the history's order (History.games()
+    without the JSON)."""
     return h.db.execute(
-        "SELECT g.id, g.updated, g.status, g.synced, g.hands, e.number, g.evening FROM games g "
+        "SELECT g.id, g.updated, g.status, g.synced, g.hands, e.number, g.evening, g.players "
+        "FROM games g "
         "LEFT JOIN evenings e ON e.key = g.evening ORDER BY g.synced, g.device_id, g.epoch, "
         "ABS(g.gid), g.id"
     ).fetchall()
