@@ -193,7 +193,11 @@ def test_an_import_is_undone_whole(capsys, tmp_path):
     assert knockbox("import", a, "--db", db)[1] == "2 games imported\n"
     first = knockbox("history", "--json", "--db", db)[1]
     code, out, err = knockbox("import", b, "--db", db)
-    assert out == "1 game imported; 1 updated (they went on since)\n"
+    assert out == (
+        "1 game imported; 1 updated to a newer copy (below)\n"
+        "game 1 (device d1 game 1) updated to a newer copy: 5 hands, over (it had 2 hands, "
+        "playing)\n"
+    )
     assert db_rows(db, "SELECT hands FROM games WHERE gid = 1 AND device_id = 'd1'") == [(5,)]
     code, out, err = knockbox("import", "--undo", "--db", db)
     assert code == 0 and "undone: 1 game taken out, 1 put back as they were\n" in out

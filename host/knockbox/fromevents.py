@@ -1,6 +1,9 @@
 """A device's journal events as games, for knockbox.history: the events of one game replayed by
-the rules core as the device applied them (replay_events), and the numbers an event carries that
-SQLite can hold (event_gid, evening_next)."""
+the rules core as the device applied them (replay_events), the games a device gave one number
+(split), where a game has been (states), and the numbers an event carries that SQLite can hold
+(event_gid, evening_next)."""
+
+import json
 
 from knockcore import events
 from knockcore.errors import GameError
@@ -35,9 +38,46 @@ def replay_events(evs):
     rec = g.record()
     if error:
         return rec, "invalid", [], error
-    if g.over:
-        return rec, "over", list(g.winners), None
-    return rec, ("abandoned" if g.closed else "playing"), [], None
+    return rec, _status(g), list(g.winners) if g.over else [], None
+
+
+def split(evs):
+    """The events [(seq, event)] of one game number as the games the device gave that number,
+    in journal order: each "game" record after the first starts another game (a device that
+    reused the number: docs/PROTOCOL.md)."""
+    out: list[list] = [[]]
+    started = False
+    for se in evs:
+        if isinstance(se[1], dict) and se[1].get("t") == events.GAME:
+            if started:
+                out.append([])
+            started = True
+        out[-1].append(se)
+    return out
+
+
+def states(evs):
+    """{(the hands as JSON text, status)} that one game went through, after each of its events
+    [(seq, event)] (up to the first the rules core refuses): where the device's copy of a game
+    once was."""
+    out = set()
+    g = None
+    for _, ev in evs:
+        try:
+            g = events.apply(g, ev)
+        except (GameError, TypeError, AttributeError):
+            break
+        out.add(state(g.record()["hands"], _status(g)))
+    return out
+
+
+def state(hands, status):
+    """A game's place as states() gives it."""
+    return json.dumps(hands, sort_keys=True), status
+
+
+def _status(g):
+    return "over" if g.over else ("abandoned" if g.closed else "playing")
 
 
 def event_gid(ev):

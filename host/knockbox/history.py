@@ -34,7 +34,6 @@ An SQLite error that reaches the command line (a damaged file) is said by unread
 """
 
 import contextlib
-import datetime
 import json
 import os
 import sqlite3
@@ -50,7 +49,19 @@ from knockbox.history_imports import Imports
 from knockbox.history_players import Players
 from knockbox.history_read import Queries
 from knockbox.history_rows import GameRows
-from knockbox.history_schema import INDEXES_2, SCHEMA, TABLES, TABLES_2, TABLES_3, run_script
+from knockbox.history_rows import now as now  # (its home for the commands)
+from knockbox.history_schema import (
+    DROPPED_4,
+    INDEXES_2,
+    SCHEMA,
+    TABLES,
+    TABLES_2,
+    TABLES_3,
+    TABLES_4,
+    run_script,
+)
+from knockbox.history_upgrade import upgrade_from_3
+from knockbox.history_versions import Versions
 from knockbox.history_read import standings as standings  # (its home for the readers)
 
 FILENAME = "history.sqlite3"
@@ -89,10 +100,6 @@ def unreadable(e):
     return "%s: the history file is damaged (%s): put back a copy from a backup" % (where, e)
 
 
-def now():
-    return datetime.datetime.now().strftime("%Y-%m-%d %H:%M:%S")
-
-
 class History(Queries):
     def __init__(self, path=None, create=True):
         self.path = path or default_path()
@@ -107,8 +114,11 @@ class History(Queries):
             self.evenings = Evenings(self.db)
             self.rows = GameRows(self.db, self.evenings)
             self.players = Players(self.db, self.rows)
-            self.imports = Imports(self.db, self.rows, self.players, self.evenings)
-            self.devices = DeviceMirror(self.db, self.rows, self.evenings, self.players)
+            self.versions = Versions(self.db, self.rows, self.evenings, self.players)
+            self.imports = Imports(self.db, self.rows, self.versions, self.evenings)
+            self.devices = DeviceMirror(
+                self.db, self.rows, self.evenings, self.players, self.versions
+            )
             self.patiently(self._open)
         except sqlite3.DatabaseError as e:
             raise UserError("%s: not a Knockbox history (%s)" % (self.path, e)) from None
@@ -129,7 +139,8 @@ class History(Queries):
     def _open(self):
         """A new file gets the tables; a file of an earlier schema is upgraded in place (one
         transaction; from schema 1: the derived data of every game, worked out from its stored
-        record)."""
+        record; from schema 3: the copies of each device game, the games taken out and the
+        names given, from what it kept)."""
         if self._schema() == str(SCHEMA):
             have = {
                 r[0] for r in self.db.execute("SELECT name FROM sqlite_master WHERE type = 'index'")
@@ -139,13 +150,17 @@ class History(Queries):
         with self.transaction():
             have = self._schema()
             if have is None:
-                run_script(self.db, TABLES + TABLES_2 + TABLES_3)
+                run_script(self.db, TABLES + TABLES_2 + TABLES_3 + TABLES_4 + DROPPED_4)
                 self.db.execute("INSERT INTO meta VALUES ('schema', ?)", (str(SCHEMA),))
-            elif have in ("1", "2"):
+            elif have in ("1", "2", "3"):
                 if have == "1":
                     self._upgrade_from_1()
-                run_script(self.db, TABLES_3)
-                self.players.clean_names()
+                if have in ("1", "2"):
+                    run_script(self.db, TABLES_3)
+                    self.players.clean_names()
+                run_script(self.db, TABLES_4)
+                upgrade_from_3(self)
+                run_script(self.db, DROPPED_4)
                 self.db.execute("UPDATE meta SET value = ? WHERE key = 'schema'", (str(SCHEMA),))
             elif have != str(SCHEMA):
                 raise UserError(
@@ -224,15 +239,65 @@ class History(Queries):
             self.db.execute("PRAGMA busy_timeout = %d" % (WAIT_MAX * 1000))
 
     def delete(self, ids):
-        """Delete these games (ids); a device game is remembered as deleted, so that a later
-        sync leaves it out. UserError (nothing deleted) for an id not in the history."""
+        """Delete these games (ids): each is kept aside under its key and its id (table gone),
+        so that undelete() brings it back; a device game stays out of later syncs until then.
+        Returns their rows; UserError (nothing deleted) for an id not in the history."""
         rows = self.games(ids)
+        op = self.next_delete()
         for r in rows:
-            if not r["replaced"]:
-                self.devices.forget(r["device_id"], r["epoch"], r["gid"])
-            self.rows.remove(r["id"])
+            self.rows.remove(r["id"], "deleted", op)
         self.evenings.renumber()
         return rows
+
+    def undelete(self, ids=None):
+        """Bring deleted games back under their ids: these (ids), else those of the latest
+        delete. A device's game comes back as its copies have it now (a sync while it was
+        deleted counts: knockbox.history_versions). Returns their ids; UserError if there is
+        none, or for an id that is not a deleted game."""
+        if ids:
+            gone = [self.rows.gone(row_id=i) for i in ids]
+            bad = [str(i) for i, g in zip(ids, gone) if g is None or g["why"] != "deleted"]
+            if bad:
+                raise UserError(
+                    "no deleted game %s (`knockbox delete --undo` alone brings back the latest "
+                    "delete's games)" % ", ".join(bad)
+                )
+        else:
+            op = self.db.execute(
+                "SELECT MAX(op) FROM gone WHERE why = 'deleted' AND id IS NOT NULL"
+            ).fetchone()[0]
+            if op is None:
+                raise UserError("no deleted game to bring back")
+            gone = [
+                self.rows.gone(row_id=r[0])
+                for r in self.db.execute(
+                    "SELECT id FROM gone WHERE why = 'deleted' AND op = ? ORDER BY id", (op,)
+                ).fetchall()
+            ]
+        back = []
+        for g in gone:
+            key = (g["device_id"], g["epoch"], g["gid"])
+            if self.versions.of(key):  # a device's game: as its copies have it now
+                self.db.execute(
+                    "UPDATE gone SET why = 'undone' WHERE device_id = ? AND epoch = ? AND gid = ?",
+                    key,
+                )
+                self.versions.settle(key)
+            elif g["record"] is None:
+                continue  # (deleted by an older knockbox, and nothing left of it)
+            else:
+                self.rows.put_back(g)
+            back.append(g["id"])
+        self.evenings.renumber()
+        return back
+
+    def next_delete(self):
+        """The number of a new delete (meta "last_delete"): undelete() alone brings back the
+        latest delete's games."""
+        r = self.db.execute("SELECT value FROM meta WHERE key = 'last_delete'").fetchone()
+        n = (int(r[0]) if r else 0) + 1
+        self.db.execute("INSERT OR REPLACE INTO meta VALUES ('last_delete', ?)", (str(n),))
+        return n
 
     def _rollback(self):
         if self.db.in_transaction:

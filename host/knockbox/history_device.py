@@ -6,7 +6,8 @@ drives these."""
 
 import json
 
-from knockbox.fromevents import event_gid, evening_next, identity, replay_events
+from knockbox.fromevents import event_gid, evening_next, identity, replay_events, split
+from knockbox.history_versions import DEVICE, KEPT, less
 
 
 class DeviceMirror:
@@ -14,9 +15,10 @@ class DeviceMirror:
     rows (knockbox.history_rows.GameRows), put in their evening by evenings and named as the
     history keeps names by players."""
 
-    def __init__(self, db, rows, evenings, players):
+    def __init__(self, db, rows, evenings, players, versions):
         self.db = db
         self.rows, self.evenings, self.players = rows, evenings, players
+        self.versions = versions
 
     def epochs(self, device_id):
         return [
@@ -145,110 +147,126 @@ class DeviceMirror:
         ]
 
     def rebuild(self, device_id, epoch, gid, when, lost=False, notes=None):
-        """Replay a game's events with the rules core and store the result with what readers
-        need (knockbox.derived); 'new', 'updated', 'same', 'gone' (no events left), 'deleted'
-        (deleted here: left out), 'kept' or 'replaced' (the device now has a different game
-        under this number: the stored one is kept, moved off the key, and the new one added).
-        The players' names are the history's (knockbox.players: trimmed, one Unicode form,
-        renamed). lost: the device's journal was read again from its start (it came back
-        shorter or changed): a stored game the device now has only the first hands of is kept
-        as it is ('kept'), and stays so until the device's game goes on past it; one whose
-        hands the device has other ones of is moved apart and the device's stored too; each
-        such game is noted in notes as (gid, the device's hands or None, the history's hands,
-        whether the history's copy was moved apart). Call evenings.renumber() after the
-        last one."""
+        """Replay a game's events with the rules core into its "device" copy
+        (knockbox.history_versions) and store the copy the history counts, with what readers
+        need (knockbox.derived): 'new', 'updated', 'same', 'gone' (no events and no other
+        copy), 'deleted' (deleted here: left out), 'kept' (another copy has more hands than the
+        device's: a device that came back with less, an import of a later copy) or 'replaced'
+        (the device now has a different game under this number: the stored one is kept, moved
+        off the key, and the new one added; so is each earlier game of the number, when the
+        journal has several). The players' names are the history's (knockbox.players:
+        trimmed, one Unicode form, renamed). lost: the device's journal was read again from
+        its start (it came back shorter or changed): the device's copy as it was is kept
+        ("kept") when the device now has only some of its hands or other ones; each game whose
+        copies then part is noted in notes as (gid, the device's hands or None, the history's
+        hands, how: "less" (the history keeps its copy, it counts), "another way" (the device's
+        went on another way after their common hands: it counts, the history's is kept aside)
+        or "apart" (the device's differs from the first hand: another game under the number,
+        both kept and counted)). Call evenings.renumber() after the last one."""
         key = (device_id, epoch, gid)
-        if self._has("deleted", key):
-            return "deleted"
-        evs = self.game_events(device_id, epoch, gid)
-        old = self.db.execute(
-            "SELECT record, status, error, id, hands FROM games WHERE "
-            "device_id = ? AND epoch = ? AND gid = ?",
+        games = split(self.game_events(*key))
+        had = self.versions.get(key, DEVICE)
+        row = self.rows.on_key(key)
+        moved = False
+        if games[0]:
+            recs = [self._replayed(evs) for evs in games]
+            for raw, status, error in recs[:-1]:  # earlier games of the number: kept apart
+                if self._apart(key, row, self.players.named(raw), status, error, when):
+                    moved = True
+                    row, had = self.rows.on_key(key), self.versions.get(key, DEVICE)
+            raw, status, error = recs[-1]
+            rec = self.players.named(raw)
+            if row is not None and identity(row["record"]) != identity(rec):
+                self._move(key, row)  # never overwritten by another game: moved apart
+                row, had, moved = None, None, True
+            elif row is not None and (lost or self.versions.get(key, KEPT)):
+                # the device lost what the history holds of it: from its first hand on another
+                # game than the history's (the number given again), both kept and counted
+                have, now = row["record"].get("hands") or [], rec.get("hands") or []
+                if have and now and have[0] != now[0]:
+                    self._move(key, row)
+                    self._note(notes, (gid, len(now), len(have), "apart"))
+                    row, had, moved = None, None, True
+        if had is not None and lost:  # the device's copy as it was, unless it is all still there
+            have = had["record"].get("hands") or []
+            if not games[0] or (rec.get("hands") or [])[: len(have)] != have:
+                self.versions.put(
+                    key,
+                    KEPT,
+                    had["record"],
+                    had["status"],
+                    had["error"],
+                    had["synced"],
+                    had["updated"],
+                    had["evening"],
+                    had["seq"],
+                )
+        if not games[0]:
+            if had is not None:
+                self.versions.drop(key, DEVICE)
+            what, best = self.versions.settle(key)
+            if lost and best is not None and had is not None:
+                self._note(notes, (gid, None, len(best["record"].get("hands") or []), "less"))
+            return "deleted" if what == "deleted" else "gone"
+        changed = had is None or (had["record"], had["status"], had["error"]) != (
+            rec,
+            status,
+            error,
+        )
+        self.versions.put(
             key,
-        ).fetchone()
-        evening = self.evenings.of_device_game(device_id, epoch, gid)
-        held = old is not None and (lost or self._has("kept", key))
-        if not evs:
-            if old is not None:
-                self.evenings.set(old[3], evening)
-                if lost:
-                    self._keep(key, True, notes, (gid, None, old[4], False))
-            return "gone"
-        rec, status, winners, error = replay_events(evs)
-        rec = self.players.named(rec)
-        text = json.dumps(rec, ensure_ascii=False, sort_keys=True)
-        result = "new" if old is None else "updated"
-        moved = old is not None and identity(json.loads(old[0])) != identity(rec)
-        if held and not moved:
-            have, now = json.loads(old[0])["hands"], rec.get("hands") or []
-            if len(now) < len(have) and now == have[: len(now)]:  # less of the history's
-                self._keep(key, True, notes, (gid, len(now), len(have), False))
-                self.evenings.set(old[3], evening)
-                return "kept"
-            if now[: len(have)] != have:  # it went another way: both are kept
-                moved = True
-                self._keep(key, False, notes, (gid, len(now), len(have), True))
-        if moved:
-            # Never overwrite a game with another one: the old row leaves the unique key (its
-            # gid becomes -id, so it cannot clash: device gids are >= 1) and stays as it was.
-            self.db.execute("UPDATE games SET gid = ? WHERE id = ?", (-old[3], old[3]))
-            self.evenings.set(old[3], None)
-            old, result = None, "replaced"
-        self._keep(key, False)
-        if old is not None and (old[0], old[1], old[2]) == (text, status, error):
-            self.evenings.set(old[3], evening)
-            return "same"
-        players = json.dumps(rec.get("players") or [], ensure_ascii=False)
-        nhands = len(rec.get("hands") or [])
-        self.db.execute(
-            "INSERT INTO games (id, device_id, epoch, gid, synced, updated, method, players, "
-            "hands, status, winners, record, error) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
-            "ON CONFLICT (device_id, epoch, gid) DO UPDATE SET updated = excluded.updated, "
-            "method = excluded.method, players = excluded.players, hands = excluded.hands, "
-            "status = excluded.status, winners = excluded.winners, record = excluded.record, "
-            "error = excluded.error",
-            (
-                self.rows.new_id() if old is None else old[3],
-                device_id,
-                epoch,
-                gid,
-                when,
-                when,
-                rec.get("method"),
-                players,
-                nhands,
-                status,
-                json.dumps(winners),
-                text,
-                error,
-            ),
+            DEVICE,
+            self.players.cleaned(raw),
+            status,
+            error,
+            when if had is None else had["synced"],
+            when if changed else had["updated"],
+            self.evenings.of_device_game(*key),
+            games[-1][-1][0],  # (the seq of its last event)
         )
-        row_id = self.db.execute(
-            "SELECT id FROM games WHERE device_id = ? AND epoch = ? AND gid = ?", key
-        ).fetchone()[0]
-        self.rows.store_derived(row_id, rec)
-        self.evenings.set(row_id, evening)
-        return result
+        before = row and row["record"]
+        what, best = self.versions.settle(key)
+        if best is None:
+            return what
+        mine = best["source"] == DEVICE
+        n, m = len(rec.get("hands") or []), len(best["record"].get("hands") or [])
+        if not mine and less({"record": rec, "status": status}, best):
+            self._note(notes, (gid, n, m, "less"))
+            return "replaced" if moved else ("kept" if what == "same" else what)
+        if mine and before is not None and before != rec:
+            kept = self.versions.get(key, KEPT)
+            if kept is not None and kept["record"] == before and not less(kept, best):
+                # the device went another way than what the history held
+                self._note(notes, (gid, n, len(before.get("hands") or []), "another way"))
+        return "replaced" if moved else what
 
-    def forget(self, device_id, epoch, gid):
-        """The device game under this key was deleted here: a later sync leaves it out."""
-        key = (device_id, epoch, gid)
-        self.db.execute("INSERT OR IGNORE INTO deleted VALUES (?, ?, ?)", key)
-        self._keep(key, False)
+    def _replayed(self, evs):
+        """(the record with its names as the device gave them, cleaned; status; error)."""
+        rec, status, _winners, error = replay_events(evs)
+        return self.players.cleaned(rec), status, error
 
-    def _has(self, table, key):
-        return (
-            self.db.execute(
-                "SELECT 1 FROM %s WHERE device_id = ? AND epoch = ? AND gid = ?" % table, key
-            ).fetchone()
-            is not None
-        )
+    def _move(self, key, row):
+        """The game on key leaves it (kept as it is, off the key), with its copies."""
+        self.rows.move_apart(row["id"])
+        self.versions.drop(key)
 
-    def _keep(self, key, on, notes=None, note=None):
-        """Mark the device game under key as kept (on) or not; note it in notes."""
-        if on:
-            self.db.execute("INSERT OR IGNORE INTO kept VALUES (?, ?, ?)", key)
-        else:
-            self.db.execute("DELETE FROM kept WHERE device_id = ? AND epoch = ? AND gid = ?", key)
-        if notes is not None and note is not None:
+    def _apart(self, key, row, rec, status, error, when):
+        """An earlier game the device gave this number (rec): the game stored on key when it is
+        that game (moved off the key, and brought up to it), else one kept apart; True if
+        anything was moved or added."""
+        if row is not None and identity(row["record"]) == identity(rec):
+            have = row["record"].get("hands") or []
+            if (rec.get("hands") or [])[: len(have)] == have:
+                self._move(key, row)
+                if row["record"] != rec or row["status"] != status:
+                    self.rows.set_record(row["id"], row["synced"], when, rec, status, error)
+                return True
+        if self.rows.find(rec, key[:2], apart=True) is not None:
+            return False
+        self.rows.add(key[0], key[1], None, when, when, rec, status, error, None)
+        return True
+
+    @staticmethod
+    def _note(notes, note):
+        if notes is not None:
             notes.append(note)

@@ -3,8 +3,12 @@
 A rename or merge changes the name in every game and is kept as an alias (table aliases), so
 that a game that arrives later with the old name (a sync from a device that still has it, an
 import) is stored under the new one: named(rec) gives a record its names as the history keeps
-them (knockbox.players: trimmed, NFC). History.players; the device mirror and the imports name
-the games they store through it.
+them (knockbox.players: trimmed, NFC). An alias is kept only for a name a device or an import
+gave (table names, seen()): renaming a player back (Dee -> Deirdre -> Dee) leaves none, so a
+real "Deirdre" synced later stays herself. A game in which an alias would give two seats one
+name (Bob and Bobby at one table after `rename Bobby Bob --merge`) keeps its names as they are,
+and clashes() says so. History.players; the device mirror and the imports name the games they
+store through it.
 """
 
 import json
@@ -22,6 +26,7 @@ class Players:
         self.db = db
         self.rows = rows
         self._aliases = None  # aliases(), read once
+        self._clashes: dict = {}  # named() met these: {names: [(old, new)]}
 
     def aliases(self):
         """{old name: the name it stands for now}."""
@@ -31,15 +36,53 @@ class Players:
 
     def named(self, rec):
         """rec with its players' names as the history keeps them (trimmed, NFC, renamed), or rec
-        itself when they are so already or a rename would give two seats one name."""
+        itself when they are so already; a rename that would give two seats one name is not
+        made (the game keeps those names: clashes())."""
+        rec = self.cleaned(rec)
         names = rec.get("players")
-        if not (isinstance(names, list) and all(isinstance(n, str) for n in names)):
+        if not isinstance(names, list):
             return rec
         al = self.aliases()
-        new = [al.get(n, n) for n in map(P.clean, names)]
-        if new == names or len(set(new)) != len(new):
+        new = [al.get(n, n) if isinstance(n, str) else n for n in names]
+        if new == names:
+            return rec
+        if len(set(map(repr, new))) != len(new):
+            self._clashes[tuple(names)] = [(n, al[n]) for n in names if n in al]
             return rec
         return dict(rec, players=new)
+
+    @staticmethod
+    def cleaned(rec):
+        """rec with its players' names trimmed and NFC (knockbox.players.clean), not renamed:
+        as a device or a file gave them."""
+        names = rec.get("players") if isinstance(rec, dict) else None
+        if not isinstance(names, list):
+            return rec
+        new = [P.clean(n) for n in names]
+        return rec if new == names else dict(rec, players=new)
+
+    def seen(self, names):
+        """A device or an import gave these names (an alias is kept only for such a name)."""
+        if isinstance(names, list):
+            self.db.executemany(
+                "INSERT OR IGNORE INTO names VALUES (?)",
+                [(P.clean(n),) for n in names if isinstance(n, str)],
+            )
+
+    def clashes(self):
+        """The lines that say which games kept names a rename made one player's (named() met
+        them since the last call)."""
+        out = [
+            "a game of %s keeps its names: %s by `knockbox player rename`, and one game cannot "
+            "have one player twice"
+            % (
+                ", ".join(map(repr, names)),
+                ", ".join("%r became %r" % pair for pair in renamed),
+            )
+            for names, renamed in sorted(self._clashes.items())
+        ]
+        self._clashes = {}
+        return out
 
     def clean_names(self):
         """The games stored before names were kept clean (a history of schema 1 or 2, opened
@@ -80,8 +123,8 @@ class Players:
         ]
 
     def rename(self, old, new, merge=False):
-        """Player old becomes new in every game, and stays an alias of new; merge: new is a
-        player already (their games become one player's). Returns the number of games changed;
+        """Player old becomes new in every game, and stays an alias of new if a device or an
+        import gave that name (seen()); merge: new is a player already (their games become one player's). Returns the number of games changed;
         UserError (nothing changed) for no such player, new a player already without merge, or
         a game in which both play."""
         try:
@@ -112,6 +155,7 @@ class Players:
             )
         self.db.execute("DELETE FROM aliases WHERE name = ?", (new,))
         self.db.execute("UPDATE aliases SET player = ? WHERE player = ?", (new, old))
-        self.db.execute("INSERT OR REPLACE INTO aliases VALUES (?, ?)", (old, new))
+        if self.db.execute("SELECT 1 FROM names WHERE name = ?", (old,)).fetchone():
+            self.db.execute("INSERT OR REPLACE INTO aliases VALUES (?, ?)", (old, new))
         self._aliases = None
         return len(games)

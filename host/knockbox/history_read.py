@@ -25,6 +25,7 @@ _ROW = (
     "error",
     "evening_key",
     "evening",
+    "seq",
 )
 
 
@@ -72,7 +73,7 @@ class Queries:
         detail=True adds those and "record", "standings" (None if refused) and "play"."""
         cols = (
             "g.id, g.device_id, g.epoch, g.gid, g.synced, g.updated, g.method, g.players, "
-            "g.hands, g.status, g.winners, g.error, g.evening, e.number"
+            "g.hands, g.status, g.winners, g.error, g.evening, e.number, g.seq"
         )
         if detail:
             cols += ", g.record, g.standings, g.play"

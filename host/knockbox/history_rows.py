@@ -1,8 +1,10 @@
 """The history's game rows (table games, with each game's seats and derived data): a game stored,
-its record set again, found by its record or its device key, taken out. History.rows; the device
-mirror, the imports and the players' edits store games through it, knockbox.importing adds the
-games that come with no events. knockbox.history's header says what a game's key is."""
+its record set again, found by its record or its device key, taken out (to table gone, keyed as
+it was, so that its id is never another game's and a delete can be undone) and put back.
+History.rows; the device mirror, the versions, the imports and the players' edits store games
+through it. knockbox.history's header says what a game's key is."""
 
+import datetime
 import json
 
 from knockbox import derived
@@ -18,18 +20,34 @@ class GameRows:
         self.db = db
         self.evenings = evenings
 
-    def add(self, device_id, epoch, gid, synced, updated, rec, status, error, evening, d=None):
-        """Store a game that comes with no events (`knockbox import`): its record, checked and
-        derived (d: derived.derive(rec) if made); gid None: off any device's key (-id); evening:
-        its evening's key or None. Returns the new row's id. Call evenings.renumber() after the
-        last."""
+    def add(
+        self,
+        device_id,
+        epoch,
+        gid,
+        synced,
+        updated,
+        rec,
+        status,
+        error,
+        evening,
+        d=None,
+        row_id=None,
+        seq=None,
+    ):
+        """Store a game: its record, checked and derived (d: derived.derive(rec) if made); gid
+        None: off any device's key (-id); evening: its evening's key or None; row_id: its id
+        (one it had before), else a new one. Returns the row's id. Call evenings.renumber()
+        after the last."""
         if d is None and status != "invalid":
             d = derived.derive(rec)
         winners = d[0]["winners"] if d and d[0]["over"] else []
-        row_id = self.new_id()
+        if row_id is None:
+            row_id = self.new_id()
         self.db.execute(
             "INSERT INTO games (id, device_id, epoch, gid, synced, updated, method, players, "
-            "hands, status, winners, record, error) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            "hands, status, winners, record, error, seq) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, "
+            "?, ?, ?)",
             (
                 row_id,
                 device_id,
@@ -44,6 +62,7 @@ class GameRows:
                 json.dumps(winners),
                 json.dumps(rec, ensure_ascii=False, sort_keys=True),
                 error,
+                seq,
             ),
         )
         if gid is None:
@@ -65,16 +84,17 @@ class GameRows:
         )
         return row_id
 
-    def set_record(self, row_id, updated, rec, status, error, d=None):
-        """Game row_id's record, status and derived data, as given (`knockbox import` of a later
-        copy of a game, an import undone)."""
+    def set_record(self, row_id, synced, updated, rec, status, error, d=None, seq=None):
+        """Game row_id's record, status and derived data, as given (another copy of the game
+        chosen: knockbox.history_versions)."""
         if d is None and status != "invalid":
             d = derived.derive(rec)
         winners = d[0]["winners"] if d and d[0]["over"] else []
         self.db.execute(
-            "UPDATE games SET updated = ?, players = ?, hands = ?, status = ?, "
-            "winners = ?, record = ?, error = ? WHERE id = ?",
+            "UPDATE games SET synced = ?, updated = ?, players = ?, hands = ?, status = ?, "
+            "winners = ?, record = ?, error = ?, seq = ? WHERE id = ?",
             (
+                synced,
                 updated,
                 json.dumps(rec.get("players") or [], ensure_ascii=False),
                 len(rec.get("hands") or []),
@@ -82,6 +102,7 @@ class GameRows:
                 json.dumps(winners),
                 json.dumps(rec, ensure_ascii=False, sort_keys=True),
                 error,
+                seq,
                 row_id,
             ),
         )
@@ -99,20 +120,36 @@ class GameRows:
         )
         self.store_derived(row_id, rec)
 
-    def stored_record(self, device_id, epoch, gid):
-        """The record of the game under this device key, None if none."""
+    def on_key(self, key):
+        """The game under this key (device id, epoch, gid) as {id, record, status, error,
+        synced, updated, evening}, None if none."""
         r = self.db.execute(
-            "SELECT record FROM games WHERE device_id = ? AND epoch = ? AND gid = ?",
-            (device_id, epoch, gid),
+            "SELECT id, record, status, error, synced, updated, evening, seq FROM games WHERE "
+            "device_id = ? AND epoch = ? AND gid = ?",
+            key,
         ).fetchone()
-        return json.loads(r[0]) if r else None
+        if r is None:
+            return None
+        return dict(zip(_ON_KEY, r), record=json.loads(r[1]))
 
     def next_gid(self, device_id, epoch):
-        """The next free game number of a device epoch (the device "import"'s games)."""
+        """The next free game number of a device epoch (the device "import"'s games): never one
+        a game taken out had."""
         r = self.db.execute(
-            "SELECT MAX(gid) FROM games WHERE device_id = ? AND epoch = ?", (device_id, epoch)
+            "SELECT MAX(gid) FROM (SELECT gid FROM games WHERE device_id = ?1 AND epoch = ?2 "
+            "UNION ALL SELECT gid FROM gone WHERE device_id = ?1 AND epoch = ?2)",
+            (device_id, epoch),
         ).fetchone()
         return max(r[0] or 0, 0) + 1
+
+    def taken(self, key):
+        """Whether a game, here or taken out, has this key."""
+        return any(
+            self.db.execute(
+                "SELECT 1 FROM %s WHERE device_id = ? AND epoch = ? AND gid = ?" % t, key
+            ).fetchone()
+            for t in ("games", "gone")
+        )
 
     def find(self, rec, source=None, day=None, apart=False, at=None):
         """The id of a stored game with exactly this record, else None; only among the games of
@@ -173,15 +210,110 @@ class GameRows:
             [(row_id, c["seat"], c["player"]) + tuple(c[k] for k in SEAT_COUNTS) for c in seats],
         )
 
-    def remove(self, row_id):
-        """Game row_id out of the history, with its seats and its import notes."""
+    def remove(self, row_id, why, op=None):
+        """Game row_id out of the history, with its seats, into table gone under its key (why:
+        "deleted", with the delete's number op, or "undone"): its id is never another game's,
+        and put_back() brings it back."""
         self.evenings.set(row_id, None)
-        for sql in (
-            "DELETE FROM seats WHERE game_id = ?",
-            "DELETE FROM imported WHERE game_id = ?",
-            "DELETE FROM games WHERE id = ?",
-        ):
-            self.db.execute(sql, (row_id,))
+        self.db.execute(
+            "INSERT OR REPLACE INTO gone SELECT device_id, epoch, gid, id, ?, ?, ?, synced, "
+            "updated, status, error, evening, record, seq FROM games WHERE id = ?",
+            (why, op, now(), row_id),
+        )
+        self.db.execute("DELETE FROM seats WHERE game_id = ?", (row_id,))
+        self.db.execute("DELETE FROM games WHERE id = ?", (row_id,))
+
+    def gone(self, key=None, row_id=None):
+        """The game taken out under this key, or with this id: {device_id, epoch, gid, id, why,
+        op, synced, updated, status, error, evening, record}, None if none."""
+        where, args = ("id = ?", (row_id,)) if key is None else (_KEY, key)
+        r = self.db.execute(
+            "SELECT device_id, epoch, gid, id, why, op, synced, updated, status, error, "
+            "evening, record, seq FROM gone WHERE " + where,
+            args,
+        ).fetchone()
+        if r is None:
+            return None
+        g = dict(zip(_GONE, r))
+        g["record"] = json.loads(g["record"]) if g["record"] else None
+        return g
+
+    def find_gone(self, rec, device_id, at=None, day=None):
+        """A game of device_id taken out (gone()) with exactly this record, first synced at the
+        time at or on day; None if none."""
+        q = "SELECT id FROM gone WHERE device_id = ? AND record = ?"
+        args = [device_id, json.dumps(rec, ensure_ascii=False, sort_keys=True)]
+        if at is not None:
+            q += " AND synced = ?"
+            args.append(at)
+        if day is not None:
+            q += " AND synced >= ? AND synced < ?"
+            args += [day, day + "~"]
+        r = self.db.execute(q + " LIMIT 1", args).fetchone()
+        return self.gone(row_id=r[0]) if r else None
+
+    def deleted(self, key):
+        """Whether the game under this key was deleted here (a sync leaves it out)."""
+        return (
+            self.db.execute("SELECT 1 FROM gone WHERE why = 'deleted' AND " + _KEY, key).fetchone()
+            is not None
+        )
+
+    def reserved(self, key):
+        """The id a game taken out under this key had (it comes back under it), None if none;
+        the key is no longer taken out."""
+        g = self.gone(key)
+        if g is None:
+            return None
+        self.db.execute("DELETE FROM gone WHERE " + _KEY, key)
+        return g["id"]
+
+    def put_back(self, g):
+        """A game taken out (gone()) back in the history as it was, under its id."""
+        self.db.execute("DELETE FROM gone WHERE " + _KEY, (g["device_id"], g["epoch"], g["gid"]))
+        self.add(
+            g["device_id"],
+            g["epoch"],
+            g["gid"] if g["gid"] > 0 else None,
+            g["synced"],
+            g["updated"],
+            g["record"],
+            g["status"],
+            g["error"],
+            g["evening"],
+            row_id=g["id"],
+            seq=g["seq"],
+        )
+
+    def move_apart(self, row_id):
+        """The game leaves its device's key, kept as it was (the device gave its number to
+        another game): its gid becomes -id (device gids are >= 1, so it cannot clash)."""
+        self.db.execute("UPDATE games SET gid = ? WHERE id = ?", (-row_id, row_id))
+        self.evenings.set(row_id, None)
+
+
+_KEY = "device_id = ? AND epoch = ? AND gid = ?"
+_ON_KEY = ("id", "record", "status", "error", "synced", "updated", "evening", "seq")
+_GONE = (
+    "device_id",
+    "epoch",
+    "gid",
+    "id",
+    "why",
+    "op",
+    "synced",
+    "updated",
+    "status",
+    "error",
+    "evening",
+    "record",
+    "seq",
+)
+
+
+def now():
+    """The time the history writes (when a game was synced, updated, taken out)."""
+    return datetime.datetime.now().strftime("%Y-%m-%d %H:%M:%S")
 
 
 def _dumps(v):

@@ -23,9 +23,31 @@ Schema 3 (a schema 2 file gets these tables when first opened):
   imported(batch, game_id, before)   what an import did to each game: added (before NULL) or
                                      updated (before: the row's record, status, error, updated)
   and the index import finds a typed-in game by (its players, hands and date: games_found)
+Schema 4 (a schema 3 file is upgraded when first opened: kept, deleted and imported become the
+tables below, nothing lost; meta "last_id": the last game id given, never given again):
+  versions(device_id, epoch, gid, source, record, status, error, synced, updated, evening, seq)
+                        each copy of a device's game the history has had (knockbox.history_versions):
+                        source "device" (its replay from the events a sync mirrors), "kept" (what
+                        the history held when the device came back with less), "import N" (what
+                        import batch N brought), "history" (held by an older knockbox, source
+                        unknown); seq: the device's journal record the copy was last changed
+                        by (when known); the games row is the one chosen (games.seq: its seq),
+                        so that an import undone or a delete undone leaves what the others say
+  gone(device_id, epoch, gid, id, why, op, at, synced, updated, status, error, evening, record,
+       seq)
+                        games taken out, keyed as they were: why "deleted" (by delete number op:
+                        a device game stays out of later syncs; `delete --undo` puts it back
+                        under its id) or "undone" (an import undone took it out: the id is kept
+                        for its key, should it come back)
+  import_steps(batch, game_id, what, device_id, epoch, gid)
+                        what each import did: "new" (a game added), "version" (a copy of a device's
+                        game added to its versions), "undeleted" (a deleted game brought back)
+  names(name)           the names a device or an import gave: a rename leaves an alias only for
+                        these (a name the history made up itself is nobody's on a device)
 """
 
-SCHEMA = 3  # 1: before the derived data, 2: before kept games, aliases and import batches
+SCHEMA = 4  # 1: before the derived data, 2: before kept games, aliases and import batches,
+# 3: before versions, gone games and names
 TABLES = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT);
 CREATE TABLE IF NOT EXISTS devices (
@@ -81,6 +103,31 @@ CREATE TABLE imported (
 CREATE INDEX imported_game ON imported (game_id);
 DROP INDEX IF EXISTS games_players;
 CREATE INDEX games_found ON games (players, hands, synced);
+"""
+TABLES_4 = """
+CREATE TABLE versions (
+    device_id TEXT NOT NULL, epoch INTEGER NOT NULL, gid INTEGER NOT NULL, source TEXT NOT NULL,
+    record TEXT NOT NULL, status TEXT NOT NULL, error TEXT, synced TEXT NOT NULL,
+    updated TEXT NOT NULL, evening TEXT, seq INTEGER, PRIMARY KEY (device_id, epoch, gid, source));
+ALTER TABLE games ADD COLUMN seq INTEGER;
+CREATE INDEX versions_source ON versions (source);
+CREATE TABLE gone (
+    device_id TEXT NOT NULL, epoch INTEGER NOT NULL, gid INTEGER NOT NULL, id INTEGER,
+    why TEXT NOT NULL, op INTEGER, at TEXT NOT NULL, synced TEXT, updated TEXT, status TEXT,
+    error TEXT, evening TEXT, record TEXT, seq INTEGER, PRIMARY KEY (device_id, epoch, gid));
+CREATE INDEX gone_id ON gone (id);
+CREATE INDEX gone_op ON gone (why, op);
+CREATE TABLE import_steps (
+    batch INTEGER NOT NULL REFERENCES imports (id), game_id INTEGER NOT NULL, what TEXT NOT NULL,
+    device_id TEXT NOT NULL, epoch INTEGER NOT NULL, gid INTEGER NOT NULL,
+    PRIMARY KEY (batch, game_id, what));
+CREATE TABLE names (name TEXT PRIMARY KEY) WITHOUT ROWID;
+"""
+# What schema 4 keeps elsewhere (knockbox.history_upgrade moves it first)
+DROPPED_4 = """
+DROP TABLE kept;
+DROP TABLE deleted;
+DROP TABLE imported;
 """
 # Indexes added to schema 2 since it first landed: made when missing
 INDEXES_2 = {

@@ -34,7 +34,9 @@ from knockbox import derived
 from knockbox import players as P
 from knockbox.errors import UserError
 from knockbox.files import json_records
+from knockbox.fromevents import identity
 from knockbox.history import MAX_INT, STATUSES, now
+from knockbox.history_versions import HISTORY
 from knockbox.plural import count
 from knockbox.progress import Progress
 from knockcore.errors import GameError
@@ -70,15 +72,23 @@ class Game:
         if not isinstance(meta, dict):
             raise ValueError("meta must be an object")
         self.rec = {k: obj[k] for k in obj if k != "meta"}
+        self.key, self.gid = _key(meta), None
+        if self.key is not None and self.key[0] == IMPORT_DEVICE:  # typed in, on another laptop
+            self.key, self.gid = None, self.key[2]
         if isinstance(self.rec.get("players"), list):
+            # a device's names are as the device had them (an export always imports back);
+            # names typed in are checked against the device's roster's limits
+            name = P.check if self.key is None and meta.get("status") != "invalid" else _text
             self.rec["players"] = [
-                P.check(n, "player") if isinstance(n, str) else n for n in self.rec["players"]
+                name(n, "player") if isinstance(n, str) else n for n in self.rec["players"]
             ]
         self.synced = when(meta["synced"], "meta.synced") if "synced" in meta else today
         self.dated = "synced" in meta  # (when it was played, as the record says)
         self.updated = when(meta["updated"], "meta.updated") if "updated" in meta else self.synced
         self.apart = meta.get("replaced") is True
-        self.key = _key(meta)
+        self.seq = meta.get("seq")
+        if self.seq is not None and not (type(self.seq) is int and 0 <= self.seq <= MAX_INT):
+            raise ValueError("meta.seq %s is not a record number" % _r(self.seq))
         label = meta.get("evening")
         if label is not None and (type(label) not in (str, int) or label == ""):
             raise ValueError("meta.evening %s is not a label (a name or a number)" % _r(label))
@@ -114,6 +124,10 @@ class Game:
         self.status, self.error, self.derived = "invalid", meta["error"], None
 
 
+def _text(name, what):
+    return P.text(P.clean(name), what)
+
+
 def _key(meta):
     dev, epoch, gid = meta.get("device"), meta.get("epoch"), meta.get("gid")
     if dev is None:
@@ -135,10 +149,12 @@ def _key(meta):
 def run(h, files, stdin=None, err=None):
     """Import the records of these files ("-": stdin) into History h in one transaction, a
     record at a time, as one batch; returns counts {"new", "updated", "same", "apart"}, "batch"
-    (its number, None if it changed nothing) and "twins" (knockbox.players.case_twins of its
-    names). UserError (nothing imported) at the first bad record. err: where progress is shown
+    (its number, None if it changed nothing), "twins" (knockbox.players.case_twins of its
+    names), "changes" (a line for each game it updated: store()) and "clashes"
+    (History.players.clashes()). UserError (nothing imported) at the first bad record. err: where progress is shown
     when it is a terminal."""
-    counts = {"new": 0, "updated": 0, "same": 0, "apart": 0}
+    counts: dict = {"new": 0, "updated": 0, "same": 0, "apart": 0}
+    changes: list = []
     today, names, read = now(), set(), [0]
     progress, total = Progress(err, "importing"), _size(files)
     done = 0
@@ -149,7 +165,7 @@ def run(h, files, stdin=None, err=None):
                 before = done
                 for n, obj in json_records(path, stdin or sys.stdin, read):
                     g = _game(path, n, obj, today)
-                    counts[store(h, g)] += 1
+                    counts[store(h, g, changes)] += 1
                     names.update(g.rec["players"])
                     progress.show(
                         count(sum(counts.values()), "game") + _share(before + read[0], total)
@@ -158,6 +174,8 @@ def run(h, files, stdin=None, err=None):
             h.evenings.renumber()
             counts["batch"] = h.imports.end()
             counts["twins"] = P.case_twins(names, h.players.names())
+            counts["changes"] = changes
+            counts["clashes"] = h.players.clashes()
     finally:
         progress.end()  # (the line is cleared before any message)
     return counts
@@ -196,76 +214,128 @@ def _size(files):
         return None
 
 
-def store(h, g):
+def store(h, g, changes=None):
     """Store one Game (its names as the history keeps them); returns "new", "updated", "same" or
-    "apart", and notes the game in the import's batch."""
+    "apart", notes what it did in the import's batch and, when it updated a game, a line saying
+    so in changes."""
+    h.players.seen(g.rec.get("players"))
     rec = h.players.named(g.rec)
-    if rec is not g.rec:
-        g.rec = rec
-        if g.status != "invalid":
-            g.derived = derived.derive(rec)
-    if g.key is None:  # typed in: the same time (or day, undated) and the same hands: that game
-        at = {"at": g.synced} if g.dated else {"day": g.synced[:10]}
-        if h.rows.find(g.rec, **at) is not None:
-            return "same"
-        gid = h.rows.next_gid(IMPORT_DEVICE, 0)
-        h.imports.note(
-            h.rows.add(
-                IMPORT_DEVICE,
-                0,
-                gid,
-                g.synced,
-                g.updated,
-                g.rec,
-                g.status,
-                g.error,
-                g.evening,
-                g.derived,
-            )
-        )
-        return "new"
+    if rec is not g.rec and g.status != "invalid":
+        g.derived = derived.derive(rec)
+    if g.key is None:
+        return _typed_in(h, g, rec, changes)
     dev, epoch, gid = g.key
-    if gid is None or g.apart:  # a game its device replaced: off the key, as it was
-        if h.rows.find(g.rec, (dev, epoch)) is not None:
-            return "same"
-        h.imports.note(
-            h.rows.add(
-                dev,
-                epoch,
-                None,
-                g.synced,
-                g.updated,
-                g.rec,
-                g.status,
-                g.error,
-                g.evening,
-                g.derived,
-            )
-        )
-        return "new"
-    old = h.rows.stored_record(dev, epoch, gid)
-    if old == g.rec or h.rows.find(g.rec, (dev, epoch), apart=True) is not None:
-        return "same"  # that device record (kept apart here: the device replaced it)
-    if old is None:
-        h.imports.note(
-            h.rows.add(
-                dev, epoch, gid, g.synced, g.updated, g.rec, g.status, g.error, g.evening, g.derived
-            )
-        )
-        return "new"
-    if _start(old) == _start(g.rec):
-        if old["hands"] == g.rec["hands"][: len(old["hands"])]:  # the game went on
-            row_id = h.rows.ids_of(dev, epoch, gid)[0]
-            h.imports.note(row_id, h.imports.row_before(row_id))
-            h.rows.set_record(row_id, g.updated, g.rec, g.status, g.error, g.derived)
-            return "updated"
-        if g.rec["hands"] == old["hands"][: len(g.rec["hands"])]:  # we have more of it
-            return "same"
-    h.imports.note(
-        h.rows.add(dev, epoch, None, g.synced, g.updated, g.rec, g.status, g.error, None, g.derived)
+    if gid is not None and not g.apart:
+        row = h.rows.on_key(g.key)
+        if row is None or identity(row["record"]) == identity(rec):
+            return _copy(h, g, rec, row, changes)
+    # a game its device replaced, or another game than the one under its key here: off the key
+    if h.rows.find(rec, (dev, epoch), apart=gid is not None and not g.apart) is not None:
+        return "same"
+    row_id = h.rows.add(
+        dev, epoch, None, g.synced, g.updated, rec, g.status, g.error, None, g.derived
     )
-    return "apart"
+    h.imports.note(row_id, "new", (dev, epoch, -row_id))
+    return "new" if g.apart or gid is None else "apart"
 
 
-def _start(rec):
-    return [rec.get(k) for k in ("method", "players", "start", "rules")]
+def _typed_in(h, g, rec, changes):
+    """A game typed in (no device): the same time (or day, undated) and the same hands is that
+    game, and so is one exported with its number here that went on since; one deleted or taken
+    out comes back under its id."""
+    at = {"at": g.synced} if g.dated else {"day": g.synced[:10]}
+    if h.rows.find(rec, **at) is not None:
+        return "same"
+    key = (IMPORT_DEVICE, 0, g.gid)
+    row = h.rows.on_key(key) if g.gid is not None else None
+    if row is not None and row["synced"] == g.synced and _more(row["record"], rec) is not None:
+        if not _more(row["record"], rec):
+            return "same"  # the history has more of it
+        if not h.versions.of(key):  # the game as it was, so that an undo puts it back
+            h.versions.put(
+                key,
+                HISTORY,
+                row["record"],
+                row["status"],
+                row["error"],
+                row["synced"],
+                row["updated"],
+                row["evening"],
+            )
+        return _copy(h, g, rec, row, changes, key)
+    gone = h.rows.find_gone(rec, IMPORT_DEVICE, **at)
+    if gone is not None:
+        h.rows.put_back(dict(gone, record=rec))
+        h.imports.note(gone["id"], "undeleted" if gone["why"] == "deleted" else "new", _k(gone))
+        return "new"
+    gid = g.gid
+    if gid is None or h.rows.taken((IMPORT_DEVICE, 0, gid)):
+        gid = h.rows.next_gid(IMPORT_DEVICE, 0)
+    row_id = h.rows.add(
+        IMPORT_DEVICE, 0, gid, g.synced, g.updated, rec, g.status, g.error, g.evening, g.derived
+    )
+    h.imports.note(row_id, "new", (IMPORT_DEVICE, 0, gid))
+    return "new"
+
+
+def _more(have, rec):
+    """Whether rec is the game have went on since (True), have with as many hands or more
+    (False), or another game (None)."""
+    if identity(have) != identity(rec):
+        return None
+    a, b = have.get("hands") or [], rec.get("hands") or []
+    if len(a) < len(b) and b[: len(a)] == a:
+        return True
+    return False if a[: len(b)] == b else None
+
+
+def _copy(h, g, rec, row, changes, key=None):
+    """A copy of a device's game (knockbox.history_versions), or of a game typed in that went
+    on (key): kept among its copies, and the game is the copy chosen; a deleted game comes
+    back."""
+    key = key or g.key
+    deleted = h.rows.deleted(key)
+    added = not h.versions.holds(key, g.rec, g.status)
+    if added:
+        h.versions.put(
+            key,
+            h.imports.source(),
+            h.players.cleaned(g.rec),
+            g.status,
+            g.error,
+            g.synced,
+            g.updated,
+            g.evening,
+            g.seq,
+        )
+    if deleted:
+        h.db.execute(
+            "UPDATE gone SET why = 'undone' WHERE device_id = ? AND epoch = ? AND gid = ?", key
+        )
+    h.versions.settle(key)
+    now = h.rows.on_key(key)
+    if added:
+        h.imports.note(now["id"], "version", key)
+    if deleted:
+        h.imports.note(now["id"], "undeleted", key)
+    if row is None or deleted:
+        return "new"
+    if (now["record"], now["status"]) == (row["record"], row["status"]):
+        return "same"
+    if changes is not None:
+        changes.append(
+            "game %d (%s) updated to a newer copy: %s, %s (it had %s, %s)"
+            % (
+                now["id"],
+                "typed in" if key[0] == IMPORT_DEVICE else "device %s game %d" % (key[0], key[2]),
+                count(len(now["record"].get("hands") or []), "hand"),
+                now["status"],
+                count(len(row["record"].get("hands") or []), "hand"),
+                row["status"],
+            )
+        )
+    return "updated"
+
+
+def _k(g):
+    return (g["device_id"], g["epoch"], g["gid"])

@@ -134,10 +134,13 @@ class Sync:
             twins = players.case_twins(
                 {n for g in rows for n in g["players"]}, self.hist.players.names() if rows else []
             )
+            clashes = self.hist.players.clashes()
         for note in self.notes:
             self.say(kept_note(dev, *note))
         for line in players.twin_lines(twins):
             self.say("note: " + line)
+        for line in clashes:
+            self.say("note: " + visible(line))
         if failure is not None:
             if isinstance(failure, KeyboardInterrupt):
                 raise failure
@@ -232,20 +235,27 @@ class Sync:
         )
 
 
-def kept_note(dev, gid, device_hands, kept_hands, apart):
-    """The line that says what the history keeps of a game the device now has less of."""
-    hands = "%d hand%s" % (kept_hands, "" if kept_hands == 1 else "s")
+def kept_note(dev, gid, device_hands, kept_hands, how):
+    """The line that says what the history keeps of a game the device now has less of (how:
+    knockbox.history_device's DeviceMirror.rebuild)."""
+    hands = count(kept_hands, "hand")
     if device_hands is None:
         return "device %s game %d: the device no longer has it, the history keeps its %s" % (
             dev,
             gid,
             hands,
         )
-    now = "%d hand%s" % (device_hands, "" if device_hands == 1 else "s")
-    if apart:
+    now = count(device_hands, "hand")
+    if how == "another way":
         return (
             "device %s game %d: the device's %s went another way than the %s the history "
-            "holds: both are kept" % (dev, gid, now, hands)
+            "held: the device's game counts; the history keeps its %s aside, not counted"
+            % (dev, gid, now, hands, hands)
+        )
+    if how == "apart":
+        return (
+            "device %s game %d: the device's game (%s) is another game than the history's (%s; "
+            "another first hand): both are kept" % (dev, gid, now, hands)
         )
     return "device %s game %d: the device now has %s, the history keeps its %d" % (
         dev,

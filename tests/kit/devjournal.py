@@ -9,7 +9,7 @@ import json
 
 from kit.clirun import knockbox
 from kit.gamegen import random_hand, random_start
-from kit.ptydevice import DEV, FakeDevice, good_device
+from kit.ptydevice import DEV, HELLO, FakeDevice, good_device
 from knockcore import events
 from knockcore.game import Game
 
@@ -92,7 +92,7 @@ class Journal:
 
     def sync(self, db, *extra):
         """`knockbox sync` of this journal into the history db: (exit code, stdout, stderr)."""
-        with FakeDevice(good_device(self.evs)) as d:
+        with FakeDevice(good_device(self.evs, hello=dict(HELLO, device=self.dev))) as d:
             return knockbox("sync", "--port", d.path, "--db", db, "--timeout", "5", *extra)
 
 

@@ -2,7 +2,9 @@
 
 JSON: a list of game records (format knockbox-game/1, what `knockbox replay` and `knockbox
 import` read) with under "meta" the history's ids, when each game was first synced and its evening
-(a label: `knockbox import` puts the games of one label in one evening). CSV: one row per game,
+(a label: `knockbox import` puts the games of one label in one evening), and for a device's game
+the number of the device's journal record it was last changed by (seq: of two copies of one
+game, `knockbox import` takes the later one). CSV: one row per game,
 with its evening's number (as `knockbox history` shows it), seats in columns (name, total, final,
 net). A text cell a spreadsheet would take for a formula (it starts with = + - @, a tab or a
 carriage return: a player named =HYPERLINK(...)) gets a leading apostrophe, as OWASP advises
@@ -66,6 +68,8 @@ def meta(r):
         m["error"] = r["error"]
     if r["replaced"]:
         m["replaced"] = True
+    if r["seq"] is not None:
+        m["seq"] = r["seq"]
     return m
 
 

@@ -60,14 +60,18 @@ def run(args, out, err, stdin=None):
     out.write("%s imported" % count(n["new"], "game"))
     more = []
     if n["updated"]:
-        more.append("%d updated (they went on since)" % n["updated"])
+        more.append("%d updated to a newer copy (below)" % n["updated"])
     if n["same"]:
         more.append("%d already in the history" % n["same"])
     if n["apart"]:
         more.append("%d kept apart (another game had their device's number)" % n["apart"])
     out.write(("; " + ", ".join(more) if more else "") + "\n")
+    for line in n["changes"]:
+        out.write(visible(line) + "\n")
     for line in players.twin_lines(n["twins"]):
         err.write("note: %s\n" % line)
+    for line in n["clashes"]:
+        err.write("note: %s\n" % visible(line))
     return 0
 
 
@@ -76,7 +80,7 @@ def undo(args, out):
 
     h = open_history(args)
     with h.transaction():
-        r = h.imports.undo(now())
+        r = h.imports.undo(now(), h.next_delete)
     what = ["%s taken out" % count(r["removed"], "game")]
     if r["restored"]:
         what.append("%d put back as they were" % r["restored"])
