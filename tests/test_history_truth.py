@@ -352,8 +352,8 @@ def test_a_game_with_two_names_of_one_merged_player_is_said(capsys, tmp_path):
     assert (
         code == 0
         and (
-            "note: a game of 'Bob', 'Bobby', 'Cy' keeps its names: 'Bobby' became 'Bob' by "
-            "`knockbox player rename`, and one game cannot have one player twice\n"
+            "note: a game of 'Bob', 'Bobby', 'Cy' keeps 'Bobby' as given (renamed 'Bob' by "
+            "`knockbox player rename`): one game cannot have one player twice\n"
         )
         in err
     ), err

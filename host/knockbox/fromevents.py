@@ -91,6 +91,21 @@ def identity(rec):
     return [rec.get(k) for k in ("method", "players", "start", "rules")]
 
 
+def same_game(a, b):
+    """Whether records a and b are copies of one device game (under one key): the same start
+    but for the players' names (a rename here or on another laptop changes them), when their
+    names are the same too, or their first hands are, or one has no hand yet."""
+    if [a.get(k) for k in _START] != [b.get(k) for k in _START]:
+        return False
+    if a.get("players") == b.get("players"):
+        return True
+    ha, hb = a.get("hands") or [], b.get("hands") or []
+    return not ha or not hb or ha[0] == hb[0]
+
+
+_START = ("method", "start", "rules")
+
+
 def _clean(rec0):
     """The parts of a start record the rules core refused that are safe to store and show."""
     rec: dict[str, object] = {"hands": []}

@@ -277,7 +277,8 @@ class History(Queries):
         back = []
         for g in gone:
             key = (g["device_id"], g["epoch"], g["gid"])
-            if self.versions.of(key):  # a device's game: as its copies have it now
+            if self.rows.of_device(key) or self.versions.of(key):
+                # a device's game: as its copies have it now (none yet: as a later sync has it)
                 self.db.execute(
                     "UPDATE gone SET why = 'undone' WHERE device_id = ? AND epoch = ? AND gid = ?",
                     key,

@@ -6,7 +6,7 @@ drives these."""
 
 import json
 
-from knockbox.fromevents import event_gid, evening_next, identity, replay_events, split
+from knockbox.fromevents import event_gid, evening_next, replay_events, same_game, split
 from knockbox.history_versions import DEVICE, KEPT, less
 
 
@@ -176,7 +176,9 @@ class DeviceMirror:
                     row, had = self.rows.on_key(key), self.versions.get(key, DEVICE)
             raw, status, error = recs[-1]
             rec = self.players.named(raw)
-            if row is not None and identity(row["record"]) != identity(rec):
+            if row is not None and (had is None or lost) and not same_game(row["record"], rec):
+                # (a device copy the journal goes on from is of this game: a game the device
+                # gave this number again is a "game" record of its own, apart above)
                 self._move(key, row)  # never overwritten by another game: moved apart
                 row, had, moved = None, None, True
             elif row is not None and (lost or self.versions.get(key, KEPT)):
@@ -200,6 +202,7 @@ class DeviceMirror:
                     had["updated"],
                     had["evening"],
                     had["seq"],
+                    given=False,
                 )
         if not games[0]:
             if had is not None:
@@ -254,7 +257,7 @@ class DeviceMirror:
         """An earlier game the device gave this number (rec): the game stored on key when it is
         that game (moved off the key, and brought up to it), else one kept apart; True if
         anything was moved or added."""
-        if row is not None and identity(row["record"]) == identity(rec):
+        if row is not None and same_game(row["record"], rec):
             have = row["record"].get("hands") or []
             if (rec.get("hands") or [])[: len(have)] == have:
                 self._move(key, row)

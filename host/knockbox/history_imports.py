@@ -68,30 +68,24 @@ class Imports:
             "ORDER BY game_id",
             (batch,),
         ).fetchall()
+        op = None
+        for row_id, what, *_key in steps:  # first, as they were: deleted
+            if what == "undeleted" and self._here(row_id):
+                op = op or delete_op()
+                self.rows.remove(row_id, "deleted", op)
+                removed += 1
         for row_id, what, *key in steps:
             if what == "version":
                 self.versions.drop(key, imported(batch))
                 got = self.versions.settle(key)[0]
                 removed += got == "gone"
                 restored += got == "updated"
-                if got == "deleted" and not self.versions.of(key):  # nothing to bring back
-                    self.db.execute(
-                        "UPDATE gone SET why = 'undone' WHERE device_id = ? AND epoch = ? AND "
-                        "gid = ?",
-                        key,
-                    )
             elif what == "new":
                 if self._here(row_id):
                     self.rows.remove(row_id, "undone")
                     removed += 1
                 else:  # deleted since: it cannot come back now
                     self.db.execute("UPDATE gone SET why = 'undone' WHERE id = ?", (row_id,))
-        op = None
-        for row_id, what, *_key in steps:
-            if what == "undeleted" and self._here(row_id):
-                op = op or delete_op()
-                self.rows.remove(row_id, "deleted", op)
-                removed += 1
         self.db.execute("DELETE FROM import_steps WHERE batch = ?", (batch,))
         self.db.execute("UPDATE imports SET undone = ? WHERE id = ?", (when, batch))
         self.evenings.renumber()

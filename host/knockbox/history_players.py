@@ -37,7 +37,7 @@ class Players:
     def named(self, rec):
         """rec with its players' names as the history keeps them (trimmed, NFC, renamed), or rec
         itself when they are so already; a rename that would give two seats one name is not
-        made (the game keeps those names: clashes())."""
+        made (the game keeps that name as given: clashes())."""
         rec = self.cleaned(rec)
         names = rec.get("players")
         if not isinstance(names, list):
@@ -46,10 +46,17 @@ class Players:
         new = [al.get(n, n) if isinstance(n, str) else n for n in names]
         if new == names:
             return rec
-        if len(set(map(repr, new))) != len(new):
-            self._clashes[tuple(names)] = [(n, al[n]) for n in names if n in al]
-            return rec
-        return dict(rec, players=new)
+        kept: list = []
+        while True:  # a rename that would seat one player twice: that name stays as given
+            clash = [i for i, n in enumerate(new) if new.count(n) > 1 and n != names[i]]
+            if not clash:
+                break
+            for i in clash:
+                kept.append((names[i], new[i]))
+                new[i] = names[i]
+        if kept:
+            self._clashes[tuple(names)] = kept
+        return rec if new == names else dict(rec, players=new)
 
     @staticmethod
     def cleaned(rec):
@@ -70,14 +77,15 @@ class Players:
             )
 
     def clashes(self):
-        """The lines that say which games kept names a rename made one player's (named() met
-        them since the last call)."""
+        """The lines that say which games kept a name a rename made another player's (named()
+        met them since the last call)."""
         out = [
-            "a game of %s keeps its names: %s by `knockbox player rename`, and one game cannot "
-            "have one player twice"
+            "a game of %s keeps %s as given (renamed %s by `knockbox player rename`): one game "
+            "cannot have one player twice"
             % (
                 ", ".join(map(repr, names)),
-                ", ".join("%r became %r" % pair for pair in renamed),
+                " and ".join(repr(old) for old, _ in renamed),
+                " and ".join(repr(new) for _, new in renamed),
             )
             for names, renamed in sorted(self._clashes.items())
         ]
@@ -123,9 +131,10 @@ class Players:
         ]
 
     def rename(self, old, new, merge=False):
-        """Player old becomes new in every game, and stays an alias of new if a device or an
-        import gave that name (seen()); merge: new is a player already (their games become one player's). Returns the number of games changed;
-        UserError (nothing changed) for no such player, new a player already without merge, or
+        """Player old becomes new in every game (and in the copies and the games taken out the
+        history keeps), and stays an alias of new if a device or an import gave that name
+        (seen()); merge: new is a player already (their games become one player's). Returns the
+        number of games changed; UserError (nothing changed) for no such player, new a player already without merge, or
         a game in which both play."""
         try:
             old, new = P.text(P.clean(old), "the old name"), P.check(new, "the new name")
@@ -153,9 +162,38 @@ class Players:
             self.rows.set_players(
                 row_id, dict(json.loads(rec), players=[new if n == old else n for n in names])
             )
-        self.db.execute("DELETE FROM aliases WHERE name = ?", (new,))
+        self._rename_kept(old, new)
+        # aliases: each name a device or an import gave -> the name its player has now (one
+        # step: they are kept flat); old as given, if it was given and stood for itself
         self.db.execute("UPDATE aliases SET player = ? WHERE player = ?", (new, old))
-        if self.db.execute("SELECT 1 FROM names WHERE name = ?", (old,)).fetchone():
-            self.db.execute("INSERT OR REPLACE INTO aliases VALUES (?, ?)", (old, new))
+        if (
+            old not in self.aliases()
+            and self.db.execute("SELECT 1 FROM names WHERE name = ?", (old,)).fetchone()
+        ):
+            self.db.execute("INSERT INTO aliases VALUES (?, ?)", (old, new))
+        self.db.execute("DELETE FROM aliases WHERE name = player")  # (renamed back)
         self._aliases = None
         return len(games)
+
+    def _rename_kept(self, old, new):
+        """old becomes new in what the history keeps besides the games: the copies of device
+        games (knockbox.history_versions) and the games taken out (table gone), but where
+        both play."""
+        key = "%" + json.dumps(old, ensure_ascii=False)[1:-1] + "%"
+        for table, cols in (
+            ("versions", "device_id, epoch, gid, source"),
+            ("gone", "device_id, epoch, gid"),
+        ):
+            for row in self.db.execute(
+                "SELECT %s, record FROM %s WHERE record LIKE ?" % (cols, table), (key,)
+            ).fetchall():
+                rec = json.loads(row[-1])
+                names = rec.get("players")
+                if not isinstance(names, list) or old not in names or new in names:
+                    continue
+                rec = dict(rec, players=[new if n == old else n for n in names])
+                self.db.execute(
+                    "UPDATE %s SET record = ? WHERE %s"
+                    % (table, " AND ".join("%s = ?" % c for c in cols.split(", "))),
+                    (json.dumps(rec, ensure_ascii=False, sort_keys=True),) + tuple(row[:-1]),
+                )

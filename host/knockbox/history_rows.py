@@ -142,6 +142,11 @@ class GameRows:
         ).fetchone()
         return max(r[0] or 0, 0) + 1
 
+    @staticmethod
+    def of_device(key):
+        """Whether key is a device's game on its number (not typed in, not kept apart)."""
+        return key[2] >= 1 and key[0] != IMPORT_DEVICE
+
     def taken(self, key):
         """Whether a game, here or taken out, has this key."""
         return any(
@@ -214,12 +219,12 @@ class GameRows:
         """Game row_id out of the history, with its seats, into table gone under its key (why:
         "deleted", with the delete's number op, or "undone"): its id is never another game's,
         and put_back() brings it back."""
-        self.evenings.set(row_id, None)
         self.db.execute(
             "INSERT OR REPLACE INTO gone SELECT device_id, epoch, gid, id, ?, ?, ?, synced, "
             "updated, status, error, evening, record, seq FROM games WHERE id = ?",
             (why, op, now(), row_id),
         )
+        self.evenings.set(row_id, None)
         self.db.execute("DELETE FROM seats WHERE game_id = ?", (row_id,))
         self.db.execute("DELETE FROM games WHERE id = ?", (row_id,))
 
@@ -292,6 +297,7 @@ class GameRows:
         self.evenings.set(row_id, None)
 
 
+IMPORT_DEVICE = "import"  # the device of the games typed in (knockbox.importing)
 _KEY = "device_id = ? AND epoch = ? AND gid = ?"
 _ON_KEY = ("id", "record", "status", "error", "synced", "updated", "evening", "seq")
 _GONE = (

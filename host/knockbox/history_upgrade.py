@@ -18,7 +18,7 @@ Then the old tables go (history_schema.DROPPED_4)."""
 
 import json
 
-from knockbox.fromevents import identity, replay_events, split
+from knockbox.fromevents import replay_events, same_game, split
 from knockbox.history_rows import now
 from knockbox.history_versions import DEVICE, HISTORY, KEPT, imported
 
@@ -42,7 +42,7 @@ def upgrade_from_3(h):
     ).fetchall():
         row_id, key, rec = row[0], tuple(row[1:4]), json.loads(row[4])
         status, error, synced, updated, evening = row[5:]
-        device_game = key[2] >= 1 and key[0] != "import"
+        device_game = h.rows.of_device(key)
         for batch, _ in notes.get(row_id, []):
             steps.append((batch, row_id, "version" if device_game else "new") + key)
         if device_game:
@@ -84,7 +84,7 @@ def _copies(h, key, rec, status, error, synced, updated, evening, batches, held_
         last = split(evs)[-1]
         drec, dstatus, _w, derror = replay_events(last)
         drec = h.players.cleaned(drec)
-        if identity(h.players.named(drec)) == identity(rec):
+        if same_game(h.players.named(drec), rec):
             h.versions.put(
                 key, DEVICE, drec, dstatus, derror, synced, updated, evening, last[-1][0]
             )
@@ -109,6 +109,7 @@ def _copies(h, key, rec, status, error, synced, updated, evening, batches, held_
                 synced,
                 before["updated"],
                 evening,
+                given=False,
             )
             held.append(before["record"])
         h.versions.put(
@@ -120,10 +121,11 @@ def _copies(h, key, rec, status, error, synced, updated, evening, batches, held_
             synced,
             after["updated"],
             evening,
+            given=False,
         )
         held.append(after["record"])
     if rec not in held:
-        h.versions.put(key, held_as, rec, status, error, synced, updated, evening)
+        h.versions.put(key, held_as, rec, status, error, synced, updated, evening, given=False)
 
 
 def _names(h):

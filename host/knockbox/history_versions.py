@@ -45,14 +45,14 @@ class Versions:
         self.rows, self.evenings, self.players = rows, evenings, players
 
     def of(self, key):
-        """[{source, record (named as the history keeps names), status, error, synced, updated,
-        evening}] of the game under key."""
+        """[{source, record, status, error, synced, updated, evening, seq}] of the game under
+        key (its names as the history keeps them: a rename renames them too)."""
         out = []
         for r in self.db.execute(
             "SELECT %s FROM versions WHERE %s ORDER BY source" % (", ".join(_COLS), _KEY), key
         ):
             v = dict(zip(_COLS, r))
-            v["record"] = self.players.named(json.loads(v["record"]))
+            v["record"] = json.loads(v["record"])
             out.append(v)
         return out
 
@@ -62,14 +62,18 @@ class Versions:
                 return v
         return None
 
-    def put(self, key, source, rec, status, error, synced, updated, evening, seq=None):
+    def put(self, key, source, rec, status, error, synced, updated, evening, seq=None, given=True):
         """Keep a copy of the game under key (in place of the source's copy before; an import's
-        second copy of one game: the one chosen of the two); seq: the number of the device's
-        journal record it was last changed by, when known."""
+        second copy of one game: the one chosen of the two), named as the history keeps names
+        (given: its names are as a device or an import gave them: Players.seen); seq: the
+        number of the device's journal record it was last changed by, when known."""
+        if given:
+            self.players.seen(rec.get("players"))
+        rec = self.players.named(rec)
         if source.startswith("import "):
             had = self.get(key, source)
             if had is not None:
-                new = dict(zip(_COLS, (source, self.players.named(rec), status, error)))
+                new = dict(zip(_COLS, (source, rec, status, error)))
                 new.update(synced=synced, updated=updated, evening=evening, seq=seq)
                 if choose([had, new], set) is had:
                     return
@@ -77,7 +81,6 @@ class Versions:
             "INSERT OR REPLACE INTO versions VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             tuple(key) + (source, _text(rec), status, error, synced, updated, evening, seq),
         )
-        self.players.seen(rec.get("players"))
 
     def drop(self, key, source=None):
         """Forget the source's copy of the game under key (every copy when None)."""
@@ -109,9 +112,13 @@ class Versions:
         best = choose(vs, lambda: self.device_states(key))
         synced = min(v["synced"] for v in vs)
         evening = best["evening"]
-        if any(v["source"] == DEVICE for v in vs) or evening is None:
+        dev = next((v for v in vs if v["source"] == DEVICE), None)
+        if dev is not None or evening is None:
             evening = self.evenings.of_device_game(*key)
         rec = best["record"]
+        if dev is not None and rec.get("players") != dev["record"].get("players"):
+            # the names as the device gave them (renamed here): another laptop's may differ
+            rec = dict(rec, players=dev["record"]["players"])
         if row is None:
             self.rows.add(
                 *key,

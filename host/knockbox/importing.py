@@ -34,14 +34,13 @@ from knockbox import derived
 from knockbox import players as P
 from knockbox.errors import UserError
 from knockbox.files import json_records
-from knockbox.fromevents import identity
+from knockbox.fromevents import identity, same_game
 from knockbox.history import MAX_INT, STATUSES, now
+from knockbox.history_rows import IMPORT_DEVICE as IMPORT_DEVICE  # (of games typed in)
 from knockbox.history_versions import HISTORY
 from knockbox.plural import count
 from knockbox.progress import Progress
 from knockcore.errors import GameError
-
-IMPORT_DEVICE = "import"  # the device of games typed in or imported without one
 
 
 def when(v, what):
@@ -227,7 +226,7 @@ def store(h, g, changes=None):
     dev, epoch, gid = g.key
     if gid is not None and not g.apart:
         row = h.rows.on_key(g.key)
-        if row is None or identity(row["record"]) == identity(rec):
+        if row is None or same_game(row["record"], rec):
             return _copy(h, g, rec, row, changes)
     # a game its device replaced, or another game than the one under its key here: off the key
     if h.rows.find(rec, (dev, epoch), apart=gid is not None and not g.apart) is not None:
@@ -261,6 +260,7 @@ def _typed_in(h, g, rec, changes):
                 row["synced"],
                 row["updated"],
                 row["evening"],
+                given=False,
             )
         return _copy(h, g, rec, row, changes, key)
     gone = h.rows.find_gone(rec, IMPORT_DEVICE, **at)

@@ -70,7 +70,11 @@ class FakeDevice:
                     os.write(self.master, out)
 
     def close(self):
+        # the slave first: with no slave left open the thread's read ends (EIO), and only then
+        # is the master's number free (a thread still reading it would read the next
+        # stand-in's requests)
         os.close(self.slave)
+        self.t.join(10)
         os.close(self.master)
 
     def __enter__(self):
@@ -114,8 +118,8 @@ def journal(n_hands=120):
 
 def good_device(evs, page_hook=None, hello=HELLO, cap=50):
     def answer(req, line):
-        if req is None:
-            return b'{"id":null,"error":"not JSON"}\n'
+        if not isinstance(req, dict) or "op" not in req:
+            return b'{"id":null,"error":"not a request"}\n'
         if req["op"] == "hello":
             return reply(req, **dict(hello, last_seq=len(evs)))
         if req["op"] == "events":
