@@ -21,6 +21,7 @@ import shutil
 import sqlite3
 import tempfile
 
+import pytest
 from hypothesis import given, settings, strategies as st
 
 from kit.clirun import knockbox
@@ -270,6 +271,7 @@ def figures(db):
     }
 
 
+@pytest.mark.slow  # ~12 s of CPU
 @settings(max_examples=40, deadline=None)
 @given(st.integers(0, 2**32), st.integers(1, 24))
 def test_whatever_is_done_to_a_history_its_numbers_are_its_games(seed, n):

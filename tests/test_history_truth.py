@@ -7,6 +7,8 @@ on a pseudo-terminal (kit.devjournal), synced with `knockbox sync` in this proce
 import json
 import re
 
+import pytest
+
 from kit import evenings as E
 from kit.clirun import knockbox
 from kit.devjournal import Journal
@@ -78,7 +80,7 @@ def test_ids_of_deleted_games_are_never_given_again(capsys, tmp_path):
     ok("import", f, "--db", db)  # that game again: under the id it had
     assert [r["id"] for r in js("history", "--db", db)] == [5, 6, 1, 2, 4]
     code, out, err = knockbox("show", "3", "--db", db)
-    assert code == 1 and "no game 3" in err
+    assert code == 1 and "game 3 was deleted" in err
 
 
 def test_typed_in_games_of_one_date_at_other_times_are_two_games(capsys, tmp_path):
@@ -262,6 +264,8 @@ def test_a_deleted_game_comes_back_and_goes_on_with_the_device(capsys, tmp_path)
     backup = tmp_path / "backup.json"
     backup.write_text(ok("export", "--json", "--db", db))
     ok("delete", "3", "1", "--yes", "--db", db)
+    code, out, err = knockbox("show", "3", "--db", db)
+    assert code == 1 and "game 3 was deleted: `knockbox delete --undo 3` brings it back" in err
     j.hand(3, rnd=rnd)
     assert j.sync(db)[0] == 0
     assert [r["id"] for r in js("history", "--db", db)] == [2]
@@ -371,3 +375,60 @@ def test_a_name_renamed_back_leaves_no_alias(capsys, tmp_path):
     j.record(E.game(E.M3, ["Dee", "Ann", "Cy"]))
     assert j.sync(db)[0] == 0
     assert [r["players"][0] for r in js("history", "--db", db)] == ["Dee", "Deirdre", "Dee"]
+
+
+@pytest.mark.slow  # three books
+def test_a_book_kept_over_history_operations_is_a_fresh_historys_book(capsys, tmp_path):
+    import random
+
+    db, f = str(tmp_path / "h.sqlite3"), tmp_path / "old.json"
+    j, rnd = Journal(), random.Random(6)
+    played(j, 3, rnd)
+    j.evening()
+    played(j, 2, rnd, ("Bob", "Cy", "Dee"))
+    assert j.sync(db)[0] == 0
+    f.write_text(json.dumps([paper("2019-05-03 20:00"), paper("2019-05-03 21:00")]))
+    ok("import", f, "--db", db)
+    book = tmp_path / "book"
+    ok("book", "-o", book, "--db", db)  # a book built before
+    ok("player", "rename", "Bob", "Robert", "--db", db)
+    ok("delete", "2", "--yes", "--db", db)
+    ok("delete", "--undo", "--db", db)
+    ok("delete", "1", "--yes", "--db", db)
+    ok("import", "--undo", "--db", db)
+    f.write_text(json.dumps([paper("2019-06-07 20:00", players=("Ann", "Bob", "Dee"))]))
+    ok("import", f, "--db", db)
+    j.evening()
+    played(j, 1, rnd, ("Ann", "Bob", "Dee"))
+    assert j.sync(db)[0] == 0
+    ok("book", "-o", book, "--db", db)  # and after
+    new = fresh(tmp_path, db)
+    ok("book", "-o", tmp_path / "fresh-book", "--db", new)
+    assert pages(book, db) == pages(tmp_path / "fresh-book", new)
+
+
+def pages(folder, db):
+    """The index and player pages of the book in folder with each evening's number as its key
+    (the evenings of a history keep the numbers they were given; a fresh history numbers them in
+    their order), and each evening page's players and games."""
+    key = {}
+    for r in json.loads(ok("export", "--json", "--db", db)):
+        key[r["meta"]["id"]] = r["meta"].get("evening")
+    number = {
+        r["evening"]: key[r["id"]] for r in js("history", "--db", db) if r["evening"] is not None
+    }
+
+    def keyed(text):
+        text = re.sub(r"evenings/(\d+)\.html", lambda m: "evenings/%s" % number[int(m[1])], text)
+        text = re.sub(r"data-evening=\"(\d+)\"", lambda m: "E=%s" % number[int(m[1])], text)
+        return re.sub(r"Evening (\d+)", lambda m: "Evening %s" % number[int(m[1])], text)
+
+    out = {}
+    for p in sorted(folder.rglob("*.html")):
+        text = p.read_text(encoding="utf-8")
+        if p.parent.name == "evenings":
+            names = sorted(set(re.findall(r"<bdi>([^<]*)</bdi>", text)))
+            out["evening " + number[int(p.stem)]] = (names, text.count('data-game="'))
+        else:
+            out[str(p.relative_to(folder))] = keyed(text)
+    return out

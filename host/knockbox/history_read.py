@@ -96,14 +96,36 @@ class Queries:
         out = [_game_row(r, detail) for r in self.db.execute(q + _ORDER_G, args)]
         if ids:
             have = {g["id"] for g in out}
-            missing = [str(i) for i in ids if i not in have]
+            missing = [i for i in ids if i not in have]
             if missing:
-                raise UserError(
-                    "no game %s in the history (see `knockbox history`)" % ", ".join(missing)
-                )
+                raise UserError(self._missing(missing))
         if seats or detail:
             self._add_seats(out)
         return out
+
+    def _missing(self, ids):
+        """What to say of game ids the history does not hold: deleted ones can come back."""
+        deleted = {
+            r[0]
+            for r in self.db.execute(
+                "SELECT id FROM gone WHERE why = 'deleted' AND id IN (%s)"
+                % ",".join("?" * len(ids)),
+                ids,
+            )
+        }
+        msg = "no game %s in the history (see `knockbox history`)" % ", ".join(
+            str(i) for i in ids if i not in deleted
+        )
+        if not deleted:
+            return msg
+        back = " ".join(str(i) for i in sorted(deleted))
+        said = "game %s %s deleted: `knockbox delete --undo %s` brings %s back" % (
+            ", ".join(str(i) for i in sorted(deleted)),
+            "was" if len(deleted) == 1 else "were",
+            back,
+            "it" if len(deleted) == 1 else "them",
+        )
+        return said if len(deleted) == len(ids) else msg + "; " + said
 
     def each_game(self, ids=None, since=None, chunk=500, **parts):
         """games(ids, since, **parts) a chunk of rows at a time, in the same order: an export of
