@@ -278,6 +278,8 @@ def test_a_deleted_game_comes_back_and_goes_on_with_the_device(capsys, tmp_path)
     assert code == 1 and "no deleted game 2" in err
     code, out, err = knockbox("delete", "--undo", "--db", db)
     assert code == 1 and "no deleted game" in err
+    code, out, err = knockbox("delete", "--db", db)
+    assert code == 1 and err == "knockbox: give the GAME(s) to delete (or --undo)\n"
     # deleted again, then brought back by an import: it goes on with the device
     ok("delete", "3", "--yes", "--db", db)
     assert ok("import", backup, "--db", db).startswith("1 game imported")

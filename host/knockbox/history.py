@@ -10,23 +10,29 @@ its parts, each a class given the connection and the parts it uses, none reachin
   h.rows      GameRows (history_rows): the games table: a game stored, found, taken out
   h.evenings  Evenings (history_evenings): which evening a game belongs to, their numbers
   h.players   Players (history_players): names as the history keeps them, renames, merges
+  h.versions  Versions (history_versions): each device game's copies, and the one that counts
   h.imports   Imports (history_imports): each import a batch, undone whole
   h.devices   DeviceMirror (history_device): a device's events and the games rebuilt from them
 History is a Queries (history_read): games(), evening(), latest_evening(), each_game() and game()
 are what almost every command asks of it, so they are its own, not behind an attribute; delete()
-is its own too, since it takes a game out of the rows and out of the device mirror.
+and undelete() are its own too (a game taken out keeps its id and key, table gone, and comes back
+under them as its copies have it). A schema 3 file is upgraded by knockbox.history_upgrade.
 An erase on the device starts a new epoch: its games get new keys, the old ones stay here.
+What the history holds depends on the games alone: a game id is never given again, evening
+numbers never change (knockbox.history_evenings), a device's game is the copy chosen by its
+records alone, whatever order they came in (knockbox.history_versions).
 
 Evenings: {"t":"evening","next":G} (no "g"; knockcore.events makes and reads it: evening(G),
 evening_next(event)) says the player started a new evening on the device and the next new game
 gets number G. A game of that device and epoch belongs to the last such event (in journal order)
 with G <= its gid (key "DEVICE/EPOCH/SEQ"); games before an epoch's first evening event are that
 epoch's first evening (SEQ 0). An imported game belongs to its meta.evening label, else to its
-date. Evenings that have games are numbered 1, 2, ... in the order of their first game (the order
-`knockbox history` lists games); a game replaced on the device has no evening.
-A game is never overwritten by a different one (another start record) under the same key, e.g.
-after the device's journal was repaired or the device came back at an old epoch: the stored game
-moves off the key (gid = -id, shown as "replaced on the device") and the new one is added.
+date. Evenings are numbered 1, 2, ... as they reach the history and keep their numbers; a game
+replaced on the device has no evening.
+A game is never overwritten by a different one (another start record, or a second "game" record
+under its number in the journal) under the same key, e.g. after the device's journal was repaired
+or the device came back at an old epoch: the stored game moves off the key (gid = -id, shown as
+"replaced on the device") and the new one is added.
 
 Two knockboxes at once: one that finds the file locked by another that is writing it (an import,
 a sync) waits, says so after WAIT_NOTE seconds, and gives up with a clear line after WAIT_MAX.

@@ -1,8 +1,8 @@
 """The history's mirror of each device: the device epochs and journal events a sync stores as
-received, and the games rebuilt from them by the rules core (rebuild), with what the history keeps
-when a device comes back with less than was synced (table kept) and the games deleted here (table
-deleted). History.devices; knockbox.history's header says what a device game is, knockbox.sync
-drives these."""
+received, and the games rebuilt from them by the rules core (rebuild) into each game's "device"
+copy, with what the history keeps when a device comes back with less than was synced (a "kept"
+copy: knockbox.history_versions chooses the one that counts). History.devices;
+knockbox.history's header says what a device game is, knockbox.sync drives these."""
 
 import json
 

@@ -2,24 +2,28 @@
 paper score sheets) into the history, all or nothing.
 
 A record may carry "meta": {"synced": "YYYY-MM-DD[ HH:MM[:SS]]", "evening": LABEL, and what export
-writes besides: "device", "epoch", "gid", "updated", "status", "error", "replaced"}. Each record is
-checked by the rules core (a refused one stops the import, naming it); what readers need is worked
-out once as for a synced game (knockbox.derived).
+writes besides: "device", "epoch", "gid", "updated", "status", "error", "replaced", "seq"}. Each
+record is checked by the rules core (a refused one stops the import, naming it); what readers need
+is worked out once as for a synced game (knockbox.derived).
 
 Which game is which:
-  - a record with a device key (meta device, epoch, gid) is that device's game: already stored
-    with the same record (under its key, or kept apart there as a game the device replaced),
-    nothing to do; stored with fewer hands of the same game, updated (the game went on); stored
-    with more, kept; anything else under that key, kept apart (off the key, as a game the device
+  - a record with a device key (meta device, epoch, gid) is a copy of that device's game: kept
+    among the game's copies (knockbox.history_versions), and the game is the copy chosen (the
+    newer one, never one that lost hands: "updated" when that changed it, "same" when not); a
+    deleted game comes back; another game than the one under its key here (another start, or
+    other names and another first hand) is kept apart (off the key, as a game the device
     replaced); two games of one device alike in every hand stay two;
-  - a record without one (typed in) belongs to the device "import" (epoch 0), numbered 1, 2, ...;
-    a game of the same meta.synced (date, or date and time) with the same record is already in
-    the history (not added again; a record without meta.synced: of the same day), and games
-    alike but for their dates or times are different games.
+  - a record without one (typed in, or meta device "import") belongs to the device "import"
+    (epoch 0), numbered 1, 2, ... (its meta.gid when that is free); a game of the same
+    meta.synced (date, or date and time) with the same record is already in the history (not
+    added again; a record without meta.synced: of the same day), and games alike but for their
+    dates or times are different games; one exported with its number here that went on since
+    updates it; one deleted or taken out comes back under its id.
 So importing the same file twice adds nothing, and two laptops' histories of one device merge.
-Names: trimmed and in one Unicode form (knockbox.players), at most the device's 24 characters,
-and renamed as the history renamed them (its aliases). Each import is one transaction and one
-batch, undone whole by `knockbox import --undo`. A file is read a record at a time (memory does
+Names: trimmed and in one Unicode form (knockbox.players), a typed-in game's at most the device's
+24 characters (a device's game's as sync stored them: an export always imports back), and renamed
+as the history renamed them (its aliases). Each import is one transaction and one batch, undone
+whole by `knockbox import --undo`. A file is read a record at a time (memory does
 not grow with its size).
 Evenings: the games with the same meta.evening form one evening; without a label, the games of
 one date (meta.synced, else today) do. export writes each game's evening as its label (a synced

@@ -1,5 +1,4 @@
-"""`knockbox delete GAME... [--yes]` | `knockbox delete --undo [GAME...]`: take games out of
-the history, or bring them back.
+"""`knockbox delete GAME... [--yes] | --undo [GAME...]`: take games out or bring them back.
 
 The games (ids from `knockbox history`) are shown and, on a terminal, you are asked first; --yes
 deletes without asking (needed when the input is not a terminal). A game synced from a device is

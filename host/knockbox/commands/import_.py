@@ -6,16 +6,21 @@ input. A record may carry "meta": {"synced": "YYYY-MM-DD" or "YYYY-MM-DD HH:MM[:
 was played; default: now), "evening": LABEL}: the games with the same evening label form one
 evening, and without a label the games of one date do. Every record is checked by the rules
 core; a bad one is named and nothing is imported. A game is already in the history when it is
-the same device's record (device and game number, as export writes them; a later copy of a game
-updates it) or has the same date and time (the same day, for a record without one) and the same
-hands; games alike but for their dates or times are different games. Players' names are trimmed, compared in one Unicode form, at most 24 characters
-(the device's limit), and renamed as `knockbox player rename` renamed them; names that differ
-only in case are pointed out. For a new laptop, a backup, two laptops' histories merged, and old
-paper score sheets typed in. A big file is read a record at a time; on a terminal the import
-shows its progress; Ctrl-C leaves the history as it was.
+the same device's record (device and game number, as export writes them) or has the same date
+and time (for a record without one, the same day) and the same hands; games alike but for their
+dates or times are different games. Of two copies of a device's game (another laptop's export)
+the newer one counts: the one made from the later record of the device's journal (meta.seq),
+else the one changed later (meta.updated), but never one that has only the first hands of the
+other, unless the device's journal took them back; each game updated is named. A deleted game
+that is imported comes back. Players' names are trimmed, compared in one Unicode form, at most
+24 characters (the device's limit), and renamed as `knockbox player rename` renamed them; names
+that differ only in case are pointed out. For a new laptop, a backup, two laptops' histories
+merged, and old paper score sheets typed in. A big file is read a record at a time; on a
+terminal the import shows its progress; Ctrl-C leaves the history as it was.
 
-Each import is remembered: --undo takes out the games the latest one added and puts back those it
-updated as they were (run it again for the import before).
+Each import is remembered: --undo takes the latest one back (run it again for the import
+before): the games it added go, and the copies of device games it brought (a game a sync also
+gave stays as the device has it), and the deleted games it brought back are deleted again.
 """
 
 import os
