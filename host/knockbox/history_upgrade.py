@@ -100,32 +100,27 @@ def _copies(h, key, rec, status, error, synced, updated, evening, batches, held_
     ]
     for (batch, before), after in zip(batches, afters):
         if before is not None and not held and before["record"] != rec:
-            h.versions.put(
-                key,
-                HISTORY,
-                before["record"],
-                before["status"],
-                before["error"],
-                synced,
-                before["updated"],
-                evening,
-                given=False,
-            )
+            _held(h, key, HISTORY, before, synced, evening)
             held.append(before["record"])
-        h.versions.put(
-            key,
-            imported(batch),
-            after["record"],
-            after["status"],
-            after["error"],
-            synced,
-            after["updated"],
-            evening,
-            given=False,
-        )
+        _held(h, key, imported(batch), after, synced, evening)
         held.append(after["record"])
     if rec not in held:
         h.versions.put(key, held_as, rec, status, error, synced, updated, evening, given=False)
+
+
+def _held(h, key, source, row, synced, evening):
+    """A copy of the game under key as a row of schema 3 held it (imported's "before")."""
+    h.versions.put(
+        key,
+        source,
+        row["record"],
+        row["status"],
+        row["error"],
+        synced,
+        row["updated"],
+        evening,
+        given=False,
+    )
 
 
 def _names(h):

@@ -96,10 +96,11 @@ class Versions:
         text = _text(self.players.named(rec))
         return any(_text(v["record"]) == text and v["status"] == status for v in self.of(key))
 
-    def settle(self, key):
+    def settle(self, key, derived=None):
         """Make the game under key the copy chosen (choose()): (what, the copy) with what "new",
         "updated", "same", "gone" (no copy left: the game taken out, its id kept for the key),
-        "deleted" (deleted here: left out) or None (no copy, no game)."""
+        "deleted" (deleted here: left out) or None (no copy, no game). derived: (a record,
+        knockbox.derived.derive of it) when already made (an import's)."""
         if self.rows.deleted(key):
             return "deleted", None
         vs = self.of(key)
@@ -119,6 +120,7 @@ class Versions:
         if dev is not None and rec.get("players") != dev["record"].get("players"):
             # the names as the device gave them (renamed here): another laptop's may differ
             rec = dict(rec, players=dev["record"]["players"])
+        d = derived[1] if derived is not None and derived[0] == rec else None
         if row is None:
             self.rows.add(
                 *key,
@@ -130,13 +132,14 @@ class Versions:
                 evening,
                 row_id=self.rows.reserved(key),
                 seq=best["seq"],
+                d=d,
             )
             return "new", best
         self.evenings.set(row["id"], evening)
         now = (rec, best["status"], best["error"], synced, best["updated"], best["seq"])
         if tuple(row[k] for k in ("record", "status", "error", "synced", "updated", "seq")) == now:
             return "same", best
-        self.rows.set_record(row["id"], *now[3:5], *now[:3], seq=best["seq"])
+        self.rows.set_record(row["id"], *now[3:5], *now[:3], seq=best["seq"], d=d)
         return "updated", best
 
     def device_states(self, key):

@@ -316,7 +316,7 @@ def _copy(h, g, rec, row, changes, key=None):
         h.db.execute(
             "UPDATE gone SET why = 'undone' WHERE device_id = ? AND epoch = ? AND gid = ?", key
         )
-    h.versions.settle(key)
+    h.versions.settle(key, (rec, g.derived) if g.derived else None)
     now = h.rows.on_key(key)
     if added:
         h.imports.note(now["id"], "version", key)
