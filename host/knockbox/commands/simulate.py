@@ -26,6 +26,13 @@ def arguments(p):
     )
     p.add_argument("--reset", action="store_true", help="wipe the simulated device first")
     p.add_argument(
+        "--battery",
+        action="store_true",
+        help="run as on battery: switch off after the idle time (the device's sleep setting, "
+        "30 s by default) until the next key; without it the device is a board on USB, "
+        "powered by its USB, and never switches itself off",
+    )
+    p.add_argument(
         "--no-tty",
         action="store_true",
         help="headless: print the serial port and frames, read keys from stdin lines "

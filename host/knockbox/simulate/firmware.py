@@ -4,7 +4,8 @@ SIM_DIR holds flash.img (the littlefs image: the games persist), keys (the key p
 keys.py), frame.pbm (written by the board on each refresh), firmware.log, simulator.lock (held
 while a simulator runs there; it says its serial port: knockbox.ports) and build/ (the core and
 the firmware compiled by mpy-cross -O3 from firmware/manifest.py's "sim" build, as on the Pico).
-The firmware runs as `micropython -X heapsize=192k build/sim_main.py` with KNOCKBOX_SIM_DIR set,
+The firmware runs as `micropython -X heapsize=192k build/sim_main.py` with KNOCKBOX_SIM_DIR set
+(and KNOCKBOX_SIM_BATTERY: 1 on battery, where the auto-off switches it off; 0 on USB),
 its stdin/stdout on a SerialBridge (the USB serial port), and its stderr read by the caller:
 "@frame N full|partial" after each refresh, other "@..." lines are board events, the rest logs.
 """
@@ -125,8 +126,9 @@ def _die_with_parent():
 class Firmware:
     """The firmware process: stdio on a SerialBridge, stderr read by the caller's loop."""
 
-    def __init__(self, sim_dir, script=None, heap=HEAP):
+    def __init__(self, sim_dir, script=None, heap=HEAP, battery=False):
         self.sim_dir = sim_dir
+        self.battery = battery  # on battery: the auto-off switches it off (else a board on USB)
         self.script = script
         self.heap = heap
         self.proc: subprocess.Popen | None = None
@@ -141,6 +143,7 @@ class Firmware:
         lib, entry = build(self.sim_dir, self.script)
         env = engines.micropython_env([lib])
         env["KNOCKBOX_SIM_DIR"] = os.path.abspath(self.sim_dir)
+        env["KNOCKBOX_SIM_BATTERY"] = "1" if self.battery else "0"
         argv = [engines.tool("micropython"), "-X", "heapsize=" + self.heap, entry]
         bridge = self.bridge = SerialBridge()
         try:

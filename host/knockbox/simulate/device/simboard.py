@@ -8,7 +8,10 @@
 # KNOCKBOX_SIM_DIR set, the flash is DIR/flash.img (littlefs on a file-backed block device, so
 # games persist between runs), buttons follow DIR/keys (the key lines below, appended by the
 # front end), every refresh writes DIR/frame.pbm and "@frame N full|partial" on stderr, and the
-# serial port is stdin/stdout, as USB CDC is on the Pico.
+# serial port is stdin/stdout, as USB CDC is on the Pico. It is a board on USB: its USB powers it,
+# so the auto-off never switches it off (power_off() returns, as the Badger's does on USB), unless
+# KNOCKBOX_SIM_BATTERY=1 (`knockbox simulate --battery`): then it goes dark as on battery, and
+# the next key press starts it again.
 # Scripted (tests): Board(sim_dir="", flash_path=P) keeps the flash in file P (or in RAM without
 # one: mind the heap), has no serial port, and tests set board.levels[name] = 1/0 between
 # app.step() calls on their own clock.
@@ -238,6 +241,7 @@ class Board(knockfw.Board):
         if self._woke:
             self.levels[self._woke] = 1  # the waking press is still down
         self.powered_off = 0
+        self.battery = bool(sim_dir) and os.getenv("KNOCKBOX_SIM_BATTERY") == "1"
 
     def clock(self):  # (a method here: the contract's attribute, the buttons' clock)
         """Ticks for the button handler: the time an edge was due while one is being made."""
@@ -289,11 +293,15 @@ class Board(knockfw.Board):
     def idle_sleep(self, ms):
         time.sleep_ms(ms)
 
+    def on_usb(self):
+        return not self.battery
+
     def power_off(self):
-        """Like the Badger on battery: the panel keeps its image and the board goes dark."""
+        """Like the Badger: the panel keeps its image; on battery (--battery) the board goes
+        dark, on USB it keeps running and this returns."""
         self.display.sleep()
         self.powered_off += 1
-        if self.sim_dir:
+        if self.battery:
             sys.stderr.write("@power off\n")
             raise PowerOff()
 
