@@ -59,15 +59,31 @@ def add_port_options(p):
     )
 
 
+MAX_TIMEOUT = 3600.0  # seconds: --timeout at most
+
+
 def open_port(args, err, command):
     """The device's serial connection (knockbox.serialio) on --port, else on the board or the
-    simulator knockbox.ports finds (said on err), held for this command alone."""
+    simulator knockbox.ports finds (said on err), held for this command alone. UserError for a
+    --timeout that is no time to wait, before any port is looked for."""
     from knockbox import ports, serialio
 
+    if not 0 < args.timeout <= MAX_TIMEOUT:  # (NaN too)
+        raise UserError(
+            "--timeout: %s is not a number of seconds above 0 and at most %d"
+            % (_number(args.timeout), MAX_TIMEOUT)
+        )
     found = ports.find(args.port)
     if found.description:
         err.write("%s: %s\n" % (found.device, found.description))
     return serialio.open_device(found.device, args.timeout, "knockbox " + command)
+
+
+def _number(v):
+    """A float as typed: 5 for 5.0, -1 for -1.0."""
+    return (
+        "%d" % v if v == v and v not in (float("inf"), float("-inf")) and v == int(v) else "%g" % v
+    )
 
 
 def open_history(args, create=False):
