@@ -28,12 +28,12 @@ def default_lang():
     return "en"
 
 
-def add_lang_option(p):
+def add_lang_option(p, what="the rules core's messages"):
     p.add_argument(
         "--lang",
         choices=("en", "ru"),
         default=None,
-        help="language of the rules core's messages (default: from the locale)",
+        help="language of %s (default: from the locale)" % what,
     )
 
 
@@ -173,11 +173,14 @@ def winner_names(row):
 
 def status_text(row, lang="en"):
     """A stored game's status for people: "over", "invalid: record 4: ...", "(replaced ...)";
-    the rules core's message in lang."""
+    in lang (the rules core's message too)."""
     from knockbox import messages
+    from knockbox.cliwords import LANGS
 
-    s = row["status"] + (": " + messages.translate(row["error"], lang) if row["error"] else "")
-    return s + (" (replaced on the device by another game)" if row["replaced"] else "")
+    w = LANGS[lang]
+    s = w.get(row["status"], row["status"])
+    s += ": " + messages.translate(row["error"], lang) if row["error"] else ""
+    return s + (w["replaced"] if row["replaced"] else "")
 
 
 def write_json(out, obj, **options):
