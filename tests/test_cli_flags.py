@@ -2,6 +2,7 @@
 value is one line `knockbox: --flag: ...` and exit code 1 (no traceback, nothing started), and
 what the commands say fits what happened."""
 
+import os
 import subprocess
 import sys
 
@@ -108,3 +109,152 @@ def test_timeout_must_be_a_time_to_wait(tmp_path):
                 "3600\n" % shown
             )
     assert not (tmp_path / "h.sqlite3").exists()
+
+
+# ---- words ------------------------------------------------------------------------------------
+
+EXAMPLES = os.path.join(mp.ROOT, "examples")
+
+
+@pytest.fixture
+def examples_db(tmp_path):
+    """The worked examples of docs/RULES.md imported, in the order named: game 1 method 2, game 2
+    method 3 with a tie of the knocker (unfinished), game 3 method 1."""
+    db = str(tmp_path / "h.sqlite3")
+    for name in ("method2", "method3-both-lowest", "method1"):
+        code, out, err = knockbox("import", os.path.join(EXAMPLES, name + ".json"), "--db", db)
+        assert code == 0, err
+    return db
+
+
+def hands_of(out):
+    """show's hand rows: {hand number: the result column}."""
+    got = {}
+    for line in out.splitlines():
+        cells = line.split("  ")
+        if cells[0].strip().isdigit():
+            got[int(cells[0])] = [c.strip() for c in cells[1:] if c.strip()][1]
+    return got
+
+
+def test_show_names_the_knocker_alone(examples_db):
+    """Method 2: the partner who knocked knocks, though both partners win the hand."""
+    code, out, err = knockbox("show", "1", "--db", examples_db, "--lang", "en")
+    assert code == 0, err
+    got = hands_of(out)
+    assert got[1] == "Bob knocks" and got[5] == "Bob knocks"  # (Bob and Cy won them)
+    assert got[3] == "Cy knocks, undercut: Ann" and got[2] == "Ann: gin"
+    assert "&" not in out and "winners: Bob and Cy" in out
+
+
+def test_a_tie_with_the_knocker_has_one_name(examples_db, tmp_path):
+    """Method 3: an opponent who ties the knocker's count: "a tie" (the rules' word, RULES.md
+    section 7: "равенство") in show, the report and the rules' own tables, in English and
+    Russian; a lower count is an undercut ("подрезка")."""
+    code, out, err = knockbox("show", "2", "--db", examples_db, "--lang", "en")
+    assert code == 0, err
+    assert hands_of(out) == {
+        1: "Ann knocks, undercut: Bob and Cy",
+        2: "Bob knocks, a tie: Ann and Cy",
+    }
+    code, out, err = knockbox("show", "2", "--db", examples_db, "--lang", "ru")
+    assert hands_of(out) == {
+        1: "Ann стучит, подрезка: Bob и Cy",
+        2: "Bob стучит, равенство: Ann и Cy",
+    }
+    page = tmp_path / "r.html"
+    for lang, want in (("en", "Bob knocks, a tie: "), ("ru", "Bob стучит, равенство: ")):
+        code, out, err = knockbox("report", "2", "--db", examples_db, "-o", page, "--lang", lang)
+        assert code == 0, err
+        text = page.read_text(encoding="utf-8")
+        assert want in text.replace("<bdi>", "").replace("</bdi>", "")
+    with open(os.path.join(mp.ROOT, "docs", "RULES.md"), encoding="utf-8") as f:
+        rules = f.read()
+    assert "Ann +17, a tie; Cy −20" in rules and "Cy and Ann +0, a tie; Bob −20" in rules
+    tables = "\n".join(ln for ln in rules.splitlines() if ln.startswith("|"))
+    for other in ("ties the knocker", "tie the knocker", "undercut by"):
+        assert other not in tables and other not in out
+
+
+def test_show_and_history_speak_russian(examples_db):
+    """README: show and history speak Russian, with --lang ru or a Russian locale."""
+    want_show = [
+        "партия 2: способ 3, Ann, Bob, Cy; идёт; ",
+        "правила: preset=seed",
+        "сдача",
+        "сдаёт",
+        "розыгрыш",
+        "очки",
+        "взято",
+        "дальше: сдаёт ",
+    ]
+    for how, env in ((["--lang", "ru"], {}), ([], {"LANG": "ru_RU.UTF-8", "LANGUAGE": ""})):
+        p = subprocess.run(
+            KNOCKBOX + ["show", "2", "--db", examples_db] + how,
+            capture_output=True,
+            text=True,
+            timeout=60,
+            env=dict(os.environ, LC_ALL="", LC_MESSAGES="", **env),
+        )
+        assert p.returncode == 0, p.stderr
+        for w in want_show:
+            assert w in p.stdout, (how, w, p.stdout)
+        for english in ("game ", "method", "synced", "knocks", "deals", "totals", "next"):
+            assert english not in p.stdout, (how, english)
+        p = subprocess.run(
+            KNOCKBOX + ["history", "--db", examples_db] + how,
+            capture_output=True,
+            text=True,
+            timeout=60,
+            env=dict(os.environ, LC_ALL="", LC_MESSAGES="", **env),
+        )
+        lines = p.stdout.splitlines()
+        assert lines[0].split() == [
+            "№",
+            "получена",
+            "устройство",
+            "вечер",
+            "способ",
+            "игроки",
+            "сдачи",
+            "победа",
+            "состояние",
+        ]
+        assert [ln.split()[-1] for ln in lines[1:]] == ["окончена", "идёт", "окончена"]
+    code, out, err = knockbox("show", "1", "--db", examples_db, "--lang", "ru")
+    assert "победа: Bob и Cy" in out and "Ann → Bob: 162" in out
+    code, out, err = knockbox("show", "3", "--db", examples_db, "--lang", "en")
+    assert "winner: Bob" in out and "game 3: method 1, " in out
+
+
+def test_stats_since_a_date_with_no_games_says_so(examples_db):
+    code, out, err = knockbox("stats", "--db", examples_db, "--since", "2099-01-01")
+    assert (code, out, err) == (0, "no games first synced on or after 2099-01-01\n", "")
+    code, out, err = knockbox("stats", "--db", examples_db)
+    assert code == 0 and out.startswith("player ")
+
+
+def test_one_rated_game_is_one(tmp_path):
+    """A player page of the book: "after 1 rated game", "after 2 rated games"."""
+    import json
+    import re
+
+    db = str(tmp_path / "h.sqlite3")
+    recs = []
+    for name, players in (("method1", ["Ann", "Bob", "Cy"]), ("method2", ["Ann", "Bob", "Dee"])):
+        with open(os.path.join(EXAMPLES, name + ".json"), encoding="utf-8") as f:
+            recs.append(dict(json.load(f), players=players))
+    (tmp_path / "games.json").write_text(json.dumps(recs), encoding="utf-8")
+    code, out, err = knockbox("import", tmp_path / "games.json", "--db", db)
+    assert code == 0, err
+    book = tmp_path / "book"
+    code, out, err = knockbox("book", "--db", db, "-o", book, "--lang", "en")
+    assert code == 0, err
+    lines = {}
+    for page in os.listdir(book / "players"):
+        text = (book / "players" / page).read_text(encoding="utf-8")
+        m = re.search(r'data-k="rating-line">([^<]*)<', text)
+        lines[page.split("-")[0]] = m.group(1)
+    assert lines["ann"].endswith(" after 2 rated games"), lines
+    assert lines["dee"].endswith(" after 1 rated game"), lines
+    assert lines["cy"].endswith(" after 1 rated game"), lines
