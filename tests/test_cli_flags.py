@@ -258,3 +258,33 @@ def test_one_rated_game_is_one(tmp_path):
     assert lines["ann"].endswith(" after 2 rated games"), lines
     assert lines["dee"].endswith(" after 1 rated game"), lines
     assert lines["cy"].endswith(" after 1 rated game"), lines
+
+
+def test_open_says_when_no_browser_starts(examples_db, tmp_path):
+    """report --open and book --open: when no web browser starts, a note says where the page is
+    (it is written all the same); when one does, it gets the page."""
+    bare = dict(os.environ, PATH=str(tmp_path / "nothing"))  # no browser to be found
+    for key in ("BROWSER", "DISPLAY", "WAYLAND_DISPLAY"):
+        bare.pop(key, None)
+    got = tmp_path / "got"
+    browser = tmp_path / "browser.sh"
+    browser.write_text('#!/bin/sh\necho "$1" >> %s\n' % got)
+    browser.chmod(0o755)
+    page, book = tmp_path / "r.html", tmp_path / "book"
+    for cmd, opens in (
+        (["report", "--db", examples_db, "-o", page], page),
+        (["book", "--db", examples_db, "-o", book], book / "index.html"),
+    ):
+        for env, note in ((bare, True), (dict(bare, BROWSER=str(browser)), False)):
+            p = subprocess.run(
+                KNOCKBOX + [str(a) for a in cmd] + ["--open", "--lang", "en"],
+                capture_output=True,
+                text=True,
+                timeout=120,
+                cwd=mp.ROOT,
+                env=env,
+            )
+            assert p.returncode == 0, p.stderr
+            said = "note: no web browser started here: open %s in one\n" % opens
+            assert (said in p.stderr) == note, p.stderr
+    assert got.read_text().split() == [page.as_uri(), (book / "index.html").as_uri()]

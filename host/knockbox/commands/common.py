@@ -183,6 +183,23 @@ def status_text(row, lang="en"):
     return s + (w["replaced"] if row["replaced"] else "")
 
 
+def open_in_browser(path, err):
+    """Open the page at path in the web browser; when none starts, say so on err with where
+    the page is (the page is written all the same: not an error)."""
+    import pathlib
+    import webbrowser
+
+    from knockbox.textsafe import visible
+
+    try:
+        opened = webbrowser.open(pathlib.Path(os.path.abspath(path)).as_uri())
+    except webbrowser.Error:
+        opened = False
+    if not opened:
+        err.write("note: no web browser started here: open %s in one\n" % visible(str(path)))
+    return opened
+
+
 def write_json(out, obj, **options):
     json.dump(obj, out, ensure_ascii=False, indent=1, **options)
     out.write("\n")
