@@ -379,3 +379,30 @@ def test_the_simulator_is_a_board_on_usb_and_battery_is_asked_for(tmp_path):
         for p in (usb, bat):
             if p.poll() is None:
                 p.kill()
+
+
+@pytest.mark.slow
+def test_headless_frames_come_with_the_words_on_the_screen():
+    """--no-tty without --screenshot: each frame's line is followed by the words on its screen,
+    a line for each row of it, so a script (or a person reading its output) sees what the
+    device shows."""
+    p = start_sim(["--dir", os.path.join(OUT, "usb"), "--reset"])
+    try:
+        # A on the empty scoreboard: the menu (typed ahead: played once the board is up)
+        out, err = p.communicate("wait 500\na\nwait 500\nquit\n", timeout=240)
+    finally:
+        if p.poll() is None:
+            p.kill()
+    assert p.returncode == 0, err
+    lines = out.splitlines()
+
+    def words(frame):
+        at = lines.index(frame) + 1
+        got = []
+        while at < len(lines) and lines[at].startswith("  | "):
+            got.append(lines[at][4:].strip())
+            at += 1
+        return got
+
+    assert words("frame 1 full") == ["Knockbox", "No game yet", "Any button: menu → New game"]
+    assert words("frame 2 partial")[:3] == ["Menu", "New game", "Settings"], lines
