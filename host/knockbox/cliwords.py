@@ -3,7 +3,7 @@ default from the locale, as `replay`). What happened in a hand, and a game's sta
 the report says them (knockbox.report.words: one wording of each thing, the rules' words of
 RULES.md section 7); the rules core's messages are knockbox.messages'."""
 
-EN = {
+EN: dict[str, str] = {
     # show
     "show_head": "game %d: method %d, %s; %s; %ssynced %s from device %s (epoch %d, %s)",
     "show_evening": "evening %d; ",
@@ -25,17 +25,6 @@ EN = {
     "sits_out": ", %s sits out",
     "advises": ", %s advises",
     # history
-    "history_head": (
-        "id",
-        "synced",
-        "device",
-        "evening",
-        "method",
-        "players",
-        "hands",
-        "winner",
-        "status",
-    ),
     "no_games": "no games yet: `knockbox sync` pulls them from the device",
     # a game's status (history's column, show's first line)
     "over": "over",
@@ -45,7 +34,7 @@ EN = {
     "replaced": " (replaced on the device by another game)",
 }
 
-RU = {
+RU: dict[str, str] = {
     "show_head": "партия %d: способ %d, %s; %s; %sполучена %s с устройства %s (эпоха %d, %s)",
     "show_evening": "вечер %d; ",
     "show_gid": "партия %d",
@@ -65,7 +54,30 @@ RU = {
     "next": "дальше: сдаёт %s",
     "sits_out": ", свободный: %s",
     "advises": ", советует %s",
-    "history_head": (
+    "no_games": "партий пока нет: `knockbox sync` получит их с устройства",
+    "over": "окончена",
+    "playing": "идёт",
+    "abandoned": "прервана",
+    "invalid": "отвергнута",
+    "replaced": " (на устройстве заменена другой партией)",
+}
+
+LANGS = {"en": EN, "ru": RU}
+
+# history's column heads
+HEADS = {
+    "en": (
+        "id",
+        "synced",
+        "device",
+        "evening",
+        "method",
+        "players",
+        "hands",
+        "winner",
+        "status",
+    ),
+    "ru": (
         "№",
         "получена",
         "устройство",
@@ -76,12 +88,4 @@ RU = {
         "победа",
         "состояние",
     ),
-    "no_games": "партий пока нет: `knockbox sync` получит их с устройства",
-    "over": "окончена",
-    "playing": "идёт",
-    "abandoned": "прервана",
-    "invalid": "отвергнута",
-    "replaced": " (на устройстве заменена другой партией)",
 }
-
-LANGS = {"en": EN, "ru": RU}

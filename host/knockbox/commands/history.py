@@ -52,14 +52,14 @@ def run(args, out, err):
             ],
         )
         return 0
-    from knockbox.cliwords import LANGS
+    from knockbox.cliwords import HEADS, LANGS
 
     lang = lang_of(args)
     w = LANGS[lang]
     if not rows:
         out.write(w["no_games"] + "\n")
         return 0
-    table = [w["history_head"]]
+    table = [HEADS[lang]]
     for r in rows:
         table.append(
             (
