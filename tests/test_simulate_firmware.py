@@ -332,3 +332,77 @@ def test_scripted_keys_are_never_lost_on_a_busy_machine():
     assert r["ok"], first_difference(r["expected"], r["got"]) + "\n" + r["stderr"][-2000:]
     assert r["frames"] > len(keys) // 2
     shutil.rmtree(r["dir"], ignore_errors=True)
+
+
+# ---- a board on USB never switches itself off -------------------------------------------------
+
+
+@pytest.mark.slow
+def test_the_simulator_is_a_board_on_usb_and_battery_is_asked_for(tmp_path):
+    """Left alone past the auto-off (30 s, the default sleep setting), the simulator keeps
+    running as a board on USB does: no power-off, and `sync` still gets the device's answer.
+    With --battery it switches off as on battery, and a key starts it again."""
+    usb = start_sim(["--dir", os.path.join(OUT, "usb"), "--reset"])
+    bat = start_sim(["--dir", os.path.join(OUT, "battery"), "--reset", "--battery"])
+    try:
+        head = read_until(usb, lambda s: s.startswith("frame 1 "), timeout=240)
+        up = time.monotonic()
+        port = head[0].split()[2]
+        read_until(bat, lambda s: s.startswith("frame 1 "), timeout=240)
+        # on battery: dark after the idle time
+        read_until(bat, lambda s: s == "power off", timeout=90)
+        time.sleep(max(0.0, up + 36 - time.monotonic()))  # past the auto-off for the USB one
+        db = str(tmp_path / "history.sqlite")
+        r = subprocess.run(
+            [sys.executable, "-m", "knockbox.cli", "sync", "--port", port, "--db", db],
+            capture_output=True,
+            text=True,
+            timeout=120,
+            cwd=mp.ROOT,
+        )
+        assert r.returncode == 0, r.stdout + r.stderr
+        usb.stdin.write("quit\n")
+        usb.stdin.flush()
+        out, err = usb.communicate(timeout=60)
+        assert usb.returncode == 0, err
+        assert "power off" not in out.splitlines(), out
+        # the battery one wakes at a key, and boots to its screen again
+        bat.stdin.write("a\n")
+        bat.stdin.flush()
+        read_until(bat, lambda s: s == "power on a", timeout=60)
+        read_until(bat, lambda s: s.startswith("frame "), timeout=60)
+        bat.stdin.write("quit\n")
+        bat.stdin.flush()
+        bat.communicate(timeout=60)
+        assert bat.returncode == 0
+    finally:
+        for p in (usb, bat):
+            if p.poll() is None:
+                p.kill()
+
+
+@pytest.mark.slow
+def test_headless_frames_come_with_the_words_on_the_screen():
+    """--no-tty without --screenshot: each frame's line is followed by the words on its screen,
+    a line for each row of it, so a script (or a person reading its output) sees what the
+    device shows."""
+    p = start_sim(["--dir", os.path.join(OUT, "usb"), "--reset"])
+    try:
+        # A on the empty scoreboard: the menu (typed ahead: played once the board is up)
+        out, err = p.communicate("wait 500\na\nwait 500\nquit\n", timeout=240)
+    finally:
+        if p.poll() is None:
+            p.kill()
+    assert p.returncode == 0, err
+    lines = out.splitlines()
+
+    def words(frame):
+        at = lines.index(frame) + 1
+        got = []
+        while at < len(lines) and lines[at].startswith("  | "):
+            got.append(lines[at][4:].strip())
+            at += 1
+        return got
+
+    assert words("frame 1 full") == ["Knockbox", "No game yet", "Any button: menu → New game"]
+    assert words("frame 2 partial")[:3] == ["Menu", "New game", "Settings"], lines

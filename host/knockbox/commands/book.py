@@ -14,10 +14,8 @@ taken up again.
 """
 
 import os
-import pathlib
-import webbrowser
 
-from knockbox.commands.common import add_db_option, default_lang, open_history
+from knockbox.commands.common import add_db_option, default_lang, open_history, open_in_browser
 from knockbox.plural import count
 
 HELP = "write the group's book: a folder of pages of every evening and player"
@@ -97,5 +95,5 @@ def run(args, out, err):
         )
     )
     if args.open:
-        webbrowser.open(pathlib.Path(folder, "index.html").as_uri())
+        open_in_browser(os.path.join(folder, "index.html"), err)
     return 0

@@ -78,7 +78,7 @@ def settings(args):
     if args.stake is not None:
         from knockbox.settle import parse_stake
 
-        new["stake"] = parse_stake(args.stake, "--stake")
+        new["stake"] = parse_stake(args.stake, "--stake", off=True)
     return new
 
 
