@@ -165,8 +165,10 @@ def status_text(row, lang="en"):
 
 
 def write_json(out, obj, **options):
-    json.dump(obj, out, ensure_ascii=False, indent=1, **options)
-    out.write("\n")
+    """obj as JSON (its unsafe characters as JSON escapes: knockbox.textsafe.json_safe)."""
+    from knockbox.textsafe import json_safe
+
+    out.write(json_safe(json.dumps(obj, ensure_ascii=False, indent=1, **options)) + "\n")
 
 
 def write_table(out, rows, right=()):

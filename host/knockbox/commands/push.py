@@ -92,5 +92,7 @@ def run(args, out, err):
             r = conn.settings(new)
         finally:
             conn.bye()
-    out.write(json.dumps(r.get("settings"), ensure_ascii=False, sort_keys=True) + "\n")
+    from knockbox.textsafe import json_safe
+
+    out.write(json_safe(json.dumps(r.get("settings"), ensure_ascii=False, sort_keys=True)) + "\n")
     return 0
