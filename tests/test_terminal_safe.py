@@ -8,8 +8,6 @@ import json
 import os
 import re
 
-import pytest
-
 from kit import evenings as E
 from kit.clirun import knockbox
 from kit.ptydevice import HELLO, FakeDevice, good_device, reply
@@ -36,7 +34,7 @@ def write(path, obj):
 def test_an_import_error_naming_a_player(tmp_path, db):
     rec = E.game(E.M1, ["Ann" + EVIL, "Bob", "Cy"])
     code, out, err = knockbox("import", write(tmp_path / "g.json", [rec]), "--db", db)
-    assert code == 1 and clean(out, err).startswith("knockbox: ")
+    assert code == 1 and clean(out, err, "(Ann\\x1b]0;OWNED\\x07").startswith("knockbox: ")
     assert err.count("\n") == 1
 
 
@@ -127,9 +125,15 @@ def test_what_a_board_says(monkeypatch):
     assert code == 1 and "the board said" in clean(out, err)
 
 
-@pytest.mark.parametrize("cmd", [["stats", "--json"], ["show", "1", "--json"]])
-def test_json_on_stdout_keeps_its_text_as_json_escapes(db, cmd):
-    E.sync_into(db, E.journal([E.game(E.M1, ["A\x85b", "\u202eRev", "Cy"])]))
-    code, out, err = knockbox(*cmd, "--db", db)
-    assert code == 0 and not RAW.search(out + err)
-    assert "A\x85b" in json.dumps(json.loads(out), ensure_ascii=False)
+def test_json_on_stdout_keeps_the_device_s_text_as_json_escapes():
+    """`push` prints the settings the device says it has: JSON, EVIL in it as JSON escapes."""
+    settings = {"roster": ["Ann", EVIL], "lang": "en"}
+
+    def answer(req, line):
+        if req["op"] == "settings":
+            return reply(req, ok=True, settings=settings)
+        return reply(req, **HELLO) if req["op"] == "hello" else reply(req, ok=True)
+
+    with FakeDevice(answer) as d:
+        code, out, err = knockbox("push", "--port", d.path, "--timeout", "2")
+    assert code == 0 and not RAW.search(out + err) and json.loads(out) == settings

@@ -131,7 +131,7 @@ class Sync:
                 self.hist.devices.built(dev, epoch)
             rows = self.hist.games(ids) if ids else []
             self.invalid = [g for g in rows if g["status"] == "invalid"]
-            twins = players.case_twins(
+            twins = players.twins(
                 {n for g in rows for n in g["players"]}, self.hist.players.names() if rows else []
             )
         for note in self.notes:

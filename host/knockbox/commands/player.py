@@ -45,7 +45,7 @@ def run(args, out, err):
     with h.transaction():
         merged = new in h.players.names()
         n = h.players.rename(args.old, args.new, args.merge)
-        twins = players.case_twins([new], h.players.names())
+        twins = players.twins([new], h.players.names())
     out.write(
         "%r is now %r in %s%s\n"
         % (players.clean(args.old), new, count(n, "game"), " (merged)" if merged else "")
