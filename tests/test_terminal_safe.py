@@ -82,11 +82,12 @@ def test_what_a_device_sends(db):
 
 def test_a_device_s_error_reply(db):
     def refuse(req, page):
-        return reply(req, error=EVIL)
+        return reply(req, error=EVIL + "\nknockbox: a line of its own")
 
     with FakeDevice(good_device(_journal(), refuse)) as d:
         code, out, err = knockbox("sync", "--port", d.path, "--db", db, "--timeout", "2")
     assert code == 1 and "knockbox: the device refused events: " + SHOWN in clean(out, err)
+    assert "\nknockbox: a line" not in err  # its line break too
 
 
 def test_a_lock_file_s_holder(tmp_path, monkeypatch):

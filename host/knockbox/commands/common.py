@@ -159,8 +159,10 @@ def status_text(row, lang="en"):
     """A stored game's status for people: "over", "invalid: record 4: ...", "(replaced ...)";
     the rules core's message in lang."""
     from knockbox import messages
+    from knockbox.textsafe import visible
 
-    s = row["status"] + (": " + messages.translate(row["error"], lang) if row["error"] else "")
+    error = visible(messages.translate(row["error"], lang)) if row["error"] else None
+    s = row["status"] + (": " + error if error else "")
     return s + (" (replaced on the device by another game)" if row["replaced"] else "")
 
 

@@ -62,7 +62,8 @@ def run(args, out, err):
     )
     if row["error"]:
         out.write(
-            "refused by the rules core at %s\n" % messages.translate(row["error"], lang_of(args))
+            "refused by the rules core at %s\n"
+            % visible(messages.translate(row["error"], lang_of(args)))
         )
     rules = row["record"].get("rules") or {}
     out.write("rules: %s\n\n" % ", ".join("%s=%s" % (k, rules[k]) for k in sorted(rules)))
