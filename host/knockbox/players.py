@@ -54,7 +54,8 @@ def drawable():
 def _face(font):
     """The characters a face has (knockfw/text.py: runs of (first code point, count) from byte 6
     to a count of 0)."""
-    out, r = set(), 6
+    out: set[str] = set()
+    r = 6
     while font[r + 2]:
         first = font[r] | font[r + 1] << 8
         out.update(chr(first + i) for i in range(font[r + 2]))
