@@ -208,15 +208,9 @@ def test_a_history_with_names_of_older_rules_is_put_right_when_opened(tmp_path, 
     code, out, err = sync(db, ["P1", "P2", "Bob"], ["P3", "P4", "P5"])
     assert code == 0, err
     old = {"P1": "Ann", "P2": "Ann ", "P3": "", "P4": "x" * 40, "P5": "Jos\u00e9\u200b"}
+    E.write_names(db, old)
     con = sqlite3.connect(db)
     with con:
-        for p, name in old.items():
-            a, b = json.dumps(p), json.dumps(name, ensure_ascii=False)
-            con.execute(
-                "UPDATE games SET players = replace(players, ?, ?), record = replace(record, ?, ?)",
-                (a, b, a, b),
-            )
-            con.execute("UPDATE seats SET player = ? WHERE player = ?", (name, p))
         con.execute("INSERT INTO aliases VALUES ('Jo\u00adsé', 'Jos\u00e9\u200b')")
         con.execute("DELETE FROM meta WHERE key = 'names'")
     con.close()

@@ -8,9 +8,7 @@ share a book page."""
 import csv
 import html.parser
 import io
-import json
 import re
-import sqlite3
 
 import pytest
 from matplotlib import font_manager, ft2font
@@ -48,16 +46,7 @@ def unsafe_names(tmp_path):
             ]
         ),
     )
-    con = sqlite3.connect(path)
-    with con:
-        for p, name in zip(P, ALL):
-            old, new = json.dumps(p), json.dumps(name, ensure_ascii=False)
-            con.execute(
-                "UPDATE games SET players = replace(players, ?, ?), record = replace(record, ?, ?)",
-                (old, new, old, new),
-            )
-            con.execute("UPDATE seats SET player = ? WHERE player = ?", (name, p))
-    con.close()
+    E.write_names(path, dict(zip(P, ALL)))
     return path
 
 

@@ -39,6 +39,7 @@ _IGNORED = re.compile(
 )
 _SPACES = re.compile(" {2,}")
 _drawable: set = set()
+_plain: list = []  # a name kept as it is: drawable characters, single spaces inside (a regex)
 
 
 def drawable():
@@ -48,7 +49,16 @@ def drawable():
         from knockfw import fonts
 
         _drawable.update(_face(fonts.medium) & _face(fonts.small))
+        word = "[%s]+" % "".join(re.escape(c) for c in sorted(_drawable - {" "}))
+        _plain.append(re.compile("%s(?: %s)*" % (word, word)))
     return _drawable
+
+
+def plain(name):
+    """Whether name is a name as the history keeps it already (the common case, made quick: a
+    sync or an import looks at every name of every game)."""
+    drawable()
+    return len(name) <= NAME_MAX and _plain[0].fullmatch(name) is not None
 
 
 def _face(font):
@@ -76,6 +86,8 @@ def clean(name):
 def check(name, what="name"):
     """A name typed or imported, cleaned; ValueError (one line) if it is not text, empty, too
     long, or has a character the device cannot draw."""
+    if isinstance(name, str) and plain(name):
+        return name
     if not isinstance(name, str) or not clean(name):
         raise ValueError("%s: a player's name must be a non-empty text" % what)
     name = text(clean(name), what)
@@ -132,6 +144,8 @@ def from_device(names):
     ("Ann", "Ann 2": the rules core wants three names, and "Ann" and "Ann " were two players
     on the device)."""
     out = [drawn(n) or "Seat " + SEATS[i % 3] for i, n in enumerate(names)]
+    if len(set(out)) == len(out):
+        return out
     taken, used = set(out), set()
     for i, n in enumerate(out):
         k = 1
@@ -147,6 +161,8 @@ def drawn(name):
     """One device name as the device can draw it: clean(), a character the device lacks folded
     to what it has (é -> e, a no-break space -> a space, a tab -> a space) or "?", a mark on
     such a character left out; NAME_MAX characters at most; may be ""."""
+    if plain(name):
+        return name
     have = drawable()
     out = []
     for c in clean(name[:_LONG]):

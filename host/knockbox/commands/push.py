@@ -66,7 +66,7 @@ def roster(names):
         raise UserError(str(e)) from None
     twice = next((n for i, n in enumerate(names) if n in names[:i]), None)
     if twice is not None:
-        raise UserError("--roster: %r is there twice" % twice)
+        raise UserError("--roster: %r is there twice: the names must differ" % twice)
     return names
 
 
