@@ -2,6 +2,7 @@
 the rules core as the device applied them (replay_events), and the numbers an event carries that
 SQLite can hold (event_gid, evening_next)."""
 
+from knockbox.players import from_device
 from knockcore import events
 from knockcore.errors import GameError
 
@@ -17,11 +18,14 @@ def evening_next(ev):
 def replay_events(evs):
     """(record, status, winners, error) of one game from its events [(seq, event)], each applied
     by knockcore.events.apply as on the device; a game the rules core refuses keeps the hands up
-    to the refused event and status 'invalid'."""
+    to the refused event and status 'invalid'. The players' names are the history's before the
+    rules core sees them (knockbox.players.from_device: a name the device left empty, too long
+    or twice is a game all the same)."""
     g, error, rec0 = None, None, None
     for seq, ev in evs:
         try:
             if g is None and isinstance(ev, dict) and ev.get("t") == events.GAME:
+                ev = dict(ev, rec=_named(ev.get("rec")))
                 rec0 = ev.get("rec")
             g = events.apply(g, ev)
         except (GameError, TypeError, AttributeError) as e:
@@ -49,6 +53,14 @@ def event_gid(ev):
 def identity(rec):
     """What makes a game that game: its start record (an edit or undo never changes it)."""
     return [rec.get(k) for k in ("method", "players", "start", "rules")]
+
+
+def _named(rec):
+    """A game event's start record with its players' names as the history keeps them."""
+    names = rec.get("players") if isinstance(rec, dict) else None
+    if isinstance(names, list) and all(isinstance(n, str) for n in names):
+        return dict(rec, players=from_device(names))
+    return rec
 
 
 def _clean(rec0):

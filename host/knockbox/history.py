@@ -134,13 +134,14 @@ class History(Queries):
             have = {
                 r[0] for r in self.db.execute("SELECT name FROM sqlite_master WHERE type = 'index'")
             }
-            if set(INDEXES_2) <= have:
+            if set(INDEXES_2) <= have and self.players.names_current():
                 return
         with self.transaction():
             have = self._schema()
             if have is None:
                 run_script(self.db, TABLES + TABLES_2 + TABLES_3)
                 self.db.execute("INSERT INTO meta VALUES ('schema', ?)", (str(SCHEMA),))
+                self.players.clean_names()  # (nothing to clean: says the names' rules)
             elif have in ("1", "2"):
                 if have == "1":
                     self._upgrade_from_1()
@@ -151,6 +152,8 @@ class History(Queries):
                 raise UserError(
                     "%s: history schema %s, this knockbox reads %d" % (self.path, have, SCHEMA)
                 )
+            elif not self.players.names_current():  # names kept by older rules
+                self.players.clean_names()
             for sql in INDEXES_2.values():
                 self.db.execute(sql.replace("INDEX", "INDEX IF NOT EXISTS", 1))
 

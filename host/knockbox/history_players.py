@@ -3,8 +3,8 @@
 A rename or merge changes the name in every game and is kept as an alias (table aliases), so
 that a game that arrives later with the old name (a sync from a device that still has it, an
 import) is stored under the new one: named(rec) gives a record its names as the history keeps
-them (knockbox.players: trimmed, NFC). History.players; the device mirror and the imports name
-the games they store through it.
+them (knockbox.players: one Unicode form, trimmed, drawable by the device, distinct), renamed.
+History.players; the device mirror and the imports name the games they store through it.
 """
 
 import json
@@ -12,6 +12,11 @@ import json
 from knockbox import players as P
 from knockbox.errors import UserError
 from knockbox.plural import count
+
+
+# The version of knockbox.players' rules a history's names follow (its meta "names"): a history
+# of another is put right when opened (clean_names). 2: drawable, invisibles out, distinct.
+NAMES = "2"
 
 
 class Players:
@@ -30,24 +35,28 @@ class Players:
         return self._aliases
 
     def named(self, rec):
-        """rec with its players' names as the history keeps them (trimmed, NFC, renamed), or rec
-        itself when they are so already or a rename would give two seats one name."""
+        """rec with its players' names as the history keeps them (knockbox.players.from_device:
+        cleaned, drawable, distinct; then renamed), or rec itself when they are so already. A
+        rename that would give two seats one name is left out (the names stay cleaned)."""
         names = rec.get("players")
         if not (isinstance(names, list) and all(isinstance(n, str) for n in names)):
             return rec
         al = self.aliases()
-        new = [al.get(n, n) for n in map(P.clean, names)]
-        if new == names or len(set(new)) != len(new):
+        kept = P.from_device(names)
+        new = [al.get(n, n) for n in kept]
+        if len(set(new)) != len(new):
+            new = kept
+        if new == names:
             return rec
         return dict(rec, players=new)
 
     def clean_names(self):
-        """The games stored before names were kept clean (a history of schema 1 or 2, opened
-        the first time): their names trimmed and NFC, in place (not in a game where that would
-        give two seats one name)."""
+        """The games stored before names were kept as knockbox.players keeps them now (a history
+        of schema 1 or 2, or one whose meta "names" is older than NAMES), put so in place, and
+        the aliases' names with them; meta "names" says it is done."""
         for row_id, names in self.db.execute("SELECT id, players FROM games").fetchall():
             names = json.loads(names)
-            if all(P.clean(n) == n for n in names):
+            if P.from_device(names) == names:
                 continue
             rec = json.loads(
                 self.db.execute("SELECT record FROM games WHERE id = ?", (row_id,)).fetchone()[0]
@@ -55,6 +64,19 @@ class Players:
             new = self.named(rec)
             if new is not rec:
                 self.rows.set_players(row_id, new)
+        for name, player in self.db.execute("SELECT name, player FROM aliases").fetchall():
+            new = (P.clean(name), P.from_device([player])[0])
+            if new != (name, player):
+                self.db.execute("DELETE FROM aliases WHERE name = ?", (name,))
+                if new[0] != new[1]:
+                    self.db.execute("INSERT OR REPLACE INTO aliases VALUES (?, ?)", new)
+        self._aliases = None
+        self.db.execute("INSERT OR REPLACE INTO meta VALUES ('names', ?)", (NAMES,))
+
+    def names_current(self):
+        """Whether the history's names are kept as knockbox.players keeps them (meta "names")."""
+        row = self.db.execute("SELECT value FROM meta WHERE key = 'names'").fetchone()
+        return row is not None and row[0] == NAMES
 
     def names(self):
         """Every player's name in the history (of the games the rules core checked), sorted:

@@ -16,8 +16,9 @@ Which game is which:
     a game of the same date with the same record is already in the history (not added again),
     and games alike but for their dates are different games.
 So importing the same file twice adds nothing, and two laptops' histories of one device merge.
-Names: trimmed and in one Unicode form (knockbox.players), at most the device's 24 characters,
-and renamed as the history renamed them (its aliases). Each import is one transaction and one
+Names: as knockbox.players.check takes them (one Unicode form, trimmed, at most the device's 24
+characters, only what the device can draw), and renamed as the history renamed them (its
+aliases). Each import is one transaction and one
 batch, undone whole by `knockbox import --undo`. A file is read a record at a time (memory does
 not grow with its size).
 Evenings: the games with the same meta.evening form one evening; without a label, the games of
@@ -36,6 +37,7 @@ from knockbox.files import json_records
 from knockbox.history import MAX_INT, STATUSES, now
 from knockbox.plural import count
 from knockbox.progress import Progress
+from knockbox.textsafe import visible
 from knockcore.errors import GameError
 
 IMPORT_DEVICE = "import"  # the device of games typed in or imported without one
@@ -133,7 +135,7 @@ def _key(meta):
 def run(h, files, stdin=None, err=None):
     """Import the records of these files ("-": stdin) into History h in one transaction, a
     record at a time, as one batch; returns counts {"new", "updated", "same", "apart"}, "batch"
-    (its number, None if it changed nothing) and "twins" (knockbox.players.case_twins of its
+    (its number, None if it changed nothing) and "twins" (knockbox.players.twins of its
     names). UserError (nothing imported) at the first bad record. err: where progress is shown
     when it is a terminal."""
     counts = {"new": 0, "updated": 0, "same": 0, "apart": 0}
@@ -155,7 +157,7 @@ def run(h, files, stdin=None, err=None):
                 done = before + read[0]
             h.evenings.renumber()
             counts["batch"] = h.imports.end()
-            counts["twins"] = P.case_twins(names, h.players.names())
+            counts["twins"] = P.twins(names, h.players.names())
     finally:
         progress.end()  # (the line is cleared before any message)
     return counts
@@ -179,9 +181,10 @@ def _game(path, n, obj, today):
 
 
 def _who(obj):
+    """ " (Ann, Bob, Cy)": the players of a record, for its message (a name on one line)."""
     if isinstance(obj, dict) and isinstance(obj.get("players"), list):
         return " (%s)" % ", ".join(
-            P.shown(p if isinstance(p, str) else repr(p)) for p in obj["players"][:3]
+            P.shown(visible(p) if isinstance(p, str) else repr(p)) for p in obj["players"][:3]
         )
     return ""
 

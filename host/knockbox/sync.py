@@ -108,7 +108,7 @@ class Sync:
         elif epoch not in known:
             self.say(
                 "device %s was erased since the last sync (epoch %d, before %d): its "
-                "earlier games stay in the history" % (dev, epoch, max(known))
+                "earlier games stay in the history" % (visible(dev), epoch, max(known))
             )
         when = H.now()
         with self.hist.transaction():
@@ -131,11 +131,11 @@ class Sync:
                 self.hist.devices.built(dev, epoch)
             rows = self.hist.games(ids) if ids else []
             self.invalid = [g for g in rows if g["status"] == "invalid"]
-            twins = players.case_twins(
+            twins = players.twins(
                 {n for g in rows for n in g["players"]}, self.hist.players.names() if rows else []
             )
         for note in self.notes:
-            self.say(kept_note(dev, *note))
+            self.say(kept_note(visible(dev), *note))
         for line in players.twin_lines(twins):
             self.say("note: " + line)
         if failure is not None:
@@ -186,7 +186,7 @@ class Sync:
                         elif ev.get("t") not in ("epoch", events.EVENING):  # its own records
                             self.say(
                                 "record %d (%s) has no usable game number: kept, not replayed"
-                                % (seq, ev.get("t"))
+                                % (seq, visible(str(ev.get("t"))))
                             )
                     self.touched |= self.hist.devices.add_events(dev, epoch, evs)
                     self.new_events += len(evs)

@@ -176,10 +176,11 @@ def status_text(row, lang="en"):
     in lang (the rules core's message too)."""
     from knockbox import messages
     from knockbox.cliwords import LANGS
+    from knockbox.textsafe import visible
 
     w = LANGS[lang]
     s = w.get(row["status"], row["status"])
-    s += ": " + messages.translate(row["error"], lang) if row["error"] else ""
+    s += ": " + visible(messages.translate(row["error"], lang)) if row["error"] else ""
     return s + (w["replaced"] if row["replaced"] else "")
 
 
@@ -201,8 +202,10 @@ def open_in_browser(path, err):
 
 
 def write_json(out, obj, **options):
-    json.dump(obj, out, ensure_ascii=False, indent=1, **options)
-    out.write("\n")
+    """obj as JSON (its unsafe characters as JSON escapes: knockbox.textsafe.json_safe)."""
+    from knockbox.textsafe import json_safe
+
+    out.write(json_safe(json.dumps(obj, ensure_ascii=False, indent=1, **options)) + "\n")
 
 
 def write_table(out, rows, right=()):

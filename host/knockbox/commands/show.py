@@ -65,7 +65,7 @@ def run(args, out, err):
         + "\n"
     )
     if row["error"]:
-        out.write(w["refused_at"] % messages.translate(row["error"], lang) + "\n")
+        out.write(w["refused_at"] % visible(messages.translate(row["error"], lang)) + "\n")
     rules = row["record"].get("rules") or {}
     out.write(w["rules"] % ", ".join("%s=%s" % (k, rules[k]) for k in sorted(rules)) + "\n\n")
     table = [(w["hand"], w["dealer"], w["result"]) + tuple(p)]
