@@ -15,6 +15,12 @@ settings.register_profile("suite", derandomize=True, database=None)
 settings.register_profile("explore", derandomize=False)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "suite"))
 
+# The commands' language follows the locale (knockbox.commands.common): the suite runs in an
+# English one whatever the developer's, and the Russian tests ask for --lang ru or set LANG.
+for _var in ("LANGUAGE", "LC_ALL", "LC_MESSAGES"):
+    os.environ.pop(_var, None)
+os.environ["LANG"] = "C.UTF-8"
+
 
 # Markers, so that a quick run is one flag (`./test -m "not emu"`): `emu` for every test on the
 # emulated Pico (tests/emu: most of the suite's time), `browser` for every test that opens a page
