@@ -220,3 +220,19 @@ def test_a_history_with_names_of_older_rules_is_put_right_when_opened(tmp_path, 
     backup = str(tmp_path / "backup.json")
     ok("export", "--json", "-o", backup, "--db", db)
     assert ok("import", backup, "--db", str(tmp_path / "fresh.sqlite3"))[0] == "2 games imported\n"
+
+
+def test_an_older_export_of_a_device_game_imports_with_the_names_sync_gives(tmp_path, db):
+    """An export made before names were held to what the device draws (a device's game with an
+    accent, an emoji, an empty or a long name) still imports: a device's record takes its names
+    as sync stores them, a typed-in record with the same names is refused."""
+    names = ["Jos\u00e9", "\U0001f600", ""]
+    rec = dict(E.game(E.M1, ["x", "y", "z"]), players=names)
+    f = tmp_path / "old.json"
+    meta = {"synced": "2024-01-05 20:00", "device": "e661", "epoch": 1, "gid": 1}
+    f.write_text(json.dumps([dict(rec, meta=meta)]), encoding="utf-8")
+    assert ok("import", str(f), "--db", db)[0] == "1 game imported\n"
+    assert players_of(db) == {"Jose": 1, "?": 1, "Seat C": 1}
+    typed = tmp_path / "typed.json"
+    typed.write_text(json.dumps([dict(rec, meta={"synced": "2024-01-05"})]), encoding="utf-8")
+    assert "which the device cannot draw" in refused("import", str(typed), "--db", db)

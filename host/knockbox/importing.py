@@ -16,8 +16,9 @@ Which game is which:
     a game of the same date with the same record is already in the history (not added again),
     and games alike but for their dates are different games.
 So importing the same file twice adds nothing, and two laptops' histories of one device merge.
-Names: as knockbox.players.check takes them (one Unicode form, trimmed, at most the device's 24
-characters, only what the device can draw), and renamed as the history renamed them (its
+Names: a typed-in record's as knockbox.players.check takes them (one Unicode form, trimmed, at
+most the device's 24 characters, only what the device can draw; refused otherwise), a device's
+record's as sync stores them (knockbox.players.from_device: never refused), and renamed as the history renamed them (its
 aliases). Each import is one transaction and one
 batch, undone whole by `knockbox import --undo`. A file is read a record at a time (memory does
 not grow with its size).
@@ -71,14 +72,21 @@ class Game:
         if not isinstance(meta, dict):
             raise ValueError("meta must be an object")
         self.rec = {k: obj[k] for k in obj if k != "meta"}
-        if isinstance(self.rec.get("players"), list):
-            self.rec["players"] = [
-                P.check(n, "player") if isinstance(n, str) else n for n in self.rec["players"]
-            ]
+        self.key = _key(meta)
+        names = self.rec.get("players")
+        if (
+            isinstance(names, list)
+            and self.key is not None
+            and all(isinstance(n, str) for n in names)
+        ):
+            # a device's game: its names as sync stores them (an older export may hold names
+            # the device cannot draw, or empty, or too long), so that every export imports back
+            self.rec["players"] = P.from_device(names)
+        elif isinstance(names, list):
+            self.rec["players"] = [P.check(n, "player") if isinstance(n, str) else n for n in names]
         self.synced = when(meta["synced"], "meta.synced") if "synced" in meta else today
         self.updated = when(meta["updated"], "meta.updated") if "updated" in meta else self.synced
         self.apart = meta.get("replaced") is True
-        self.key = _key(meta)
         label = meta.get("evening")
         if label is not None and (type(label) not in (str, int) or label == ""):
             raise ValueError("meta.evening %s is not a label (a name or a number)" % _r(label))
