@@ -206,7 +206,7 @@ class Game:
 
     def standings(self, hands=True):
         """The standings contract. hands=False leaves out the per-hand list (the device's
-        screens do not need it, and 300 entries cost ~100 KB of a 64-bit heap)."""
+        screens do not need it, and 300 entries cost a 64-bit heap a great deal)."""
         if hands:
             st = self._begin()
             per_hand = []

@@ -11,7 +11,7 @@ pitch. Each glyph cell is then stored without its blank columns at the sides, in
 knockfw/text.py describes, one `bytes` literal a face so it lives in the .mpy's constant area
 (font_to_py's own layout held the same glyphs in half as much again: 8-byte aligned glyphs, a
 16-bit width each, a 4-byte index entry a glyph). The faces go into one module (not one a
-face: each import costs a Pico ~10 ms of littlefs lookups at boot). The output is
+face: each import costs a Pico littlefs lookups at boot). The output is
 deterministic: the header names the source font and its version, never a path or a date, so a
 test can regenerate into a temporary folder and demand byte-identical files (--check does the
 same here).
