@@ -7,6 +7,7 @@ docs/EMULATOR.md tells developers where the emulated Pico lives beside the check
 import glob
 import os
 import re
+import subprocess
 
 import pytest
 
@@ -145,3 +146,34 @@ def test_measured_figures_are_the_benchmarks_own_blocks():
             assert lines and all(ln.startswith("    ") for ln in lines), (doc, bench)
             found[bench] = doc
     assert found == {"bench_pico.py": "docs/EMULATOR.md", "bench_battery.py": "hardware/POWER.md"}
+
+
+# What a reader of the repository cannot follow: the team's design notes and its issue numbers
+# (neither is in the repository). An upstream project's issue, named with its project
+# ("micropython issue #7035"), can be followed.
+UNFOLLOWABLE = re.compile(r"\bDESIGN\.md\b|(?<!micropython )\bissues? #?\d+", re.I)
+
+
+def unfollowable(text):
+    return [m.group(0) for m in UNFOLLOWABLE.finditer(text)]
+
+
+def test_no_file_cites_what_a_reader_cannot_follow():
+    out = subprocess.run(["git", "ls-files"], cwd=ROOT, capture_output=True, text=True).stdout
+    names = [n for n in out.splitlines() if n.endswith((".py", ".md", ".toml", ".yaml", ".json"))]
+    assert len(names) > 100
+    found = []
+    for name in names:
+        if name == "tests/test_docs_links.py":  # its examples of what is refused
+            continue
+        with open(os.path.join(ROOT, name), encoding="utf-8") as f:
+            for n, line in enumerate(f, 1):
+                found += ["%s:%d: %s" % (name, n, hit) for hit in unfollowable(line)]
+    assert found == []
+    assert unfollowable("(DESIGN.md section 7, issue 6), Issue 9's budgets, issue #12") == [
+        "DESIGN.md",
+        "issue 6",
+        "Issue 9",
+        "issue #12",
+    ]
+    assert unfollowable("micropython issue #7035; the issues of a board") == []
