@@ -1,8 +1,9 @@
-"""What a user reads (README.md and docs/*.md) points only inside the repository: every link
-resolves to a file of the repository (and a heading, for a link with #), no link leaves it (no
-URL, no absolute path, no ../ out of the checkout), no path written in the text climbs out of it,
-and every .md file the text names is in it (the team's own notes are not). The one allowance:
-docs/EMULATOR.md tells developers where the emulated Pico lives beside the checkout."""
+"""What a user reads (README.md, CONTRIBUTING.md, bench/README.md, docs/*.md, hardware/*.md) points
+only inside the repository: every link resolves to a file of the repository (and a heading, for a
+link with #), no link leaves it (no URL, no absolute path, no ../ out of the checkout), no path
+written in the text climbs out of it, and every .md file the text names is in it (the team's own
+notes are not). The one allowance: docs/EMULATOR.md tells developers where the emulated Pico lives
+beside the checkout."""
 
 import glob
 import os
@@ -12,8 +13,10 @@ import subprocess
 import pytest
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-DOCS = ["README.md"] + sorted(
-    os.path.relpath(p, ROOT) for p in glob.glob(os.path.join(ROOT, "docs", "*.md"))
+DOCS = ["README.md", "CONTRIBUTING.md", "bench/README.md"] + sorted(
+    os.path.relpath(p, ROOT)
+    for folder in ("docs", "hardware")
+    for p in glob.glob(os.path.join(ROOT, folder, "*.md"))
 )
 # (doc, text): a path outside the repository that a page may name, as text and never as a link
 ALLOWED = {("docs/EMULATOR.md", "../shared/rp2040-emu")}

@@ -1,5 +1,7 @@
 # A game is its start plus an append-only list of hands; standings are a fold over the hands.
 # Undo drops the last hand, an edit replaces one; both fold again from the start.
+# Every method is imported with the game, not when first needed: a method imported later,
+# during the device's journal replay, once found no room on a fragmented heap.
 from knockcore import FORMAT
 from knockcore import hand
 from knockcore import rules as _rules
