@@ -99,6 +99,7 @@ def test_the_history_check_names_a_bad_commit(tmp_path):
 # ---- pre-commit with the repository's config ---------------------------------------------------
 
 
+@pytest.mark.slow  # seconds: pre-commit and ruff started for each commit
 def test_pre_commit_runs_ruff_and_the_message_check_offline(tmp_path):
     """A repository with this one's .pre-commit-config.yaml, ruff settings and check, and this
     venv as its .venv: `pre-commit install`, then commits as a maintainer makes them."""
@@ -152,6 +153,7 @@ def test_pre_commit_runs_ruff_and_the_message_check_offline(tmp_path):
 # ---- markers -----------------------------------------------------------------------------------
 
 
+@pytest.mark.slow  # seconds: two pytest collections
 def test_the_tests_that_need_the_package_index_are_marked_network():
     """pyproject registers `network`; the wheel's resolution against the index carries it, so
     `-m "not network"` leaves exactly those out (./test and CI run them)."""
