@@ -20,7 +20,7 @@ from kit.clirun import knockbox
 CHROMIUM = browser.executable()
 needs_chromium = pytest.mark.skipif(
     CHROMIUM is None and not os.environ.get("CI"),
-    reason="no chromium: scripts/setup installs Debian's package (as root)",
+    reason="no chromium: scripts/setup --system installs Debian's package",
 )
 
 

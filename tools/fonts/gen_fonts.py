@@ -16,7 +16,7 @@ deterministic: the header names the source font and its version, never a path or
 test can regenerate into a temporary folder and demand byte-identical files (--check does the
 same here).
 
-The TTF files come from Debian's fonts-dejavu-core (scripts/setup installs it when missing);
+The TTF files come from Debian's fonts-dejavu-core (scripts/setup --system installs it);
 --font-dir or $KNOCKBOX_FONT_DIR points elsewhere (matplotlib's mpl-data/fonts/ttf works too).
 """
 
@@ -72,7 +72,7 @@ def find_font(name, font_dir=None):
         if os.path.isfile(p):
             return p
     raise FontError(
-        "%s not found in %s: install Debian's fonts-dejavu-core (scripts/setup does) "
+        "%s not found in %s: install Debian's fonts-dejavu-core (scripts/setup --system does) "
         "or pass --font-dir" % (name, ", ".join(dirs))
     )
 
