@@ -1,6 +1,6 @@
 """The group's book brought up to date after a sync, against the time one evening's report takes
-(issue 15 item 4: "a book of 10,000 games is brought up to date in about the time one evening's
-report takes").
+(its budget in bench/README.md: a book of 10,000 games is brought up to date in about the time one
+evening's report takes).
 
 The histories are bench_history.py's (the same cache in its scratch folder: one device, weekly
 evenings of 4-6 games, six players, methods 1-3, filled through the calls `knockbox sync` makes).

@@ -1,4 +1,4 @@
-"""What the Evening screen costs on the emulated Pico (issue 11): opening it for an evening of 10
+"""What the Evening screen costs on the emulated Pico (bench/README.md): opening it for an evening of 10
 finished games (about 100 hands: the store keeps two games in RAM, the other eight are replayed
 from the journal with the rules core), in emulated RP2040 time, Badger 2040 build. Also the boot
 with that journal (the store finds the current evening at boot) and the heap while the screen is
@@ -131,7 +131,7 @@ def measure(emu, image, work, jdir, opens):
         frames = dev.frames().frames
         out = P.mpremote(dev, "exec", PARTS, timeout=300)
         # the app with 100 KB held from the start (bench_pico's main.py): the Evening screen
-        # opened (issue 9: >= 100 KB free at every point)
+        # opened (the budget: >= 100 KB free at every point)
         main = os.path.join(work, "main_ballast.py")
         with open(main, "w") as f:
             f.write(P.BALLAST_MAIN)

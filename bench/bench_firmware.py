@@ -1,11 +1,11 @@
-"""Firmware benchmark (DESIGN.md section 7, issue 6): .mpy size (budget 64 KB), a 300-hand session
+"""Firmware benchmark (its budgets: bench/README.md): .mpy size (budget 64 KB), a 300-hand session
 played through the buttons on the 192 KB heap of the unix port (peak heap found by bisection), CPU
 per recorded hand (commit + persist + render), boot time with the 300-hand journal, and presses per
 hand. Run: .venv/bin/python bench/bench_firmware.py [--quick] [--against REV]
 
 --against REV: the same benchmark first on revision REV of this repository (its own
 bench_firmware.py, in a copy of that tree, with this checkout's .venv), its figures printed as
-"before", this tree's as "now": e.g. --against d7e6c2f, the tree before issue 10's redesign."""
+"before", this tree's as "now": e.g. --against d7e6c2f, the tree before the UI's redesign."""
 
 import os
 import random

@@ -1,4 +1,4 @@
-"""The laptop's history at any size (issue 15 item 2): each command's time at 100, 1,000 and 10,000
+"""The laptop's history at any size (bench/README.md): each command's time at 100, 1,000 and 10,000
 games (30,000 with --big), and its ratio to its time at 100 games.
 
 The histories are filled through the calls `knockbox sync` makes (knockbox.sync.Sync over a
@@ -13,7 +13,7 @@ history, show LAST, stats, stats --json, settle --evening, export --json, report
 evening), import (export --json's file into an empty history), and a sync of one new evening (a
 new process running Sync against a fresh copy; its own time inside that process is printed too).
 
-Budgets (DESIGN.md section 7, at 10,000 games against 100): show, settle --evening, the latest
+Budgets (bench/README.md; at 10,000 games against 100): show, settle --evening, the latest
 evening's report and a one-evening sync within 2x; history within 6x; stats (and --json) within
 15x; import and export linear (their time per game at 10,000 within 1.5x of that at 1,000). Exit
 code 1 if one is not met.

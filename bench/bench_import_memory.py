@@ -1,4 +1,4 @@
-"""`knockbox import`'s memory against the size of its file (issue 20 item 4): the import reads a
+"""`knockbox import`'s memory against the size of its file (bench/README.md): the import reads a
 record at a time (knockbox.files.json_records), so its peak memory stays flat as the file grows.
 
 For each size, a file of typed-in games (method 3 to a target that is never reached, HANDS hands

@@ -1,4 +1,4 @@
-"""Syncing 1,000 hands, and the serial link's costs on the device (issue 9's budgets: sync of 1,000
+"""Syncing 1,000 hands, and the serial link's costs on the device (the budgets of bench/README.md: sync of 1,000
 hands <= 3 s as a new `knockbox sync` process against the emulated Pico; 2,000 queued serial
 lines drained <= 20 s of emulated time; the heap an events page holds).
 
@@ -46,7 +46,7 @@ from test_sync_e2e import FLASH_SCRIPT, KNOCKBOX, SimDevice, ops_for  # noqa: E4
 from knockbox import history, serialio, sync  # noqa: E402
 from knockcore.game import Game  # noqa: E402
 
-BUDGET_S = 3.0  # knockbox sync, 1,000 hands, wall (issue 9)
+BUDGET_S = 3.0  # knockbox sync, 1,000 hands, wall (bench/README.md)
 DRAIN_BUDGET_S = 20.0  # 2,000 queued lines, emulated
 MPREMOTE = os.path.join(os.path.dirname(sys.executable), "mpremote")
 

@@ -1,4 +1,4 @@
-"""Budgets of DESIGN.md section 7: the core's and the firmware's compiled sizes, and a 300-hand game
+"""Budgets of bench/README.md: the core's and the firmware's compiled sizes, and a 300-hand game
 replayed under the 192 KB heap of the MicroPython unix port (bench/bench_core.py and
 bench/bench_firmware.py print the numbers)."""
 
@@ -18,7 +18,7 @@ def test_shared_compiled_with_O3_fits_12_KB(tmp_path):
 
 @pytest.mark.parametrize("board", ["badger2040", "pico-epd"])
 def test_each_boards_firmware_compiled_fits_64_KB(board):
-    """DESIGN.md 7: the whole firmware at most 64 KB of .mpy, as deploy puts it on that board
+    """bench/README.md's budget: the whole firmware at most 64 KB of .mpy, as deploy puts it on that board
     (its own pins and driver, native modules for the RP2040)."""
     total = sum(mp.sizes("device", modules=["knockfw"], board=board).values())
     assert 40 * 1024 < total <= 64 * 1024, total

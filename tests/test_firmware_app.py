@@ -174,7 +174,7 @@ def test_a_reboot_starts_from_the_checkpoint_and_the_hands_after_it():
 
 
 def test_300_hand_session_fits_the_192k_heap():
-    """DESIGN.md section 7: the firmware plays a 300-hand evening on the 192 KB heap, through the
+    """A budget (bench/README.md): the firmware plays a 300-hand evening on the 192 KB heap, through the
     buttons, and boots again from that journal (bench/bench_firmware.py prints the numbers)."""
     import sys
 

@@ -18,7 +18,7 @@ SCRIPTS = [
 ]
 CASES = [(script, case) for script in SCRIPTS for case in mp.cases(script)]
 IDS = ["%s-%s" % (os.path.basename(script)[: -len("_cases.py")], case) for script, case in CASES]
-LINK_MPY_BUDGET = 4224  # 4 KB, and the "faults" op since issue 14 (~110 B)
+LINK_MPY_BUDGET = 4224  # 4 KB, and room for the "faults" op
 
 
 @pytest.fixture(scope="module")

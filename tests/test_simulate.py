@@ -23,7 +23,7 @@ from test_simulate_keys import lines
 
 KNOCKBOX = [sys.executable, "-m", "knockbox.cli"]
 
-# The channel of docs/ARCHITECTURE.md ("The simulator channel"), nothing more: frames as P4 PBM
+# The simulator's channel (host/knockbox/simulate/__init__.py), nothing more: frames as P4 PBM
 # written tmp-then-rename plus "@frame N kind" on stderr, keys read from the start of DIR/keys in
 # the key protocol (each press, or down...up, is recorded and gives a frame; no timing), serial on
 # stdin/stdout (each line comes back as "echo LINE"), and state in DIR/flash.img.

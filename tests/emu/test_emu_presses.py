@@ -40,7 +40,7 @@ def hands(rng, taps):
 
 def test_200_quick_taps_none_lost_none_doubled(device_factory):
     rng = random.Random(4242)
-    dev = device_factory(busy_ms=600)  # the UC8151's fast refresh holds BUSY ~0.6 s
+    dev = device_factory(busy_ms=600)  # the UC8151's fast refresh holds BUSY 0.6 s here
     assert dev.wait_refresh(0, 120)
     dev.wait_quiet(300)
     dev.push("--rules", json.dumps({"preset": "seed", "m3_target": 5000}))  # no game over

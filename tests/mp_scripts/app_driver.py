@@ -71,7 +71,7 @@ board_sim.flash.FileBlockDevice = CuttingDevice
 board = board_sim.Board(sim_dir="", flash_path=sys.argv[3])
 confirmed = []  # hands whose "Saved" was on the screen before the cut
 clock = [1000]
-# The panel takes as long as a real one (UC8151: ~0.6 s fast, ~3 s full) on the virtual clock,
+# The panel takes as long as a real one (UC8151: the vendor's times) on the virtual clock,
 # so updates during a refresh coalesce as they do on the device.
 board.display.now = lambda: clock[0]
 board.display.full_ms = 3000

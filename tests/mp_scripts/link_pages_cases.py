@@ -59,7 +59,7 @@ def case_events_page_is_the_journal_text():
 
 
 def case_page_costs_the_heap_the_same_whatever_its_length():
-    # A 200-event page (~13 KB) streams through a queue that never holds much: the link's
+    # A 200-event page streams through a queue that never holds much: the link's
     # output waiting and the live heap stay small at every write the port sees.
     app, link, inp, out = fresh(blocks=128)
     st = app.store

@@ -1,7 +1,8 @@
 """`knockbox simulate`: the real firmware under the MicroPython unix port, with the e-ink screen
 drawn in the terminal, keys as the five buttons, and a pseudo-terminal serial port.
 
-The channel to the firmware (docs/ARCHITECTURE.md, "The simulator channel"):
+The channel to the firmware (all the firmware and this package share; firmware.py, keys.py and
+the board, simulate/device/simboard.py, say the rest):
   KNOCKBOX_SIM_DIR=DIR   flash.img (littlefs image, persists), keys (the key protocol: "press a
                          120", "down up", "up up", "wait 500" lines, played by the board in its
                          own time), frame.pbm (P4 296x128, written tmp-then-rename each refresh)

@@ -4,7 +4,7 @@
 # firmware/manifest.py. Only the unix port imports it (knockfw.board picks it when
 # sys.platform != "rp2").
 #
-# Interactive (`knockbox simulate`, docs/ARCHITECTURE.md "The simulator channel"): with
+# Interactive (`knockbox simulate`; the channel: host/knockbox/simulate/__init__.py): with
 # KNOCKBOX_SIM_DIR set, the flash is DIR/flash.img (littlefs on a file-backed block device, so
 # games persist between runs), buttons follow DIR/keys (the key lines below, appended by the
 # front end), every refresh writes DIR/frame.pbm and "@frame N full|partial" on stderr (after an
