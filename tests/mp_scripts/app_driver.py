@@ -159,18 +159,24 @@ def act():
 
 
 def set_count(v):
+    """Key the highlighted count to v blind, as README's "Playing" says a player does: tens on
+    another seat's button (held: minus), then a held Up/Down for five, then taps; then, where the
+    count stopped at its end, taps until it is v."""
     seat = act().fields[act().cursor]
     cur = lambda: act().counts[seat]  # noqa: E731
+    d = v - cur()
+    sign = 1 if d >= 0 else -1
+    tens = (abs(d) + 2) // 10
+    ones = d - sign * 10 * tens  # -7..7
+    for _ in range(tens):
+        hold(SEAT[(seat + 1) % 3], 80 if sign > 0 else 800)
+    if abs(ones) >= 4:
+        hold("up" if ones > 0 else "down", 800)
+        ones -= 5 if ones > 0 else -5
     n = 0
-    while cur() != v and n < 60:
+    while cur() != v and n < 100:
+        hold("up" if v > cur() else "down", 80)
         n += 1
-        d = v - cur()
-        if d > 6:
-            hold_until("up", lambda: cur() >= v - 3)
-        elif d < -6:
-            hold_until("down", lambda: cur() <= v + 3)
-        else:
-            hold("up" if d > 0 else "down", 80)
 
 
 def open_menu():
