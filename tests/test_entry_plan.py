@@ -110,7 +110,7 @@ def test_readme_has_the_keys_the_plans_use():
         "8 or 9",
     ):
         assert words in playing, words
-    assert re.search(r"fewest presses.*fewest held", playing, re.S)
+    assert re.search(r"fewest\s+presses.*fewest\s+held", playing, re.S)
 
 
 @pytest.mark.parametrize("want", [-1, 11])
@@ -118,3 +118,35 @@ def test_a_count_out_of_its_range_is_refused(want):
     t = Table(game(3)).press("b")
     with pytest.raises(ValueError, match="cannot be keyed"):
         entry_plan.count(t.act, t.game, want)
+
+
+@pytest.mark.parametrize(
+    "method,keys,hand",
+    [
+        (1, "a down down a c c up b a", {"knock": 0, "counts": [8, 21, None]}),
+        (3, "a down down a c c up b a a a a up up* down c a", {"knock": 0, "counts": [8, 21, 44]}),
+        (1, "A C down down down b a", {"gin": 0, "counts": [0, 37, None]}),
+    ],
+)
+def test_readmes_examples_are_the_plans_and_record_what_it_says(method, keys, hand):
+    t = Table(game(method))
+    t.press(*keys.split())
+    assert t.effects == [{"t": "hand", "h": hand}]
+    # the planner keys the same hand with the same presses ("up up*": Up held)
+    p = Table(game(method))
+    p.press(keys.split()[0])
+    presses = []
+    for seat in list(p.act.fields):
+        for press in entry_plan.count(p.act, p.game, hand["counts"][seat]):
+            presses.append(press)
+            for name, how in entry_plan.events(*press):
+                p.press(name + "*" if how == "repeat" else name.upper() if how == "long" else name)
+        presses.append((SEATS[seat], "press"))
+        p.press(SEATS[seat])
+    p.press("a")
+    assert p.effects == t.effects
+    flat = [
+        n + "*" if h == "long" and n in ("up", "down") else n.upper() if h == "long" else n
+        for n, h in presses
+    ]
+    assert " ".join(flat).replace("up*", "up up*") == " ".join(keys.split()[1:-1])
