@@ -306,7 +306,7 @@ def test_a_fresh_device_switches_off_30_s_after_the_last_press():
 
 
 AWAY_MS = 1800 * 1000  # away from the scoreboard the auto-off waits this long (app._AWAY_S)
-CONFIRM = ["b", "up", "b", "up", "up", "c", "up", "a"]  # B knocks: 1, C 2, A 1: confirm?
+CONFIRM = ["b", "C", "up", "b", "up", "up", "c", "up", "a"]  # B knocks: 1, C 2, A 1: confirm?
 
 
 def test_a_half_entered_hand_outlives_sleep_s_and_is_saved():

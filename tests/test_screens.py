@@ -33,12 +33,12 @@ def gallery(lang):
         ["shot", "roles2"],
         ["keys", ["b"]],
         ["shot", "score_m2"],
-        ["keys", ["b", "up", "up", "up"]],
+        ["keys", ["b", "DOWN", "down", "down"]],  # Bob knocks: 10 - 5 - 2
         ["shot", "counts"],
         ["keys", ["b", "up", "up", "a"]],
         ["shot", "confirm"],
         ["keys", ["a"]],
-        ["keys", ["A", "up"]],
+        ["keys", ["A", "B", "B", "B", "up"]],  # Ann's gin: Cy's whole count, 50 - 30 + 1
         ["shot", "counts_gin"],
         ["keys", ["c"]],
         ["shot", "confirm_gin"],

@@ -25,9 +25,9 @@ OUT = os.path.join(mp.ROOT, "out", "simulate")
 # Menu, New game, method "All three" (the default), the players Ann Bob Cy as offered (A, then
 # "again: next" on B and C), Ann cut the highest card (deals).
 NEW_GAME = ["a", "a", "a", "a", "b", "c", "a"]
-# Bob knocks with 3 (B, Up x3), B: next is Cy: 5, C: next is Ann: 4, A: next is the confirm
-# screen, A: save.
-HAND = ["b"] + ["up"] * 3 + ["b"] + ["up"] * 5 + ["c"] + ["up"] * 4 + ["a", "a"]
+# Bob knocks with 3 (B; his count starts at the knock limit, 10: Down x7), B: next is Cy: 5,
+# C: next is Ann: 4, A: next is the confirm screen, A: save.
+HAND = ["b"] + ["down"] * 7 + ["b"] + ["up"] * 5 + ["c"] + ["up"] * 4 + ["a", "a"]
 RECORD = {
     "format": "knockbox-game/1",
     "method": 3,
@@ -171,9 +171,9 @@ def test_play_a_hand_quit_and_find_it_again(tmp_path):
 # ---- never lose a scripted key ----------------------------------------------------------------
 # A script of presses typed at once (ahead of the firmware's boot) plays whole games on the real
 # firmware while CPU-bound processes compete for the cores; the device must record exactly what
-# was typed. Every hand's counts are made of Up presses, some taken back with Down, so a press
-# lost (or doubled) anywhere changes a count, a cursor or a screen, and the games read back
-# through `knockbox sync` differ. bench/bench_sim_keys.py runs the long version.
+# was typed. Every hand's counts are made of taps (the knocker's Downs from the knock limit, the
+# others' Ups from 0), some taken back, so a press lost (or doubled) anywhere changes a count, a
+# cursor or a screen, and the games read back through `knockbox sync` differ. bench/bench_sim_keys.py runs the long version.
 
 PLAYERS = ["Ann", "Bob", "Cy"]
 SEATS = ("a", "b", "c")
@@ -181,8 +181,9 @@ SEATS = ("a", "b", "c")
 
 def _hand_keys(game, rnd):
     """(hand, keys) for a random knock in a method 3 game: the knocker's button, then each
-    count (knocker first, then clockwise) as Ups (and Downs taking some back) followed by that
-    seat's button (the last one opens the confirm screen), then A (save)."""
+    count (knocker first, then clockwise) as taps (the knocker's Downs from the knock limit, the
+    others' Ups from 0, and some taken back) followed by that seat's button (the last one opens
+    the confirm screen), then A (save)."""
     limit = game.rules["knock_limit"]
     who = rnd.choice(game.active)
     order = [who, (who + 1) % 3, (who + 2) % 3]
@@ -191,8 +192,12 @@ def _hand_keys(game, rnd):
     for seat in order:
         top = limit if seat == who else 12
         counts[seat] = rnd.randint(0, min(top, 6 if seat == who else 12))
-        back = rnd.randint(0, min(2, top - counts[seat]))
-        keys += ["up"] * (counts[seat] + back) + ["down"] * back + [SEATS[seat]]
+        if seat == who:
+            back = rnd.randint(0, min(2, counts[seat]))
+            keys += ["down"] * (limit - counts[seat] + back) + ["up"] * back + [SEATS[seat]]
+        else:
+            back = rnd.randint(0, min(2, top - counts[seat]))
+            keys += ["up"] * (counts[seat] + back) + ["down"] * back + [SEATS[seat]]
     return {"knock": who, "counts": counts}, keys + ["a"]
 
 

@@ -16,6 +16,7 @@ def test_tty_keys():
     assert p(b"ABC") == [("a", L), ("b", L), ("c", L)]
     assert p(b"\x1b[A\x1b[B\x1bOA\x1b[1;2B") == [("up", T), ("down", T), ("up", T), ("down", T)]
     assert p(b"kj") == [("up", T), ("down", T)]
+    assert p(b"KJ") == [("up", L), ("down", L)]  # held: +5 / -5 when entering counts
     assert p(b"x\x1b[C\x1b[5~z") == []  # other keys and sequences do nothing
     assert p(b"q") == [("quit", 0)] and p(b"\x03") == [("quit", 0)]
 

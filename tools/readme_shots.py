@@ -73,9 +73,9 @@ def shots(lang, names):
     ]
     acts += [["hand", h] for h in HANDS] + [["shot", "scoreboard_m3"]]
     acts += [
-        ["keys", ["a", "up", "up", "up", "a", "up", "up"]],
+        ["keys", ["a", "down", "down", "a", "c", "c", "up"]],  # Ann knocks 8 (from 10), Bob 21
         ["shot", "counts"],
-        ["keys", ["b", "up", "up", "c"]],
+        ["keys", ["b", "a", "UP", "c"]],  # Cy 15
         ["shot", "confirm"],
         ["keys", ["c"]],
     ]

@@ -49,6 +49,8 @@ confirm
 edit_hand
 hint_who
 hint_count
+key_next
+key_ten
 hint_confirm
 x_knocks
 x_knocks_n

@@ -22,7 +22,9 @@ Count
 Confirm
 Edit hand
 A/B/C: who knocked · hold: gin · Up: back
-▲▼ count · A/B/C player · again: next · hold: cancel
+▲▼: 1, held: 5 · next held: back
+→ next
++10, hold −10
 A: save · B: back · C: cancel
 %s knocks
 %s knocks %d

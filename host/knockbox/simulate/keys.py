@@ -151,8 +151,8 @@ _TTY_KEYS = {
     b"C": ("c", LONG_MS),
     b"k": ("up", TAP_MS),
     b"j": ("down", TAP_MS),
-    b"K": ("up", TAP_MS),
-    b"J": ("down", TAP_MS),
+    b"K": ("up", LONG_MS),  # a capital: Up or Down held (+5 / -5 on the counts screen)
+    b"J": ("down", LONG_MS),
     b"q": ("quit", 0),
     b"Q": ("quit", 0),
     b"\x03": ("quit", 0),
