@@ -339,6 +339,17 @@ def test_the_confirm_screen_works_out_the_score_when_it_opens(monkeypatch):
     assert "Bob knocks 1 · Cy 5 · Ann 2" in drawn and "Bob +6" in drawn and "Bob 6" in drawn
 
 
+def test_the_confirm_screen_calls_a_tie_of_the_knocker_in_method_3_a_tie(monkeypatch):
+    # Ann knocks 5, Bob 5, Cy 30: in method 3 Bob wins the tie, and Ann pays the tie penalty
+    t = Table(game(3)).press("a", "down", "down*", "a", "up", "up*", "b", "a", "a", "a", "c")
+    assert t.mode == "confirm" and t.act.hand == {"knock": 0, "counts": [5, 5, 30]}
+    assert "Bob ties +30 · Ann −20" in draw(t, monkeypatch)
+    # in method 1 the same counts are an undercut
+    t = Table(game(1)).press("b", "down", "down*", "b", "up", "up*", "a")
+    assert t.mode == "confirm" and t.act.hand == {"knock": 1, "counts": [5, 5, None]}
+    assert any(s.startswith("Ann undercuts +") for s in draw(t, monkeypatch))
+
+
 def test_confirm_a_saves_b_goes_back_c_cancels_and_a_held_seat_leaves_the_counts():
     t = Table(game(3)).press("a", "B", "up", "a", "up", "b", "up", "c", "b")
     assert t.mode == "counts" and t.act.counts == [1, 1, 1]

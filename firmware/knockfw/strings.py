@@ -56,6 +56,7 @@ x_knocks
 x_knocks_n
 x_gin
 x_undercuts
+x_ties
 void_hand
 void_result
 undo_last

@@ -30,6 +30,7 @@ A: save · B: back · C: cancel
 %s knocks %d
 %s: gin
 %s undercuts
+%s ties
 Void hand
 No score; the same dealer deals again
 Undo last hand

@@ -206,7 +206,9 @@ class Activity:
             text.draw(fb, t("cannot_save"), 4, 50, medium)
             S.note(fb, (self.error, None))
             return None
-        res = t("totals_change") if self.result is None else _scores(self.result, players)
+        res = (
+            t("totals_change") if self.result is None else _scores(self.result, players, self.hand)
+        )
         text.draw(fb, text.fit(res, medium, S.W - 8), 4, 44, medium)
         for s in range(3):
             x = s * (S.COL + 1)
@@ -216,14 +218,20 @@ class Activity:
         return t("hint_confirm")
 
 
-def _scores(result, players):
-    """What a hand scores: 'Ann +45', 'Bob undercuts +27 · Cy −20'."""
+def _scores(result, players, hand):
+    """What a hand scores: 'Ann +45', 'Bob undercuts +27 · Cy −20'; in method 3 an opponent who
+    ties the knocker's count wins, and that is a tie ('Bob ties +27 · Cy −20'), as the rules
+    say it (in methods 1 and 2 a tie is an undercut like any lower count)."""
     kind, winners, points = result
     if kind == "void":
         return t("void_result")
     parts = []
+    c = hand.get("counts")
     for w in winners:
-        name = t("x_undercuts") % players[w] if kind == "undercut" else players[w]
+        name = players[w]
+        if kind == "undercut":
+            tie = None not in c and c[w] == c[hand["knock"]]
+            name = t("x_ties" if tie else "x_undercuts") % name
         parts.append(name + " " + S.signed(points[w]))
     for s in range(3):
         if points[s] < 0:
