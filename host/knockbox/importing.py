@@ -25,9 +25,11 @@ one date (meta.synced, else today) do. export writes each game's evening as its 
 game's: "DEVICE/EPOCH/SEQ" of the evening record), so export -> import gives the same evenings.
 """
 
+import contextlib
 import datetime
 import os
 import sys
+import tempfile
 
 from knockbox import derived
 from knockbox import players as P
@@ -128,6 +130,64 @@ def _key(meta):
             "numbers (as `knockbox export --json` writes them)"
         )
     return (dev, epoch, gid)
+
+
+def into(path, files, stdin=None, err=None):
+    """run() into the history file at path (None: the default one). A history that does not
+    exist yet is made whole or not at all, and never at another command's expense: the import
+    goes into a new file of its own beside it (.NAME.*.new), which takes the history's name only
+    once the import is committed, and only if no history appeared there meanwhile (another
+    import or a sync made one: the import is then made again into that one). A failed or
+    stopped import removes its own new file and nothing else."""
+    from knockbox.history import History, default_path
+
+    path = os.path.abspath(path or default_path())
+    if os.path.exists(path):
+        return run(History(path), files, stdin, err)
+    folder, name = os.path.split(path)
+    try:
+        os.makedirs(folder, exist_ok=True)
+        fd, new = tempfile.mkstemp(dir=folder, prefix="." + name + ".", suffix=".new")
+        os.close(fd)
+    except OSError as e:
+        raise UserError("%s: %s" % (path, e.strerror or e)) from None
+    try:
+        h = History(new)
+        h.path = path  # (what messages name)
+        try:
+            counts = run(h, files, stdin, err)
+        finally:
+            h.close()
+        if _place(new, path):
+            return counts
+    finally:
+        for p in (new, new + "-journal"):
+            with contextlib.suppress(OSError):
+                os.unlink(p)
+    if "-" in files:  # (standard input cannot be read again)
+        raise UserError(
+            "%s: another knockbox made this history while the import read standard input: "
+            "nothing was imported; import again" % path
+        )
+    return run(History(path), files, stdin, err)
+
+
+def _place(new, path):
+    """Give the file new the name path unless a file has it (then False): a hard link, which
+    never replaces a file; where the file system has none, a rename after a last look."""
+    try:
+        os.link(new, path)
+        return True
+    except FileExistsError:
+        return False
+    except OSError:
+        if os.path.exists(path):
+            return False
+    try:
+        os.rename(new, path)  # (Windows: never replaces a file either)
+    except FileExistsError:
+        return False
+    return True
 
 
 def run(h, files, stdin=None, err=None):

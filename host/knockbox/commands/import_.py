@@ -18,8 +18,6 @@ Each import is remembered: --undo takes out the games the latest one added and p
 updated as they were (run it again for the import before).
 """
 
-import os
-
 from knockbox.commands.common import add_db_option, open_history
 from knockbox.errors import UserError
 from knockbox.plural import count
@@ -41,7 +39,7 @@ def arguments(p):
 
 
 def run(args, out, err, stdin=None):
-    from knockbox import history, importing, players
+    from knockbox import importing, players
 
     if args.undo:
         if args.files:
@@ -49,14 +47,7 @@ def run(args, out, err, stdin=None):
         return undo(args, out)
     if not args.files:
         raise UserError("give the FILE(s) to import (or --undo)")
-    path = getattr(args, "db", None) or history.default_path()
-    new = not os.path.exists(path)
-    try:
-        n = importing.run(open_history(args, create=True), args.files, stdin, err)
-    except BaseException:
-        if new:  # not even an empty history is left behind
-            _remove(path)
-        raise
+    n = importing.into(getattr(args, "db", None), args.files, stdin, err)
     out.write("%s imported" % count(n["new"], "game"))
     more = []
     if n["updated"]:
@@ -85,11 +76,3 @@ def undo(args, out):
         % (r["batch"], r["at"][:16], ", ".join(visible(f) for f in r["files"]), ", ".join(what))
     )
     return 0
-
-
-def _remove(path):
-    for p in (path, path + "-journal"):
-        try:
-            os.unlink(p)
-        except OSError:
-            pass
