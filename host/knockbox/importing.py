@@ -18,7 +18,8 @@ Which game is which:
 So importing the same file twice adds nothing, and two laptops' histories of one device merge.
 Names: trimmed and in one Unicode form (knockbox.players), at most the device's 24 characters,
 and renamed as the history renamed them (its aliases). Each import is one transaction and one
-batch, undone whole by `knockbox import --undo`. A file is read a record at a time (memory does
+batch, undone whole by `knockbox import --undo`. What a record may hold is bounded
+(knockbox.bounds: HANDS_MAX hands; meta's device id, evening label and error cut to a length). A file is read a record at a time (memory does
 not grow with its size).
 Evenings: the games with the same meta.evening form one evening; without a label, the games of
 one date (meta.synced, else today) do. export writes each game's evening as its label (a synced
@@ -33,6 +34,7 @@ import tempfile
 
 from knockbox import derived
 from knockbox import players as P
+from knockbox.bounds import DEVICE_ID_MAX, ERROR_MAX, HANDS_MAX, LABEL_MAX, short_text
 from knockbox.errors import UserError
 from knockbox.files import json_records
 from knockbox.history import MAX_INT, STATUSES, now
@@ -71,6 +73,9 @@ class Game:
         if not isinstance(meta, dict):
             raise ValueError("meta must be an object")
         self.rec = {k: obj[k] for k in obj if k != "meta"}
+        hands = self.rec.get("hands")
+        if isinstance(hands, list) and len(hands) > HANDS_MAX:
+            raise ValueError("%d hands: a game has at most %d" % (len(hands), HANDS_MAX))
         if isinstance(self.rec.get("players"), list):
             self.rec["players"] = [
                 P.check(n, "player") if isinstance(n, str) else n for n in self.rec["players"]
@@ -80,8 +85,13 @@ class Game:
         self.apart = meta.get("replaced") is True
         self.key = _key(meta)
         label = meta.get("evening")
-        if label is not None and (type(label) not in (str, int) or label == ""):
-            raise ValueError("meta.evening %s is not a label (a name or a number)" % _r(label))
+        if label is not None and (
+            type(label) not in (str, int) or label == "" or len(str(label)) > LABEL_MAX
+        ):
+            raise ValueError(
+                "meta.evening %s is not a label (a name or a number of at most %d characters)"
+                % (_r(label), LABEL_MAX)
+            )
         self.evening = (
             None if self.apart else (str(label) if label is not None else self.synced[:10])
         )
@@ -107,9 +117,11 @@ class Game:
             and isinstance(rec.get("players"), list)
             and all(isinstance(p, str) for p in rec["players"])
             and isinstance(meta.get("error"), str)
+            and len(meta["error"]) <= ERROR_MAX
         ):
             raise ValueError(
-                'a refused game (meta.status "invalid") needs its method, players and meta.error'
+                'a refused game (meta.status "invalid") needs its method, players and meta.error '
+                "(at most %d characters)" % ERROR_MAX
             )
         self.status, self.error, self.derived = "invalid", meta["error"], None
 
@@ -119,15 +131,14 @@ def _key(meta):
     if dev is None:
         return None
     if not (
-        isinstance(dev, str)
-        and dev
+        short_text(dev, DEVICE_ID_MAX)
         and type(epoch) is int
         and 0 <= epoch <= MAX_INT
         and (gid is None or (type(gid) is int and 1 <= gid <= MAX_INT))
     ):
         raise ValueError(
-            "meta.device, meta.epoch and meta.gid must be a device id and whole "
-            "numbers (as `knockbox export --json` writes them)"
+            "meta.device, meta.epoch and meta.gid must be a device id (at most %d characters) "
+            "and whole numbers (as `knockbox export --json` writes them)" % DEVICE_ID_MAX
         )
     return (dev, epoch, gid)
 

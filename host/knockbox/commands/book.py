@@ -18,6 +18,7 @@ import pathlib
 import webbrowser
 
 from knockbox.commands.common import add_db_option, default_lang, open_history
+from knockbox.bounds import listed
 from knockbox.plural import count
 
 HELP = "write the group's book: a folder of pages of every evening and player"
@@ -78,7 +79,7 @@ def run(args, out, err):
 
         err.write(
             "%s named files that are not pages of the book; left alone: %s\n"
-            % (book.MANIFEST, ", ".join(visible(p) for p in done["foreign"]))
+            % (book.MANIFEST, listed(visible(p) for p in done["foreign"]))
         )
     if done["anew"]:
         err.write(

@@ -8,7 +8,7 @@ evening, and without a label the games of one date do. Every record is checked b
 core; a bad one is named and nothing is imported. A game is already in the history when it is
 the same device's record (device and game number, as export writes them; a later copy of a game
 updates it) or has the same date and the same hands; games alike but for their dates are
-different games. Players' names are trimmed, compared in one Unicode form, at most 24 characters
+different games. A game has at most 1,000 hands. Players' names are trimmed, compared in one Unicode form, at most 24 characters
 (the device's limit), and renamed as `knockbox player rename` renamed them; names that differ
 only in case are pointed out. For a new laptop, a backup, two laptops' histories merged, and old
 paper score sheets typed in. A big file is read a record at a time; on a terminal the import
@@ -20,6 +20,7 @@ updated as they were (run it again for the import before).
 
 from knockbox.commands.common import add_db_option, open_history
 from knockbox.errors import UserError
+from knockbox.bounds import listed
 from knockbox.plural import count
 from knockbox.textsafe import visible
 
@@ -73,6 +74,6 @@ def undo(args, out):
         what.append("%d put back as they were" % r["restored"])
     out.write(
         "import %d of %s (%s) undone: %s\n"
-        % (r["batch"], r["at"][:16], ", ".join(visible(f) for f in r["files"]), ", ".join(what))
+        % (r["batch"], r["at"][:16], listed(visible(f) for f in r["files"]), ", ".join(what))
     )
     return 0
