@@ -5,17 +5,16 @@ hashes, a folder, a copy) after the right answers before it. Whatever it says, d
 time with one clear line (never a traceback, never a hang)."""
 
 import os
-import pty
 import re
 import threading
 import time
-import tty
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from kit.clirun import knockbox
+from kit.ptydevice import open_pty, reads
 from knockbox import rawrepl
 
 BANNER = b"raw REPL; CTRL-B to exit\r\n>"
@@ -47,10 +46,7 @@ class NonsenseBoard:
 
     def __init__(self, wrong, answer):
         self.wrong, self.answer = wrong, answer
-        self.master, slave = pty.openpty()
-        tty.setraw(slave)
-        self.path = os.ttyname(slave)
-        self.slave = slave
+        self.master, self.slave, self.path = open_pty()
         self.closed = False
         threading.Thread(target=self._run, daemon=True).start()
 
@@ -75,13 +71,7 @@ class NonsenseBoard:
 
     def _run(self):
         buf, raw = b"", False
-        while True:
-            try:
-                data = os.read(self.master, 4096)
-            except OSError:
-                return
-            if not data:
-                return
+        for data in reads(self.master):
             buf += data
             while buf:
                 if not raw:
