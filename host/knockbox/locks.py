@@ -244,6 +244,8 @@ def _read(fd):
 
 
 def _try_lock(fd):
+    """Lock fd for this process alone if no other has it (True), else False: msvcrt's byte-range
+    lock on Windows, flock elsewhere (none to be had: True, nothing to lock with)."""
     if sys.platform == "win32":
         import msvcrt
 
@@ -253,8 +255,10 @@ def _try_lock(fd):
         except OSError:
             return False
         return True
-    import fcntl
-
+    try:
+        import fcntl
+    except ImportError:
+        return True
     try:
         fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
     except OSError:
@@ -268,7 +272,9 @@ def _unlock(fd):
 
         os.lseek(fd, _WINDOWS_AT, os.SEEK_SET)
         msvcrt.locking(fd, msvcrt.LK_UNLCK, 1)
-    else:
+        return
+    try:
         import fcntl
-
-        fcntl.flock(fd, fcntl.LOCK_UN)
+    except ImportError:
+        return
+    fcntl.flock(fd, fcntl.LOCK_UN)
