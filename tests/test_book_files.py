@@ -131,12 +131,16 @@ def test_a_first_build_stopped_by_ctrl_c_keeps_its_pages(tmp_path, monkeypatch):
     for f in mine:
         f.write_text("mine")
     monkeypatch.undo()
-    made_again = []
-    real = report.page
+    made_again, summed_again = [], []
+    real, real_evening = report.page, B.make_evening
     monkeypatch.setattr(report, "page", lambda *a, **k: made_again.append(1) or real(*a, **k))
+    monkeypatch.setattr(
+        B, "make_evening", lambda *a, **k: summed_again.append(a[1]) or real_evening(*a, **k)
+    )
     code, _, err = book(db, folder, "--jobs", "1")
     assert code == 0, err
     assert counted(err) == (8, 3) and len(made_again) == 3  # 3 evenings, 4 players, the index
+    assert summed_again == [4, 5, 6]  # (the sums of the first three were kept too)
     assert {p: t for p, t in times(folder).items() if p in made} == made
     assert all(f.read_text() == "mine" for f in mine)
     code, _, err = book(db, tmp_path / "whole", "--jobs", "1")

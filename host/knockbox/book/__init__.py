@@ -71,6 +71,7 @@ from knockbox.errors import UserError
 __all__ = ["MANIFEST", "Book", "build", "make_evening", "pages", "slug", "version"]
 
 SUMS = 2  # bump when sums() counts differently: every evening summed again
+KEEP_SUMS = 100  # evenings summed between two writes of their sums into the history
 _JSON = json.JSONEncoder(ensure_ascii=False, sort_keys=True)  # (json.dumps makes one a call)
 
 
@@ -176,14 +177,22 @@ class Book:
                 ],
             )
             todo = [(n, ids, inputs, False, summ) for n, ids, inputs, _, summ in todo if summ]
-        made = {}
-        with contextlib.closing(self._make(todo)) as each:  # (closed: its workers stopped)
-            for i, ((n, _, inputs, page, _), (html, got)) in enumerate(zip(todo, each)):
-                self.progress("evening pages" if page else "evenings summed", i + 1, len(todo))
-                if page:
-                    self.folder.put(evening_page(n), html, inputs)
-                if got is not None:
-                    made[keys[n][0]] = (keys[n][1], got)
+        made: dict = {}
+        try:
+            with contextlib.closing(self._make(todo)) as each:  # (closed: its workers stopped)
+                for i, ((n, _, inputs, page, _), (html, got)) in enumerate(zip(todo, each)):
+                    self.progress("evening pages" if page else "evenings summed", i + 1, len(todo))
+                    if page:
+                        self.folder.put(evening_page(n), html, inputs)
+                    if got is not None:
+                        made[keys[n][0]] = (keys[n][1], got)
+                    if len(made) >= KEEP_SUMS:  # (kept as they come: a stopped build keeps them)
+                        self.store.put(made)
+                        made = {}
+        except BaseException:
+            with contextlib.suppress(Exception):
+                self.store.put(made)
+            raise
         self.store.put(made, set(kept) - {k for k, _ in keys.values()})
         return keys
 
