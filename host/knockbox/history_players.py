@@ -12,6 +12,7 @@ import json
 from knockbox import players as P
 from knockbox.errors import UserError
 from knockbox.plural import count
+from knockbox.bounds import listed
 
 
 # The version of knockbox.players' rules a history's names follow (its meta "names"): a history
@@ -120,12 +121,12 @@ class Players:
         if both:
             raise UserError(
                 "%r and %r both play in game %s: one game cannot have them as one "
-                "player" % (old, new, ", ".join(map(str, both)))
+                "player" % (old, new, listed(map(str, both)))
             )
         if (theirs or new in self.aliases().values()) and not merge:
             raise UserError(
                 "%r is a player already (%s): `knockbox player rename %s %s "
-                "--merge` puts %r's games under %r"
+                "--merge` puts the games of %r under %r"
                 % (new, count(len(theirs), "game"), P.arg(old), P.arg(new), old, new)
             )
         for row_id, names, rec in games:

@@ -6,6 +6,7 @@ ask for, each by index, nothing replayed. History is a Queries over the file it 
 import json
 
 from knockbox.errors import UserError
+from knockbox.bounds import listed
 
 SEAT_COUNTS = ("won", "hands", "hands_won", "gins", "undercuts", "points", "net")
 _ORDER_G = " ORDER BY g.synced, g.device_id, g.epoch, ABS(g.gid), g.id"
@@ -90,7 +91,7 @@ class Queries:
             missing = [str(i) for i in ids if i not in have]
             if missing:
                 raise UserError(
-                    "no game %s in the history (see `knockbox history`)" % ", ".join(missing)
+                    "no game %s in the history (see `knockbox history`)" % listed(missing)
                 )
         if seats or detail:
             self._add_seats(out)

@@ -6,6 +6,7 @@ games that come with no events. knockbox.history's header says what a game's key
 import json
 
 from knockbox import derived
+from knockbox.fromevents import MAX_INT
 from knockbox.history_read import SEAT_COUNTS
 from knockcore.errors import GameError
 
@@ -94,11 +95,22 @@ class GameRows:
         return json.loads(r[0]) if r else None
 
     def next_gid(self, device_id, epoch):
-        """The next free game number of a device epoch (the device "import"'s games)."""
-        r = self.db.execute(
-            "SELECT MAX(gid) FROM games WHERE device_id = ? AND epoch = ?", (device_id, epoch)
-        ).fetchone()
-        return max(r[0] or 0, 0) + 1
+        """The next free game number of a device epoch (the device "import"'s games): one after
+        the highest, or, when a game (imported so) has the highest number SQLite holds, the
+        lowest free one."""
+        key = (device_id, epoch)
+        r = self.db.execute("SELECT MAX(gid) FROM games WHERE device_id = ? AND epoch = ?", key)
+        top = max(r.fetchone()[0] or 0, 0)
+        if top < MAX_INT:
+            return top + 1
+        if not self.ids_of(device_id, epoch, 1):
+            return 1
+        return self.db.execute(
+            "SELECT MIN(g.gid) + 1 FROM games g WHERE g.device_id = ? AND g.epoch = ? AND "
+            "g.gid >= 1 AND NOT EXISTS (SELECT 1 FROM games WHERE device_id = g.device_id AND "
+            "epoch = g.epoch AND gid = g.gid + 1)",
+            key,
+        ).fetchone()[0]
 
     def find(self, rec, source=None, day=None, apart=False):
         """The id of a stored game with exactly this record, else None; only among the games of

@@ -18,21 +18,25 @@ Which game is which:
 So importing the same file twice adds nothing, and two laptops' histories of one device merge.
 Names: a typed-in record's as knockbox.players.check takes them (one Unicode form, trimmed, at
 most the device's 24 characters, only what the device can draw; refused otherwise), a device's
-record's as sync stores them (knockbox.players.from_device: never refused), and renamed as the history renamed them (its
-aliases). Each import is one transaction and one
-batch, undone whole by `knockbox import --undo`. A file is read a record at a time (memory does
-not grow with its size).
+record's as sync stores them (knockbox.players.from_device: never refused), and renamed as the
+history renamed them (its aliases). Each import is one transaction and one batch, undone whole
+by `knockbox import --undo`. What a record may hold is bounded (knockbox.bounds: HANDS_MAX
+hands; meta's device id, evening label and error cut to a length). A file is read a record at a
+time (memory does not grow with its size).
 Evenings: the games with the same meta.evening form one evening; without a label, the games of
 one date (meta.synced, else today) do. export writes each game's evening as its label (a synced
 game's: "DEVICE/EPOCH/SEQ" of the evening record), so export -> import gives the same evenings.
 """
 
+import contextlib
 import datetime
 import os
 import sys
+import tempfile
 
 from knockbox import derived
 from knockbox import players as P
+from knockbox.bounds import DEVICE_ID_MAX, ERROR_MAX, HANDS_MAX, LABEL_MAX, short_text
 from knockbox.errors import UserError
 from knockbox.files import json_records
 from knockbox.history import MAX_INT, STATUSES, now
@@ -72,6 +76,9 @@ class Game:
         if not isinstance(meta, dict):
             raise ValueError("meta must be an object")
         self.rec = {k: obj[k] for k in obj if k != "meta"}
+        hands = self.rec.get("hands")
+        if isinstance(hands, list) and len(hands) > HANDS_MAX:
+            raise ValueError("%d hands: a game has at most %d" % (len(hands), HANDS_MAX))
         self.key = _key(meta)
         names = self.rec.get("players")
         if (
@@ -88,8 +95,13 @@ class Game:
         self.updated = when(meta["updated"], "meta.updated") if "updated" in meta else self.synced
         self.apart = meta.get("replaced") is True
         label = meta.get("evening")
-        if label is not None and (type(label) not in (str, int) or label == ""):
-            raise ValueError("meta.evening %s is not a label (a name or a number)" % _r(label))
+        if label is not None and (
+            type(label) not in (str, int) or label == "" or len(str(label)) > LABEL_MAX
+        ):
+            raise ValueError(
+                "meta.evening %s is not a label (a name or a number of at most %d characters)"
+                % (_r(label), LABEL_MAX)
+            )
         self.evening = (
             None if self.apart else (str(label) if label is not None else self.synced[:10])
         )
@@ -115,9 +127,11 @@ class Game:
             and isinstance(rec.get("players"), list)
             and all(isinstance(p, str) for p in rec["players"])
             and isinstance(meta.get("error"), str)
+            and len(meta["error"]) <= ERROR_MAX
         ):
             raise ValueError(
-                'a refused game (meta.status "invalid") needs its method, players and meta.error'
+                'a refused game (meta.status "invalid") needs its method, players and meta.error '
+                "(at most %d characters)" % ERROR_MAX
             )
         self.status, self.error, self.derived = "invalid", meta["error"], None
 
@@ -127,17 +141,74 @@ def _key(meta):
     if dev is None:
         return None
     if not (
-        isinstance(dev, str)
-        and dev
+        short_text(dev, DEVICE_ID_MAX)
         and type(epoch) is int
         and 0 <= epoch <= MAX_INT
         and (gid is None or (type(gid) is int and 1 <= gid <= MAX_INT))
     ):
         raise ValueError(
-            "meta.device, meta.epoch and meta.gid must be a device id and whole "
-            "numbers (as `knockbox export --json` writes them)"
+            "meta.device, meta.epoch and meta.gid must be a device id (at most %d characters) "
+            "and whole numbers (as `knockbox export --json` writes them)" % DEVICE_ID_MAX
         )
     return (dev, epoch, gid)
+
+
+def into(path, files, stdin=None, err=None):
+    """run() into the history file at path (None: the default one). A history that does not
+    exist yet is made whole or not at all, and never at another command's expense: the import
+    goes into a new file of its own beside it (.NAME.*.new), which takes the history's name only
+    once the import is committed, and only if no history appeared there meanwhile (another
+    import or a sync made one: the import is then made again into that one). A failed or
+    stopped import removes its own new file and nothing else."""
+    from knockbox.history import History, default_path
+
+    path = os.path.abspath(path or default_path())
+    if os.path.exists(path):
+        return run(History(path), files, stdin, err)
+    folder, name = os.path.split(path)
+    try:
+        os.makedirs(folder, exist_ok=True)
+        fd, new = tempfile.mkstemp(dir=folder, prefix="." + name + ".", suffix=".new")
+        os.close(fd)
+    except OSError as e:
+        raise UserError("%s: %s" % (path, e.strerror or e)) from None
+    try:
+        h = History(new)
+        h.path = path  # (what messages name)
+        try:
+            counts = run(h, files, stdin, err)
+        finally:
+            h.close()
+        if _place(new, path):
+            return counts
+    finally:
+        for p in (new, new + "-journal"):
+            with contextlib.suppress(OSError):
+                os.unlink(p)
+    if "-" in files:  # (standard input cannot be read again)
+        raise UserError(
+            "%s: another knockbox made this history while the import read standard input: "
+            "nothing was imported; import again" % path
+        )
+    return run(History(path), files, stdin, err)
+
+
+def _place(new, path):
+    """Give the file new the name path unless a file has it (then False): a hard link, which
+    never replaces a file; where the file system has none, a rename after a last look."""
+    try:
+        os.link(new, path)
+        return True
+    except FileExistsError:
+        return False
+    except OSError:
+        if os.path.exists(path):
+            return False
+    try:
+        os.rename(new, path)  # (Windows: never replaces a file either)
+    except FileExistsError:
+        return False
+    return True
 
 
 def run(h, files, stdin=None, err=None):

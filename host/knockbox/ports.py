@@ -4,17 +4,15 @@ find(): the port named with --port; else the MicroPython board on USB (pyserial'
 by USB id, named as the OS names it: /dev/ttyACM0, /dev/cu.usbmodem1101, COM3); several: the list
 to choose from; none: the running simulator, in whatever folder (`knockbox simulate` holds a lock
 file in its folder and one in running_dir(), beside the default folder, both saying its port);
-several: the list. lock(): the port for this process alone (knockbox.locks, files in
-the temporary folder); a second `sync` on it is told who has it. refused(): why a port cannot be
+several: the list. lock(): the port for this process alone (knockbox.locks, a file in the user's
+private folder of locks); a second `sync` on it is told who has it. refused(): why a port cannot be
 opened, with what to do (on Linux, the `dialout` group).
 """
 
 import errno
 import hashlib
 import os
-import re
 import sys
-import tempfile
 from collections import namedtuple
 
 from knockbox import locks
@@ -148,12 +146,7 @@ def _lock_path(device):
         key = device.upper()  # com3 is COM3
     elif os.path.exists(device):
         key = os.path.realpath(device)  # /dev/serial/by-id/... is /dev/ttyACM0
-    name = re.sub(r"[^A-Za-z0-9]+", "_", key).strip("_")[-40:]
-    digest = hashlib.sha256(key.encode("utf-8", "replace")).hexdigest()[:12]
-    user = "-%d" % os.getuid() if hasattr(os, "getuid") else ""
-    return os.path.join(
-        tempfile.gettempdir(), "knockbox-locks" + user, "port-%s-%s.lock" % (name, digest)
-    )
+    return locks.named("port", key)
 
 
 def refused(device, e):

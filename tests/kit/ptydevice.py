@@ -29,14 +29,31 @@ HELLO = {
 }
 
 
+def open_pty():
+    """(master, slave, path) of a new pseudo-terminal in raw mode."""
+    master, slave = pty.openpty()
+    tty.setraw(slave)
+    return master, slave, os.ttyname(slave)
+
+
+def reads(fd):
+    """What comes from fd, a piece at a time, until it is closed."""
+    while True:
+        try:
+            data = os.read(fd, 4096)
+        except OSError:
+            return
+        if not data:
+            return
+        yield data
+
+
 class FakeDevice:
     """A pty whose other end answers each request line with answer(request_dict or None,
     raw_line) -> bytes (may be b"" for silence)."""
 
     def __init__(self, answer):
-        self.master, self.slave = pty.openpty()
-        tty.setraw(self.slave)
-        self.path = os.ttyname(self.slave)
+        self.master, self.slave, self.path = open_pty()
         self.answer = answer
         self.seen = []
         self.t = threading.Thread(target=self._run, daemon=True)
@@ -44,13 +61,7 @@ class FakeDevice:
 
     def _run(self):
         buf = b""
-        while True:
-            try:
-                data = os.read(self.master, 4096)
-            except OSError:
-                return
-            if not data:
-                return
+        for data in reads(self.master):
             buf += data
             while b"\n" in buf:
                 line, buf = buf.split(b"\n", 1)

@@ -8,7 +8,7 @@ evening, and without a label the games of one date do. Every record is checked b
 core; a bad one is named and nothing is imported. A game is already in the history when it is
 the same device's record (device and game number, as export writes them; a later copy of a game
 updates it) or has the same date and the same hands; games alike but for their dates are
-different games. Players' names are trimmed, compared in one Unicode form, at most 24 characters
+different games. A game has at most 1,000 hands. Players' names are trimmed, compared in one Unicode form, at most 24 characters
 (the device's limit), and renamed as `knockbox player rename` renamed them; names that differ
 only in case are pointed out. For a new laptop, a backup, two laptops' histories merged, and old
 paper score sheets typed in. A big file is read a record at a time; on a terminal the import
@@ -18,10 +18,9 @@ Each import is remembered: --undo takes out the games the latest one added and p
 updated as they were (run it again for the import before).
 """
 
-import os
-
 from knockbox.commands.common import add_db_option, open_history
 from knockbox.errors import UserError
+from knockbox.bounds import listed
 from knockbox.plural import count
 from knockbox.textsafe import visible
 
@@ -41,7 +40,7 @@ def arguments(p):
 
 
 def run(args, out, err, stdin=None):
-    from knockbox import history, importing, players
+    from knockbox import importing, players
 
     if args.undo:
         if args.files:
@@ -49,14 +48,7 @@ def run(args, out, err, stdin=None):
         return undo(args, out)
     if not args.files:
         raise UserError("give the FILE(s) to import (or --undo)")
-    path = getattr(args, "db", None) or history.default_path()
-    new = not os.path.exists(path)
-    try:
-        n = importing.run(open_history(args, create=True), args.files, stdin, err)
-    except BaseException:
-        if new:  # not even an empty history is left behind
-            _remove(path)
-        raise
+    n = importing.into(getattr(args, "db", None), args.files, stdin, err)
     out.write("%s imported" % count(n["new"], "game"))
     more = []
     if n["updated"]:
@@ -82,14 +74,6 @@ def undo(args, out):
         what.append("%d put back as they were" % r["restored"])
     out.write(
         "import %d of %s (%s) undone: %s\n"
-        % (r["batch"], r["at"][:16], ", ".join(visible(f) for f in r["files"]), ", ".join(what))
+        % (r["batch"], r["at"][:16], listed(visible(f) for f in r["files"]), ", ".join(what))
     )
     return 0
-
-
-def _remove(path):
-    for p in (path, path + "-journal"):
-        try:
-            os.unlink(p)
-        except OSError:
-            pass
