@@ -216,10 +216,11 @@ def start_sim(args, env=None, exe=None, cwd=None):
 
 
 def quit_sim(proc, timeout=15):
-    """`quit` on the simulator's input: it ends, exit code 0."""
-    proc.stdin.write("quit\n")
-    proc.stdin.flush()
-    assert proc.wait(timeout) == 0
+    """`quit` on the simulator's input: it ends, exit code 0. What it still writes is read
+    meanwhile (a full pipe would stop it before it reads `quit`)."""
+    _PENDING.pop(proc, None)
+    proc.communicate("quit\n", timeout)
+    assert proc.returncode == 0
 
 
 def read_until(proc, pred, timeout=60):

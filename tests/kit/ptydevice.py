@@ -73,15 +73,22 @@ class FakeDevice:
                     req = None
                 self.seen.append(req)
                 out = self.answer(req, line)
-                if isinstance(out, list):  # a reply that streams: (pause in s, bytes) pieces
-                    for pause, b in out:
-                        time.sleep(pause)
-                        os.write(self.master, b)
-                elif out:
-                    os.write(self.master, out)
+                try:
+                    if isinstance(out, list):  # a reply that streams: (pause in s, bytes) pieces
+                        for pause, b in out:
+                            time.sleep(pause)
+                            os.write(self.master, b)
+                    elif out:
+                        os.write(self.master, out)
+                except OSError:  # closed (the test is over)
+                    return
 
     def close(self):
+        # The slave first: the reader's read() of the master then fails (EIO) and its thread
+        # ends; only then the master. Closing the master under a thread still reading it would
+        # let that thread read the next FakeDevice's master, which reuses the fd number.
         os.close(self.slave)
+        self.t.join(5)
         os.close(self.master)
 
     def __enter__(self):
