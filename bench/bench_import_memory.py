@@ -9,7 +9,7 @@ size, the games, the time and the peak RSS; then the ratio of the biggest file's
 smallest's against the ratio of their sizes. Exit code 1 if the peak grows by more than
 GROWTH_MAX while the file grows SIZES[-1] / SIZES[0] times.
 
-Then one record at the bounds (knockbox.bounds, issue 27): a record of 250,000 void hands (under
+Then one record at the bounds (knockbox.bounds): a record of 250,000 void hands (under
 the 4 MB a record could be before: 366 MB to import and 2.4 GB to report then; now refused), and
 one of HANDS_MAX void hands (the most a game may have), imported, reported and made into a book,
 each by a new process whose peak RSS is printed beside that of the same command on a game of

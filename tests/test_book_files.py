@@ -115,7 +115,7 @@ def times(folder):
 
 def test_a_first_build_stopped_by_ctrl_c_keeps_its_pages(tmp_path, monkeypatch):
     """The pages made before Ctrl-C are the book's and are kept: the next build makes and
-    writes only the rest (issue 26: a long book stopped after 16 of 210 pages was made again
+    writes only the rest (a long book stopped after 16 of 210 pages used to be made again
     whole); a file of the user's put beside them, whatever its name, is left alone."""
     db = history(tmp_path, 6)
     folder = tmp_path / "book"

@@ -26,8 +26,8 @@ from knockbox.ports import refused, why_not
 
 RAW_REPL_TIMEOUT = 5  # seconds for the board to show the raw REPL prompt after Ctrl-C, Ctrl-A
 COMMAND_TIMEOUT = 30  # seconds a command may take (the hashes of every file: twice that)
-REPLY_MAX = 1 << 20  # bytes one operation reads at most (the hashes of a few hundred files: ~50 KB)
-READ_MAX = 64 << 10  # bytes of a file read (board.json, the last deploy's record: ~6 KB)
+REPLY_MAX = 1 << 20  # bytes one operation reads at most (far above the hashes of every file)
+READ_MAX = 64 << 10  # bytes of a file read (board.json, the last deploy's record)
 SAID_MAX = 300  # characters of the board's error output quoted in a message
 _CHUNK = 1024
 
