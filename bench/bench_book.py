@@ -42,11 +42,9 @@ import sys
 import tempfile
 import time
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, HERE)
-import bench_history as BH  # noqa: E402  (puts tests/ on the path and imports knockbox)
-
-from knockbox import book  # noqa: E402
+import _paths  # noqa: F401  (the checkout's folders on sys.path: bench/_paths.py)
+import bench_history as BH
+from knockbox import book
 
 BUDGET = 1.5  # the update's time at most this many times the report's
 

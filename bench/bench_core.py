@@ -8,12 +8,10 @@ import random
 import sys
 import tempfile
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-sys.path[:0] = [os.path.join(ROOT, "tests"), os.path.join(ROOT, "tests", "stubs")]
-
-from kit import gamegen  # noqa: E402
-from kit import mp  # noqa: E402
-from knockbox import mpy  # noqa: E402
+import _paths  # noqa: F401  (the checkout's folders on sys.path: bench/_paths.py)
+from kit import gamegen
+from kit import mp
+from knockbox import mpy
 
 BUDGET = 12 * 1024
 

@@ -30,20 +30,14 @@ import sys
 import tempfile
 import time
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-sys.path[:0] = [
-    os.path.dirname(os.path.abspath(__file__)),
-    os.path.join(ROOT, "tests", "emu"),
-    os.path.join(ROOT, "tests"),
-    os.path.join(ROOT, "tests", "stubs"),
-]
-import docfigures  # noqa: E402
-from bench_firmware import percentile  # noqa: E402
-from emu_plan import Planner  # noqa: E402
-from kit import device  # noqa: E402
-from knockfw.buttons import Buttons  # noqa: E402
+import _paths  # the checkout's folders on sys.path (bench/_paths.py)
+import docfigures
+from bench_firmware import percentile
+from emu_plan import Planner
+from kit import device
+from knockfw.buttons import Buttons
 
-HANDS = os.path.join(ROOT, "bench", "hands.json")
+HANDS = os.path.join(_paths.ROOT, "bench", "hands.json")
 TAP_MS, GAP_MS = 80, 120
 LONG_MS = Buttons({}).long_ms + 100
 NAMES = ["Ann", "Bob", "Cy"]

@@ -22,17 +22,11 @@ import shutil
 import sys
 import time
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-sys.path[:0] = [
-    os.path.join(ROOT, "bench"),
-    os.path.join(ROOT, "tests", "emu"),
-    os.path.join(ROOT, "tests"),
-    os.path.join(ROOT, "tests", "stubs"),
-]
-import bench_pico as P  # noqa: E402
-import emu_device  # noqa: E402
-from kit.gamegen import random_start  # noqa: E402
-from knockcore.game import Game  # noqa: E402
+import _paths  # noqa: F401  (the checkout's folders on sys.path: bench/_paths.py)
+import bench_pico as P
+import emu_device
+from kit.gamegen import random_start
+from knockcore.game import Game
 
 BUDGET_MS = 1000  # "well under a second"
 NAMES = ["Ann", "Bob", "Cy", "Dee", "Eve"]

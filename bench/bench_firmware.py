@@ -14,12 +14,12 @@ import subprocess
 import sys
 import tempfile
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-sys.path[:0] = [os.path.join(ROOT, "tests"), os.path.join(ROOT, "tests", "stubs")]
+import _paths  # the checkout's folders on sys.path (bench/_paths.py)
+from kit import device
+from kit import gamegen
+from knockcore.game import Game
 
-from kit import device  # noqa: E402
-from kit import gamegen  # noqa: E402
-from knockcore.game import Game  # noqa: E402
+ROOT = _paths.ROOT
 
 BUDGET = 64 * 1024
 NAMES = ["Ann", "Bob", "Cy"]

@@ -31,15 +31,12 @@ import sys
 import tempfile
 import time
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-sys.path.insert(0, os.path.join(ROOT, "tests"))
-import knockbox  # noqa: E402,F401  (the micropython.const stand-in, before the core)
-
-from kit.gamegen import random_hand, random_start  # noqa: E402
-from knockbox import history, sync  # noqa: E402
-from knockcore import events  # noqa: E402
-from knockcore.game import Game  # noqa: E402
-from knockcore.proto import EVENTS_MAX  # noqa: E402
+import _paths  # noqa: F401  (the checkout's folders on sys.path: bench/_paths.py)
+from kit.gamegen import random_hand, random_start
+from knockbox import history, sync
+from knockcore import events
+from knockcore.game import Game
+from knockcore.proto import EVENTS_MAX
 
 PLAYERS = ["Ann", "Bob", "Cy", "Dee", "Eve", "Fay"]
 DEV = "b0a1c2d3e4f5a6b7"

@@ -19,12 +19,12 @@ import random
 import sys
 import tempfile
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-sys.path[:0] = [os.path.join(ROOT, "tests"), os.path.join(ROOT, "tests", "stubs")]
+import _paths  # the checkout's folders on sys.path (bench/_paths.py)
+from kit import gamegen
+from kit import mp
+from knockbox import mpy
 
-from kit import gamegen  # noqa: E402
-from kit import mp  # noqa: E402
-from knockbox import mpy  # noqa: E402
+ROOT = _paths.ROOT
 
 MP_SCRIPTS = os.path.join(ROOT, "tests", "mp_scripts")
 BLOCKS = 24  # 96 KB: room for the journal while the image still fits a 192 KB heap

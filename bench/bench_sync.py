@@ -32,19 +32,15 @@ import sys
 import tempfile
 import time
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-sys.path.insert(0, os.path.join(ROOT, "tests"))
-sys.path.insert(0, os.path.join(ROOT, "tests", "emu"))
-import knockbox  # noqa: E402,F401  (the micropython.const stand-in, before the core)
+import _paths  # noqa: F401  (the checkout's folders on sys.path: bench/_paths.py)
+import emu_device
+from emu_device import HAVE_EMU, load_emupico
+from kit import mp
+from kit.gamegen import random_hand
+from test_sync_e2e import FLASH_SCRIPT, KNOCKBOX, SimDevice, ops_for
 
-from kit import mp  # noqa: E402
-import emu_device  # noqa: E402
-from emu_device import HAVE_EMU, load_emupico  # noqa: E402
-from kit.gamegen import random_hand  # noqa: E402
-from test_sync_e2e import FLASH_SCRIPT, KNOCKBOX, SimDevice, ops_for  # noqa: E402
-
-from knockbox import history, serialio, sync  # noqa: E402
-from knockcore.game import Game  # noqa: E402
+from knockbox import history, serialio, sync
+from knockcore.game import Game
 
 BUDGET_S = 3.0  # knockbox sync, 1,000 hands, wall (bench/README.md)
 DRAIN_BUDGET_S = 20.0  # 2,000 queued lines, emulated

@@ -176,9 +176,6 @@ def test_a_reboot_starts_from_the_checkpoint_and_the_hands_after_it():
 def test_300_hand_session_fits_the_192k_heap():
     """A budget (bench/README.md): the firmware plays a 300-hand evening on the 192 KB heap, through the
     buttons, and boots again from that journal (bench/bench_firmware.py prints the numbers)."""
-    import sys
-
-    sys.path.insert(0, os.path.join(ROOT, "bench"))
     import bench_firmware
 
     acts, total = bench_firmware.session(300)

@@ -10,17 +10,14 @@
 
 import os
 import shutil
-import sys
 
+import gen_fonts  # tools/fonts/gen_fonts.py (on sys.path: bench/_paths.py)
 from PIL import Image, ImageDraw, ImageFont
 
 from kit import mp
+from kit.textref import large, medium, small
 
 ROOT = mp.ROOT
-sys.path.insert(0, os.path.join(ROOT, "firmware"))
-sys.path.insert(0, os.path.join(ROOT, "tools", "fonts"))
-import gen_fonts  # noqa: E402
-from kit.textref import large, medium, small  # noqa: E402
 
 MODULES = {"large": large, "medium": medium, "small": small}
 CONFIG = gen_fonts.load_config()
