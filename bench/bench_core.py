@@ -1,4 +1,4 @@
-"""Size and heap of the rules core: mpy-cross -O3 size per module of shared/ (budget 12 KB), and
+"""Size and heap of the rules core: mpy-cross -O3 size per module of shared/ (budgets.CORE_KB), and
 the heap cost of importing the core and replaying a 300-hand session under
 `micropython -X heapsize=192k`. Run: .venv/bin/python bench/bench_core.py"""
 
@@ -9,11 +9,12 @@ import sys
 import tempfile
 
 import _paths  # noqa: F401  (the checkout's folders on sys.path: bench/_paths.py)
+import budgets
 from kit import gamegen
 from kit import mp
 from knockbox import mpy
 
-BUDGET = 12 * 1024
+BUDGET = budgets.CORE_KB * 1024
 
 HEAP_SCRIPT = r"""
 import gc, json, sys, time

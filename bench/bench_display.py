@@ -21,6 +21,7 @@ import tempfile
 import time
 
 import _paths  # the checkout's folders on sys.path (bench/_paths.py)
+import budgets
 
 ROOT = _paths.ROOT
 BAUD = {"UC8151": 12_000_000, "SSD1680": 10_000_000}
@@ -117,7 +118,7 @@ def unix():
     )
     exe = os.path.join(os.path.dirname(sys.executable), "micropython")
     p = subprocess.run(
-        [exe, "-X", "heapsize=192k", "-c", UNIX_SCRIPT % {"n": N}],
+        [exe, "-X", "heapsize=%dk" % budgets.HEAP_KB, "-c", UNIX_SCRIPT % {"n": N}],
         env=env,
         capture_output=True,
         text=True,

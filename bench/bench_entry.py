@@ -31,6 +31,7 @@ import tempfile
 import time
 
 import _paths  # the checkout's folders on sys.path (bench/_paths.py)
+import budgets
 import docfigures
 from bench_firmware import percentile
 from emu_plan import Planner
@@ -43,10 +44,7 @@ LONG_MS = Buttons({}).long_ms + 100
 NAMES = ["Ann", "Bob", "Cy"]
 STARTS = {1: {"idle": 2, "dealer": 1}, 2: {"box": 0, "captain": 1}, 3: {"dealer": 2}}
 CHUNK = 250  # hands a device session plays (a fresh device each: the journal stays small)
-GOALS = (
-    "methods 1 and 2 at most 10 presses a hand on average (90th percentile 13) and 5 s; "
-    "method 3 at most 15; a gin of methods 1 and 2 at most 6"
-)
+GOALS = budgets.ENTRY_GOALS
 
 
 def load(which, n=None):

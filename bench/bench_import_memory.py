@@ -23,12 +23,13 @@ import tempfile
 import time
 
 import _paths  # noqa: F401  (the checkout's folders on sys.path: bench/_paths.py)
+import budgets
 from kit.gamegen import random_hand
 from knockcore.game import Game
 
 SIZES = (1000, 8000)
 HANDS = 40
-GROWTH_MAX = 1.5
+GROWTH_MAX = budgets.IMPORT_GROWTH
 CHILD = """
 import resource, sys
 from knockbox import cli

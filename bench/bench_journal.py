@@ -184,7 +184,7 @@ def main():
             os.path.join(MP_SCRIPTS, "storekit.py"), out=os.path.join(lib, "storekit.mpy")
         )
         boot_py = os.path.join(d, "boot.py")
-        r = mp.run_file(boot_py, [image, "ram"], paths=[lib], heap="192k")
+        r = mp.run_file(boot_py, [image, "ram"], paths=[lib], heap=mp.HEAP)
         if r.returncode:
             sys.exit(r.stdout + r.stderr)
         boot = json.loads(r.stdout)
