@@ -9,46 +9,12 @@ import pytest
 from kit import device
 from kit import gamegen
 from kit import mp
+from kit import worked
 from knockcore.game import Game, from_record
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 OUT = os.path.join(ROOT, "out", "firmware")
-N = None
-
-WORKED = {
-    1: (
-        {"idle": 2, "dealer": 1},
-        [
-            {"knock": 0, "counts": [4, 19, N]},
-            {"gin": 2, "counts": [22, N, 0]},
-            {"knock": 1, "counts": [N, 6, 6]},
-            {"void": True},
-            {"knock": 2, "counts": [31, N, 2]},
-        ],
-    ),
-    2: (
-        {"box": 0, "captain": 1},
-        [
-            {"knock": 1, "counts": [18, 3, N]},
-            {"gin": 0, "counts": [0, 12, N]},
-            {"knock": 0, "counts": [7, N, 5]},
-            {"knock": 0, "counts": [1, N, 40]},
-            {"gin": 0, "counts": [0, 30, N]},
-        ],
-    ),
-    3: (
-        {"dealer": 2},
-        [
-            {"knock": 0, "counts": [5, 20, 30]},
-            {"gin": 1, "counts": [14, 0, 9]},
-            {"knock": 1, "counts": [25, 8, 3]},
-            {"knock": 2, "counts": [6, 17, 6]},
-            {"void": True},
-            {"gin": 0, "counts": [0, 30, 35]},
-            {"knock": 0, "counts": [2, 40, 20]},
-        ],
-    ),
-}
+WORKED = {method: worked.game(method) for method in (1, 2, 3)}  # docs/RULES.md's, (start, hands)
 NAMES = ["Ann", "Bob", "Cy"]
 
 

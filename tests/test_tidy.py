@@ -1,9 +1,11 @@
 """The code around the product keeps one home for each thing: the checkout's folders are put on
-sys.path by bench/_paths.py alone, and every bench and tool, run as its script, gets the device's
-`micropython` module on CPython from tests/stubs."""
+sys.path by bench/_paths.py alone; every bench and tool, run as its script, gets the device's
+`micropython` module on CPython from tests/stubs; and the worked games of docs/RULES.md are read
+from examples/ (tests/kit/worked.py), never typed again."""
 
 import ast
 import glob
+import json
 import os
 import subprocess
 import sys
@@ -120,3 +122,72 @@ def test_every_bench_and_tool_imports_as_its_script_with_the_one_micropython_stu
     stubbed = {rel for rel, where in got.items() if where != "-"}
     assert {"bench/bench_history.py", "bench/bench_sync.py", "bench/bench_fonts.py"} <= stubbed
     assert {rel: got[rel] for rel in stubbed if got[rel] != STUB} == {}
+
+
+# ---- the worked games are read from examples/ ---------------------------------------------------
+
+RUN = 3  # hands in a row of a worked game that make a retyped game
+
+
+def example_hands():
+    out = {}
+    for path in sorted(glob.glob(os.path.join(ROOT, "examples", "*.json"))):
+        with open(path, encoding="utf-8") as f:
+            out[os.path.basename(path)] = json.load(f)["hands"]
+    return out
+
+
+def typed_hand_lists(tree):
+    """(line, [hand]) of each list or tuple of hands written as dict literals in a module (a name
+    N stands for None, as the tests write a count left out)."""
+
+    class NoneForNames(ast.NodeTransformer):
+        def visit_Name(self, node):
+            return ast.copy_location(ast.Constant(None), node)
+
+    out = []
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.List, ast.Tuple)) and len(node.elts) >= RUN:
+            if all(isinstance(e, ast.Dict) for e in node.elts):
+                try:
+                    hands = [ast.literal_eval(NoneForNames().visit(e)) for e in node.elts]
+                except ValueError:
+                    continue
+                out.append((node.lineno, hands))
+    return out
+
+
+def retyped(hands, examples):
+    """The examples of which hands holds RUN or more hands in a row, in the same order."""
+    found = []
+    for name, ex in examples.items():
+        runs = {json.dumps(ex[i : i + RUN]) for i in range(len(ex) - RUN + 1)}
+        if any(json.dumps(hands[i : i + RUN]) in runs for i in range(len(hands) - RUN + 1)):
+            found.append(name)
+    return found
+
+
+def test_no_worked_game_is_typed_again_outside_examples():
+    examples = example_hands()
+    found = []
+    for rel in python_files("bench", "tools", "tests"):
+        if rel.startswith("tests/vectors/"):  # the rules' corpus, worked out by hand on its own
+            continue
+        with open(os.path.join(ROOT, rel), encoding="utf-8") as f:
+            for line, hands in typed_hand_lists(ast.parse(f.read())):
+                found += ["%s:%d: %s" % (rel, line, n) for n in retyped(hands, examples)]
+    assert found == [], "worked games typed again (read them with kit.worked): %s" % found
+
+
+def test_the_check_finds_a_worked_game_typed_again():
+    src = (
+        "N = None\n"
+        "H = [\n"
+        "    {'knock': 1, 'counts': [16, 4, N]},\n"
+        "    {'gin': 0, 'counts': [0, 18, N]},\n"
+        "    {'knock': 2, 'counts': [7, N, 7]},\n"
+        "]\n"
+        "TWO = [{'knock': 1, 'counts': [16, 4, N]}, {'gin': 0, 'counts': [0, 18, N]}]\n"
+    )
+    ((line, hands),) = typed_hand_lists(ast.parse(src))
+    assert line == 2 and retyped(hands, example_hands()) == ["method2.json"]
