@@ -167,17 +167,7 @@ def main():
         if r.returncode:
             sys.exit(r.stdout + r.stderr)
         build = json.loads(r.stdout)
-        lib = mp.build(
-            os.path.join(d, "mpy"),
-            modules=[
-                "knockcore",
-                "simflash",
-                "knockfw.journal",
-                "knockfw.jscan",
-                "knockfw.store",
-                "knockfw.board",
-            ],
-        )
+        lib = mp.build(os.path.join(d, "mpy"), modules=mp.STORE_MODULES)
         # the tests' Store helpers (storekit) compiled too: from source their compilation
         # would take heap the device's own code does not
         mpy.compile_file(

@@ -25,18 +25,7 @@ IDS = ["%s-%s" % (os.path.basename(script)[: -len("_cases.py")], case) for scrip
 def link_mpy(tmp_path_factory):
     return mp.build(
         str(tmp_path_factory.mktemp("mpy")),
-        modules=[
-            "knockfw.link",
-            "knockfw.version",
-            "knockfw.journal",
-            "knockfw.jscan",
-            "knockfw.store",
-            "knockfw.board",
-            "knockfw.fault",
-            "simflash",
-            "knockfw.strings",  # (storekit says notes in English with it)
-            "knockcore",
-        ],
+        modules=mp.STORE_MODULES + ["knockfw.link", "knockfw.version", "knockfw.fault"],
     )
 
 

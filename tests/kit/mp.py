@@ -12,6 +12,18 @@ TESTS = os.path.join(ROOT, "tests")
 BIN = os.path.dirname(sys.executable)
 SIM = os.path.join(ROOT, "host", "knockbox", "simulate", "device")  # the simulator's device side
 SOURCE_PATHS = [os.path.join(ROOT, "shared"), os.path.join(ROOT, "firmware"), SIM]
+# The journal and the store as the unix port runs them (simflash: its block devices), with the
+# rules core and the strings (tests/mp_scripts/storekit.py says the journal's notes in English):
+# a build of these (build(dest, modules=STORE_MODULES + [...])) runs the store's cases
+STORE_MODULES = [
+    "knockcore",
+    "simflash",
+    "knockfw.journal",
+    "knockfw.jscan",
+    "knockfw.store",
+    "knockfw.board",
+    "knockfw.strings",
+]
 HEAP = "%dk" % budgets.HEAP_KB  # the unix port's heap: the device's budget (bench/budgets.py)
 
 

@@ -1,0 +1,27 @@
+"""A copy of this checkout's sources, as an sdist or a wheel is built from one: without git's,
+the venv's, the builds' and the caches' files (setuptools leaves its build/ folder in the tree it
+builds, so a test builds from a copy).
+
+    sources.copy(dest)   # dest: a folder that does not exist yet
+"""
+
+import os
+import shutil
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+NOT_SOURCES = shutil.ignore_patterns(
+    ".git",
+    ".venv",
+    "build",
+    "dist",
+    "*.egg-info",
+    "__pycache__",
+    "out",
+    ".*_cache",
+    ".hypothesis",
+    "node_modules",
+)
+
+
+def copy(dest):
+    shutil.copytree(ROOT, dest, ignore=NOT_SOURCES)
