@@ -44,8 +44,8 @@ BUILD = (
     COMMON
     + r"""
 class Reopen(Journal):          # the alternative: open + close the file for every append
-    def append(self, obj):
-        seq = Journal.append(self, obj)
+    def append(self, obj, quick=False):
+        seq = Journal.append(self, obj, quick)
         self.close()
         return seq
 
@@ -53,7 +53,7 @@ def run(jclass, head, hands):
     dev = RAMBlockDevice(BLOCKS)
     mount(dev, fresh=True)
     st = Store(jclass("/data/journal"), "/data/meta.json").load()
-    st.record({"t": "game", "rec": head})
+    gid = st.record({"t": "game", "rec": head})["g"]
     w0, e0, t0 = dev.writes, dev.erases, time.ticks_us()
     for h in hands:
         st.record({"t": "hand", "h": h})
