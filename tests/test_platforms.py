@@ -94,18 +94,7 @@ def wheel(tmp_path_factory):
     dist, src = tmp_path_factory.mktemp("dist"), tmp_path_factory.mktemp("src") / "knockbox"
     sources.copy(src)
     subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "pip",
-            "wheel",
-            "--no-deps",
-            "--no-build-isolation",
-            "-q",
-            "-w",
-            str(dist),
-            str(src),
-        ],
+        sources.PIP_WHEEL + ["-q", "-w", str(dist), str(src)],
         check=True,
         capture_output=True,
         timeout=300,

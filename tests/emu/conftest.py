@@ -286,21 +286,7 @@ def _install(d):
     _run([sys.executable, "-m", "build", "--sdist", "--no-isolation", "--outdir", dist, src])
     shutil.rmtree(src)  # from here on nothing can read the sources but through the archives
     sdist = [n for n in os.listdir(dist) if n.endswith(".tar.gz")]
-    _run(
-        [
-            sys.executable,
-            "-m",
-            "pip",
-            "wheel",
-            "--no-deps",
-            "--no-build-isolation",
-            "--disable-pip-version-check",
-            "-w",
-            dist,
-            os.path.join(dist, sdist[0]),
-        ],
-        cwd=d,
-    )
+    _run(sources.PIP_WHEEL + ["-w", dist, os.path.join(dist, sdist[0])], cwd=d)
     wheel = [n for n in os.listdir(dist) if n.endswith(".whl")]
     _run([sys.executable, "-m", "venv", "--without-pip", venv])
     _run(
