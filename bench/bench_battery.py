@@ -34,13 +34,13 @@ import shutil
 import sys
 import time
 
-sys.path[:0] = [os.path.dirname(os.path.abspath(__file__))]
-import bench_pico  # noqa: E402  (also puts tests/emu and tests on sys.path)
-import docfigures  # noqa: E402
-from bench_entry import GAP_MS, HANDS as HANDS_FILE, LONG_MS, TAP_MS  # noqa: E402
-import emu_device  # noqa: E402
-from emu_plan import Planner  # noqa: E402
-from knockcore.proto import SLEEP_MIN  # noqa: E402
+import _paths  # noqa: F401  (the checkout's folders on sys.path: bench/_paths.py)
+import bench_pico
+import docfigures
+import emu_device
+from bench_entry import GAP_MS, HANDS as HANDS_FILE, LONG_MS, TAP_MS
+from emu_plan import Planner
+from knockcore.proto import SLEEP_MIN
 
 # Currents (mA) from the sources each names; a meter on a real board replaces them.
 I_RUN = 24.0  # RP2040 at 125 MHz running MicroPython: Raspberry Pi Pico datasheet, "Power

@@ -30,29 +30,21 @@ import sys
 import tempfile
 import time
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-sys.path[:0] = [
-    os.path.dirname(os.path.abspath(__file__)),
-    os.path.join(ROOT, "tests", "emu"),
-    os.path.join(ROOT, "tests"),
-    os.path.join(ROOT, "tests", "stubs"),
-]
-import docfigures  # noqa: E402
-from bench_firmware import percentile  # noqa: E402
-from emu_plan import Planner  # noqa: E402
-from kit import device  # noqa: E402
-from knockfw.buttons import Buttons  # noqa: E402
+import _paths  # the checkout's folders on sys.path (bench/_paths.py)
+import budgets
+import docfigures
+from bench_firmware import percentile
+from emu_plan import Planner
+from kit import device
+from knockfw.buttons import Buttons
 
-HANDS = os.path.join(ROOT, "bench", "hands.json")
+HANDS = os.path.join(_paths.ROOT, "bench", "hands.json")
 TAP_MS, GAP_MS = 80, 120
 LONG_MS = Buttons({}).long_ms + 100
 NAMES = ["Ann", "Bob", "Cy"]
 STARTS = {1: {"idle": 2, "dealer": 1}, 2: {"box": 0, "captain": 1}, 3: {"dealer": 2}}
 CHUNK = 250  # hands a device session plays (a fresh device each: the journal stays small)
-GOALS = (
-    "methods 1 and 2 at most 10 presses a hand on average (90th percentile 13) and 5 s; "
-    "method 3 at most 15; a gin of methods 1 and 2 at most 6"
-)
+GOALS = budgets.ENTRY_GOALS
 
 
 def load(which, n=None):

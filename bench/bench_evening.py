@@ -22,19 +22,14 @@ import shutil
 import sys
 import time
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-sys.path[:0] = [
-    os.path.join(ROOT, "bench"),
-    os.path.join(ROOT, "tests", "emu"),
-    os.path.join(ROOT, "tests"),
-    os.path.join(ROOT, "tests", "stubs"),
-]
-import bench_pico as P  # noqa: E402
-import emu_device  # noqa: E402
-from kit.gamegen import random_start  # noqa: E402
-from knockcore.game import Game  # noqa: E402
+import _paths  # noqa: F401  (the checkout's folders on sys.path: bench/_paths.py)
+import bench_pico as P
+import budgets
+import emu_device
+from kit.gamegen import random_start
+from knockcore.game import Game
 
-BUDGET_MS = 1000  # "well under a second"
+BUDGET_MS = budgets.EVENING_S * 1000  # "well under" it
 NAMES = ["Ann", "Bob", "Cy", "Dee", "Eve"]
 
 PARTS = r"""
@@ -188,7 +183,7 @@ def main():
             BUDGET_MS,
             extra="max %.0f ms over %d opens" % (max(opened or [0]), len(opened)),
         )
-        P.say("reset -> first refresh with this journal", boot, P.BUDGETS["boot300"])
+        P.say("reset -> first refresh with this journal", boot, budgets.BOOT_MS)
         if parts:
             n, tally_us, open_us, draw_us, free0, free1, free2, pages = (int(v) for v in parts)
             print(

@@ -30,16 +30,14 @@ import sys
 import tempfile
 import time
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-sys.path.insert(0, os.path.join(ROOT, "tests"))
-import knockbox  # noqa: E402,F401  (the micropython.const stand-in, before the core)
-
-from kit.gamegen import random_hand  # noqa: E402
-from knockcore.game import Game  # noqa: E402
+import _paths  # noqa: F401  (the checkout's folders on sys.path: bench/_paths.py)
+import budgets
+from kit.gamegen import random_hand
+from knockcore.game import Game
 
 SIZES = (1000, 8000)
 HANDS = 40
-GROWTH_MAX = 1.5
+GROWTH_MAX = budgets.IMPORT_GROWTH
 CHILD = """
 import resource, sys
 from knockbox import cli

@@ -2,8 +2,8 @@ import os
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(HERE, "stubs"))
-sys.path.insert(0, HERE)
+sys.path.insert(0, os.path.join(os.path.dirname(HERE), "bench"))
+import _paths  # noqa: E402,F401  (tests/, its stubs... on sys.path: bench/_paths.py)
 
 # Property tests (hypothesis): the suite runs the same examples every time, so that CI passes or
 # fails on the code, not on the draw; HYPOTHESIS_PROFILE=explore draws new ones (run it now and

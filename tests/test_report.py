@@ -193,16 +193,7 @@ def test_report_in_chromium(report_evenings, tmp_path, chromium):
         [p["player"]]
         + [
             [k, signed(p[k]) if k == "net" else str(p[k])]
-            for k in (
-                "games",
-                "wins",
-                "hands",
-                "hands_won",
-                "gins",
-                "undercuts",
-                "avg_points",
-                "net",
-            )
+            for k in "games wins hands hands_won gins undercuts avg_points net".split()
         ]
         for p in stats
     ]

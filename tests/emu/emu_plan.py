@@ -15,16 +15,10 @@ long presses, whatever the panel shows), so the plan does not depend on how fast
 """
 
 import copy
-import os
-import sys
 
+import entry_plan  # bench/entry_plan.py (bench/ is on sys.path: tests/conftest.py)
 from knockcore import events
 from knockfw import ui as U
-
-sys.path.insert(
-    0, os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(__file__))), "bench")
-)
-import entry_plan  # noqa: E402
 
 SEATS = ("a", "b", "c")
 ROLE_KEYS = (None, ("idle", "dealer"), ("box", "captain"), ("dealer",))

@@ -9,11 +9,12 @@
   loop light-sleeps (v1.28 leaves clk_peri at 125 MHz after it: 2.6x too fast without a re-init).
 """
 
+import budgets
 import emu_frames
 from kit import device as unix  # tests/kit/device.py: the same firmware on MicroPython's unix port
 
 LATCH = 10
-BUDGET_LATCH_US = 100_000
+BUDGET_LATCH_US = budgets.LATCH_MS * 1000
 
 
 def reference(tmp_path, name, actions=()):
