@@ -1,4 +1,4 @@
-"""Issue 9's Pico-speed budgets, measured on the emulated RP2040 (stock MicroPython v1.28 RPI_PICO
+"""The Pico-speed budgets (bench/README.md), measured on the emulated RP2040 (stock MicroPython v1.28 RPI_PICO
 on rp2040js, ../shared/rp2040-emu), Badger 2040 build, in EMULATED time (the RP2040's own clock:
 GPIO/SPI log timestamps and `picoctl time`), with the flash chip's busy time (the CPU stalls for
 each erase and program: --flash-timing typ, the default, is the W25Q16JV's typical 45 ms a 4 KiB
@@ -555,7 +555,7 @@ def main():
         if image is None:
             image = deploy(emupico, work)
         print(
-            "Pico-speed budgets (issue 9), emulated RP2040 time, Badger 2040 build, flash "
+            "Pico-speed budgets (bench/README.md), emulated RP2040 time, Badger 2040 build, flash "
             "timing %s:" % timing
         )
         if "boot" in only:

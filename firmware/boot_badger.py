@@ -4,12 +4,12 @@
 # Pimoroni's firmware does it in C before MicroPython starts. Here it is the first statements,
 # before any file is read and before any path is looked up on the flash: with sys.path empty for
 # a moment, `import machine` takes the firmware's built-in module at once (MicroPython v1.28
-# looks for machine.py on every sys.path entry first, ~1-5 ms a lookup on littlefs). GPIO 10 is
+# looks for machine.py on every sys.path entry first, a littlefs lookup each). GPIO 10 is
 # knockfw/board_badger2040.py's PINS["en_3v3"] (a test keeps the two equal): this file is that
 # board's, the one other place that names a pin.
 #
 # Then what boot.py does for every board (see its header): the built-in modules put in
-# sys.modules (an import does not: each later `import time` would search the flash, ~5 ms), the
+# sys.modules (an import does not: each later `import time` would search the flash), the
 # board file's early(), which notes the button held at power-up and latches every press.
 import sys
 

@@ -3,9 +3,14 @@ being built, and one version on the laptop and the device."""
 
 import os
 import re
-import tomllib
+import sys
 
 from kit import mp
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # Python 3.10: the same parser, from PyPI (pyproject's dev extra)
+    import tomli as tomllib
 
 ROOT = mp.ROOT
 

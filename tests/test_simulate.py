@@ -23,7 +23,7 @@ from test_simulate_keys import lines
 
 KNOCKBOX = [sys.executable, "-m", "knockbox.cli"]
 
-# The channel of docs/ARCHITECTURE.md ("The simulator channel"), nothing more: frames as P4 PBM
+# The simulator's channel (host/knockbox/simulate/__init__.py), nothing more: frames as P4 PBM
 # written tmp-then-rename plus "@frame N kind" on stderr, keys read from the start of DIR/keys in
 # the key protocol (each press, or down...up, is recorded and gives a frame; no timing), serial on
 # stdin/stdout (each line comes back as "echo LINE"), and state in DIR/flash.img.
@@ -216,10 +216,11 @@ def start_sim(args, env=None, exe=None, cwd=None):
 
 
 def quit_sim(proc, timeout=15):
-    """`quit` on the simulator's input: it ends, exit code 0."""
-    proc.stdin.write("quit\n")
-    proc.stdin.flush()
-    assert proc.wait(timeout) == 0
+    """`quit` on the simulator's input: it ends, exit code 0. What it still writes is read
+    meanwhile (a full pipe would stop it before it reads `quit`)."""
+    _PENDING.pop(proc, None)
+    proc.communicate("quit\n", timeout)
+    assert proc.returncode == 0
 
 
 def read_until(proc, pred, timeout=60):
@@ -441,3 +442,52 @@ def test_terminal_screen_keys_and_restore(tmp_path, fake):
     text = out.decode("utf-8", "replace")
     assert rc == 1 and after == before
     assert "knockbox: the firmware stopped" in text
+
+
+# ---- sync and push find the simulator in any folder -------------------------------------------
+
+
+def knockbox_in(env, *args):
+    """A knockbox command run with env added to the environment."""
+    return subprocess.run(
+        KNOCKBOX + list(args),
+        capture_output=True,
+        text=True,
+        timeout=60,
+        cwd=mp.ROOT,
+        env=dict(os.environ, **env),
+    )
+
+
+def test_sync_and_push_find_a_simulator_started_in_any_folder(tmp_path, fake):
+    """`simulate --dir DIR` (not the default folder): `sync` and `push` without --port find it
+    and say so; with two running they list both to choose from with --port."""
+    env = {"XDG_DATA_HOME": str(tmp_path / "data")}  # the default folder: another one
+    one, two = str(tmp_path / "one"), str(tmp_path / "two")
+    sims = []
+    try:
+        sims.append(start_sim(["--dir", one, "--script", fake], env=env))
+        port = read_until(sims[0], lambda s: s.startswith("frame 1 "))[0].split()[2]
+        for cmd in (["sync", "--db", str(tmp_path / "h.sqlite3")], ["push"]):
+            r = knockbox_in(env, *cmd, "--timeout", "1")
+            # found: it talks to the stand-in firmware, which only echoes (so no hello)
+            assert "%s: the simulator in %s (process %d)" % (port, one, sims[0].pid) in r.stderr
+            assert "no MicroPython board found" not in r.stderr, r.stderr
+
+        sims.append(start_sim(["--dir", two, "--script", fake], env=env))
+        port2 = read_until(sims[1], lambda s: s.startswith("frame 1 "))[0].split()[2]
+        r = knockbox_in(env, "push")
+        assert r.returncode == 1
+        assert r.stderr.startswith("knockbox: several simulators are running; pick one with --port")
+        assert "%s  (the simulator in %s" % (port, one) in r.stderr
+        assert "%s  (the simulator in %s" % (port2, two) in r.stderr
+        for p in sims:
+            quit_sim(p)
+        # gone: nothing is found any more (and the list of running simulators is empty again)
+        r = knockbox_in(env, "push")
+        assert "no MicroPython board found" in r.stderr and "no simulator running" in r.stderr
+        assert os.listdir(tmp_path / "data" / "knockbox" / "running") == []
+    finally:
+        for p in sims:
+            if p.poll() is None:
+                p.kill()

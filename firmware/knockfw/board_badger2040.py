@@ -26,14 +26,14 @@
 #     29 | vbat    | battery voltage (ADC3, through a divider)
 # The five buttons are wired through diodes to the power latch: pressing one powers the board
 # even when en_3v3 is low. So on battery the latch must go high before the press ends: boot.py
-# loads this file and calls early() first thing (~55 ms after reset; importing the app takes
-# ~0.5 s), as Pimoroni's firmware does in C before main (badger2040 firmware/modules/wakeup:
+# loads this file and calls early() first thing, long before the app is imported
+# (bench/bench_pico.py measures the latch), as Pimoroni's firmware does in C before main (badger2040 firmware/modules/wakeup:
 # GPIO 10 driven high, then the buttons sampled twice 5 ms apart). The app's loop re-asserts the
 # latch every turn (idle_sleep), as Pimoroni's launcher calls keepalive() every loop: a press
 # held through an auto-off, or USB unplugged after one, leaves the board running instead of
 # dying mid-game.
 # The top level imports built-in modules only (on the Pico's littlefs every module file costs
-# ~15 ms, and boot.py has 100 ms): the shared base and the driver are imported when needed.
+# lookups, and boot.py has 100 ms): the shared base and the driver are imported when needed.
 import time
 from micropython import const
 import machine

@@ -65,8 +65,8 @@ _early = None  # early_buttons(): the button held when boot.py ran, "" if none (
 _latched: tuple = ()  # early_buttons(): (Buttons sampled since boot.py, their pins)
 _K = const(7)  # ADC conversions a ring entry: 9.6 ms
 _LOG = const(10)  # each ring 2 ** 10 bytes: _N entries, 2.4 s of levels between two polls
-# (measured: 0.9 s at the flash's worst; 2 s while a slow laptop took a
-# sync's pages, the app's USB writes waiting for it)
+# (the longest gaps seen: at the flash's worst timing, and while a slow laptop took a sync's
+# pages, the app's USB writes waiting for it)
 _N = const(1 << (_LOG - 2))
 _ADC = const(0x4004C000)  # the ADC's registers: CS, then FCS at 8, FIFO at 12, DIV at 16
 _ADC_RUN = const(0x4009)  # CS: on, free running, input 4 (the temperature sensor's, unused)

@@ -15,6 +15,7 @@ import sqlite3
 import sys
 
 from knockbox.errors import UserError
+from knockbox.textsafe import Output
 
 # name -> module, in the order `knockbox --help` lists them
 COMMANDS = {
@@ -84,6 +85,15 @@ def parse(argv):
 
 
 def main(argv=None):
+    so, se = sys.stdout, sys.stderr
+    sys.stdout, sys.stderr = Output(so), Output(se)  # argparse's messages too
+    try:
+        return _main(argv)
+    finally:
+        sys.stdout, sys.stderr = so, se
+
+
+def _main(argv):
     args = parse(sys.argv[1:] if argv is None else argv)
     try:
         code = args.run(args, sys.stdout, sys.stderr) or 0

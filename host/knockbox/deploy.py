@@ -223,9 +223,9 @@ def board_json(choice, current):
     if current:
         try:
             v = json.loads(current)
-            if isinstance(v, dict) and v.get("board"):
+            if isinstance(v, dict) and isinstance(v.get("board"), str) and v["board"]:
                 return current
-        except ValueError:
+        except (ValueError, RecursionError):  # (not JSON, not UTF-8, nested too deep)
             pass
     return json.dumps({"board": BOARDS[0]}).encode()
 
@@ -288,8 +288,10 @@ def _deploy(board, args, mpy_release, mpy_ver, out):
         known = {}
         try:
             known = json.loads(record or b"{}").get("files", {})
-        except (ValueError, AttributeError):
+        except (ValueError, AttributeError, RecursionError):
             pass
+        if not isinstance(known, dict):
+            known = {}
         on_board = {p: known.get(p, "") for p in on_board}
     files = dict(files)
     files[BOARD_FILE] = choice

@@ -5,8 +5,11 @@ the rules core as the device applied them (replay_events), the games a device ga
 
 import json
 
+from knockbox.bounds import GAME_EVENTS_MAX, HANDS_MAX
+from knockbox.players import from_device
 from knockcore import events
 from knockcore.errors import GameError
+from knockcore.proto import NAME_MAX
 
 MAX_INT = (1 << 63) - 1  # SQLite's largest integer: game ids, epochs, seqs, gids
 
@@ -20,12 +23,22 @@ def evening_next(ev):
 def replay_events(evs):
     """(record, status, winners, error) of one game from its events [(seq, event)], each applied
     by knockcore.events.apply as on the device; a game the rules core refuses keeps the hands up
-    to the refused event and status 'invalid'."""
+    to the refused event and status 'invalid', and so does a game beyond the bounds
+    (knockbox.bounds: more than HANDS_MAX hands or GAME_EVENTS_MAX records). The players' names
+    are the history's before the rules core sees them (knockbox.players.from_device: a name the
+    device left empty, too long or twice is a game all the same)."""
     g, error, rec0 = None, None, None
-    for seq, ev in evs:
+    for i, (seq, ev) in enumerate(evs):
         try:
             if g is None and isinstance(ev, dict) and ev.get("t") == events.GAME:
+                ev = dict(ev, rec=_named(ev.get("rec")))
                 rec0 = ev.get("rec")
+            if i == GAME_EVENTS_MAX:
+                error = "record %d: a game has at most %d records" % (seq, GAME_EVENTS_MAX)
+                break
+            if g is not None and len(g.hands) >= HANDS_MAX and ev.get("t") == "hand":
+                error = "record %d: a game has at most %d hands" % (seq, HANDS_MAX)
+                break
             g = events.apply(g, ev)
         except (GameError, TypeError, AttributeError) as e:
             error = "record %d: %s" % (
@@ -64,6 +77,8 @@ def states(evs):
     g = None
     for _, ev in evs:
         try:
+            if g is None and isinstance(ev, dict) and ev.get("t") == events.GAME:
+                ev = dict(ev, rec=_named(ev.get("rec")))
             g = events.apply(g, ev)
         except (GameError, TypeError, AttributeError):
             break
@@ -106,6 +121,14 @@ def same_game(a, b):
 _START = ("method", "start", "rules")
 
 
+def _named(rec):
+    """A game event's start record with its players' names as the history keeps them."""
+    names = rec.get("players") if isinstance(rec, dict) else None
+    if isinstance(names, list) and all(isinstance(n, str) for n in names):
+        return dict(rec, players=from_device(names))
+    return rec
+
+
 def _clean(rec0):
     """The parts of a start record the rules core refused that are safe to store and show."""
     rec: dict[str, object] = {"hands": []}
@@ -114,8 +137,8 @@ def _clean(rec0):
     m, p = rec0.get("method"), rec0.get("players")
     if type(m) is int and 0 <= m <= MAX_INT:
         rec["method"] = m
-    if isinstance(p, list) and all(isinstance(x, str) for x in p):
-        rec["players"] = p
+    if isinstance(p, list) and len(p) <= 3 and all(isinstance(x, str) for x in p):
+        rec["players"] = [x if len(x) <= NAME_MAX else x[: NAME_MAX - 1] + "…" for x in p]
     for k in ("start", "rules"):
         if isinstance(rec0.get(k), dict):
             rec[k] = rec0[k]

@@ -36,6 +36,7 @@ or the device came back at an old epoch: the stored game moves off the key (gid 
 
 Two knockboxes at once: one that finds the file locked by another that is writing it (an import,
 a sync) waits, says so after WAIT_NOTE seconds, and gives up with a clear line after WAIT_MAX.
+It waits SLICE at a time (Patient): SQLite's own wait, in C, would not hear Ctrl-C until it ends.
 An SQLite error that reaches the command line (a damaged file) is said by unreadable().
 """
 
@@ -44,6 +45,7 @@ import json
 import os
 import sqlite3
 import sys
+import time
 
 from knockbox.errors import UserError
 from knockbox.fromevents import MAX_INT as MAX_INT  # (its home for the commands)
@@ -88,6 +90,7 @@ _opened: list[str] = []  # the history files this process opened (unreadable() n
 _waiting: list[bool] = []  # [True] once this process said it waits for another knockbox
 WAIT_NOTE = 1.0  # seconds waited for another knockbox's lock before saying so
 WAIT_MAX = 300.0  # seconds waited in all
+SLICE = 0.2  # seconds SQLite waits for a lock at a time: Ctrl-C is heard between two
 
 
 def _locked(e):
@@ -106,6 +109,38 @@ def unreadable(e):
     return "%s: the history file is damaged (%s): put back a copy from a backup" % (where, e)
 
 
+class Patient(sqlite3.Connection):
+    """The history's connection: a statement that finds the file locked by another knockbox is
+    tried again, SQLite waiting SLICE at a time (so that Ctrl-C ends the wait at once), saying
+    once after WAIT_NOTE that it waits, up to WAIT_MAX in all (then sqlite3's "database is
+    locked" error, which History.patiently() and unreadable() say in one line)."""
+
+    def execute(self, *args):
+        return _again(lambda: super(Patient, self).execute(*args))
+
+    def executemany(self, *args):
+        return _again(lambda: super(Patient, self).executemany(*args))
+
+
+def _again(step):
+    start = time.monotonic()
+    while True:
+        try:
+            return step()
+        except sqlite3.OperationalError as e:
+            if not _locked(e):
+                raise
+            waited = time.monotonic() - start
+            if waited >= WAIT_MAX:
+                raise
+            if waited >= WAIT_NOTE and not _waiting:
+                _waiting.append(True)
+                sys.stderr.write(
+                    "knockbox: waiting for the history (another knockbox is writing it)...\n"
+                )
+                sys.stderr.flush()
+
+
 class History(Queries):
     def __init__(self, path=None, create=True):
         self.path = path or default_path()
@@ -115,7 +150,9 @@ class History(Queries):
         d = os.path.dirname(os.path.abspath(self.path))
         try:
             os.makedirs(d, exist_ok=True)
-            super().__init__(sqlite3.connect(self.path, isolation_level=None, timeout=WAIT_MAX))
+            super().__init__(
+                sqlite3.connect(self.path, isolation_level=None, timeout=SLICE, factory=Patient)
+            )
             self.db.execute("PRAGMA foreign_keys = ON")
             self.evenings = Evenings(self.db)
             self.rows = GameRows(self.db, self.evenings)
@@ -151,19 +188,20 @@ class History(Queries):
             have = {
                 r[0] for r in self.db.execute("SELECT name FROM sqlite_master WHERE type = 'index'")
             }
-            if set(INDEXES_2) <= have:
+            if set(INDEXES_2) <= have and self.players.names_current():
                 return
         with self.transaction():
             have = self._schema()
             if have is None:
                 run_script(self.db, TABLES + TABLES_2 + TABLES_3 + TABLES_4 + DROPPED_4)
                 self.db.execute("INSERT INTO meta VALUES ('schema', ?)", (str(SCHEMA),))
+                self.players.clean_names()  # (nothing to clean: says the names' rules)
             elif have in ("1", "2", "3"):
                 if have == "1":
                     self._upgrade_from_1()
                 if have in ("1", "2"):
                     run_script(self.db, TABLES_3)
-                    self.players.clean_names()
+                self.players.clean_names()
                 run_script(self.db, TABLES_4)
                 upgrade_from_3(self)
                 run_script(self.db, DROPPED_4)
@@ -172,6 +210,8 @@ class History(Queries):
                 raise UserError(
                     "%s: history schema %s, this knockbox reads %d" % (self.path, have, SCHEMA)
                 )
+            elif not self.players.names_current():  # names kept by older rules
+                self.players.clean_names()
             for sql in INDEXES_2.values():
                 self.db.execute(sql.replace("INDEX", "INDEX IF NOT EXISTS", 1))
 
@@ -215,34 +255,17 @@ class History(Queries):
             raise
 
     def patiently(self, step):
-        """step() (SQLite work that may meet another knockbox's lock on the file): after
-        WAIT_NOTE seconds it says once that it waits, and waits up to WAIT_MAX in all; then a
-        UserError. Later statements wait up to WAIT_MAX without a word."""
+        """step() (SQLite work that may meet another knockbox's lock on the file: each
+        statement waits for it, see Patient); a wait that ran out is a UserError."""
         try:
-            self.db.execute("PRAGMA busy_timeout = %d" % (WAIT_NOTE * 1000))
-            try:
-                return step()
-            except sqlite3.OperationalError as e:
-                if not _locked(e):
-                    raise
-            if not _waiting:
-                _waiting.append(True)
-                sys.stderr.write(
-                    "knockbox: waiting for the history (another knockbox is writing it)...\n"
-                )
-                sys.stderr.flush()
-            self.db.execute("PRAGMA busy_timeout = %d" % ((WAIT_MAX - WAIT_NOTE) * 1000))
-            try:
-                return step()
-            except sqlite3.OperationalError as e:
-                if not _locked(e):
-                    raise
-                raise UserError(
-                    "%s: another knockbox has been writing the history for %d "
-                    "seconds: try again when it is done" % (self.path, WAIT_MAX)
-                ) from None
-        finally:
-            self.db.execute("PRAGMA busy_timeout = %d" % (WAIT_MAX * 1000))
+            return step()
+        except sqlite3.OperationalError as e:
+            if not _locked(e):
+                raise
+            raise UserError(
+                "%s: another knockbox has been writing the history for %d "
+                "seconds: try again when it is done" % (self.path, WAIT_MAX)
+            ) from None
 
     def delete(self, ids):
         """Delete these games (ids): each is kept aside under its key and its id (table gone),

@@ -6,6 +6,7 @@ knockbox.history's header says what a device game is, knockbox.sync drives these
 
 import json
 
+from knockbox.bounds import GAME_EVENTS_MAX
 from knockbox.fromevents import event_gid, evening_next, replay_events, same_game, split
 from knockbox.history_versions import DEVICE, KEPT, less
 
@@ -137,12 +138,13 @@ class DeviceMirror:
         return self._after_evening_starts(device_id, epoch, starts[0][2])
 
     def game_events(self, device_id, epoch, gid):
+        """[(seq, event)] of a game, the first GAME_EVENTS_MAX + 1 (more: the game is refused)."""
         return [
             (r[0], json.loads(r[1]))
             for r in self.db.execute(
                 "SELECT seq, body FROM events WHERE device_id = ? AND epoch = ? AND gid = ? "
-                "ORDER BY seq",
-                (device_id, epoch, gid),
+                "ORDER BY seq LIMIT ?",
+                (device_id, epoch, gid, GAME_EVENTS_MAX + 1),
             )
         ]
 

@@ -3,12 +3,12 @@
 A rename or merge changes the name in every game and is kept as an alias (table aliases), so
 that a game that arrives later with the old name (a sync from a device that still has it, an
 import) is stored under the new one: named(rec) gives a record its names as the history keeps
-them (knockbox.players: trimmed, NFC). An alias is kept only for a name a device or an import
-gave (table names, seen()): renaming a player back (Dee -> Deirdre -> Dee) leaves none, so a
-real "Deirdre" synced later stays herself. A game in which an alias would give two seats one
-name (Bob and Bobby at one table after `rename Bobby Bob --merge`) keeps its names as they are,
-and clashes() says so. History.players; the device mirror and the imports name the games they
-store through it.
+them (knockbox.players: one Unicode form, trimmed, drawable by the device, distinct), renamed.
+An alias is kept only for a name a device or an import gave (table names, seen()): renaming a
+player back (Dee -> Deirdre -> Dee) leaves none, so a real "Deirdre" synced later stays herself.
+A game in which an alias would give two seats one name (Bob and Bobby at one table after `rename
+Bobby Bob --merge`) keeps that name as given, and clashes() says so. History.players; the device
+mirror and the imports name the games they store through it.
 """
 
 import json
@@ -16,6 +16,12 @@ import json
 from knockbox import players as P
 from knockbox.errors import UserError
 from knockbox.plural import count
+from knockbox.bounds import listed
+
+
+# The version of knockbox.players' rules a history's names follow (its meta "names"): a history
+# of another is put right when opened (clean_names). 2: drawable, invisibles out, distinct.
+NAMES = "2"
 
 
 class Players:
@@ -35,9 +41,10 @@ class Players:
         return self._aliases
 
     def named(self, rec):
-        """rec with its players' names as the history keeps them (trimmed, NFC, renamed), or rec
-        itself when they are so already; a rename that would give two seats one name is not
-        made (the game keeps that name as given: clashes())."""
+        """rec with its players' names as the history keeps them (knockbox.players.from_device:
+        cleaned, drawable, distinct; then renamed), or rec itself when they are so already; a
+        rename that would give two seats one name is not made (that name stays as given:
+        clashes())."""
         rec = self.cleaned(rec)
         names = rec.get("players")
         if not isinstance(names, list):
@@ -60,12 +67,12 @@ class Players:
 
     @staticmethod
     def cleaned(rec):
-        """rec with its players' names trimmed and NFC (knockbox.players.clean), not renamed:
-        as a device or a file gave them."""
+        """rec with its players' names as knockbox.players.from_device keeps a device's names,
+        not renamed: as a device or a file gave them."""
         names = rec.get("players") if isinstance(rec, dict) else None
-        if not isinstance(names, list):
+        if not (isinstance(names, list) and all(isinstance(n, str) for n in names)):
             return rec
-        new = [P.clean(n) for n in names]
+        new = P.from_device(names)
         return rec if new == names else dict(rec, players=new)
 
     def seen(self, names):
@@ -93,12 +100,12 @@ class Players:
         return out
 
     def clean_names(self):
-        """The games stored before names were kept clean (a history of schema 1 or 2, opened
-        the first time): their names trimmed and NFC, in place (not in a game where that would
-        give two seats one name)."""
+        """The games stored before names were kept as knockbox.players keeps them now (a history
+        of schema 1 or 2, or one whose meta "names" is older than NAMES), put so in place, and
+        the aliases' names with them; meta "names" says it is done."""
         for row_id, names in self.db.execute("SELECT id, players FROM games").fetchall():
             names = json.loads(names)
-            if all(P.clean(n) == n for n in names):
+            if P.from_device(names) == names:
                 continue
             rec = json.loads(
                 self.db.execute("SELECT record FROM games WHERE id = ?", (row_id,)).fetchone()[0]
@@ -106,6 +113,19 @@ class Players:
             new = self.named(rec)
             if new is not rec:
                 self.rows.set_players(row_id, new)
+        for name, player in self.db.execute("SELECT name, player FROM aliases").fetchall():
+            new = (P.clean(name), P.from_device([player])[0])
+            if new != (name, player):
+                self.db.execute("DELETE FROM aliases WHERE name = ?", (name,))
+                if new[0] != new[1]:
+                    self.db.execute("INSERT OR REPLACE INTO aliases VALUES (?, ?)", new)
+        self._aliases = None
+        self.db.execute("INSERT OR REPLACE INTO meta VALUES ('names', ?)", (NAMES,))
+
+    def names_current(self):
+        """Whether the history's names are kept as knockbox.players keeps them (meta "names")."""
+        row = self.db.execute("SELECT value FROM meta WHERE key = 'names'").fetchone()
+        return row is not None and row[0] == NAMES
 
     def names(self):
         """Every player's name in the history (of the games the rules core checked), sorted:
@@ -150,12 +170,12 @@ class Players:
         if both:
             raise UserError(
                 "%r and %r both play in game %s: one game cannot have them as one "
-                "player" % (old, new, ", ".join(map(str, both)))
+                "player" % (old, new, listed(map(str, both)))
             )
         if (theirs or new in self.aliases().values()) and not merge:
             raise UserError(
                 "%r is a player already (%s): `knockbox player rename %s %s "
-                "--merge` puts %r's games under %r"
+                "--merge` puts the games of %r under %r"
                 % (new, count(len(theirs), "game"), P.arg(old), P.arg(new), old, new)
             )
         for row_id, names, rec in games:

@@ -6,6 +6,7 @@ ask for, each by index, nothing replayed. History is a Queries over the file it 
 import json
 
 from knockbox.errors import UserError
+from knockbox.bounds import listed
 from knockbox.history_evenings import LATEST
 
 SEAT_COUNTS = ("won", "hands", "hands_won", "gins", "undercuts", "points", "net")
@@ -113,14 +114,14 @@ class Queries:
                 ids,
             )
         }
-        msg = "no game %s in the history (see `knockbox history`)" % ", ".join(
+        msg = "no game %s in the history (see `knockbox history`)" % listed(
             str(i) for i in ids if i not in deleted
         )
         if not deleted:
             return msg
         back = " ".join(str(i) for i in sorted(deleted))
         said = "game %s %s deleted: `knockbox delete --undo %s` brings %s back" % (
-            ", ".join(str(i) for i in sorted(deleted)),
+            listed(str(i) for i in sorted(deleted)),
             "was" if len(deleted) == 1 else "were",
             back,
             "it" if len(deleted) == 1 else "them",

@@ -8,6 +8,7 @@ import datetime
 import json
 
 from knockbox import derived
+from knockbox.fromevents import MAX_INT
 from knockbox.history_read import SEAT_COUNTS
 from knockcore.errors import GameError
 
@@ -133,14 +134,25 @@ class GameRows:
         return dict(zip(_ON_KEY, r), record=json.loads(r[1]))
 
     def next_gid(self, device_id, epoch):
-        """The next free game number of a device epoch (the device "import"'s games): never one
-        a game taken out had."""
-        r = self.db.execute(
-            "SELECT MAX(gid) FROM (SELECT gid FROM games WHERE device_id = ?1 AND epoch = ?2 "
-            "UNION ALL SELECT gid FROM gone WHERE device_id = ?1 AND epoch = ?2)",
-            (device_id, epoch),
-        ).fetchone()
-        return max(r[0] or 0, 0) + 1
+        """The next free game number of a device epoch (the device "import"'s games), never one
+        a game taken out had: one after the highest, or, when a game (imported so) has the
+        highest number SQLite holds, the lowest free one."""
+        key = (device_id, epoch)
+        taken = (
+            "SELECT gid FROM games WHERE device_id = ?1 AND epoch = ?2 UNION "
+            "SELECT gid FROM gone WHERE device_id = ?1 AND epoch = ?2"
+        )
+        top = self.db.execute("SELECT MAX(gid) FROM (%s)" % taken, key).fetchone()[0]
+        top = max(top or 0, 0)
+        if top < MAX_INT:
+            return top + 1
+        if not self.taken(key + (1,)):
+            return 1
+        return self.db.execute(
+            "SELECT MIN(t.gid) + 1 FROM (%s) t WHERE t.gid >= 1 AND t.gid + 1 NOT IN (%s)"
+            % (taken, taken),
+            key,
+        ).fetchone()[0]
 
     @staticmethod
     def of_device(key):

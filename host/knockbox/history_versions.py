@@ -24,6 +24,7 @@ imports put copies, settle() stores the one chosen through rows.
 
 import json
 
+from knockbox.bounds import GAME_EVENTS_MAX
 from knockbox.fromevents import split, state, states
 
 DEVICE, KEPT, HISTORY = "device", "kept", "history"
@@ -148,7 +149,8 @@ class Versions:
         evs = [
             (seq, json.loads(body))
             for seq, body in self.db.execute(
-                "SELECT seq, body FROM events WHERE %s ORDER BY seq" % _KEY, key
+                "SELECT seq, body FROM events WHERE %s ORDER BY seq LIMIT ?" % _KEY,
+                tuple(key) + (GAME_EVENTS_MAX + 1,),
             )
         ]
         return states(split(evs)[-1]) if evs else set()

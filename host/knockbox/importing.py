@@ -20,22 +20,27 @@ Which game is which:
     dates or times are different games; one exported with its number here that went on since
     updates it; one deleted or taken out comes back under its id.
 So importing the same file twice adds nothing, and two laptops' histories of one device merge.
-Names: trimmed and in one Unicode form (knockbox.players), a typed-in game's at most the device's
-24 characters (a device's game's as sync stored them: an export always imports back), and renamed
-as the history renamed them (its aliases). Each import is one transaction and one batch, undone
-whole by `knockbox import --undo`. A file is read a record at a time (memory does
-not grow with its size).
+Names: a typed-in record's as knockbox.players.check takes them (one Unicode form, trimmed, at
+most the device's 24 characters, only what the device can draw; refused otherwise), a device's
+record's as sync stores them (knockbox.players.from_device: never refused, so that an export
+always imports back), and renamed as the history renamed them (its aliases). Each import is one
+transaction and one batch, undone whole by `knockbox import --undo`. What a record may hold is
+bounded (knockbox.bounds: HANDS_MAX hands; meta's device id, evening label and error cut to a
+length). A file is read a record at a time (memory does not grow with its size).
 Evenings: the games with the same meta.evening form one evening; without a label, the games of
 one date (meta.synced, else today) do. export writes each game's evening as its label (a synced
 game's: "DEVICE/EPOCH/SEQ" of the evening record), so export -> import gives the same evenings.
 """
 
+import contextlib
 import datetime
 import os
 import sys
+import tempfile
 
 from knockbox import derived
 from knockbox import players as P
+from knockbox.bounds import DEVICE_ID_MAX, ERROR_MAX, HANDS_MAX, LABEL_MAX, short_text
 from knockbox.errors import UserError
 from knockbox.files import json_records
 from knockbox.fromevents import identity, same_game
@@ -44,6 +49,7 @@ from knockbox.history_rows import IMPORT_DEVICE as IMPORT_DEVICE  # (of games ty
 from knockbox.history_versions import HISTORY
 from knockbox.plural import count
 from knockbox.progress import Progress
+from knockbox.textsafe import visible
 from knockcore.errors import GameError
 
 
@@ -75,16 +81,23 @@ class Game:
         if not isinstance(meta, dict):
             raise ValueError("meta must be an object")
         self.rec = {k: obj[k] for k in obj if k != "meta"}
+        hands = self.rec.get("hands")
+        if isinstance(hands, list) and len(hands) > HANDS_MAX:
+            raise ValueError("%d hands: a game has at most %d" % (len(hands), HANDS_MAX))
         self.key, self.gid = _key(meta), None
         if self.key is not None and self.key[0] == IMPORT_DEVICE:  # typed in, on another laptop
             self.key, self.gid = None, self.key[2]
-        if isinstance(self.rec.get("players"), list):
-            # a device's names are as the device had them (an export always imports back);
-            # names typed in are checked against the device's roster's limits
-            name = P.check if self.key is None and meta.get("status") != "invalid" else _text
-            self.rec["players"] = [
-                name(n, "player") if isinstance(n, str) else n for n in self.rec["players"]
-            ]
+        names = self.rec.get("players")
+        if (
+            isinstance(names, list)
+            and all(isinstance(n, str) for n in names)
+            and (self.key is not None or meta.get("status") == "invalid")
+        ):
+            # a device's game: its names as sync stores them (an older export may hold names
+            # the device cannot draw, or empty, or too long), so that every export imports back
+            self.rec["players"] = P.from_device(names)
+        elif isinstance(names, list):
+            self.rec["players"] = [P.check(n, "player") if isinstance(n, str) else n for n in names]
         self.synced = when(meta["synced"], "meta.synced") if "synced" in meta else today
         self.dated = "synced" in meta  # (when it was played, as the record says)
         self.updated = when(meta["updated"], "meta.updated") if "updated" in meta else self.synced
@@ -93,8 +106,13 @@ class Game:
         if self.seq is not None and not (type(self.seq) is int and 0 <= self.seq <= MAX_INT):
             raise ValueError("meta.seq %s is not a record number" % _r(self.seq))
         label = meta.get("evening")
-        if label is not None and (type(label) not in (str, int) or label == ""):
-            raise ValueError("meta.evening %s is not a label (a name or a number)" % _r(label))
+        if label is not None and (
+            type(label) not in (str, int) or label == "" or len(str(label)) > LABEL_MAX
+        ):
+            raise ValueError(
+                "meta.evening %s is not a label (a name or a number of at most %d characters)"
+                % (_r(label), LABEL_MAX)
+            )
         self.evening = (
             None if self.apart else (str(label) if label is not None else self.synced[:10])
         )
@@ -120,15 +138,13 @@ class Game:
             and isinstance(rec.get("players"), list)
             and all(isinstance(p, str) for p in rec["players"])
             and isinstance(meta.get("error"), str)
+            and len(meta["error"]) <= ERROR_MAX
         ):
             raise ValueError(
-                'a refused game (meta.status "invalid") needs its method, players and meta.error'
+                'a refused game (meta.status "invalid") needs its method, players and meta.error '
+                "(at most %d characters)" % ERROR_MAX
             )
         self.status, self.error, self.derived = "invalid", meta["error"], None
-
-
-def _text(name, what):
-    return P.text(P.clean(name), what)
 
 
 def _key(meta):
@@ -136,25 +152,83 @@ def _key(meta):
     if dev is None:
         return None
     if not (
-        isinstance(dev, str)
-        and dev
+        short_text(dev, DEVICE_ID_MAX)
         and type(epoch) is int
         and 0 <= epoch <= MAX_INT
         and (gid is None or (type(gid) is int and 1 <= gid <= MAX_INT))
     ):
         raise ValueError(
-            "meta.device, meta.epoch and meta.gid must be a device id and whole "
-            "numbers (as `knockbox export --json` writes them)"
+            "meta.device, meta.epoch and meta.gid must be a device id (at most %d characters) "
+            "and whole numbers (as `knockbox export --json` writes them)" % DEVICE_ID_MAX
         )
     return (dev, epoch, gid)
+
+
+def into(path, files, stdin=None, err=None):
+    """run() into the history file at path (None: the default one). A history that does not
+    exist yet is made whole or not at all, and never at another command's expense: the import
+    goes into a new file of its own beside it (.NAME.*.new), which takes the history's name only
+    once the import is committed, and only if no history appeared there meanwhile (another
+    import or a sync made one: the import is then made again into that one). A failed or
+    stopped import removes its own new file and nothing else."""
+    from knockbox.history import History, default_path
+
+    path = os.path.abspath(path or default_path())
+    if os.path.exists(path):
+        return run(History(path), files, stdin, err)
+    folder, name = os.path.split(path)
+    try:
+        os.makedirs(folder, exist_ok=True)
+        fd, new = tempfile.mkstemp(dir=folder, prefix="." + name + ".", suffix=".new")
+        os.close(fd)
+    except OSError as e:
+        raise UserError("%s: %s" % (path, e.strerror or e)) from None
+    try:
+        h = History(new)
+        h.path = path  # (what messages name)
+        try:
+            counts = run(h, files, stdin, err)
+        finally:
+            h.close()
+        if _place(new, path):
+            return counts
+    finally:
+        for p in (new, new + "-journal"):
+            with contextlib.suppress(OSError):
+                os.unlink(p)
+    if "-" in files:  # (standard input cannot be read again)
+        raise UserError(
+            "%s: another knockbox made this history while the import read standard input: "
+            "nothing was imported; import again" % path
+        )
+    return run(History(path), files, stdin, err)
+
+
+def _place(new, path):
+    """Give the file new the name path unless a file has it (then False): a hard link, which
+    never replaces a file; where the file system has none, a rename after a last look."""
+    try:
+        os.link(new, path)
+        return True
+    except FileExistsError:
+        return False
+    except OSError:
+        if os.path.exists(path):
+            return False
+    try:
+        os.rename(new, path)  # (Windows: never replaces a file either)
+    except FileExistsError:
+        return False
+    return True
 
 
 def run(h, files, stdin=None, err=None):
     """Import the records of these files ("-": stdin) into History h in one transaction, a
     record at a time, as one batch; returns counts {"new", "updated", "same", "apart"}, "batch"
-    (its number, None if it changed nothing), "twins" (knockbox.players.case_twins of its
-    names), "changes" (a line for each game it updated: store()) and "clashes"
-    (History.players.clashes()). UserError (nothing imported) at the first bad record. err: where progress is shown
+    (its number, None if it changed nothing), "twins" (knockbox.players.twins of its names),
+    "changes" (a line for each game it updated: store()) and "clashes"
+    (History.players.clashes()). UserError (nothing imported) at the first bad record. err:
+    where progress is shown
     when it is a terminal."""
     counts: dict = {"new": 0, "updated": 0, "same": 0, "apart": 0}
     changes: list = []
@@ -176,7 +250,7 @@ def run(h, files, stdin=None, err=None):
                 done = before + read[0]
             h.evenings.renumber()
             counts["batch"] = h.imports.end()
-            counts["twins"] = P.case_twins(names, h.players.names())
+            counts["twins"] = P.twins(names, h.players.names())
             counts["changes"] = changes
             counts["clashes"] = h.players.clashes()
     finally:
@@ -202,9 +276,10 @@ def _game(path, n, obj, today):
 
 
 def _who(obj):
+    """ " (Ann, Bob, Cy)": the players of a record, for its message (a name on one line)."""
     if isinstance(obj, dict) and isinstance(obj.get("players"), list):
         return " (%s)" % ", ".join(
-            P.shown(p if isinstance(p, str) else repr(p)) for p in obj["players"][:3]
+            P.shown(visible(p) if isinstance(p, str) else repr(p)) for p in obj["players"][:3]
         )
     return ""
 

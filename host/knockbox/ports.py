@@ -2,18 +2,17 @@
 
 find(): the port named with --port; else the MicroPython board on USB (pyserial's list of ports,
 by USB id, named as the OS names it: /dev/ttyACM0, /dev/cu.usbmodem1101, COM3); several: the list
-to choose from; none: a running simulator (`knockbox simulate` in its default folder says its
-port in its lock file there). lock(): the port for this process alone (knockbox.locks, files in
-the temporary folder); a second `sync` on it is told who has it. refused(): why a port cannot be
+to choose from; none: the running simulator, in whatever folder (`knockbox simulate` holds a lock
+file in its folder and one in running_dir(), beside the default folder, both saying its port);
+several: the list. lock(): the port for this process alone (knockbox.locks, a file in the user's
+private folder of locks); a second `sync` on it is told who has it. refused(): why a port cannot be
 opened, with what to do (on Linux, the `dialout` group).
 """
 
 import errno
 import hashlib
 import os
-import re
 import sys
-import tempfile
 from collections import namedtuple
 
 from knockbox import locks
@@ -56,11 +55,51 @@ def boards(ports=None):
     return sorted(found)
 
 
+def running_dir():
+    """Where every running simulator holds a lock file (running_lock()) saying its folder and
+    port, whatever its folder: beside the default folder."""
+    return os.path.join(os.path.dirname(default_sim_dir()), "running")
+
+
+def running_lock(sim_dir):
+    """The lock file in running_dir() of the simulator of folder sim_dir."""
+    key = os.path.abspath(sim_dir)
+    return os.path.join(
+        running_dir(),
+        "sim-%s.lock" % hashlib.sha256(key.encode("utf-8", "replace")).hexdigest()[:16],
+    )
+
+
 def simulator(sim_dir=None):
-    """The running simulator's Port (its folder: default_sim_dir()), or None."""
+    """The Port of the simulator running in folder sim_dir (default: default_sim_dir()), or
+    None."""
     sim_dir = sim_dir or default_sim_dir()
-    who = locks.holder(os.path.join(sim_dir, SIM_LOCK))
-    if not who or not who.get("port"):
+    return _sim_port(locks.holder(os.path.join(sim_dir, SIM_LOCK)), sim_dir)
+
+
+def simulators():
+    """The Ports of the simulators running now, in any folder (sorted by folder)."""
+    found = {}
+    try:
+        names = sorted(os.listdir(running_dir()))
+    except OSError:
+        names = []
+    for name in names:
+        if name.startswith("sim-") and name.endswith(".lock"):
+            who = locks.holder(os.path.join(running_dir(), name))
+            port = _sim_port(who, (who or {}).get("dir"))
+            if port:
+                found[who["dir"]] = port
+    default = os.path.abspath(default_sim_dir())
+    if default not in found:  # (one started before running_dir() was)
+        port = simulator(default)
+        if port:
+            found[default] = port
+    return [found[d] for d in sorted(found)]
+
+
+def _sim_port(who, sim_dir):
+    if not who or not who.get("port") or not sim_dir:
         return None
     return Port(who["port"], "the simulator in %s (process %s)" % (sim_dir, who.get("pid")))
 
@@ -79,9 +118,14 @@ def find(port=None, sim=True, none_hint=""):
             "several MicroPython boards are plugged in; pick one with --port:\n"
             + "\n".join("  %s  (%s)" % p for p in found)
         )
-    running = simulator() if sim else None
+    running = simulators() if sim else []
+    if len(running) == 1:
+        return running[0]
     if running:
-        return running
+        raise UserError(
+            "several simulators are running; pick one with --port:\n"
+            + "\n".join("  %s  (%s)" % p for p in running)
+        )
     ids = ", ".join("%04x:%04x" % k for k in sorted(USB_IDS))
     raise UserError(
         "no MicroPython board found on USB (looked for USB ids %s)%s: plug it in "
@@ -102,12 +146,7 @@ def _lock_path(device):
         key = device.upper()  # com3 is COM3
     elif os.path.exists(device):
         key = os.path.realpath(device)  # /dev/serial/by-id/... is /dev/ttyACM0
-    name = re.sub(r"[^A-Za-z0-9]+", "_", key).strip("_")[-40:]
-    digest = hashlib.sha256(key.encode("utf-8", "replace")).hexdigest()[:12]
-    user = "-%d" % os.getuid() if hasattr(os, "getuid") else ""
-    return os.path.join(
-        tempfile.gettempdir(), "knockbox-locks" + user, "port-%s-%s.lock" % (name, digest)
-    )
+    return locks.named("port", key)
 
 
 def refused(device, e):

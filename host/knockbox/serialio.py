@@ -15,6 +15,7 @@ import time
 
 from knockbox import ports
 from knockbox.errors import UserError
+from knockbox.textsafe import visible
 from knockbox.files import half_character
 from knockbox.plural import count
 from knockcore import proto
@@ -152,7 +153,7 @@ class Connection:
                     self._seen(line)
                 continue  # garbage, or a late reply to an older request
             if "error" in rep:
-                raise DeviceError("the device refused %s: %s" % (op, rep["error"]))
+                raise DeviceError("the device refused %s: %s" % (op, visible(str(rep["error"]))))
             if rep.get("ok") is not True:
                 self._seen(line)
                 raise LinkError(

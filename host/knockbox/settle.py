@@ -19,9 +19,9 @@ MAX_STAKE = STAKE_MAX // 100  # money per point at most (the device's limit, in 
 STAKE_HELP = "money per point, in whole hundredths from 0.01 to %d (e.g. 0.05, 0.1, 1)" % MAX_STAKE
 
 
-def parse_stake(text, option="--per-point"):
+def parse_stake(text, option="--per-point", off=False):
     """Money per point typed by the user (e.g. "0.05") as hundredths (int), or UserError naming
-    the option."""
+    the option; 0 only with off (the device's stake: 0 switches the money off)."""
     try:
         v = decimal.Decimal(text.strip())
     except (decimal.InvalidOperation, AttributeError):
@@ -35,6 +35,11 @@ def parse_stake(text, option="--per-point"):
         raise UserError(
             "%s: %s is not a whole number of hundredths (0.01, 0.05, 1: the device "
             "and the laptop count money in hundredths)" % (option, text)
+        )
+    if not h and not off:
+        raise UserError(
+            "%s: %s is no money: give an amount from 0.01 to %d per point"
+            % (option, text, MAX_STAKE)
         )
     return int(h)
 

@@ -12,12 +12,19 @@ All of it is one SQLite transaction per sync. If the link fails part way (unplug
 garbage) the pages that arrived whole and checked out are committed with the games they make,
 and the error is reported: the next sync resumes after the last stored event. A page is never
 stored in part, so the history always equals the device's journal up to some record.
+
+A sync reads the journal up to the last record the device's hello named, and at most SYNC_MAX
+records (knockbox.bounds): a device that has more, or whose journal never ends, is read on by
+the next sync; so one transaction, and what Ctrl-C saves, stay bounded. The hello's device id,
+board and firmware must be short texts (DEVICE_ID_MAX, INFO_MAX): they are stored with every
+event and printed.
 """
 
 import sys
 
 from knockbox import history as H
 from knockbox import players, serialio
+from knockbox.bounds import DEVICE_ID_MAX, INFO_MAX, LIST_MAX, SYNC_MAX, short_text
 from knockbox.errors import UserError
 from knockbox.plural import count
 from knockbox.progress import Progress
@@ -41,6 +48,17 @@ def check_hello(r):
             raise serialio.LinkError(
                 "the device's hello has %s %d, out of range (0..%d)" % (k, r[k], H.MAX_INT)
             )
+    if not short_text(r["device"], DEVICE_ID_MAX):
+        raise serialio.LinkError(
+            "the device's hello has a device id that is not a short text (%d characters; at "
+            "most %d): not a Knockbox?" % (len(r["device"]), DEVICE_ID_MAX)
+        )
+    for k in ("board", "fw"):
+        if r.get(k) is not None and not short_text(r[k], INFO_MAX):
+            raise serialio.LinkError(
+                "the device's hello has a %r that is not a short text (at most %d characters): "
+                "not a Knockbox?" % (k, INFO_MAX)
+            )
     if r.get("format") != FORMAT:
         raise UserError(
             "the device records games as %r; this knockbox reads %r: update one of "
@@ -53,7 +71,7 @@ def _check_page(r, after, epoch):
     if r.get("epoch") != epoch:
         raise UserError("the device was erased during the sync: run `knockbox sync` again")
     evs = r.get("ev")
-    if not isinstance(evs, list) or not _count(r.get("last_seq")):
+    if not isinstance(evs, list) or len(evs) > PAGE or not _count(r.get("last_seq")):
         raise serialio.LinkError("the device sent a malformed events page")
     out = []
     seq = after
@@ -93,6 +111,8 @@ class Sync:
         self.notes = []  # games the history keeps more of than the device now has
         self.invalid = []
         self.complete = False
+        self.more = False  # SYNC_MAX records were read: the next sync reads on
+        self.no_game = 0  # records of no game that are not the device's own
 
     def run(self, info=None):
         info = info or self.conn.hello()
@@ -108,7 +128,7 @@ class Sync:
         elif epoch not in known:
             self.say(
                 "device %s was erased since the last sync (epoch %d, before %d): its "
-                "earlier games stay in the history" % (dev, epoch, max(known))
+                "earlier games stay in the history" % (visible(dev), epoch, max(known))
             )
         when = H.now()
         with self.hist.transaction():
@@ -118,7 +138,7 @@ class Sync:
             failure = None
             try:
                 self._pull(dev, epoch, info["last_seq"])
-                self.complete = True
+                self.complete = not self.more
             except (serialio.LinkError, UserError, KeyboardInterrupt) as e:
                 failure = e  # keep the whole pages that arrived; report after the commit
             ids = []
@@ -131,12 +151,22 @@ class Sync:
                 self.hist.devices.built(dev, epoch)
             rows = self.hist.games(ids) if ids else []
             self.invalid = [g for g in rows if g["status"] == "invalid"]
-            twins = players.case_twins(
+            twins = players.twins(
                 {n for g in rows for n in g["players"]}, self.hist.players.names() if rows else []
             )
             clashes = self.hist.players.clashes()
+        if self.no_game > LIST_MAX:
+            self.say(
+                "and %d more records with no usable game number: kept, not replayed"
+                % (self.no_game - LIST_MAX)
+            )
+        if self.more:
+            self.say(
+                "the device has more records than one sync reads (%s): `knockbox sync` again "
+                "reads on" % count(SYNC_MAX, "record")
+            )
         for note in self.notes:
-            self.say(kept_note(dev, *note))
+            self.say(kept_note(visible(dev), *note))
         for line in players.twin_lines(twins):
             self.say("note: " + line)
         for line in clashes:
@@ -180,6 +210,8 @@ class Sync:
                         continue
                     evs = evs[1:]
                     after = have
+                if evs and evs[-1][0] > last:  # (records added since the hello: the next sync's)
+                    evs = [e for e in evs if e[0] <= last]
                 if evs:
                     # touched first: whatever interrupts after add_events, the games get built
                     for seq, ev in evs:
@@ -187,16 +219,20 @@ class Sync:
                         if g is not None:
                             self.touched.add(g)
                         elif ev.get("t") not in ("epoch", events.EVENING):  # its own records
-                            self.say(
-                                "record %d (%s) has no usable game number: kept, not replayed"
-                                % (seq, ev.get("t"))
-                            )
+                            self.no_game += 1
+                            if self.no_game <= LIST_MAX:
+                                self.say(
+                                    "record %d (%s) has no usable game number: kept, not "
+                                    "replayed" % (seq, visible(players.shown(str(ev.get("t")))))
+                                )
                     self.touched |= self.hist.devices.add_events(dev, epoch, evs)
                     self.new_events += len(evs)
                     after = evs[-1][0]
-                    total = max(total, r["last_seq"] - have)
                     progress("records", after - have, total)
-                if after >= r["last_seq"] or not r["ev"]:
+                if after >= min(last, r["last_seq"]) or not r["ev"]:
+                    break
+                if self.new_events >= SYNC_MAX:
+                    self.more = True
                     break
         finally:
             progress.end()  # (the line is cleared before any message)

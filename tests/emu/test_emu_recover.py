@@ -1,4 +1,4 @@
-"""A device that recovers (issue 14), on the emulated Pico, through what a user and a laptop have:
+"""A device that recovers, on the emulated Pico, through what a user and a laptop have:
 the buttons, VBUS, the panel's BUSY pin, the USB serial port (`knockbox sync`, the raw REPL that
 `knockbox deploy` uses) and what the panel and the power latch do (SPI and GPIO logs).
 

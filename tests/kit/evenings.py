@@ -67,6 +67,23 @@ class Link:
         return {"ok": True, "epoch": self.epoch, "last_seq": len(self.evs), "ev": page}
 
 
+def write_names(path, names):
+    """Put names {old: new} into the history file at path by hand, under every rule of
+    knockbox.players (as a history from elsewhere, or an older knockbox's, may hold them)."""
+    import sqlite3
+
+    con = sqlite3.connect(path)
+    with con:
+        for old, new in names.items():
+            a, b = json.dumps(old), json.dumps(new, ensure_ascii=False)
+            con.execute(
+                "UPDATE games SET players = replace(players, ?, ?), record = replace(record, ?, ?)",
+                (a, b, a, b),
+            )
+            con.execute("UPDATE seats SET player = ? WHERE player = ?", (new, old))
+    con.close()
+
+
 def sync_into(path, evs, epoch=0, dev=DEV):
     """Sync a journal into the history at path; returns the Sync."""
     return sync.Sync(Link(evs, epoch, dev), history.History(path), io.StringIO()).run()

@@ -25,10 +25,14 @@ removed; nothing else in the folder is touched: a manifest's entry that is not a
 makes (folder.PAGE), or that leads out of the folder (../, an absolute path, a folder linked
 elsewhere), is left alone and dropped from the manifest.
 
-A first build writes the manifest, marked "partial", before anything else: a build that is
-stopped (Ctrl-C, a full disk, a kill) leaves a folder the next build takes up, removing the
-pages it no longer makes, and the temporary files of a page being written (.knockbox-*.tmp) are
-removed.
+Every page is listed in the manifest before it is written, and the pages made are put in it now
+and then and when a build stops (folder.Folder.plan, CHECKPOINT): a build that is stopped
+(Ctrl-C, a full disk, a kill) leaves a folder the next build takes up, keeping the pages made
+from the same inputs (it makes and writes only what is missing or changed) and removing those it
+no longer makes; a file the manifest does not list is never written over nor removed, and a
+folder of the book that is a link is refused (the book writes only inside its folder). The
+temporary files of a page being written (.knockbox-*.tmp) are removed. One build per folder at
+a time: build() holds a lock on the folder (knockbox.locks) while it works.
 
 Worker processes ignore Ctrl-C, and while the book is built only the first Ctrl-C counts (more
 while it stops are ignored): the build stops the workers (terminate) and knockbox says
@@ -54,8 +58,9 @@ import contextlib
 import gc
 import hashlib
 import json
+import os
 
-from knockbox import ratings
+from knockbox import locks, ratings
 from knockbox.book import render, workers
 from knockbox.book.folder import MANIFEST, Folder
 from knockbox.book.render import Pages, evening_page, pages, slug, version
@@ -66,6 +71,7 @@ from knockbox.errors import UserError
 __all__ = ["MANIFEST", "Book", "build", "make_evening", "pages", "slug", "version"]
 
 SUMS = 2  # bump when sums() counts differently: every evening summed again
+KEEP_SUMS = 100  # evenings summed between two writes of their sums into the history
 _JSON = json.JSONEncoder(ensure_ascii=False, sort_keys=True)  # (json.dumps makes one a call)
 
 
@@ -96,6 +102,9 @@ class Book:
             with workers.one_interrupt():
                 try:
                     return self._build(rows)
+                except BaseException:  # (a Ctrl-C, a full disk: the pages made are kept)
+                    self.folder.stopped()
+                    raise
                 finally:
                     if self.later:  # (stopped before _wait(): a Ctrl-C, a full disk)
                         workers.stop(self.later[0])
@@ -111,6 +120,7 @@ class Book:
         players = self.store.players()
         self.pages = Pages(self.store, self.lang, pages(players))
         summed = {key: inputs for key, inputs in keys.values()}
+        self.folder.plan(["players/" + self.pages.page[name] for name in sorted(players)])
         for i, name in enumerate(sorted(players)):
             self.progress("player pages", i, len(players))
             self._player(
@@ -149,6 +159,7 @@ class Book:
             if page or not summed:
                 todo.append((n, [r[0] for r in groups[n]], inputs, page, not summed))
         later = [(n, ids, inputs) for n, ids, inputs, page, _ in todo if page]
+        self.folder.plan([evening_page(n) for n, _, _ in later])
         if self.jobs >= 2 and later and len(todo) < 4 * self.jobs:
             # an update: its few pages made by worker processes meanwhile, written by _wait()
             pool = workers.pool(min(self.jobs, len(later)))
@@ -166,14 +177,22 @@ class Book:
                 ],
             )
             todo = [(n, ids, inputs, False, summ) for n, ids, inputs, _, summ in todo if summ]
-        made = {}
-        with contextlib.closing(self._make(todo)) as each:  # (closed: its workers stopped)
-            for i, ((n, _, inputs, page, _), (html, got)) in enumerate(zip(todo, each)):
-                self.progress("evening pages" if page else "evenings summed", i + 1, len(todo))
-                if page:
-                    self.folder.put(evening_page(n), html, inputs)
-                if got is not None:
-                    made[keys[n][0]] = (keys[n][1], got)
+        made: dict = {}
+        try:
+            with contextlib.closing(self._make(todo)) as each:  # (closed: its workers stopped)
+                for i, ((n, _, inputs, page, _), (html, got)) in enumerate(zip(todo, each)):
+                    self.progress("evening pages" if page else "evenings summed", i + 1, len(todo))
+                    if page:
+                        self.folder.put(evening_page(n), html, inputs)
+                    if got is not None:
+                        made[keys[n][0]] = (keys[n][1], got)
+                    if len(made) >= KEEP_SUMS:  # (kept as they come: a stopped build keeps them)
+                        self.store.put(made)
+                        made = {}
+        except BaseException:
+            with contextlib.suppress(Exception):
+                self.store.put(made)
+            raise
         self.store.put(made, set(kept) - {k for k, _ in keys.values()})
         return keys
 
@@ -236,7 +255,9 @@ class Book:
         first."""
         out = []
         self.folder.make("years")
-        for year, ns in self.pages.years(keys, numbers):
+        years = self.pages.years(keys, numbers)
+        self.folder.plan(["years/%s.html" % year for year, _ in years])
+        for year, ns in years:
             path = "years/%s.html" % year
             inputs = _key(self.version, self.lang, year, [(n, keys[n][1]) for n in ns])
             if not self.folder.fresh(path, inputs):
@@ -260,5 +281,10 @@ def _rows(h):
 def build(h, folder, lang="en", jobs=1, progress=None):
     """Bring the book in folder up to date with history h; returns {"evenings", "players",
     "written", "kept", "removed", "anew", "foreign"}. jobs: processes making evening pages at
-    once; progress: see the module's doc."""
-    return Book(h, folder, lang, jobs, progress).build()
+    once; progress: see the module's doc. One build per folder at a time: knockbox.locks.Busy
+    when another knockbox is building a book there."""
+    key = os.path.realpath(folder)
+    with locks.Lock(locks.named("book", key)).acquire(
+        "the book's folder %s" % folder, "knockbox book"
+    ):
+        return Book(h, folder, lang, jobs, progress).build()

@@ -28,12 +28,12 @@ def default_lang():
     return "en"
 
 
-def add_lang_option(p):
+def add_lang_option(p, what="the rules core's messages"):
     p.add_argument(
         "--lang",
         choices=("en", "ru"),
         default=None,
-        help="language of the rules core's messages (default: from the locale)",
+        help="language of %s (default: from the locale)" % what,
     )
 
 
@@ -59,15 +59,31 @@ def add_port_options(p):
     )
 
 
+MAX_TIMEOUT = 3600.0  # seconds: --timeout at most
+
+
 def open_port(args, err, command):
     """The device's serial connection (knockbox.serialio) on --port, else on the board or the
-    simulator knockbox.ports finds (said on err), held for this command alone."""
+    simulator knockbox.ports finds (said on err), held for this command alone. UserError for a
+    --timeout that is no time to wait, before any port is looked for."""
     from knockbox import ports, serialio
 
+    if not 0 < args.timeout <= MAX_TIMEOUT:  # (NaN too)
+        raise UserError(
+            "--timeout: %s is not a number of seconds above 0 and at most %d"
+            % (_number(args.timeout), MAX_TIMEOUT)
+        )
     found = ports.find(args.port)
     if found.description:
         err.write("%s: %s\n" % (found.device, found.description))
     return serialio.open_device(found.device, args.timeout, "knockbox " + command)
+
+
+def _number(v):
+    """A float as typed: 5 for 5.0, -1 for -1.0."""
+    return (
+        "%d" % v if v == v and v not in (float("inf"), float("-inf")) and v == int(v) else "%g" % v
+    )
 
 
 def open_history(args, create=False):
@@ -157,16 +173,39 @@ def winner_names(row):
 
 def status_text(row, lang="en"):
     """A stored game's status for people: "over", "invalid: record 4: ...", "(replaced ...)";
-    the rules core's message in lang."""
+    in lang (the rules core's message too)."""
     from knockbox import messages
+    from knockbox.cliwords import LANGS
+    from knockbox.textsafe import visible
 
-    s = row["status"] + (": " + messages.translate(row["error"], lang) if row["error"] else "")
-    return s + (" (replaced on the device by another game)" if row["replaced"] else "")
+    w = LANGS[lang]
+    s = w.get(row["status"], row["status"])
+    s += ": " + visible(messages.translate(row["error"], lang)) if row["error"] else ""
+    return s + (w["replaced"] if row["replaced"] else "")
+
+
+def open_in_browser(path, err):
+    """Open the page at path in the web browser; when none starts, say so on err with where
+    the page is (the page is written all the same: not an error)."""
+    import pathlib
+    import webbrowser
+
+    from knockbox.textsafe import visible
+
+    try:
+        opened = webbrowser.open(pathlib.Path(os.path.abspath(path)).as_uri())
+    except webbrowser.Error:
+        opened = False
+    if not opened:
+        err.write("note: no web browser started here: open %s in one\n" % visible(str(path)))
+    return opened
 
 
 def write_json(out, obj, **options):
-    json.dump(obj, out, ensure_ascii=False, indent=1, **options)
-    out.write("\n")
+    """obj as JSON (its unsafe characters as JSON escapes: knockbox.textsafe.json_safe)."""
+    from knockbox.textsafe import json_safe
+
+    out.write(json_safe(json.dumps(obj, ensure_ascii=False, indent=1, **options)) + "\n")
 
 
 def write_table(out, rows, right=()):

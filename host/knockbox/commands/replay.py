@@ -9,6 +9,7 @@ from knockbox import messages
 from knockbox.commands.common import add_lang_option, lang_of
 from knockbox.errors import UserError
 from knockbox.files import read_json
+from knockbox.textsafe import json_safe
 
 HELP = "print the standings of a game record as JSON"
 DESCRIPTION = "Replay a game record (knockbox-game/1) and print standings JSON."
@@ -113,5 +114,5 @@ def run(args, out, err, stdin=None):
         st = ENGINES[args.engine](rec)
     except UserError as e:  # the rules core refused the record: say why in the language
         raise UserError(messages.translate(str(e), lang_of(args))) from None
-    out.write(format_standings(st) + "\n")
+    out.write(json_safe(format_standings(st)) + "\n")
     return 0

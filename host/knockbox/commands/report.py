@@ -9,14 +9,13 @@ statistics of `knockbox stats`. With no selection: the latest evening. Evenings 
 """
 
 import os
-import pathlib
-import webbrowser
 
 from knockbox.commands.common import (
     add_db_option,
     add_selection,
     default_lang,
     open_history,
+    open_in_browser,
     select,
 )
 from knockbox.files import write_whole
@@ -57,5 +56,5 @@ def run(args, out, err):
     write_whole(path, [html], args.output)
     err.write("report of %s written to %s\n" % (count(len(rows), "game"), args.output))
     if args.open:
-        webbrowser.open(pathlib.Path(path).as_uri())
+        open_in_browser(path, err)
     return 0

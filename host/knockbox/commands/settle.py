@@ -26,6 +26,7 @@ from knockbox.commands.common import (
     write_table,
 )
 from knockbox.errors import UserError
+from knockbox.bounds import listed
 from knockbox.plural import count
 from knockbox.textsafe import visible
 
@@ -56,7 +57,7 @@ def run(args, out, err):
     if not res["games"]:
         msg = "no finished games to settle"
         if res["skipped"]:
-            msg += " (unfinished: %s)" % ", ".join("%d" % i for i, _ in res["skipped"])
+            msg += " (unfinished: %s)" % listed("%d" % i for i, _ in res["skipped"])
         raise UserError(msg)
     out.write(
         "%sgames %s\n"

@@ -7,6 +7,7 @@ import shutil
 import signal
 
 from knockbox import screen
+from knockbox.textsafe import raw, visible
 
 HELP = "a b c: buttons A B C   A B C (Shift): long press   \u2191 \u2193 or k j: Up Down   q: quit"
 
@@ -18,7 +19,7 @@ class TerminalView:
     simulator starts are read, not flushed); leaving restores the terminal as it was."""
 
     def __init__(self, out, fd):
-        self.out = out
+        self.out = raw(out)  # the screen is drawn with escape sequences; its texts are visible()
         self.fd = fd
         self.frame = None
         self.info = ""
@@ -81,9 +82,7 @@ class TerminalView:
         lines.append("\u2514" + "\u2500" * vw + "\u2518")
         lines.append(HELP[:cols])
         port = "serial port: %s   (knockbox sync --port %s)" % (self.port, self.port)
-        lines.append(port[:cols])
-        lines.append(self.info[:cols])
-        lines.append(self.status[:cols])
+        lines += [visible(t)[:cols] for t in (port, self.info, self.status)]
         if len(lines) > rows:  # never scroll: keep the help and status, drop picture rows
             keep_tail = 4 + 1
             lines = lines[: max(rows - keep_tail, 1)] + lines[-keep_tail:]
