@@ -271,7 +271,7 @@ def figures(db):
     }
 
 
-@pytest.mark.slow  # ~12 s of CPU
+@pytest.mark.slow  # forty sequences of commands
 @settings(max_examples=40, deadline=None)
 @given(st.integers(0, 2**32), st.integers(1, 24))
 def test_whatever_is_done_to_a_history_its_numbers_are_its_games(seed, n):

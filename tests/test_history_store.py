@@ -375,6 +375,10 @@ def test_games_imported_into_the_past_get_new_evening_numbers(capsys, tmp_path):
     )
 
 
+def unrated(stats):
+    return [{k: v for k, v in p.items() if k not in ("rating", "uncertainty")} for p in stats]
+
+
 def test_a_schema_3_file_is_upgraded_in_place_and_its_history_operations_go_on(capsys, tmp_path):
     # tests/fixtures/history-v3.sqlite3 was written by the code of release 0.3.0 (commit
     # 34dec84, schema 3) with tests/fixtures/make_history_v3.py: two devices, a device game
@@ -387,7 +391,10 @@ def test_a_schema_3_file_is_upgraded_in_place_and_its_history_operations_go_on(c
     for key, expected in sorted(want.items()):
         code, out, err = knockbox(*key.split(), "--db", db)
         assert code == 0, (key, err)
-        assert kept(expected, json.loads(out)), key
+        got = json.loads(out)
+        if key == "stats --json":  # (the ratings' model is not the history's: not compared)
+            expected, got = unrated(expected), unrated(got)
+        assert kept(expected, got), key
     c = sqlite3.connect(db)
     assert c.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone() == ("4",)
     tables = {r[0] for r in c.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
