@@ -112,6 +112,11 @@ class Versions:
             return "gone", None
         best = choose(vs, lambda: self.device_states(key))
         synced = min(v["synced"] for v in vs)
+        # when this version was first seen changed: of the copies that are it, the earliest
+        same = [v for v in vs if (v["record"], v["status"]) == (best["record"], best["status"])]
+        updated = min(v["updated"] for v in same)
+        seqs = [v["seq"] for v in same if v["seq"] is not None]
+        seq = max(seqs) if seqs else None
         evening = best["evening"]
         dev = next((v for v in vs if v["source"] == DEVICE), None)
         if dev is not None or evening is None:
@@ -125,21 +130,21 @@ class Versions:
             self.rows.add(
                 *key,
                 synced,
-                best["updated"],
+                updated,
                 rec,
                 best["status"],
                 best["error"],
                 evening,
                 row_id=self.rows.reserved(key),
-                seq=best["seq"],
+                seq=seq,
                 d=d,
             )
             return "new", best
         self.evenings.set(row["id"], evening)
-        now = (rec, best["status"], best["error"], synced, best["updated"], best["seq"])
+        now = (rec, best["status"], best["error"], synced, updated, seq)
         if tuple(row[k] for k in ("record", "status", "error", "synced", "updated", "seq")) == now:
             return "same", best
-        self.rows.set_record(row["id"], *now[3:5], *now[:3], seq=best["seq"], d=d)
+        self.rows.set_record(row["id"], *now[3:5], *now[:3], seq=seq, d=d)
         return "updated", best
 
     def device_states(self, key):
