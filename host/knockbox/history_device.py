@@ -119,29 +119,24 @@ class DeviceMirror:
         among them may change (normally none: an evening starts before its games)."""
         rows, starts = [], []
         for seq, ev in evs:
-            rows.append(
-                (
-                    device_id,
-                    epoch,
-                    seq,
-                    event_gid(ev),
-                    json.dumps(ev, ensure_ascii=False, sort_keys=True),
-                )
-            )
-            g = evening_next(ev) if rows[-1][3] is None else None
+            gid = event_gid(ev)
+            body = json.dumps(ev, ensure_ascii=False, sort_keys=True)
+            rows.append((device_id, epoch, seq, gid, body))
+            g = evening_next(ev) if gid is None else None
             if g is not None:
                 starts.append((device_id, epoch, seq, g))
         self.db.executemany("INSERT INTO events VALUES (?, ?, ?, ?, ?)", rows)
         if not starts:
             return set()
         self.db.executemany("INSERT INTO evening_starts VALUES (?, ?, ?, ?)", starts)
-        return self._after_evening_starts(device_id, epoch, starts[0][2])
+        _dev, _epoch, first, _next = starts[0]
+        return self._after_evening_starts(device_id, epoch, first)
 
     def game_events(self, device_id, epoch, gid):
         """[(seq, event)] of a game, the first GAME_EVENTS_MAX + 1 (more: the game is refused)."""
         return [
-            (r[0], json.loads(r[1]))
-            for r in self.db.execute(
+            (seq, json.loads(body))
+            for seq, body in self.db.execute(
                 "SELECT seq, body FROM events WHERE device_id = ? AND epoch = ? AND gid = ? "
                 "ORDER BY seq LIMIT ?",
                 (device_id, epoch, gid, GAME_EVENTS_MAX + 1),
@@ -264,11 +259,28 @@ class DeviceMirror:
             if (rec.get("hands") or [])[: len(have)] == have:
                 self._move(key, row)
                 if row["record"] != rec or row["status"] != status:
-                    self.rows.set_record(row["id"], row["synced"], when, rec, status, error)
+                    self.rows.set_record(
+                        row["id"],
+                        synced=row["synced"],
+                        updated=when,
+                        rec=rec,
+                        status=status,
+                        error=error,
+                    )
                 return True
         if self.rows.find(rec, key[:2], apart=True) is not None:
             return False
-        self.rows.add(key[0], key[1], None, when, when, rec, status, error, None)
+        self.rows.add(
+            device_id=key[0],
+            epoch=key[1],
+            gid=None,
+            synced=when,
+            updated=when,
+            rec=rec,
+            status=status,
+            error=error,
+            evening=None,
+        )
         return True
 
     @staticmethod

@@ -57,12 +57,13 @@ class Imports:
         them), the deleted games it brought back deleted again (delete_op(): the delete's
         number). Returns {"batch", "at", "files", "removed", "restored"}; UserError if there is
         none."""
-        r = self.db.execute(
+        last = self.db.execute(
             "SELECT id, at, files FROM imports WHERE undone IS NULL ORDER BY id DESC LIMIT 1"
         ).fetchone()
-        if r is None:
+        if last is None:
             raise UserError("no import to undo")
-        batch, removed, restored = r[0], 0, 0
+        batch, at, files = last
+        removed = restored = 0
         steps = self.db.execute(
             "SELECT game_id, what, device_id, epoch, gid FROM import_steps WHERE batch = ? "
             "ORDER BY game_id",
@@ -91,8 +92,8 @@ class Imports:
         self.evenings.renumber()
         return {
             "batch": batch,
-            "at": r[1],
-            "files": json.loads(r[2]),
+            "at": at,
+            "files": json.loads(files),
             "removed": removed,
             "restored": restored,
         }

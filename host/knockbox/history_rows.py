@@ -6,10 +6,12 @@ through it. knockbox.history's header says what a game's key is."""
 
 import datetime
 import json
+from typing import Any
 
 from knockbox import derived
 from knockbox.fromevents import MAX_INT
 from knockbox.history_read import SEAT_COUNTS
+from knockbox.history_schema import named
 from knockcore.errors import GameError
 
 
@@ -23,26 +25,26 @@ class GameRows:
 
     def add(
         self,
-        device_id,
-        epoch,
-        gid,
-        synced,
-        updated,
-        rec,
-        status,
-        error,
-        evening,
-        d=None,
-        row_id=None,
-        seq=None,
-    ):
+        *,
+        device_id: str,
+        epoch: int,
+        gid: int | None,
+        synced: str,
+        updated: str,
+        rec: dict[str, Any],
+        status: str,
+        error: str | None,
+        evening: str | None,
+        d: derived.Derived | None = None,
+        row_id: int | None = None,
+        seq: int | None = None,
+    ) -> int:
         """Store a game: its record, checked and derived (d: derived.derive(rec) if made); gid
         None: off any device's key (-id); evening: its evening's key or None; row_id: its id
         (one it had before), else a new one. Returns the row's id. Call evenings.renumber()
         after the last."""
-        if d is None and status != "invalid":
+        if d is None and status != "invalid":  # (a game the history refused is not derived)
             d = derived.derive(rec)
-        winners = d[0]["winners"] if d and d[0]["over"] else []
         if row_id is None:
             row_id = self.new_id()
         self.db.execute(
@@ -60,7 +62,7 @@ class GameRows:
                 json.dumps(rec.get("players") or [], ensure_ascii=False),
                 len(rec.get("hands") or []),
                 status,
-                json.dumps(winners),
+                json.dumps(_winners(d)),
                 json.dumps(rec, ensure_ascii=False, sort_keys=True),
                 error,
                 seq,
@@ -85,12 +87,22 @@ class GameRows:
         )
         return row_id
 
-    def set_record(self, row_id, synced, updated, rec, status, error, d=None, seq=None):
+    def set_record(
+        self,
+        row_id: int,
+        *,
+        synced: str,
+        updated: str,
+        rec: dict[str, Any],
+        status: str,
+        error: str | None,
+        d: derived.Derived | None = None,
+        seq: int | None = None,
+    ) -> None:
         """Game row_id's record, status and derived data, as given (another copy of the game
         chosen: knockbox.history_versions)."""
-        if d is None and status != "invalid":
+        if d is None and status != "invalid":  # (a game the history refused is not derived)
             d = derived.derive(rec)
-        winners = d[0]["winners"] if d and d[0]["over"] else []
         self.db.execute(
             "UPDATE games SET synced = ?, updated = ?, players = ?, hands = ?, status = ?, "
             "winners = ?, record = ?, error = ?, seq = ? WHERE id = ?",
@@ -100,7 +112,7 @@ class GameRows:
                 json.dumps(rec.get("players") or [], ensure_ascii=False),
                 len(rec.get("hands") or []),
                 status,
-                json.dumps(winners),
+                json.dumps(_winners(d)),
                 json.dumps(rec, ensure_ascii=False, sort_keys=True),
                 error,
                 seq,
@@ -124,14 +136,16 @@ class GameRows:
     def on_key(self, key):
         """The game under this key (device id, epoch, gid) as {id, record, status, error,
         synced, updated, evening}, None if none."""
-        r = self.db.execute(
-            "SELECT id, record, status, error, synced, updated, evening, seq FROM games WHERE "
-            "device_id = ? AND epoch = ? AND gid = ?",
-            key,
+        r = named(
+            self.db.execute(
+                "SELECT id, record, status, error, synced, updated, evening, seq FROM games WHERE "
+                "device_id = ? AND epoch = ? AND gid = ?",
+                key,
+            )
         ).fetchone()
         if r is None:
             return None
-        return dict(zip(_ON_KEY, r), record=json.loads(r[1]))
+        return dict(r, record=json.loads(r["record"]))
 
     def next_gid(self, device_id, epoch):
         """The next free game number of a device epoch (the device "import"'s games), never one
@@ -212,7 +226,7 @@ class GameRows:
         derived.derive(rec) if already made."""
         self.db.execute("DELETE FROM seats WHERE game_id = ?", (row_id,))
         try:
-            st, play, seats = (d or derived.derive(rec))[:3]
+            d = d or derived.derive(rec)
         except (GameError, TypeError, AttributeError, KeyError):
             self.db.execute(
                 "UPDATE games SET standings = NULL, play = NULL WHERE id = ?", (row_id,)
@@ -220,11 +234,11 @@ class GameRows:
             return
         self.db.execute(
             "UPDATE games SET standings = ?, play = ? WHERE id = ?",
-            (_dumps(st), _dumps(play), row_id),
+            (_dumps(d.standings), _dumps(d.play), row_id),
         )
         self.db.executemany(
             "INSERT INTO seats VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            [(row_id, c["seat"], c["player"]) + tuple(c[k] for k in SEAT_COUNTS) for c in seats],
+            [(row_id, c["seat"], c["player"]) + tuple(c[k] for k in SEAT_COUNTS) for c in d.seats],
         )
 
     def remove(self, row_id, why, op=None):
@@ -244,16 +258,16 @@ class GameRows:
         """The game taken out under this key, or with this id: {device_id, epoch, gid, id, why,
         op, synced, updated, status, error, evening, record}, None if none."""
         where, args = ("id = ?", (row_id,)) if key is None else (_KEY, key)
-        r = self.db.execute(
-            "SELECT device_id, epoch, gid, id, why, op, synced, updated, status, error, "
-            "evening, record, seq FROM gone WHERE " + where,
-            args,
+        r = named(
+            self.db.execute(
+                "SELECT device_id, epoch, gid, id, why, op, synced, updated, status, error, "
+                "evening, record, seq FROM gone WHERE " + where,
+                args,
+            )
         ).fetchone()
         if r is None:
             return None
-        g = dict(zip(_GONE, r))
-        g["record"] = json.loads(g["record"]) if g["record"] else None
-        return g
+        return dict(r, record=json.loads(r["record"]) if r["record"] else None)
 
     def find_gone(self, rec, device_id, at=None, day=None):
         """A game of device_id taken out (gone()) with exactly this record, first synced at the
@@ -289,15 +303,15 @@ class GameRows:
         """A game taken out (gone()) back in the history as it was, under its id."""
         self.db.execute("DELETE FROM gone WHERE " + _KEY, (g["device_id"], g["epoch"], g["gid"]))
         self.add(
-            g["device_id"],
-            g["epoch"],
-            g["gid"] if g["gid"] > 0 else None,
-            g["synced"],
-            g["updated"],
-            g["record"],
-            g["status"],
-            g["error"],
-            g["evening"],
+            device_id=g["device_id"],
+            epoch=g["epoch"],
+            gid=g["gid"] if g["gid"] > 0 else None,
+            synced=g["synced"],
+            updated=g["updated"],
+            rec=g["record"],
+            status=g["status"],
+            error=g["error"],
+            evening=g["evening"],
             row_id=g["id"],
             seq=g["seq"],
         )
@@ -311,22 +325,11 @@ class GameRows:
 
 IMPORT_DEVICE = "import"  # the device of the games typed in (knockbox.importing)
 _KEY = "device_id = ? AND epoch = ? AND gid = ?"
-_ON_KEY = ("id", "record", "status", "error", "synced", "updated", "evening", "seq")
-_GONE = (
-    "device_id",
-    "epoch",
-    "gid",
-    "id",
-    "why",
-    "op",
-    "synced",
-    "updated",
-    "status",
-    "error",
-    "evening",
-    "record",
-    "seq",
-)
+
+
+def _winners(d: derived.Derived | None) -> list[int]:
+    """The winners of a game over (none while it is not, or when the history refused it)."""
+    return d.standings["winners"] if d and d.standings["over"] else []
 
 
 def now():

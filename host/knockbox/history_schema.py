@@ -46,6 +46,8 @@ tables below, nothing lost; meta "last_id": the last game id given, never given 
                         these (a name the history made up itself is nobody's on a device)
 """
 
+import sqlite3
+
 SCHEMA = 4  # 1: before the derived data, 2: before kept games, aliases and import batches,
 # 3: before versions, gone games and names
 TABLES = """
@@ -136,7 +138,13 @@ INDEXES_2 = {
 }
 
 
-def run_script(db, script):
+def named(cursor: sqlite3.Cursor) -> sqlite3.Cursor:
+    """The cursor's rows as sqlite3.Row: each column read by its name, never by its place."""
+    cursor.row_factory = sqlite3.Row
+    return cursor
+
+
+def run_script(db: sqlite3.Connection, script: str) -> None:
     """Run the statements of an SQL script one by one inside the caller's transaction (sqlite3's
     executescript would commit it first)."""
     for stmt in script.split(";"):

@@ -20,6 +20,7 @@ import json
 
 from knockbox.fromevents import replay_events, same_game, split
 from knockbox.history_rows import now
+from knockbox.history_schema import named
 from knockbox.history_versions import DEVICE, HISTORY, KEPT, imported
 
 
@@ -36,20 +37,19 @@ def upgrade_from_3(h):
         notes.setdefault(game_id, []).append((batch, json.loads(before) if before else None))
     kept = set(db.execute("SELECT device_id, epoch, gid FROM kept"))
     steps = []
-    for row in db.execute(
-        "SELECT id, device_id, epoch, gid, record, status, error, synced, updated, evening "
-        "FROM games ORDER BY id"
+    for row in named(
+        db.execute(
+            "SELECT id, device_id, epoch, gid, record, status, error, synced, updated, evening "
+            "FROM games ORDER BY id"
+        )
     ).fetchall():
-        row_id, key, rec = row[0], tuple(row[1:4]), json.loads(row[4])
-        status, error, synced, updated, evening = row[5:]
+        row_id, key = row["id"], (row["device_id"], row["epoch"], row["gid"])
         device_game = h.rows.of_device(key)
         for batch, _ in notes.get(row_id, []):
             steps.append((batch, row_id, "version" if device_game else "new") + key)
         if device_game:
-            held = KEPT if key in kept else HISTORY
-            _copies(
-                h, key, rec, status, error, synced, updated, evening, notes.get(row_id, []), held
-            )
+            held = dict(row, record=json.loads(row["record"]))
+            _copies(h, key, held, notes.get(row_id, []), KEPT if key in kept else HISTORY)
     db.executemany("INSERT INTO import_steps VALUES (?, ?, ?, ?, ?, ?)", steps)
     # the device games deleted: under a new id (theirs was not kept), with their device's copy
     for key in db.execute("SELECT device_id, epoch, gid FROM deleted").fetchall():
@@ -76,8 +76,11 @@ def upgrade_from_3(h):
     _names(h)
 
 
-def _copies(h, key, rec, status, error, synced, updated, evening, batches, held_as):
-    """The copies of one device game (key) the history held as rec."""
+def _copies(h, key, row, batches, held_as):
+    """The copies of one device game (key) the history held as row (its record, status, error,
+    synced, updated, evening)."""
+    rec, status, error = row["record"], row["status"], row["error"]
+    synced, updated, evening = row["synced"], row["updated"], row["evening"]
     held = []
     evs = h.devices.game_events(*key)
     if evs:

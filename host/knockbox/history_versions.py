@@ -26,9 +26,9 @@ import json
 
 from knockbox.bounds import GAME_EVENTS_MAX
 from knockbox.fromevents import split, state, states
+from knockbox.history_schema import named
 
 DEVICE, KEPT, HISTORY = "device", "kept", "history"
-_COLS = ("source", "record", "status", "error", "synced", "updated", "evening", "seq")
 _KEY = "device_id = ? AND epoch = ? AND gid = ?"
 
 
@@ -49,12 +49,14 @@ class Versions:
         """[{source, record, status, error, synced, updated, evening, seq}] of the game under
         key (its names as the history keeps them: a rename renames them too)."""
         out = []
-        for r in self.db.execute(
-            "SELECT %s FROM versions WHERE %s ORDER BY source" % (", ".join(_COLS), _KEY), key
+        for r in named(
+            self.db.execute(
+                "SELECT source, record, status, error, synced, updated, evening, seq FROM "
+                "versions WHERE %s ORDER BY source" % _KEY,
+                key,
+            )
         ):
-            v = dict(zip(_COLS, r))
-            v["record"] = json.loads(v["record"])
-            out.append(v)
+            out.append(dict(r, record=json.loads(r["record"])))
         return out
 
     def get(self, key, source):
@@ -74,7 +76,7 @@ class Versions:
         if source.startswith("import "):
             had = self.get(key, source)
             if had is not None:
-                new = dict(zip(_COLS, (source, rec, status, error)))
+                new = dict(source=source, record=rec, status=status, error=error)
                 new.update(synced=synced, updated=updated, evening=evening, seq=seq)
                 if choose([had, new], set) is had:
                     return
@@ -97,11 +99,11 @@ class Versions:
         text = _text(self.players.named(rec))
         return any(_text(v["record"]) == text and v["status"] == status for v in self.of(key))
 
-    def settle(self, key, derived=None):
+    def settle(self, key, made=None, d=None):
         """Make the game under key the copy chosen (choose()): (what, the copy) with what "new",
         "updated", "same", "gone" (no copy left: the game taken out, its id kept for the key),
-        "deleted" (deleted here: left out) or None (no copy, no game). derived: (a record,
-        knockbox.derived.derive of it) when already made (an import's)."""
+        "deleted" (deleted here: left out) or None (no copy, no game). made, d: a record and
+        knockbox.derived.derive of it, when already made (an import's)."""
         if self.rows.deleted(key):
             return "deleted", None
         vs = self.of(key)
@@ -126,26 +128,35 @@ class Versions:
         if dev is not None and rec.get("players") != dev["record"].get("players"):
             # the names as the device gave them (renamed here): another laptop's may differ
             rec = dict(rec, players=dev["record"]["players"])
-        d = derived[1] if derived is not None and derived[0] == rec else None
+        d = d if d is not None and made == rec else None
         if row is None:
             self.rows.add(
-                *key,
-                synced,
-                updated,
-                rec,
-                best["status"],
-                best["error"],
-                evening,
+                device_id=key[0],
+                epoch=key[1],
+                gid=key[2],
+                synced=synced,
+                updated=updated,
+                rec=rec,
+                status=best["status"],
+                error=best["error"],
+                evening=evening,
                 row_id=self.rows.reserved(key),
                 seq=seq,
                 d=d,
             )
             return "new", best
         self.evenings.set(row["id"], evening)
-        now = (rec, best["status"], best["error"], synced, updated, seq)
-        if tuple(row[k] for k in ("record", "status", "error", "synced", "updated", "seq")) == now:
+        now = dict(
+            rec=rec,
+            status=best["status"],
+            error=best["error"],
+            synced=synced,
+            updated=updated,
+            seq=seq,
+        )
+        if all(row["record" if k == "rec" else k] == v for k, v in now.items()):
             return "same", best
-        self.rows.set_record(row["id"], *now[3:5], *now[:3], seq=seq, d=d)
+        self.rows.set_record(row["id"], d=d, **now)
         return "updated", best
 
     def device_states(self, key):

@@ -124,8 +124,8 @@ class Game:
             self._refused(meta)
             return
         self.derived = derived.derive(self.rec)  # GameError: the rules core refuses it
-        self.rec = self.derived[3]
-        over = self.derived[0]["over"]
+        self.rec = self.derived.record
+        over = self.derived.standings["over"]
         self.status = "over" if over else ("abandoned" if status == "abandoned" else "playing")
 
     def _refused(self, meta):
@@ -311,7 +311,16 @@ def store(h, g, changes=None):
     if h.rows.find(rec, (dev, epoch), apart=gid is not None and not g.apart) is not None:
         return "same"
     row_id = h.rows.add(
-        dev, epoch, None, g.synced, g.updated, rec, g.status, g.error, None, g.derived
+        device_id=dev,
+        epoch=epoch,
+        gid=None,
+        synced=g.synced,
+        updated=g.updated,
+        rec=rec,
+        status=g.status,
+        error=g.error,
+        evening=None,
+        d=g.derived,
     )
     h.imports.note(row_id, "new", (dev, epoch, -row_id))
     return "new" if g.apart or gid is None else "apart"
@@ -351,7 +360,16 @@ def _typed_in(h, g, rec, changes):
     if gid is None or h.rows.taken((IMPORT_DEVICE, 0, gid)):
         gid = h.rows.next_gid(IMPORT_DEVICE, 0)
     row_id = h.rows.add(
-        IMPORT_DEVICE, 0, gid, g.synced, g.updated, rec, g.status, g.error, g.evening, g.derived
+        device_id=IMPORT_DEVICE,
+        epoch=0,
+        gid=gid,
+        synced=g.synced,
+        updated=g.updated,
+        rec=rec,
+        status=g.status,
+        error=g.error,
+        evening=g.evening,
+        d=g.derived,
     )
     h.imports.note(row_id, "new", (IMPORT_DEVICE, 0, gid))
     return "new"
@@ -391,7 +409,7 @@ def _copy(h, g, rec, row, changes, key=None):
         h.db.execute(
             "UPDATE gone SET why = 'undone' WHERE device_id = ? AND epoch = ? AND gid = ?", key
         )
-    h.versions.settle(key, (rec, g.derived) if g.derived else None)
+    h.versions.settle(key, rec, g.derived)
     now = h.rows.on_key(key)
     if added:
         h.imports.note(now["id"], "version", key)

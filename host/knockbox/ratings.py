@@ -154,8 +154,8 @@ def _update(db):
 def _wanted(db):
     """[(game id, key)] of the finished games, in rating order."""
     return [
-        (r[0], _key(r))
-        for r in db.execute(
+        (gid, _key(version))
+        for gid, *version in db.execute(
             "SELECT id, synced, device_id, epoch, gid, updated, hands, winners, players FROM games "
             "WHERE status = 'over'" + ORDER
         )
@@ -180,11 +180,11 @@ def _rate_all(db, want, start, state):
 _JSON = json.JSONEncoder(ensure_ascii=False)  # (json.dumps makes one a call: 10,000 at 10,000)
 
 
-def _key(row):
-    """Which version of a game: where it sits in the order, what it was when rated (its hands,
-    winners and players' names: a rename rates from the player's first game again, under the
-    new name), and how it was rated (MATCHES)."""
-    return _JSON.encode([MATCHES] + list(row[1:]))
+def _key(version):
+    """Which version of a game (its row's columns after the id): where it sits in the order,
+    what it was when rated (its hands, winners and players' names: a rename rates from the
+    player's first game again, under the new name), and how it was rated (MATCHES)."""
+    return _JSON.encode([MATCHES] + version)
 
 
 def _names(game):
@@ -195,8 +195,8 @@ def _names(game):
 def _state_before(db, pos):
     """{name: (mu, sigma, games)} after the games before pos."""
     return {
-        r[0]: (r[1], r[2], r[3])
-        for r in db.execute(
+        name: (mu, sigma, games)
+        for name, mu, sigma, games, _pos in db.execute(
             "SELECT player, mu, sigma, games, MAX(pos) FROM rating_steps WHERE pos < ? "
             "GROUP BY player",
             (pos,),

@@ -64,9 +64,10 @@ from knockbox import locks, ratings
 from knockbox.book import render, workers
 from knockbox.book.folder import MANIFEST, Folder
 from knockbox.book.render import Pages, evening_page, pages, slug, version
-from knockbox.book.store import Store
+from knockbox.book.store import Store, Summed
 from knockbox.book.workers import make_evening
 from knockbox.errors import UserError
+from knockbox.history_schema import named
 
 __all__ = ["MANIFEST", "Book", "build", "make_evening", "pages", "slug", "version"]
 
@@ -145,19 +146,25 @@ class Book:
         keep the sums of each evening whose games changed; {evening number: (its key in the
         store, the key of its games)}."""
         groups: dict = {}
+        evening = {None: ""}  # evening number -> its key in the store ("": the games of none)
         for r in rows:
-            groups.setdefault(r[5], []).append(r)
+            groups.setdefault(r["number"], []).append(r)
+            if r["number"] is not None:
+                evening[r["number"]] = r["evening"]
         kept = self.store.inputs()
-        keys, todo = {}, []  # keys: evening number -> (its key in the store, sums' inputs)
+        keys, todo = {}, []  # keys: evening number -> Summed
         for n in sorted(groups, key=lambda n: n is None):  # (in the order of first games)
-            games = [r[:5] + r[7:] for r in groups[n]]  # (their players too: a rename)
-            key = "" if n is None else groups[n][0][6]
-            keys[n] = (key, _key(SUMS, key, games))
-            inputs = _key(self.version, self.lang, n, keys[n][1])
+            games = [  # (their players too: a rename)
+                tuple(r[c] for c in ("id", "updated", "status", "synced", "hands", "players"))
+                for r in groups[n]
+            ]
+            key = evening[n]
+            keys[n] = Summed(key, _key(SUMS, key, games))
+            inputs = _key(self.version, self.lang, n, keys[n].inputs)
             page = n is not None and not self.folder.fresh(evening_page(n), inputs)
-            summed = kept.get(key) == keys[n][1]
+            summed = kept.get(key) == keys[n].inputs
             if page or not summed:
-                todo.append((n, [r[0] for r in groups[n]], inputs, page, not summed))
+                todo.append((n, [r["id"] for r in groups[n]], inputs, page, not summed))
         later = [(n, ids, inputs) for n, ids, inputs, page, _ in todo if page]
         self.folder.plan([evening_page(n) for n, _, _ in later])
         if self.jobs >= 2 and later and len(todo) < 4 * self.jobs:
@@ -185,7 +192,7 @@ class Book:
                     if page:
                         self.folder.put(evening_page(n), html, inputs)
                     if got is not None:
-                        made[keys[n][0]] = (keys[n][1], got)
+                        made[keys[n].key] = (keys[n].inputs, got)
                     if len(made) >= KEEP_SUMS:  # (kept as they come: a stopped build keeps them)
                         self.store.put(made)
                         made = {}
@@ -193,7 +200,7 @@ class Book:
             with contextlib.suppress(Exception):
                 self.store.put(made)
             raise
-        self.store.put(made, set(kept) - {k for k, _ in keys.values()})
+        self.store.put(made, set(kept) - {k.key for k in keys.values()})
         return keys
 
     def _wait(self):
@@ -259,7 +266,7 @@ class Book:
         self.folder.plan(["years/%s.html" % year for year, _ in years])
         for year, ns in years:
             path = "years/%s.html" % year
-            inputs = _key(self.version, self.lang, year, [(n, keys[n][1]) for n in ns])
+            inputs = _key(self.version, self.lang, year, [(n, keys[n].inputs) for n in ns])
             if not self.folder.fresh(path, inputs):
                 self.folder.put(path, self.pages.year(year, keys, ns), inputs)
             out.append({"year": year, "evenings": len(ns), "href": path})
@@ -267,14 +274,16 @@ class Book:
 
 
 def _rows(h):
-    """Every game as the book needs it to see what changed: (id, updated, status, synced, hands,
-    evening number or None, the evening's key, players), in the history's order (History.games()
-    without the JSON)."""
-    return h.db.execute(
-        "SELECT g.id, g.updated, g.status, g.synced, g.hands, e.number, g.evening, g.players "
-        "FROM games g "
-        "LEFT JOIN evenings e ON e.key = g.evening ORDER BY g.synced, g.device_id, g.epoch, "
-        "ABS(g.gid), g.id"
+    """Every game as the book needs it to see what changed, as sqlite3.Row: id, updated,
+    status, synced, hands, number (its evening's, or None), evening (the evening's key),
+    players; in the history's order (History.games() without the JSON)."""
+    return named(
+        h.db.execute(
+            "SELECT g.id, g.updated, g.status, g.synced, g.hands, e.number, g.evening, g.players "
+            "FROM games g "
+            "LEFT JOIN evenings e ON e.key = g.evening ORDER BY g.synced, g.device_id, g.epoch, "
+            "ABS(g.gid), g.id"
+        )
     ).fetchall()
 
 

@@ -18,6 +18,7 @@ read-only file) the sums of this build are kept in memory instead.
 
 import json
 import sqlite3
+from typing import NamedTuple
 
 from knockbox import ratings, settle, stats
 from knockbox.errors import UserError
@@ -91,6 +92,15 @@ def between(payments):
         pair[payee][payer] += amount
         pair[payer][payee] -= amount
     return pair
+
+
+class Summed(NamedTuple):
+    """An evening as the book keeps its sums: its key in the store (the history's key of the
+    evening, "" for the games of none) and the key of its games (the inputs its sums were made
+    from: sums made again only when these change)."""
+
+    key: str
+    inputs: str
 
 
 class Store:
