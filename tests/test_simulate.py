@@ -17,7 +17,7 @@ import time
 import pytest
 
 from kit import mp
-from knockbox import screen
+from knockbox import bitmap
 from knockbox.ptyrelay import SerialBridge
 from test_simulate_keys import lines
 
@@ -97,18 +97,18 @@ def fake(tmp_path):
 
 def random_frame(seed, w=296, h=128):
     rnd = random.Random(seed)
-    return screen.Frame(w, h, bytes(rnd.getrandbits(8) for _ in range(((w + 7) // 8) * h)))
+    return bitmap.Bitmap(w, h, bytes(rnd.getrandbits(8) for _ in range(((w + 7) // 8) * h)))
 
 
 def test_pbm_round_trip_and_header_comments():
     f = random_frame(1)
-    assert screen.parse_pbm(screen.to_pbm(f)) == f
-    g = screen.parse_pbm(b"P4\n# made by hand\n296 128\n" + f.data)
+    assert bitmap.parse_pbm(bitmap.to_pbm(f)) == f
+    g = bitmap.parse_pbm(b"P4\n# made by hand\n296 128\n" + f.data)
     assert g == f
-    with pytest.raises(screen.FrameError):
-        screen.parse_pbm(b"P5\n296 128\n255\n" + bytes(296 * 128))
-    with pytest.raises(screen.FrameError):
-        screen.parse_pbm(b"P4\n296 128\n" + f.data[:100])
+    with pytest.raises(bitmap.BitmapError):
+        bitmap.parse_pbm(b"P5\n296 128\n255\n" + bytes(296 * 128))
+    with pytest.raises(bitmap.BitmapError):
+        bitmap.parse_pbm(b"P4\n296 128\n" + f.data[:100])
 
 
 @pytest.mark.parametrize(
@@ -117,10 +117,10 @@ def test_pbm_round_trip_and_header_comments():
 )
 def test_text_modes_size_and_pixels(mode, cols, rows):
     f = random_frame(2)
-    lines = screen.to_text(f, mode)
-    assert screen.cells(mode) == (cols, rows)
+    lines = bitmap.to_text(f, mode)
+    assert bitmap.cells(mode) == (cols, rows)
     assert len(lines) == rows and all(len(line) == cols for line in lines)
-    cw, ch = screen.MODES[mode]
+    cw, ch = bitmap.MODES[mode]
     # every cell is blank exactly when its pixels are all white
     for cy in (0, rows // 2, rows - 1):
         for cx in (0, 7, cols - 1):
@@ -133,25 +133,25 @@ def test_text_exact_glyphs():
     data = bytearray(37 * 128)
     data[0] = 0b10000000  # pixel (0, 0)
     data[37] = 0b01000000  # pixel (1, 1)
-    f = screen.Frame(296, 128, data)
-    assert screen.to_text(f, "quad")[0][0] == "\u259a"  # ▚ top-left + bottom-right
-    assert screen.to_text(f, "half")[0][:2] == "\u2580\u2584"  # ▀ then ▄
-    assert screen.to_text(f, "braille")[0][0] == chr(0x2800 + 0x01 + 0x10)
-    assert screen.to_text(f, "small")[0][0] == "\u2598"  # ▘ any ink in the top-left 2x2
+    f = bitmap.Bitmap(296, 128, data)
+    assert bitmap.to_text(f, "quad")[0][0] == "\u259a"  # ▚ top-left + bottom-right
+    assert bitmap.to_text(f, "half")[0][:2] == "\u2580\u2584"  # ▀ then ▄
+    assert bitmap.to_text(f, "braille")[0][0] == chr(0x2800 + 0x01 + 0x10)
+    assert bitmap.to_text(f, "small")[0][0] == "\u2598"  # ▘ any ink in the top-left 2x2
 
 
 def test_pick_mode_fits_the_terminal():
-    assert screen.pick_mode(80, 24) == "small"
-    assert screen.pick_mode(150, 40, extra_cols=2, extra_rows=5) == "braille"
-    assert screen.pick_mode(150, 69, extra_cols=2, extra_rows=5) == "quad"
-    assert screen.pick_mode(149, 69, extra_cols=2, extra_rows=5) == "small"
+    assert bitmap.pick_mode(80, 24) == "small"
+    assert bitmap.pick_mode(150, 40, extra_cols=2, extra_rows=5) == "braille"
+    assert bitmap.pick_mode(150, 69, extra_cols=2, extra_rows=5) == "quad"
+    assert bitmap.pick_mode(149, 69, extra_cols=2, extra_rows=5) == "small"
 
 
 def test_png_pixels(tmp_path):
     from PIL import Image
 
     f = random_frame(3)
-    path = screen.save_png(f, str(tmp_path / "f.png"), scale=2)
+    path = bitmap.save_png(f, str(tmp_path / "f.png"), scale=2)
     img = Image.open(path).convert("L")
     assert img.size == (592, 256)
     for x, y in [(0, 0), (5, 9), (295, 127), (100, 64), (37, 101)]:
@@ -292,7 +292,7 @@ def test_headless_frames_keys_screenshots_serial_and_persistence(tmp_path, fake)
         "press c 800",
     ]
     assert sorted(os.listdir(shots)) == ["frame-%04d.png" % i for i in range(1, 6)]
-    last = screen.to_image(screen.read_pbm(os.path.join(sim, "frame.pbm")), 2)
+    last = bitmap.to_image(bitmap.read_pbm(os.path.join(sim, "frame.pbm")), 2)
     from PIL import Image
 
     assert (
@@ -304,12 +304,12 @@ def test_headless_frames_keys_screenshots_serial_and_persistence(tmp_path, fake)
     read_until(p, lambda s: s.startswith("frame 1 "))
     quit_sim(p)
     assert open(os.path.join(sim, "flash.img")).read() == "a b up c"
-    first = screen.read_pbm(os.path.join(sim, "frame.pbm"))
+    first = bitmap.read_pbm(os.path.join(sim, "frame.pbm"))
     p = start_sim(["--dir", sim, "--script", fake, "--reset"])
     read_until(p, lambda s: s.startswith("frame 1 "))
     quit_sim(p)
     assert not os.path.exists(os.path.join(sim, "flash.img"))
-    assert screen.read_pbm(os.path.join(sim, "frame.pbm")).ink() < first.ink()
+    assert bitmap.read_pbm(os.path.join(sim, "frame.pbm")).ink() < first.ink()
 
 
 def firmware_pids(sim_dir):

@@ -17,7 +17,7 @@ import pytest
 from test_simulate import read_until, start_sim
 
 from kit import mp
-from knockbox import screen
+from knockbox import bitmap
 from knockbox.simulate import keys as K
 from knockcore.game import Game, from_record
 
@@ -140,8 +140,8 @@ def test_play_a_hand_quit_and_find_it_again(tmp_path):
     first = Image.open(os.path.join(shots, pngs[0]))
     last = Image.open(os.path.join(shots, pngs[-1]))
     assert first.size == (592, 256) and first.tobytes() != last.tobytes()
-    final = screen.read_pbm(os.path.join(sim, "frame.pbm"))
-    assert screen.to_image(final, 2).tobytes() == last.convert("1").tobytes()
+    final = bitmap.read_pbm(os.path.join(sim, "frame.pbm"))
+    assert bitmap.to_image(final, 2).tobytes() == last.convert("1").tobytes()
     scoreboard = Image.open(os.path.join(shots, pngs[n - 1])).convert("1")  # after the hand
 
     # the device holds exactly the hand the keys entered; CPython's replay agrees with it
@@ -156,14 +156,14 @@ def test_play_a_hand_quit_and_find_it_again(tmp_path):
     # quit and start again: the device boots to the same scoreboard from its flash image
     frames2, err = run_sim(sim, [])
     assert frames2 and frames2[0].startswith("frame 1 full")
-    again = screen.to_image(screen.read_pbm(os.path.join(sim, "frame.pbm")), 2)
+    again = bitmap.to_image(bitmap.read_pbm(os.path.join(sim, "frame.pbm")), 2)
     assert top(again) == top(scoreboard)
     assert top(again) != top(first.convert("1"))
     assert games_on_flash(sim, tmp_path) == games
 
     # --reset wipes the device: it boots to the empty screen again
     run_sim(sim, [], reset=True)
-    fresh = screen.to_image(screen.read_pbm(os.path.join(sim, "frame.pbm")), 2)
+    fresh = bitmap.to_image(bitmap.read_pbm(os.path.join(sim, "frame.pbm")), 2)
     assert top(fresh) == top(first.convert("1"))
     assert games_on_flash(sim, tmp_path) == []
 

@@ -70,9 +70,11 @@ def _r(v):
     return P.shown(repr(v))
 
 
-class Game:
+class ImportedGame:
     """One record made ready to store: rec (without meta), status, error, synced, updated,
     evening (key or None), key ((device, epoch, gid) or None), apart (replaced: off any key)."""
+
+    derived: "derived.Derived | None" = None  # (None: a game its history had refused)
 
     def __init__(self, obj, today):
         if not isinstance(obj, dict):
@@ -264,11 +266,11 @@ def _share(done, total):
 
 
 def _game(path, n, obj, today):
-    """Game(obj) or a UserError naming the file and the record."""
+    """ImportedGame(obj) or a UserError naming the file and the record."""
     if n == 0 and not isinstance(obj, dict):
         raise UserError("%s: neither a game record nor a list of them" % path)
     try:
-        return Game(obj, today)
+        return ImportedGame(obj, today)
     except (ValueError, GameError, TypeError, KeyError) as e:
         raise UserError(
             "%s: record %d%s: %s: nothing was imported" % (path, n or 1, _who(obj), e)
@@ -293,7 +295,7 @@ def _size(files):
 
 
 def store(h, g, changes=None):
-    """Store one Game (its names as the history keeps them); returns "new", "updated", "same" or
+    """Store one ImportedGame (its names as the history keeps them); returns "new", "updated", "same" or
     "apart", notes what it did in the import's batch and, when it updated a game, a line saying
     so in changes."""
     h.players.seen(g.rec.get("players"))

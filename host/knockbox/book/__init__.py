@@ -12,7 +12,7 @@
 
 build(h, folder, lang) brings the folder up to date. The evening is the unit of work: an evening
 whose games (their ids, versions, statuses) are what the manifest says keeps its page; its sums
-(what its players' pages and the index add up) are kept in the history (knockbox.book.store),
+(what its players' pages and the index add up) are kept in the history (knockbox.book.sums),
 made again only when its games changed. A player's page is made again only when one of the
 player's evenings or the player's ratings changed, a year's page when one of its evenings did;
 the index is made each time (it lists at most INDEX evenings) and written only when its bytes
@@ -45,7 +45,7 @@ The book's parts, each a class or module by its role, composed by Book (one upda
   folder.Folder     the folder and its manifest: what the last build wrote, whether a page is
                     still as made (fresh), writing a page, removing what is no longer made, and
                     only inside the folder
-  store.Store       the cache of evenings' sums in the history
+  sums.EveningSums  the cache of evenings' sums in the history
   render.Pages      the pages as HTML (index, years, players) from the sums and the ratings;
                     render.pages(): the players' page names; render.version()
   workers           an evening's page and sums (make_evening), here or in worker processes,
@@ -64,7 +64,7 @@ from knockbox import locks, ratings
 from knockbox.book import render, workers
 from knockbox.book.folder import MANIFEST, Folder
 from knockbox.book.render import Pages, evening_page, pages, slug, version
-from knockbox.book.store import Store, Summed
+from knockbox.book.sums import EveningSums, Summed
 from knockbox.book.workers import make_evening
 from knockbox.errors import UserError
 from knockbox.history_schema import named
@@ -114,7 +114,7 @@ class Book:
 
     def _build(self, rows):
         self.folder.begin()
-        self.store = Store(self.h)
+        self.store = EveningSums(self.h)
         keys = self._evenings(rows)
         rated = ratings.Ratings(self.h)
         tab = rated.table
@@ -143,8 +143,7 @@ class Book:
 
     def _evenings(self, rows):
         """Make the page of each evening whose games changed (or whose page is not as made) and
-        keep the sums of each evening whose games changed; {evening number: (its key in the
-        store, the key of its games)}."""
+        keep the sums of each evening whose games changed; {evening number: sums.Summed}."""
         groups: dict = {}
         evening = {None: ""}  # evening number -> its key in the store ("": the games of none)
         for r in rows:

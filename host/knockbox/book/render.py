@@ -1,5 +1,5 @@
 """The book's pages as HTML (the templates in book/templates): the index, a year's page and a
-player's page, rendered from the evenings' sums (knockbox.book.store) and the ratings; the
+player's page, rendered from the evenings' sums (knockbox.book.sums) and the ratings; the
 players' page names (pages()); version(), what the pages are made by. An evening's page is the
 report's (knockbox.book.workers.make_evening)."""
 
@@ -11,7 +11,7 @@ import re
 from knockbox import ratings, templating
 from knockbox.book import svg
 from knockbox.book.folder import FORMAT
-from knockbox.book.store import COUNTS, VS
+from knockbox.book.sums import COUNTS, VS
 from knockbox.book.words import LANGS
 from knockbox.plural import count
 
@@ -69,7 +69,7 @@ def evening_page(n):
 
 class Pages:
     """Renders the book's pages in lang from the evenings' sums (store); page: {player: the
-    player's page name}. keys (each method's argument): {evening number: store.Summed}, as the
+    player's page name}. keys (each method's argument): {evening number: sums.Summed}, as the
     build reads them."""
 
     def __init__(self, store, lang, page):

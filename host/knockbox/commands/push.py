@@ -50,7 +50,7 @@ def rules_spec(text):
         from knockbox import messages
         from knockbox.commands.common import default_lang
 
-        raise UserError("--rules: %s" % messages.say(e, default_lang())) from None
+        raise UserError("--rules: %s" % messages.error_text(e, default_lang())) from None
     return spec
 
 

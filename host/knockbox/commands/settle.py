@@ -31,7 +31,7 @@ from knockbox.plural import count
 from knockbox.textsafe import visible
 
 HELP = "who pays whom over the games of one evening"
-DESCRIPTION = __doc__.split("\n", 1)[1] % S.MAX_STAKE
+DESCRIPTION = __doc__.split("\n", 1)[1] % S.PER_POINT_MAX
 RAW_DESCRIPTION = True
 
 

@@ -200,9 +200,9 @@ class Firmware:
         return out
 
     def read_frame(self):
-        from knockbox import screen
+        from knockbox import bitmap
 
-        return screen.read_pbm(os.path.join(self.sim_dir, FRAME))
+        return bitmap.read_pbm(os.path.join(self.sim_dir, FRAME))
 
     def running(self):
         return self.proc is not None and self.proc.poll() is None

@@ -14,7 +14,7 @@ import collections
 import os
 import select
 
-from knockbox import screen
+from knockbox import bitmap
 from knockbox.textsafe import visible
 from knockbox.simulate.firmware import parse_line
 from knockbox.simulate.keys import TerminalKeys, now_ms, parse_script_line, parse_tty_keys
@@ -81,14 +81,14 @@ class Session:
         self.keys.firmware_up()  # the board is up: it is playing the key file
         try:
             frame = self.fw.read_frame()
-        except (OSError, screen.FrameError) as e:
+        except (OSError, bitmap.BitmapError) as e:
             self.front.on_log("cannot read frame.pbm: %s" % e)
             return
         path = None
         if self.shots:
             self.shot_count += 1
             path = os.path.join(self.shots, "frame-%04d.png" % self.shot_count)
-            screen.save_png(frame, path, self.scale)
+            bitmap.save_png(frame, path, self.scale)
         self.front.on_frame(n, kind, frame, path, screen_rows(self.texts))
 
 

@@ -6,7 +6,7 @@ import os
 import shutil
 import signal
 
-from knockbox import screen
+from knockbox import bitmap
 from knockbox.textsafe import raw, visible
 
 HELP = "a b c: buttons A B C   A B C (Shift): long press   \u2191 \u2193 or k j: Up Down   q: quit"
@@ -61,10 +61,10 @@ class TerminalView:
     def _picture(self, cols, rows):
         """The panel as text lines, and its width in cells."""
         w, h = (self.frame.width, self.frame.height) if self.frame else (296, 128)
-        mode = screen.pick_mode(cols, rows, w, h, extra_cols=2, extra_rows=5)
-        pw, ph = screen.cells(mode, w, h)
+        mode = bitmap.pick_mode(cols, rows, w, h, extra_cols=2, extra_rows=5)
+        pw, ph = bitmap.cells(mode, w, h)
         if self.frame is not None:
-            return screen.to_text(self.frame, mode), pw, ph
+            return bitmap.to_text(self.frame, mode), pw, ph
         body = [" " * pw for _ in range(ph)]
         body[ph // 2] = "starting the firmware...".center(pw)[:pw]
         return body, pw, ph

@@ -103,7 +103,7 @@ class Summed(NamedTuple):
     inputs: str
 
 
-class Store:
+class EveningSums:
     """The sums of a history h's evenings (see the module's doc)."""
 
     def __init__(self, h):

@@ -1,5 +1,6 @@
-"""The device screen on the laptop: a P4 PBM frame (296x128, 1 = black) drawn as terminal text
-with Unicode block characters, or saved as PNG.
+"""The device's screen on the laptop as a Bitmap: a P4 PBM frame (296x128, 1 = black) drawn as
+terminal text with Unicode block characters, or saved as PNG (the firmware draws its screens
+with knockfw.screens; this only shows what it drew).
 
 Terminal modes (each character cell shows a block of pixels; full resolution unless noted):
   "half"     1x2 pixels per cell, half blocks  ▀▄█    296 cols x 64 rows
@@ -25,11 +26,11 @@ MODES = {  # name: (pixels per cell across, down)
 }
 
 
-class FrameError(ValueError):
+class BitmapError(ValueError):
     pass
 
 
-class Frame:
+class Bitmap:
     """A 1-bit image: `data` holds rows of ceil(width / 8) bytes, most significant bit first,
     1 = black (the PBM P4 layout)."""
 
@@ -38,7 +39,7 @@ class Frame:
         self.height = height
         self.stride = (width + 7) // 8
         if len(data) < self.stride * height:
-            raise FrameError(
+            raise BitmapError(
                 "frame data too short: %d bytes for %dx%d" % (len(data), width, height)
             )
         self.data = bytes(data[: self.stride * height])
@@ -53,7 +54,7 @@ class Frame:
         return sum(bin(b).count("1") for b in self.data)
 
     def __eq__(self, other):
-        return isinstance(other, Frame) and (self.width, self.height, self.data) == (
+        return isinstance(other, Bitmap) and (self.width, self.height, self.data) == (
             other.width,
             other.height,
             other.data,
@@ -76,21 +77,21 @@ def _pbm_tokens(blob, count):
         while i < n and not blob[i : i + 1].isspace() and blob[i : i + 1] != b"#":
             i += 1
         if start == i:
-            raise FrameError("truncated PBM header")
+            raise BitmapError("truncated PBM header")
         tokens.append(blob[start:i])
     return tokens, i + 1  # exactly one whitespace byte ends the header
 
 
 def parse_pbm(blob):
-    """A Frame from the bytes of a binary PBM (P4)."""
+    """A Bitmap from the bytes of a binary PBM (P4)."""
     tokens, offset = _pbm_tokens(blob, 3)
     if tokens[0] != b"P4":
-        raise FrameError("not a binary PBM (P4) image")
+        raise BitmapError("not a binary PBM (P4) image")
     try:
         width, height = int(tokens[1]), int(tokens[2])
     except ValueError:
-        raise FrameError("bad PBM size") from None
-    return Frame(width, height, blob[offset:])
+        raise BitmapError("bad PBM size") from None
+    return Bitmap(width, height, blob[offset:])
 
 
 def read_pbm(path):
