@@ -9,7 +9,7 @@ process):
   first build   `knockbox book -o DIR` of the whole history into an empty folder (evening pages
                 in worker processes, --jobs); kept in the scratch folder with the history as it
                 left it (ratings stored), per book version, so that a rerun only measures
-  book update   one new evening synced (knockbox.sync's calls, on a copy of that history), then
+  book update   one new evening synced (knockbox.link.sync's calls, on a copy of that history), then
                 `knockbox book -o DIR` again: the evening's page, its players' pages, the index,
                 the new games' ratings (the pages written are printed); the book is put back as
                 it was after each run

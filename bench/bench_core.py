@@ -12,7 +12,7 @@ import _paths  # noqa: F401  (the checkout's folders on sys.path: bench/_paths.p
 import budgets
 from kit import gamegen
 from kit import mp
-from knockbox import mpy
+from knockbox.build import mpy
 
 BUDGET = budgets.CORE_KB * 1024
 

@@ -138,7 +138,7 @@ def unix():
 
 def emulated():
     import emu_device
-    from knockbox import mpy
+    from knockbox.build import mpy
 
     if not emu_device.HAVE_EMU:
         print("Emulated Pico: skipped (%s)" % emu_device.MISSING)

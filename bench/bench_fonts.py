@@ -19,7 +19,7 @@ import tempfile
 import _paths  # the checkout's folders on sys.path (bench/_paths.py)
 import gen_fonts
 from kit import mp
-from knockbox import mpy
+from knockbox.build import mpy
 
 FW = os.path.join(_paths.ROOT, "firmware", "knockfw")
 MODULES = ("knockfw.fonts", "knockfw.text", "knockfw.strings")

@@ -1,7 +1,7 @@
 """The laptop's history at any size (bench/README.md): each command's time at 100, 1,000 and 10,000
 games (30,000 with --big), and its ratio to its time at 100 games.
 
-The histories are filled through the calls `knockbox sync` makes (knockbox.sync.Sync over a
+The histories are filled through the calls `knockbox sync` makes (knockbox.link.sync.Sync over a
 stand-in link serving the device's journal in pages, one sync per evening, the clock set to the
 evening's date): one device, weekly evenings of 4-6 games, six players, methods 1-3 drawn at
 random (seeded: the same histories every run), each game played to its end (the evening's last
@@ -33,7 +33,8 @@ import time
 import _paths  # noqa: F401  (the checkout's folders on sys.path: bench/_paths.py)
 import budgets
 from kit.gamegen import random_hand, random_start
-from knockbox import history, sync
+from knockbox import history
+from knockbox.link import sync
 from knockcore import events
 from knockcore.game import Game
 from knockcore.proto import EVENTS_MAX

@@ -22,7 +22,7 @@ import tempfile
 import _paths  # the checkout's folders on sys.path (bench/_paths.py)
 from kit import gamegen
 from kit import mp
-from knockbox import mpy
+from knockbox.build import mpy
 
 ROOT = _paths.ROOT
 

@@ -41,7 +41,9 @@ from kit import mp
 from kit.gamegen import random_hand
 from test_sync_e2e import FLASH_SCRIPT, KNOCKBOX, SimDevice, ops_for
 
-from knockbox import history, serialio, sync
+from knockbox import history
+from knockbox.link import serialio
+from knockbox.link import sync
 from knockcore.game import Game
 
 BUDGET_S = budgets.SYNC_S  # knockbox sync of budgets.SYNC_HANDS hands, wall

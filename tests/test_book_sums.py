@@ -14,7 +14,7 @@ import knockbox.book
 import knockbox.book.render
 import knockbox.book.workers
 from knockbox import history
-from knockbox.errors import UserError
+from knockbox.usererror import UserError
 import test_book
 from test_book import book, crawl, files, js, one_more, plan, signed, sync
 

@@ -16,7 +16,8 @@ from hypothesis import strategies as st
 from kit import evenings as E
 from kit.clirun import knockbox
 from kit.ptydevice import HELLO, FakeDevice, good_device, journal, reply
-from knockbox import bounds, fromevents, sync
+from knockbox import bounds, fromevents
+from knockbox.link import sync
 
 NAMES = ["Ann", "Bob", "Cy"]
 

@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 from kit.clirun import knockbox
 from kit.ptydevice import open_pty, reads
-from knockbox import rawrepl
+from knockbox.link import rawrepl
 
 BANNER = b"raw REPL; CTRL-B to exit\r\n>"
 RP2 = b"((1, 28, 0), 6 | 3 << 8 | 4 << 10, 'rp2', 'Raspberry Pi Pico with RP2040')"
@@ -24,7 +24,7 @@ STEPS = ("info", "read", "hashes", "mkdir", "write")
 
 
 def step_of(code):
-    """Which step of the deploy a command is (deploy's commands, knockbox.rawrepl's)."""
+    """Which step of the deploy a command is (deploy's commands, knockbox.link.rawrepl's)."""
     if b"sys.implementation" in code:
         return "info"
     if b"binascii.hexlify" in code:

@@ -16,7 +16,8 @@ import tempfile
 import pytest
 
 from kit.clirun import knockbox
-from knockbox import locks, ports
+from knockbox import locks
+from knockbox.link import ports
 
 
 @pytest.fixture

@@ -14,10 +14,7 @@ PACKAGES = {
 }
 # The same thing under the same name, on purpose: the simulator's board is a knockfw Board.
 SAME = {("Board", "knockbox.simulate.device.simboard")}
-# Known, left to rename with code being changed elsewhere: the raw REPL's session with a board
-# (knockbox.rawrepl.Board, used by knockbox.deploy) and the laptop's UserError module.
-LATER = {("Board", "knockbox.rawrepl"), ("errors", "knockbox.errors")}
-# The device's faults, pulled and shown (knockbox.faults) as the firmware records them
+# The device's faults, pulled and shown (knockbox.link.faults) as the firmware records them
 # (knockfw.fault): one idea.
 ONE_IDEA = {"faults"}
 
@@ -49,7 +46,7 @@ def test_no_laptop_class_is_named_as_a_core_or_firmware_class():
         (name, module)
         for name, modules in _classes("knockbox").items()
         for module in modules
-        if name in theirs and (name, module) not in SAME | LATER
+        if name in theirs and (name, module) not in SAME
     ]
     assert not clash, clash
 
@@ -65,7 +62,6 @@ def test_no_laptop_module_is_named_as_a_core_or_firmware_module():
         for module, _ in _modules("knockbox")
         if module.rsplit(".", 1)[1] in theirs
         and module.rsplit(".", 1)[1] not in ONE_IDEA
-        and (module.rsplit(".", 1)[1], module) not in LATER
         and not module.startswith("knockbox.simulate.device.")
     ]
     assert not clash, clash

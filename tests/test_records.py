@@ -7,7 +7,7 @@ import inspect
 import os
 
 from knockbox import derived
-from knockbox.history_rows import GameRows
+from knockbox.history.rows import GameRows
 
 from kit import mp, worked
 

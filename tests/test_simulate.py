@@ -18,7 +18,7 @@ import pytest
 
 from kit import mp
 from knockbox import bitmap
-from knockbox.ptyrelay import SerialBridge
+from knockbox.link.ptyrelay import SerialBridge
 from test_simulate_keys import lines
 
 KNOCKBOX = [sys.executable, "-m", "knockbox.cli"]

@@ -9,8 +9,8 @@ import sqlite3
 
 import pytest
 
-from knockbox import serialio
-from knockbox.errors import UserError
+from knockbox.link import serialio
+from knockbox.usererror import UserError
 from knockcore.game import Game
 from kit.ptydevice import DEV, HELLO, FakeDevice, failed, good_device, journal, reply, run
 
@@ -163,8 +163,8 @@ def test_an_interrupt_after_storing_events_still_builds_the_game(db, monkeypatch
     import io
 
     from knockbox import history as H
-    from knockbox import sync as S
-    from knockbox.history_device import DeviceMirror
+    from knockbox.link import sync as S
+    from knockbox.history.device import DeviceMirror
 
     evs, g = journal(30)
     d = FakeDevice(good_device(evs))
@@ -263,8 +263,8 @@ def test_an_sqlite_failure_during_sync_rolls_back_and_is_reported(db, monkeypatc
     import io
 
     from knockbox import history as H
-    from knockbox import sync as S
-    from knockbox.history_device import DeviceMirror
+    from knockbox.link import sync as S
+    from knockbox.history.device import DeviceMirror
 
     evs, g = journal(80)
     d = FakeDevice(good_device(evs))

@@ -11,7 +11,8 @@ import re
 from kit import evenings as E
 from kit.clirun import knockbox
 from kit.ptydevice import HELLO, FakeDevice, good_device, reply
-from knockbox import locks, ports
+from knockbox import locks
+from knockbox.link import ports
 
 EVIL = "\x1b]0;OWNED\x07\x1b[2J\x9b31m\r\u202eXY"
 SHOWN = "\\x1b]0;OWNED\\x07\\x1b[2J\\x9b31m\\x0d\\u202eXY"  # as the terminal must get it

@@ -9,7 +9,7 @@ import re
 import sys
 import tempfile
 
-from knockbox.errors import UserError
+from knockbox.usererror import UserError
 
 CHUNK = 1 << 16  # characters read at a time
 RECORD_MAX = 1 << 20  # characters of one record at most (a game of bounds.HANDS_MAX hands: ~50 k)

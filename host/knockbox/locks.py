@@ -32,7 +32,7 @@ import sys
 import tempfile
 import time
 
-from knockbox.errors import UserError
+from knockbox.usererror import UserError
 
 _WINDOWS_AT = 1 << 30  # msvcrt locks a byte range: one far beyond what the file says
 _READ_MAX = 4096  # a holder's record is far shorter: the rest of a longer file is not read

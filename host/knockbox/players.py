@@ -20,7 +20,7 @@ as the history holds it, and two names that print alike are one name, or pointed
                        Cyrillic "Аnn": Unicode TR39's skeleton over knockbox.confusables), for
                        the notes twin_lines() writes: sync, import, player rename and push say so
 
-Renames and merges are the history's (knockbox.history_players).
+Renames and merges are the history's (knockbox.history.players).
 """
 
 import re

@@ -32,9 +32,9 @@ themselves; a history rated by another MATCHES is rated again from the start).
 import json
 from openskill.models import PlackettLuce
 
-from knockbox.errors import UserError
-from knockbox.history_evenings import ORDER
-from knockbox.history_schema import run_script
+from knockbox.usererror import UserError
+from knockbox.history.evening_numbers import ORDER
+from knockbox.history.schema import run_script
 
 MODEL = PlackettLuce()  # mu 25, sigma 25/3, beta 25/6, tau 25/300: openskill's defaults
 _TABLES = """

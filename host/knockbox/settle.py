@@ -11,7 +11,7 @@ PER_POINT_MAX (1,000) a point.
 
 import decimal
 
-from knockbox.errors import UserError
+from knockbox.usererror import UserError
 from knockcore import evening as ledger
 from knockcore.proto import STAKE_MAX
 

@@ -23,7 +23,7 @@ from kit.clirun import db_rows
 from kit import mp
 from kit.device import build
 from emu_device import LATCH
-from knockbox.rawrepl import Board
+from knockbox.link.rawrepl import Board
 
 NOT_A_MODULE = b"knockfw: this copy was cut short"
 RST = {"badger": 21, "pico-epd": 12}

@@ -1,12 +1,13 @@
 """Histories with evenings for the tests: a device journal built from the worked examples of
 tests/vectors/games.json with {"t":"evening","next":G} events between games (as the device will
-write them), synced in-process through a stand-in link (knockbox.sync with a fake connection)."""
+write them), synced in-process through a stand-in link (knockbox.link.sync with a fake connection)."""
 
 import io
 import json
 import os
 
-from knockbox import history, sync
+from knockbox import history
+from knockbox.link import sync
 from knockcore import events
 
 TESTS = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))

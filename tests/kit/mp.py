@@ -1,5 +1,5 @@
 """Run code under the MicroPython unix port, from source or from .mpy files compiled by mpy-cross
-(through knockbox.mpy, from the device manifest firmware/manifest.py)."""
+(through knockbox.build.mpy, from the device manifest firmware/manifest.py)."""
 
 import os
 import subprocess
@@ -29,7 +29,7 @@ HEAP = "%dk" % budgets.HEAP_KB  # the unix port's heap: the device's budget (ben
 
 def micropython_exe():
     """The MicroPython unix port."""
-    from knockbox import engines
+    from knockbox.build import engines
 
     return engines.tool("micropython")
 
@@ -37,9 +37,9 @@ def micropython_exe():
 def build(dest, target="sim", **options):
     """Compile what firmware/manifest.py lists for target ("sim": the unix port's build, the
     default; "device": the Pico's) into dest as on the device, packages at its root
-    (knockbox.mpy.build_into; options: modules=("knockfw.buttons", "knockcore") for a part);
+    (knockbox.build.mpy.build_into; options: modules=("knockfw.buttons", "knockcore") for a part);
     returns the path to run it with (dest itself: paths=[mp.build(...)])."""
-    from knockbox import mpy
+    from knockbox.build import mpy
 
     mpy.build_into(dest, target, **options)
     return mpy.lib(dest)
@@ -48,7 +48,7 @@ def build(dest, target="sim", **options):
 def sizes(target="device", **options):
     """{device path ("knockfw/app.mpy"): size} of the manifest's build for target (nothing
     written)."""
-    from knockbox import mpy
+    from knockbox.build import mpy
 
     return {k: len(v) for k, v in mpy.build(target, **options).items()}
 

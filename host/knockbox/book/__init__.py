@@ -66,8 +66,8 @@ from knockbox.book.folder import MANIFEST, Folder
 from knockbox.book.render import Pages, evening_page, pages, slug, version
 from knockbox.book.sums import EveningSums, Summed
 from knockbox.book.workers import make_evening
-from knockbox.errors import UserError
-from knockbox.history_schema import named
+from knockbox.usererror import UserError
+from knockbox.history.schema import named
 
 __all__ = ["MANIFEST", "Book", "build", "make_evening", "pages", "slug", "version"]
 

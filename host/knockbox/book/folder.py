@@ -18,7 +18,7 @@ import os
 import re
 import time
 
-from knockbox.errors import UserError
+from knockbox.usererror import UserError
 from knockbox.files import write_whole
 
 FORMAT = "knockbox-book/2"  # 1: each evening's sums in the manifest (read as 2: they are not)

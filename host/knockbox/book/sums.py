@@ -21,9 +21,9 @@ import sqlite3
 from typing import NamedTuple
 
 from knockbox import ratings, settle, stats
-from knockbox.errors import UserError
+from knockbox.usererror import UserError
 from knockbox.history import standings
-from knockbox.history_schema import run_script
+from knockbox.history.schema import run_script
 
 COUNTS = stats.COUNTS  # games, wins, hands, hands_won, gins, undercuts, points, net
 VS = ("together", "wins", "their_wins", "ahead", "behind", "net")

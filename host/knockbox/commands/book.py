@@ -52,7 +52,7 @@ def arguments(p):
 
 def run(args, out, err):
     from knockbox import book
-    from knockbox.errors import UserError
+    from knockbox.usererror import UserError
 
     folder = os.path.abspath(args.output)
     if os.path.exists(folder) and not os.path.isdir(folder):

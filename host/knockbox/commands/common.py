@@ -1,12 +1,12 @@
 """What the commands share: options (--db, --port/--timeout), reading typed values (game ids,
 dates), opening the device's port and the history, and plain-text tables. A mistake the user
-can fix is a knockbox.errors.UserError: `knockbox: message` and exit code 1 (knockbox.cli)."""
+can fix is a knockbox.usererror.UserError: `knockbox: message` and exit code 1 (knockbox.cli)."""
 
 import datetime
 import json
 import os
 
-from knockbox.errors import UserError
+from knockbox.usererror import UserError
 from knockbox.history import MAX_INT
 
 
@@ -42,7 +42,7 @@ def lang_of(args):
 
 
 def add_port_options(p):
-    from knockbox import serialio
+    from knockbox.link import serialio
 
     p.add_argument(
         "--port",
@@ -63,10 +63,11 @@ MAX_TIMEOUT = 3600.0  # seconds: --timeout at most
 
 
 def open_port(args, err, command):
-    """The device's serial connection (knockbox.serialio) on --port, else on the board or the
-    simulator knockbox.ports finds (said on err), held for this command alone. UserError for a
+    """The device's serial connection (knockbox.link.serialio) on --port, else on the board or the
+    simulator knockbox.link.ports finds (said on err), held for this command alone. UserError for a
     --timeout that is no time to wait, before any port is looked for."""
-    from knockbox import ports, serialio
+    from knockbox.link import ports
+    from knockbox.link import serialio
 
     if not 0 < args.timeout <= MAX_TIMEOUT:  # (NaN too)
         raise UserError(

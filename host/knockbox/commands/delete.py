@@ -12,7 +12,7 @@ Games an import added are taken back whole by `knockbox import --undo`.
 import sys
 
 from knockbox.commands.common import add_db_option, game_id, open_history
-from knockbox.errors import UserError
+from knockbox.usererror import UserError
 from knockbox.plural import count
 from knockbox.textsafe import visible
 

@@ -25,7 +25,7 @@ gave stays as the device has it), and the deleted games it brought back are dele
 """
 
 from knockbox.commands.common import add_db_option, open_history
-from knockbox.errors import UserError
+from knockbox.usererror import UserError
 from knockbox.bounds import listed
 from knockbox.plural import count
 from knockbox.textsafe import visible
@@ -46,7 +46,8 @@ def arguments(p):
 
 
 def run(args, out, err, stdin=None):
-    from knockbox import importing, players
+    from knockbox import players
+    from knockbox.history import importing
 
     if args.undo:
         if args.files:

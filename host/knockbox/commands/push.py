@@ -3,7 +3,7 @@ device; with no options, print the device's settings."""
 
 import json
 
-from knockbox.errors import UserError
+from knockbox.usererror import UserError
 from knockcore.proto import SLEEP_MAX, SLEEP_MIN
 
 HELP = "send settings to the device: roster, rules, language, sleep time, stake"

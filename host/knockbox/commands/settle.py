@@ -25,7 +25,7 @@ from knockbox.commands.common import (
     write_json,
     write_table,
 )
-from knockbox.errors import UserError
+from knockbox.usererror import UserError
 from knockbox.bounds import listed
 from knockbox.plural import count
 from knockbox.textsafe import visible

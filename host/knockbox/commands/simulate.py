@@ -48,7 +48,7 @@ def check(args):
     range, and --screenshot a folder that is there or can be made."""
     import os
 
-    from knockbox.errors import UserError
+    from knockbox.usererror import UserError
     from knockbox.textsafe import visible
 
     if not 1 <= args.scale <= MAX_SCALE:
@@ -74,12 +74,12 @@ def check(args):
 def run(args, out, err):
     import os
 
-    from knockbox import engines
-    from knockbox.errors import UserError
+    from knockbox.build import engines
+    from knockbox.usererror import UserError
 
     check(args)
 
-    if not hasattr(os, "openpty"):  # its serial port is a pseudo-terminal (knockbox.ptyrelay)
+    if not hasattr(os, "openpty"):  # its serial port is a pseudo-terminal (knockbox.link.ptyrelay)
         raise UserError(
             "simulate runs on Linux and macOS only; on this computer use a Pico "
             "(`knockbox deploy`, then `knockbox sync`)"

@@ -15,7 +15,7 @@ import os
 from markupsafe import Markup, escape
 
 from knockbox import settle, stats, templating
-from knockbox.errors import UserError
+from knockbox.usererror import UserError
 from knockbox.history import standings
 from knockbox.report import charts
 from knockbox.report.words import LANGS, hand_result

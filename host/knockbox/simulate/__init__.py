@@ -20,8 +20,9 @@ import os
 import signal
 import sys
 
-from knockbox import locks, ports
-from knockbox.errors import UserError
+from knockbox import locks
+from knockbox.link import ports
+from knockbox.usererror import UserError
 from knockbox.simulate.firmware import Firmware, forget_frames, reset_dir
 from knockbox.simulate.keys import KeyFile
 from knockbox.simulate.session import ScriptFront, Session, TerminalFront
@@ -35,7 +36,7 @@ def run(args, stdin=None, stdout=None, stderr=None):
     stderr = stderr or sys.stderr
     sim_dir = os.path.abspath(args.dir or ports.default_sim_dir())
     # one simulator per folder; the lock files say its serial port to `sync` and `push`
-    # (knockbox.ports): the folder's, and one in ports.running_dir() for any folder
+    # (knockbox.link.ports): the folder's, and one in ports.running_dir() for any folder
     with locks.Lock(os.path.join(sim_dir, ports.SIM_LOCK)).acquire(
         "the simulator's folder %s" % sim_dir, "knockbox simulate"
     ) as held:

@@ -2,7 +2,7 @@
 
 SIM_DIR holds flash.img (the littlefs image: the games persist), keys (the key protocol, see
 keys.py), frame.pbm (written by the board on each refresh), firmware.log, simulator.lock (held
-while a simulator runs there; it says its serial port: knockbox.ports) and build/ (the core and
+while a simulator runs there; it says its serial port: knockbox.link.ports) and build/ (the core and
 the firmware compiled by mpy-cross -O3 from firmware/manifest.py's "sim" build, as on the Pico).
 The firmware runs as `micropython -X heapsize=192k build/sim_main.py` with KNOCKBOX_SIM_DIR set
 (and KNOCKBOX_SIM_BATTERY: 1 on battery, where the auto-off switches it off; 0 on USB),
@@ -19,9 +19,9 @@ import subprocess
 import sys
 import time
 
-from knockbox import engines
-from knockbox.errors import UserError
-from knockbox.ptyrelay import SerialBridge
+from knockbox.build import engines
+from knockbox.usererror import UserError
+from knockbox.link.ptyrelay import SerialBridge
 
 HEAP = "192k"
 SIM_FILES = ("flash.img", "keys", "frame.pbm", "frame.pbm.tmp", "firmware.log")
@@ -53,7 +53,8 @@ def build(sim_dir, script=None):
     """Compile the device's "sim" build into sim_dir/build (only changed files are rewritten);
     returns (the MICROPYPATH folder, the entry script to run). `script` (tests) is another entry
     point, run from the build folder too: MicroPython imports from beside the script first."""
-    from knockbox import manifest, mpy
+    from knockbox.build import manifest
+    from knockbox.build import mpy
 
     root = os.path.join(sim_dir, "build")
     m = manifest.load()

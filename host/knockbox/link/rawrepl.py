@@ -2,7 +2,7 @@
 SerialTransport, entered without a soft reset, like `mpremote resume`): what `knockbox deploy`
 uses to read the board's version, hash its files, write, remove and restart.
 
-    b = Board(port)        # BoardError (a UserError) if it cannot be opened or does not answer
+    b = RawRepl(port)        # BoardError (a UserError) if it cannot be opened or does not answer
     b.info()               # {"version", "mpy", "platform", "machine"}; sets the path root
     b.hashes(dirs, files)  # ({relative path: sha256 hex or ''; 'dir/' for folders}, nohash)
     b.read(rel) / b.write(rel, data) / b.mkdirs(rels) / b.remove(rels) / b.restart() / b.close()
@@ -21,8 +21,8 @@ import contextlib
 import io
 import time
 
-from knockbox.errors import UserError
-from knockbox.ports import refused, why_not
+from knockbox.usererror import UserError
+from knockbox.link.ports import refused, why_not
 
 RAW_REPL_TIMEOUT = 5  # seconds for the board to show the raw REPL prompt after Ctrl-C, Ctrl-A
 COMMAND_TIMEOUT = 30  # seconds a command may take (the hashes of every file: twice that)
@@ -114,7 +114,7 @@ else:
 """
 
 
-class Board:
+class RawRepl:
     """One raw-REPL session with a board (mpremote's SerialTransport, resumed: no soft reset)."""
 
     def __init__(self, port):

@@ -8,7 +8,7 @@ is worked out once as for a synced game (knockbox.derived).
 
 Which game is which:
   - a record with a device key (meta device, epoch, gid) is a copy of that device's game: kept
-    among the game's copies (knockbox.history_versions), and the game is the copy chosen (the
+    among the game's copies (knockbox.history.copies), and the game is the copy chosen (the
     newer one, never one that lost hands: "updated" when that changed it, "same" when not); a
     deleted game comes back; another game than the one under its key here (another start, or
     other names and another first hand) is kept apart (off the key, as a game the device
@@ -41,12 +41,12 @@ import tempfile
 from knockbox import derived
 from knockbox import players as P
 from knockbox.bounds import DEVICE_ID_MAX, ERROR_MAX, HANDS_MAX, LABEL_MAX, short_text
-from knockbox.errors import UserError
+from knockbox.usererror import UserError
 from knockbox.files import json_records
 from knockbox.fromevents import identity, same_game
 from knockbox.history import MAX_INT, STATUSES, now
-from knockbox.history_rows import IMPORT_DEVICE as IMPORT_DEVICE  # (of games typed in)
-from knockbox.history_versions import HISTORY
+from knockbox.history.rows import IMPORT_DEVICE as IMPORT_DEVICE  # (of games typed in)
+from knockbox.history.copies import HISTORY
 from knockbox.plural import count
 from knockbox.progress import Progress
 from knockbox.textsafe import visible
@@ -389,7 +389,7 @@ def _more(have, rec):
 
 
 def _copy(h, g, rec, row, changes, key=None):
-    """A copy of a device's game (knockbox.history_versions), or of a game typed in that went
+    """A copy of a device's game (knockbox.history.copies), or of a game typed in that went
     on (key): kept among its copies, and the game is the copy chosen; a deleted game comes
     back."""
     key = key or g.key

@@ -1,15 +1,15 @@
 """The history's import batches (tables imports, import_steps): each `knockbox import` is one
 batch, so that undo() takes it back whole: the games it added go, the copies of device games it
-brought go (knockbox.history_versions: such a game is then what its other copies say, the
+brought go (knockbox.history.copies: such a game is then what its other copies say, the
 device's as a later sync has it, never lost), and the deleted games it brought back are deleted
-again. History.imports; knockbox.importing opens a batch (begin), notes each step (note) and
+again. History.imports; knockbox.history.importing opens a batch (begin), notes each step (note) and
 closes it (end), inside the import's transaction."""
 
 import json
 import os
 
-from knockbox.errors import UserError
-from knockbox.history_versions import imported
+from knockbox.usererror import UserError
+from knockbox.history.copies import imported
 
 
 class Imports:
@@ -31,7 +31,7 @@ class Imports:
         self._steps = 0
 
     def source(self):
-        """The source of the copies this batch brings (knockbox.history_versions)."""
+        """The source of the copies this batch brings (knockbox.history.copies)."""
         return imported(self.batch)
 
     def note(self, row_id, what, key):

@@ -14,7 +14,7 @@ mirror and the imports name the games they store through it.
 import json
 
 from knockbox import players as P
-from knockbox.errors import UserError
+from knockbox.usererror import UserError
 from knockbox.plural import count
 from knockbox.bounds import listed
 
@@ -26,7 +26,7 @@ NAMES = "2"
 
 class Players:
     """The players' names over the history's connection db; a game's names are set through rows
-    (knockbox.history_rows.GameRows)."""
+    (knockbox.history.rows.GameRows)."""
 
     def __init__(self, db, rows):
         self.db = db
@@ -197,7 +197,7 @@ class Players:
 
     def _rename_kept(self, old, new):
         """old becomes new in what the history keeps besides the games: the copies of device
-        games (knockbox.history_versions) and the games taken out (table gone), but where
+        games (knockbox.history.copies) and the games taken out (table gone), but where
         both play."""
         key = "%" + json.dumps(old, ensure_ascii=False)[1:-1] + "%"
         for table, cols in (

@@ -1,4 +1,4 @@
-"""A history of schema 3 brought to schema 4 in place (knockbox.history_schema says what each
+"""A history of schema 3 brought to schema 4 in place (knockbox.history.schema says what each
 holds), inside the transaction that opens it: nothing is lost and no game, id, evening or figure
 changes. What schema 3 kept becomes:
   - each device game's copies (table versions): its replay from the events mirrored ("device"),
@@ -19,9 +19,9 @@ Then the old tables go (history_schema.DROPPED_4)."""
 import json
 
 from knockbox.fromevents import replay_events, same_game, split
-from knockbox.history_rows import now
-from knockbox.history_schema import named
-from knockbox.history_versions import DEVICE, HISTORY, KEPT, imported
+from knockbox.history.rows import now
+from knockbox.history.schema import named
+from knockbox.history.copies import DEVICE, HISTORY, KEPT, imported
 
 
 def upgrade_from_3(h):

@@ -16,7 +16,7 @@ import sys
 from collections import namedtuple
 
 from knockbox import locks
-from knockbox.errors import UserError
+from knockbox.usererror import UserError
 
 # USB ids of MicroPython's own USB serial: Raspberry Pi's id for MicroPython on RP2040/RP2350
 # (the stock RPI_PICO build, Badger 2040 included), and MicroPython's own ids (pyboard and other

@@ -21,8 +21,8 @@ installed alike; root files are beside the manifest (firmware/, or the package k
 
 import os
 
-from knockbox import engines
-from knockbox.errors import UserError
+from knockbox.build import engines
+from knockbox.usererror import UserError
 
 TARGETS = ("device", "sim")
 NAME = "manifest.py"
@@ -41,7 +41,7 @@ class Entry:
     ):
         self.src = src  # absolute path of the source
         self.text = text  # None, or the source the build compiles instead of src's
-        self.packed = False  # a table(): compiled from src's TABLE packed (knockbox.mpy)
+        self.packed = False  # a table(): compiled from src's TABLE packed (knockbox.build.mpy)
         self.dest = dest  # path on the device, relative to its root ("knockfw/app.mpy")
         self.opt = opt
         self.only = only  # None, "device" or "sim"
@@ -161,7 +161,7 @@ class Manifest:
 
     def table(self, path, base_path=None, only=None):
         """The module at path (as module() finds it), a string table (`TABLE = "..."`), compiled
-        from its TABLE packed (knockbox.mpy.pack_table: a Cyrillic letter one byte), instead of
+        from its TABLE packed (knockbox.build.mpy.pack_table: a Cyrillic letter one byte), instead of
         from its own text."""
         self.module(path, base_path, only=only)
         self.entry(path[:-3] + ".mpy").packed = True

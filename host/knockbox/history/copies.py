@@ -26,7 +26,7 @@ import json
 
 from knockbox.bounds import GAME_EVENTS_MAX
 from knockbox.fromevents import split, state, states
-from knockbox.history_schema import named
+from knockbox.history.schema import named
 
 DEVICE, KEPT, HISTORY = "device", "kept", "history"
 _KEY = "device_id = ? AND epoch = ? AND gid = ?"

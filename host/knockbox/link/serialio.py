@@ -1,4 +1,4 @@
-"""Talking to a Knockbox over USB serial (docs/PROTOCOL.md): open the port (knockbox.ports finds
+"""Talking to a Knockbox over USB serial (docs/PROTOCOL.md): open the port (knockbox.link.ports finds
 it and keeps it for one process) with pyserial, send requests with ids and wait for the matching
 reply within a timeout. Connection has one method per operation of the device's link
 (firmware/knockfw/link.py's _op_* handlers): hello() (which checks the device speaks our
@@ -13,8 +13,8 @@ that cannot be opened, a device that says nothing, answers garbage, or goes away
 import json
 import time
 
-from knockbox import ports
-from knockbox.errors import UserError
+from knockbox.link import ports
+from knockbox.usererror import UserError
 from knockbox.textsafe import visible
 from knockbox.files import half_character
 from knockbox.plural import count
@@ -273,7 +273,7 @@ def _why(e):
 
 
 def open_device(port=None, timeout=TIMEOUT, command="knockbox sync"):
-    """A Connection to the device on `port` (else the board or simulator knockbox.ports finds),
+    """A Connection to the device on `port` (else the board or simulator knockbox.link.ports finds),
     for this process alone until it is closed: another `command` on the port is refused."""
     device = ports.find(port).device
     held = ports.lock(device, command)

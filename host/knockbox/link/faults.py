@@ -10,7 +10,7 @@ A record still on the device that the history holds uncleared is one already pri
 like an older one that was cleared (the same crash again, as deterministic code makes it) is new.
 """
 
-from knockbox import serialio
+from knockbox.link import serialio
 from knockbox.textsafe import visible
 
 TABLE = """CREATE TABLE IF NOT EXISTS faults (

@@ -23,9 +23,10 @@ event and printed.
 import sys
 
 from knockbox import history as H
-from knockbox import players, serialio
+from knockbox import players
+from knockbox.link import serialio
 from knockbox.bounds import DEVICE_ID_MAX, INFO_MAX, LIST_MAX, SYNC_MAX, short_text
-from knockbox.errors import UserError
+from knockbox.usererror import UserError
 from knockbox.plural import count
 from knockbox.progress import Progress
 from knockbox.textsafe import visible
@@ -273,7 +274,7 @@ class Sync:
 
 def kept_note(dev, gid, device_hands, kept_hands, how):
     """The line that says what the history keeps of a game the device now has less of (how:
-    knockbox.history_device's DeviceMirror.rebuild)."""
+    knockbox.history.device's DeviceMirror.rebuild)."""
     hands = count(kept_hands, "hand")
     if device_hands is None:
         return "device %s game %d: the device no longer has it, the history keeps its %s" % (

@@ -25,9 +25,9 @@ import re
 import subprocess
 import tempfile
 
-from knockbox import engines
-from knockbox import manifest as manifest_mod
-from knockbox.errors import UserError
+from knockbox.build import engines
+from knockbox.build import manifest as manifest_mod
+from knockbox.usererror import UserError
 
 
 class CompileError(UserError):

@@ -5,7 +5,7 @@ and knockbox.settle) read only what they need, by index, and never replay a game
 Where: --db FILE, else $KNOCKBOX_HOME/history.sqlite3, else $XDG_DATA_HOME/knockbox/..., else
 ~/.local/share/knockbox/history.sqlite3.
 
-Tables: knockbox.history_schema. History is the file (opening, upgrading, transactions) and
+Tables: knockbox.history.schema. History is the file (opening, upgrading, transactions) and
 its parts, each a class given the connection and the parts it uses, none reaching into another:
   h.rows      GameRows (history_rows): the games table: a game stored, found, taken out
   h.evenings  Evenings (history_evenings): which evening a game belongs to, their numbers
@@ -16,11 +16,11 @@ its parts, each a class given the connection and the parts it uses, none reachin
 History is a Queries (history_read): games(), evening(), latest_evening(), each_game() and game()
 are what almost every command asks of it, so they are its own, not behind an attribute; delete()
 and undelete() are its own too (a game taken out keeps its id and key, table gone, and comes back
-under them as its copies have it). A schema 3 file is upgraded by knockbox.history_upgrade.
+under them as its copies have it). A schema 3 file is upgraded by knockbox.history.upgrade.
 An erase on the device starts a new epoch: its games get new keys, the old ones stay here.
 What the history holds depends on the games alone: a game id is never given again, evening
-numbers never change (knockbox.history_evenings), a device's game is the copy chosen by its
-records alone, whatever order they came in (knockbox.history_versions).
+numbers never change (knockbox.history.evening_numbers), a device's game is the copy chosen by its
+records alone, whatever order they came in (knockbox.history.copies).
 
 Evenings: {"t":"evening","next":G} (no "g"; knockcore.events makes and reads it: evening(G),
 evening_next(event)) says the player started a new evening on the device and the next new game
@@ -47,18 +47,18 @@ import sqlite3
 import sys
 import time
 
-from knockbox.errors import UserError
+from knockbox.usererror import UserError
 from knockbox.fromevents import MAX_INT as MAX_INT  # (its home for the commands)
 from knockbox.fromevents import event_gid as event_gid  # (its home for sync)
 from knockbox.fromevents import evening_next
-from knockbox.history_device import DeviceMirror
-from knockbox.history_evenings import Evenings
-from knockbox.history_imports import Imports
-from knockbox.history_players import Players
-from knockbox.history_read import Queries
-from knockbox.history_rows import GameRows
-from knockbox.history_rows import now as now  # (its home for the commands)
-from knockbox.history_schema import (
+from knockbox.history.device import DeviceMirror
+from knockbox.history.evening_numbers import Evenings
+from knockbox.history.imports import Imports
+from knockbox.history.players import Players
+from knockbox.history.read import Queries
+from knockbox.history.rows import GameRows
+from knockbox.history.rows import now as now  # (its home for the commands)
+from knockbox.history.schema import (
     DROPPED_4,
     INDEXES_2,
     SCHEMA,
@@ -68,9 +68,9 @@ from knockbox.history_schema import (
     TABLES_4,
     run_script,
 )
-from knockbox.history_upgrade import upgrade_from_3
-from knockbox.history_versions import Versions
-from knockbox.history_read import standings as standings  # (its home for the readers)
+from knockbox.history.upgrade import upgrade_from_3
+from knockbox.history.copies import Versions
+from knockbox.history.read import standings as standings  # (its home for the readers)
 
 FILENAME = "history.sqlite3"
 STATUSES = ("playing", "over", "abandoned", "invalid")
@@ -281,7 +281,7 @@ class History(Queries):
     def undelete(self, ids=None):
         """Bring deleted games back under their ids: these (ids), else those of the latest
         delete. A device's game comes back as its copies have it now (a sync while it was
-        deleted counts: knockbox.history_versions). Returns their ids; UserError if there is
+        deleted counts: knockbox.history.copies). Returns their ids; UserError if there is
         none, or for an id that is not a deleted game."""
         if ids:
             gone = [self.rows.gone(row_id=i) for i in ids]

@@ -6,7 +6,7 @@ import shutil
 import sys
 
 import knockcore
-from knockbox.errors import UserError
+from knockbox.usererror import UserError
 
 
 class ToolMissing(UserError):

@@ -1,19 +1,19 @@
 """The history's mirror of each device: the device epochs and journal events a sync stores as
 received, and the games rebuilt from them by the rules core (rebuild) into each game's "device"
 copy, with what the history keeps when a device comes back with less than was synced (a "kept"
-copy: knockbox.history_versions chooses the one that counts). History.devices;
-knockbox.history's header says what a device game is, knockbox.sync drives these."""
+copy: knockbox.history.copies chooses the one that counts). History.devices;
+knockbox.history's header says what a device game is, knockbox.link.sync drives these."""
 
 import json
 
 from knockbox.bounds import GAME_EVENTS_MAX
 from knockbox.fromevents import event_gid, evening_next, replay_events, same_game, split
-from knockbox.history_versions import DEVICE, KEPT, less
+from knockbox.history.copies import DEVICE, KEPT, less
 
 
 class DeviceMirror:
     """The devices' events and games over the history's connection db: games are stored through
-    rows (knockbox.history_rows.GameRows), put in their evening by evenings and named as the
+    rows (knockbox.history.rows.GameRows), put in their evening by evenings and named as the
     history keeps names by players."""
 
     def __init__(self, db, rows, evenings, players, versions):
@@ -145,7 +145,7 @@ class DeviceMirror:
 
     def rebuild(self, device_id, epoch, gid, when, lost=False, notes=None):
         """Replay a game's events with the rules core into its "device" copy
-        (knockbox.history_versions) and store the copy the history counts, with what readers
+        (knockbox.history.copies) and store the copy the history counts, with what readers
         need (knockbox.derived): 'new', 'updated', 'same', 'gone' (no events and no other
         copy), 'deleted' (deleted here: left out), 'kept' (another copy has more hands than the
         device's: a device that came back with less, an import of a later copy) or 'replaced'

@@ -10,14 +10,14 @@ from typing import Any
 
 from knockbox import derived
 from knockbox.fromevents import MAX_INT
-from knockbox.history_read import SEAT_COUNTS
-from knockbox.history_schema import named
+from knockbox.history.read import SEAT_COUNTS
+from knockbox.history.schema import named
 from knockcore.errors import GameError
 
 
 class GameRows:
     """The games table over the history's connection db; a game's evening is set through
-    evenings (knockbox.history_evenings.Evenings)."""
+    evenings (knockbox.history.evening_numbers.Evenings)."""
 
     def __init__(self, db, evenings):
         self.db = db
@@ -100,7 +100,7 @@ class GameRows:
         seq: int | None = None,
     ) -> None:
         """Game row_id's record, status and derived data, as given (another copy of the game
-        chosen: knockbox.history_versions)."""
+        chosen: knockbox.history.copies)."""
         if d is None and status != "invalid":  # (a game the history refused is not derived)
             d = derived.derive(rec)
         self.db.execute(
@@ -323,7 +323,7 @@ class GameRows:
         self.evenings.set(row_id, None)
 
 
-IMPORT_DEVICE = "import"  # the device of the games typed in (knockbox.importing)
+IMPORT_DEVICE = "import"  # the device of the games typed in (knockbox.history.importing)
 _KEY = "device_id = ? AND epoch = ? AND gid = ?"
 
 

@@ -12,7 +12,7 @@ deploy put in /lib (/lib/knockcore, /lib/knockfw, /lib/knockbox.manifest.json); 
 there, and nothing in /data (the user's games) is touched but the boot checkpoint
 /data/snap.json, which a change of code removes (the new code rebuilds it from the journal).
 
-The board is talked to through knockbox.rawrepl.Board. The unix port works as a board too
+The board is talked to through knockbox.link.rawrepl.RawRepl. The unix port works as a board too
 (tests: `micropython` REPL behind a pty, see ptyrelay): its files are relative to its working
 directory, and it has no soft reset.
 """
@@ -21,10 +21,11 @@ import hashlib
 import json
 import time
 
-from knockbox import mpy, ports
-from knockbox.errors import UserError
-from knockbox.manifest import load as load_manifest
-from knockbox.rawrepl import Board
+from knockbox.build import mpy
+from knockbox.link import ports
+from knockbox.usererror import UserError
+from knockbox.build.manifest import load as load_manifest
+from knockbox.link.rawrepl import RawRepl
 from knockcore.proto import BOARDS
 
 MIN_VERSION = (1, 28)
@@ -265,7 +266,7 @@ def run(args, out):
         say(out, "dry run, no board found: would copy all %d files" % (len(files) + 1))
         return 0
     with ports.lock(port, "knockbox deploy"):
-        board = Board(port)
+        board = RawRepl(port)
         try:
             return _deploy(board, args, mpy_release, mpy_ver, out)
         finally:

@@ -1,13 +1,13 @@
 """The history's queries: what the readers (history, show, stats, export, settle, report, book)
 ask for, each by index, nothing replayed. History is a Queries over the file it opens
-(knockbox.history says why); the tables are in knockbox.history_schema.
+(knockbox.history says why); the tables are in knockbox.history.schema.
 """
 
 import json
 
-from knockbox.errors import UserError
+from knockbox.usererror import UserError
 from knockbox.bounds import listed
-from knockbox.history_evenings import LATEST
+from knockbox.history.evening_numbers import LATEST
 
 SEAT_COUNTS = ("won", "hands", "hands_won", "gins", "undercuts", "points", "net")
 _ORDER_G = " ORDER BY g.synced, g.device_id, g.epoch, ABS(g.gid), g.id"
@@ -38,7 +38,7 @@ class Queries:
 
     def evening(self, n=None, **parts):
         """(number, game rows) of evening n, the latest when n is None (the evening whose first
-        game comes last: knockbox.history_evenings); UserError if none. parts: as games()."""
+        game comes last: knockbox.history.evening_numbers); UserError if none. parts: as games()."""
         count = self.db.execute("SELECT MAX(number) FROM evenings").fetchone()[0]
         latest = self.db.execute(LATEST).fetchone()
         if latest is None:

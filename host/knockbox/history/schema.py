@@ -26,7 +26,7 @@ Schema 3 (a schema 2 file gets these tables when first opened):
 Schema 4 (a schema 3 file is upgraded when first opened: kept, deleted and imported become the
 tables below, nothing lost; meta "last_id": the last game id given, never given again):
   versions(device_id, epoch, gid, source, record, status, error, synced, updated, evening, seq)
-                        each copy of a device's game the history has had (knockbox.history_versions):
+                        each copy of a device's game the history has had (knockbox.history.copies):
                         source "device" (its replay from the events a sync mirrors), "kept" (what
                         the history held when the device came back with less), "import N" (what
                         import batch N brought), "history" (held by an older knockbox, source
@@ -125,7 +125,7 @@ CREATE TABLE import_steps (
     PRIMARY KEY (batch, game_id, what));
 CREATE TABLE names (name TEXT PRIMARY KEY) WITHOUT ROWID;
 """
-# What schema 4 keeps elsewhere (knockbox.history_upgrade moves it first)
+# What schema 4 keeps elsewhere (knockbox.history.upgrade moves it first)
 DROPPED_4 = """
 DROP TABLE kept;
 DROP TABLE deleted;
