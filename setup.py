@@ -4,9 +4,9 @@ The installed packages are knockcore (shared/), knockbox (host/) and knockfw (fi
 with its subpackages. Beside knockfw, firmware/ holds files that belong to no package: manifest.py
 (what goes on the device), boot.py and main.py (what the Pico runs first). They are installed as
 knockbox.firmware (firmware/ mapped to it: its own files, not its subfolders), where an installed
-knockbox finds them (knockbox.engines.firmware_root(); a checkout's, installed with pip install -e,
+knockbox finds them (knockbox.build.engines.firmware_root(); a checkout's, installed with pip install -e,
 takes them from firmware/). The worked examples (examples/*.json, which the README replays) go
-the same way, as knockbox.examples (knockbox.engines.examples_root()). Everything else is in
+the same way, as knockbox.examples (knockbox.build.engines.examples_root()). Everything else is in
 pyproject.toml.
 """
 

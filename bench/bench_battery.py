@@ -8,10 +8,14 @@ the SPI log), times the datasheet currents below, the charge per hand and the ho
 
     .venv/bin/python bench/bench_battery.py [--image FLASH.img] [--quick] [--write]
 
-Each hand: the presses a player makes to enter it (knock, counts, save: emu_plan.Planner),
-each answered by the panel (its BUSY held 0.8 s, the fast waveform); then the players play the
-next hand while the board idles (IDLE_S measured, then scaled to HAND_S: the idle current is
-steady; sleep_s is set to KEEP_ON_S for it, after the fresh device has said its default).
+Each hand: a realistic method-3 hand (bench/hands.json's report set: OpenSpiel's gin rummy,
+three counts) keyed blind as README's "Playing" says (knock, counts, save: emu_plan.Planner with
+bench/entry_plan.py), by bench/bench_entry.py's person: taps and long presses one after another
+without waiting for the panel, except to read the confirm screen before the save (the panel's
+BUSY held 0.8 s a refresh, the fast waveform); then the players play the next hand while the
+board idles (IDLE_S measured, then scaled to HAND_S: the idle current is steady; sleep_s is set
+to KEEP_ON_S for it, after the fresh device has said its default). The journal must then hold
+exactly the hands keyed.
 
 Then the switch-off: sleep_s set to the shortest the device takes, one more hand, and the board
 switches itself off; the span from just
@@ -26,17 +30,17 @@ section).
 
 import json
 import os
-import random
 import shutil
 import sys
 import time
 
-sys.path[:0] = [os.path.dirname(os.path.abspath(__file__))]
-import bench_pico  # noqa: E402  (also puts tests/emu and tests on sys.path)
-import docfigures  # noqa: E402
-import emu_device  # noqa: E402
-from emu_plan import Planner  # noqa: E402
-from knockcore.proto import SLEEP_MIN  # noqa: E402
+import _paths  # noqa: F401  (the checkout's folders on sys.path: bench/_paths.py)
+import bench_pico
+import docfigures
+import emu_device
+from bench_entry import GAP_MS, HANDS as HANDS_FILE, LONG_MS, TAP_MS
+from emu_plan import Planner
+from knockcore.proto import SLEEP_MIN
 
 # Currents (mA) from the sources each names; a meter on a real board replaces them.
 I_RUN = 24.0  # RP2040 at 125 MHz running MicroPython: Raspberry Pi Pico datasheet, "Power
@@ -78,13 +82,33 @@ def charge(ms, run, wfi, gated):
     return run * I_RUN + wfi * I_WFI + gated * I_SLEEP
 
 
-def hands(rng, n):
-    out = []
-    for i in range(n):
-        c = [rng.randint(4, 14) for _ in PLAYERS]
-        c[i % 3] = rng.randint(1, 6)
-        out.append({"knock": i % 3, "counts": c})
-    return out
+class Realistic:
+    """The report set's method-3 hands that someone won (a void hand has no counts to key), in
+    order; each knocker the seat after the last one's."""
+
+    def __init__(self):
+        with open(HANDS_FILE, encoding="utf-8") as f:
+            self._hands = iter([h for h in json.load(f)["report"]["three"] if h])
+        self._who = -1
+
+    def take(self, n):
+        out = []
+        for _ in range(n):
+            k, o1, o2 = next(self._hands)
+            who = self._who = (self._who + 1) % 3
+            counts = [0, 0, 0]
+            counts[who], counts[(who + 1) % 3], counts[(who + 2) % 3] = k, o1, o2
+            out.append({"gin" if k == 0 else "knock": who, "counts": counts})
+        return out
+
+
+def key(dev, presses):
+    """A hand's presses as bench_entry.py's person makes them: one after another, no wait for
+    the panel but before the last (the save), until the confirm screen has been drawn."""
+    for i, (name, kind) in enumerate(presses):
+        if i + 1 == len(presses):
+            dev.wait_quiet(BUSY_MS + 100)
+        dev.press(name, LONG_MS if kind == "long" else TAP_MS, gap=GAP_MS)
 
 
 def evening(dev, rng, n, idle_s):
@@ -96,21 +120,28 @@ def evening(dev, rng, n, idle_s):
     dev.wait_quiet(1000)
     start_ms = dev.emu_ms()
     awake, idle, presses = [], [], 0
-    for h in hands(rng, n):
+    for h in rng.take(n):
         a = len(p.presses)
         p.hand(h)
         t0 = snapshot(dev)
-        missed = dev.act(p.presses[a:], ms=80)
+        key(dev, p.presses[a:])
         dev.wait_quiet(1000)
         t1 = snapshot(dev)
         dev.sleep(idle_s * 1000)
         t2 = snapshot(dev)
-        if missed:
-            raise SystemExit("presses not answered: %s" % missed)
         presses += len(p.presses) - a
         awake.append(split(t0, t1))
         idle.append(split(t1, t2))
     return awake, idle, presses, start_ms, p
+
+
+def check_recorded(dev, p):
+    """The hands on the device (its journal, read over USB) are exactly the ones keyed."""
+    dev.on_battery(False)
+    got = [e["h"] for _s, e in dev.journal() if e["t"] == "hand"]
+    want = p.records()[-1]["hands"]
+    if got != want:
+        raise SystemExit("the hands recorded %r are not the ones keyed %r" % (got, want))
 
 
 def panel(dev, first):
@@ -142,9 +173,8 @@ def switch_off_and_wake(dev, p, rng):
     spans."""
     sleep_s(dev, SLEEP_MIN)
     a = len(p.presses)
-    p.hand(hands(rng, 1)[0])
-    if dev.act(p.presses[a:], ms=80):
-        raise SystemExit("the last hand's presses were not all answered")
+    p.hand(rng.take(1)[0])
+    key(dev, p.presses[a:])
     dev.wait_quiet(1000)
     first = len(panel(dev, 0))  # (decoding the log takes a while: before the span)
     dev.sleep(dev.last_release[0] / 1000 + SLEEP_MIN * 1000 - OFF_LEAD_MS - dev.emu_ms())
@@ -279,11 +309,12 @@ def main():
             bench_pico.start_settled(dev)
             default_s = sleep_s(dev)  # the fresh device's: the firmware's default
             sleep_s(dev, KEEP_ON_S)  # then on battery, on through the idle measured
-            rng = random.Random(21)
+            rng = Realistic()
             awake, idle, presses, start_ms, p = evening(dev, rng, n, idle_s)
             refresh_ms = [ms for f, ms in panel(dev, 0) if f.t_us >= start_ms * 1000]
             cyc = switch_off_and_wake(dev, p, rng)
             cyc["default_s"] = default_s
+            check_recorded(dev, p)
         finally:
             dev.stop()
         lines = report(awake, idle, presses, refresh_ms, n, cyc)

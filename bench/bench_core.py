@@ -1,4 +1,4 @@
-"""Size and heap of the rules core: mpy-cross -O3 size per module of shared/ (budget 12 KB), and
+"""Size and heap of the rules core: mpy-cross -O3 size per module of shared/ (budgets.CORE_KB), and
 the heap cost of importing the core and replaying a 300-hand session under
 `micropython -X heapsize=192k`. Run: .venv/bin/python bench/bench_core.py"""
 
@@ -8,14 +8,13 @@ import random
 import sys
 import tempfile
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-sys.path[:0] = [os.path.join(ROOT, "tests"), os.path.join(ROOT, "tests", "stubs")]
+import _paths  # noqa: F401  (the checkout's folders on sys.path: bench/_paths.py)
+import budgets
+from kit import gamegen
+from kit import mp
+from knockbox.build import mpy
 
-from kit import gamegen  # noqa: E402
-from kit import mp  # noqa: E402
-from knockbox import mpy  # noqa: E402
-
-BUDGET = 12 * 1024
+BUDGET = budgets.CORE_KB * 1024
 
 HEAP_SCRIPT = r"""
 import gc, json, sys, time

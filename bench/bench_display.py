@@ -20,8 +20,10 @@ import sys
 import tempfile
 import time
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-ROOT = os.path.dirname(HERE)
+import _paths  # the checkout's folders on sys.path (bench/_paths.py)
+import budgets
+
+ROOT = _paths.ROOT
 BAUD = {"UC8151": 12_000_000, "SSD1680": 10_000_000}
 N = 200
 
@@ -116,7 +118,7 @@ def unix():
     )
     exe = os.path.join(os.path.dirname(sys.executable), "micropython")
     p = subprocess.run(
-        [exe, "-X", "heapsize=192k", "-c", UNIX_SCRIPT % {"n": N}],
+        [exe, "-X", "heapsize=%dk" % budgets.HEAP_KB, "-c", UNIX_SCRIPT % {"n": N}],
         env=env,
         capture_output=True,
         text=True,
@@ -135,20 +137,13 @@ def unix():
 
 
 def emulated():
-    emu = os.path.abspath(
-        os.environ.get("RP2040_EMU") or os.path.join(os.path.dirname(ROOT), "shared", "rp2040-emu")
-    )
-    if not os.path.isfile(os.path.join(emu, "emupico.py")):
-        print("Emulated Pico: skipped (no %s)" % emu)
+    import emu_device
+    from knockbox.build import mpy
+
+    if not emu_device.HAVE_EMU:
+        print("Emulated Pico: skipped (%s)" % emu_device.MISSING)
         return
-    sys.path.insert(0, os.path.join(ROOT, "host"))
-    from knockbox import mpy
-
-    sys.dont_write_bytecode = True
-    sys.path.insert(0, emu)
-    import emupico
-
-    subprocess.run([os.path.join(emu, "setup.sh")], check=True, capture_output=True)
+    emupico = emu_device.load_emupico()  # its setup.sh run first
     files = mpy.build(
         "device",
         modules=[

@@ -1,11 +1,11 @@
-"""Firmware benchmark (DESIGN.md section 7, issue 6): .mpy size (budget 64 KB), a 300-hand session
+"""Firmware benchmark (its budgets: bench/README.md): .mpy size (budgets.FIRMWARE_KB), a 300-hand session
 played through the buttons on the 192 KB heap of the unix port (peak heap found by bisection), CPU
 per recorded hand (commit + persist + render), boot time with the 300-hand journal, and presses per
 hand. Run: .venv/bin/python bench/bench_firmware.py [--quick] [--against REV]
 
 --against REV: the same benchmark first on revision REV of this repository (its own
 bench_firmware.py, in a copy of that tree, with this checkout's .venv), its figures printed as
-"before", this tree's as "now": e.g. --against d7e6c2f, the tree before issue 10's redesign."""
+"before", this tree's as "now": e.g. --against d7e6c2f, the tree before the UI's redesign."""
 
 import os
 import random
@@ -14,14 +14,15 @@ import subprocess
 import sys
 import tempfile
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-sys.path[:0] = [os.path.join(ROOT, "tests"), os.path.join(ROOT, "tests", "stubs")]
+import _paths  # the checkout's folders on sys.path (bench/_paths.py)
+import budgets
+from kit import device
+from kit import gamegen
+from knockcore.game import Game
 
-from kit import device  # noqa: E402
-from kit import gamegen  # noqa: E402
-from knockcore.game import Game  # noqa: E402
+ROOT = _paths.ROOT
 
-BUDGET = 64 * 1024
+BUDGET = budgets.FIRMWARE_KB * 1024
 NAMES = ["Ann", "Bob", "Cy"]
 
 
@@ -164,13 +165,16 @@ def main():
             )
         )
     print("  %-28s %6d bytes (with the simulator's board)" % ("all of firmware/", all_total))
-    acts, total = session(60 if quick else 300)
+    acts, total = session(60 if quick else budgets.SESSION_HANDS)
     out = tempfile.mkdtemp(prefix="kb-bench-")
     try:
         r = device.run_script(acts, out, timeout=1800)
         commits = r["commit_us"]
         hp = r["hand_presses"]
-        print("%d-hand session through the buttons, -X heapsize=192k (64-bit unix port):" % total)
+        print(
+            "%d-hand session through the buttons, -X heapsize=%dk (64-bit unix port):"
+            % (total, budgets.HEAP_KB)
+        )
         print(
             "  games: %d, heap in use at the end: %d bytes, free: %d bytes"
             % (r["gids"], r["mem_alloc"], r["mem_free"])
@@ -200,7 +204,7 @@ def main():
             "  (a Pico runs MicroPython ~20-40x slower than this x86-64 core; flash writes add ~50 ms)"
         )
         if not quick:
-            lo, hi = 96, 192
+            lo, hi = 96, budgets.HEAP_KB
             while lo < hi:
                 mid = (lo + hi) // 2
                 try:

@@ -14,18 +14,14 @@ port: object headers are twice the Pico's, bytes data the same) prints:
 
 import os
 import shutil
-import sys
 import tempfile
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-sys.path.insert(0, os.path.join(ROOT, "tests"))
-sys.path.insert(0, os.path.join(ROOT, "tests", "stubs"))  # micropython.const/viper on CPython
-sys.path.insert(0, os.path.join(ROOT, "tools", "fonts"))
-import gen_fonts  # noqa: E402
-from kit import mp  # noqa: E402
-from knockbox import mpy  # noqa: E402
+import _paths  # the checkout's folders on sys.path (bench/_paths.py)
+import gen_fonts
+from kit import mp
+from knockbox.build import mpy
 
-FW = os.path.join(ROOT, "firmware", "knockfw")
+FW = os.path.join(_paths.ROOT, "firmware", "knockfw")
 MODULES = ("knockfw.fonts", "knockfw.text", "knockfw.strings")
 
 HEAP = """

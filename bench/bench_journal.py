@@ -19,12 +19,12 @@ import random
 import sys
 import tempfile
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-sys.path[:0] = [os.path.join(ROOT, "tests"), os.path.join(ROOT, "tests", "stubs")]
+import _paths  # the checkout's folders on sys.path (bench/_paths.py)
+from kit import gamegen
+from kit import mp
+from knockbox.build import mpy
 
-from kit import gamegen  # noqa: E402
-from kit import mp  # noqa: E402
-from knockbox import mpy  # noqa: E402
+ROOT = _paths.ROOT
 
 MP_SCRIPTS = os.path.join(ROOT, "tests", "mp_scripts")
 BLOCKS = 24  # 96 KB: room for the journal while the image still fits a 192 KB heap
@@ -44,8 +44,8 @@ BUILD = (
     COMMON
     + r"""
 class Reopen(Journal):          # the alternative: open + close the file for every append
-    def append(self, obj):
-        seq = Journal.append(self, obj)
+    def append(self, obj, quick=False):
+        seq = Journal.append(self, obj, quick)
         self.close()
         return seq
 
@@ -53,7 +53,7 @@ def run(jclass, head, hands):
     dev = RAMBlockDevice(BLOCKS)
     mount(dev, fresh=True)
     st = Store(jclass("/data/journal"), "/data/meta.json").load()
-    st.record({"t": "game", "rec": head})
+    gid = st.record({"t": "game", "rec": head})["g"]
     w0, e0, t0 = dev.writes, dev.erases, time.ticks_us()
     for h in hands:
         st.record({"t": "hand", "h": h})
@@ -167,24 +167,14 @@ def main():
         if r.returncode:
             sys.exit(r.stdout + r.stderr)
         build = json.loads(r.stdout)
-        lib = mp.build(
-            os.path.join(d, "mpy"),
-            modules=[
-                "knockcore",
-                "simflash",
-                "knockfw.journal",
-                "knockfw.jscan",
-                "knockfw.store",
-                "knockfw.board",
-            ],
-        )
+        lib = mp.build(os.path.join(d, "mpy"), modules=mp.STORE_MODULES)
         # the tests' Store helpers (storekit) compiled too: from source their compilation
         # would take heap the device's own code does not
         mpy.compile_file(
             os.path.join(MP_SCRIPTS, "storekit.py"), out=os.path.join(lib, "storekit.mpy")
         )
         boot_py = os.path.join(d, "boot.py")
-        r = mp.run_file(boot_py, [image, "ram"], paths=[lib], heap="192k")
+        r = mp.run_file(boot_py, [image, "ram"], paths=[lib], heap=mp.HEAP)
         if r.returncode:
             sys.exit(r.stdout + r.stderr)
         boot = json.loads(r.stdout)

@@ -1,4 +1,4 @@
-"""Issue 9's Pico-speed budgets, measured on the emulated RP2040 (stock MicroPython v1.28 RPI_PICO
+"""The Pico-speed budgets (bench/README.md), measured on the emulated RP2040 (stock MicroPython v1.28 RPI_PICO
 on rp2040js, ../shared/rp2040-emu), Badger 2040 build, in EMULATED time (the RP2040's own clock:
 GPIO/SPI log timestamps and `picoctl time`), with the flash chip's busy time (the CPU stalls for
 each erase and program: --flash-timing typ, the default, is the W25Q16JV's typical 45 ms a 4 KiB
@@ -598,8 +598,8 @@ def main():
         if image is None:
             image = deploy(emupico, work)
         print(
-            "Pico-speed budgets (issue 9), emulated RP2040 time, Badger 2040 build, flash "
-            "timing %s, clocks %s:"
+            "Pico-speed budgets (bench/README.md), emulated RP2040 time, Badger 2040 build, "
+            "flash timing %s, clocks %s:"
             % (
                 timing,
                 "as silicon's (ring oscillator from reset, XIP cache misses)"
@@ -627,15 +627,8 @@ def main():
     if write:
         lines = [ln for ln in tee.lines() if not ln.startswith(("deploy:", "("))]
         docfigures.write("docs/EMULATOR.md", "bench_pico.py", lines)
-        docfigures.write(
-            "hardware/README.md",
-            "bench_pico.py",
-            [
-                ln
-                for ln in lines
-                if ln.startswith(("Pico-speed", "reset -> power latch", "shortest tap"))
-            ],
-        )
+        hw = [ln for ln in lines if ln.startswith(("Pico-speed", "reset -> power", "shortest tap"))]
+        docfigures.write("hardware/README.md", "bench_pico.py", hw)
     return 0
 
 

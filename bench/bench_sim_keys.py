@@ -16,11 +16,8 @@ import os
 import shutil
 import sys
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-sys.path.insert(0, os.path.join(ROOT, "tests", "stubs"))
-sys.path.insert(0, os.path.join(ROOT, "tests"))
-
-from test_simulate_firmware import (  # noqa: E402
+import _paths  # noqa: F401  (the checkout's folders on sys.path: bench/_paths.py)
+from test_simulate_firmware import (
     OUT,
     first_difference,
     play_stress,

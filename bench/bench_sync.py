@@ -1,6 +1,7 @@
-"""Syncing 1,000 hands, and the serial link's costs on the device (issue 9's budgets: sync of 1,000
-hands <= 3 s as a new `knockbox sync` process against the emulated Pico; 2,000 queued serial
-lines drained <= 20 s of emulated time; the heap an events page holds).
+"""Syncing 1,000 hands, and the serial link's costs on the device, against the budgets of
+bench/README.md (bench/budgets.py: SYNC_S, a sync of SYNC_HANDS hands as a new `knockbox sync`
+process against the emulated Pico; DRAIN_S, DRAIN_LINES queued serial lines drained in emulated
+time; and the heap an events page holds).
 
 On the emulated Pico (../shared/rp2040-emu, or $RP2040_EMU), a fresh instance:
   - `knockbox deploy --port`, then a journal of HANDS hands (10 games of 100) written by the
@@ -32,22 +33,21 @@ import sys
 import tempfile
 import time
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-sys.path.insert(0, os.path.join(ROOT, "tests"))
-sys.path.insert(0, os.path.join(ROOT, "tests", "emu"))
-import knockbox  # noqa: E402,F401  (the micropython.const stand-in, before the core)
+import _paths  # noqa: F401  (the checkout's folders on sys.path: bench/_paths.py)
+import budgets
+import emu_device
+from emu_device import HAVE_EMU, load_emupico
+from kit import mp
+from kit.gamegen import random_hand
+from test_sync_e2e import FLASH_SCRIPT, KNOCKBOX, SimDevice, ops_for
 
-from kit import mp  # noqa: E402
-import emu_device  # noqa: E402
-from emu_device import HAVE_EMU, load_emupico  # noqa: E402
-from kit.gamegen import random_hand  # noqa: E402
-from test_sync_e2e import FLASH_SCRIPT, KNOCKBOX, SimDevice, ops_for  # noqa: E402
+from knockbox import history
+from knockbox.link import serialio
+from knockbox.link import sync
+from knockcore.game import Game
 
-from knockbox import history, serialio, sync  # noqa: E402
-from knockcore.game import Game  # noqa: E402
-
-BUDGET_S = 3.0  # knockbox sync, 1,000 hands, wall (issue 9)
-DRAIN_BUDGET_S = 20.0  # 2,000 queued lines, emulated
+BUDGET_S = budgets.SYNC_S  # knockbox sync of budgets.SYNC_HANDS hands, wall
+DRAIN_BUDGET_S = budgets.DRAIN_S  # budgets.DRAIN_LINES queued lines, emulated
 MPREMOTE = os.path.join(os.path.dirname(sys.executable), "mpremote")
 
 
@@ -340,7 +340,7 @@ def main_sim(hands):
 
 def main():
     args = [a for a in sys.argv[1:] if not a.startswith("--")]
-    hands = int(args[0]) if args else 1000
+    hands = int(args[0]) if args else budgets.SYNC_HANDS
     if "--sim" in sys.argv or not HAVE_EMU:
         if not HAVE_EMU:
             print("no emulated Pico (%s): the simulator instead" % emu_device.EMU)

@@ -1,6 +1,6 @@
 # What goes on the device, in one place (micropython-lib style). Read by `knockbox deploy`, the
-# simulator's build, the size benchmarks and the tests through host/knockbox/manifest.py; compiled
-# by host/knockbox/mpy.py. Paths are relative to this folder, or to home(name): the folder Python
+# simulator's build, the size benchmarks and the tests through host/knockbox/build/manifest.py; compiled
+# by host/knockbox/build/mpy.py. Paths are relative to this folder, or to home(name): the folder Python
 # imports package name from (in a checkout shared/, firmware/, host/; installed from a wheel or
 # an sdist, site-packages, where this file is knockbox/firmware/manifest.py): the device gets the
 # very code the laptop runs.
@@ -19,7 +19,7 @@
 #   table(path, base_path=None, only=None)
 #       the module at path (found as module() finds it), a string table (`TABLE = """..."""`),
 #       compiled from its TABLE packed: each Cyrillic letter one byte instead of UTF-8's two
-#       (knockbox.mpy.pack_table; knockfw.strings unpacks it), not from its own text
+#       (knockbox.build.mpy.pack_table; knockfw.strings unpacks it), not from its own text
 #   root(path, base_path=".", only=None, board=None, dest=None)
 #       copied as source to the device's root (MicroPython runs /boot.py, then /main.py), as
 #       dest if given; a board= root file takes the place of the every-board one of its dest

@@ -2,8 +2,8 @@ import os
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(HERE, "stubs"))
-sys.path.insert(0, HERE)
+sys.path.insert(0, os.path.join(os.path.dirname(HERE), "bench"))
+import _paths  # noqa: E402,F401  (tests/, its stubs... on sys.path: bench/_paths.py)
 
 # Property tests (hypothesis): the suite runs the same examples every time, so that CI passes or
 # fails on the code, not on the draw; HYPOTHESIS_PROFILE=explore draws new ones (run it now and
@@ -14,6 +14,12 @@ from hypothesis import settings  # noqa: E402
 settings.register_profile("suite", derandomize=True, database=None)
 settings.register_profile("explore", derandomize=False)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "suite"))
+
+# The commands' language follows the locale (knockbox.commands.common): the suite runs in an
+# English one whatever the developer's, and the Russian tests ask for --lang ru or set LANG.
+for _var in ("LANGUAGE", "LC_ALL", "LC_MESSAGES"):
+    os.environ.pop(_var, None)
+os.environ["LANG"] = "C.UTF-8"
 
 
 # Markers, so that a quick run is one flag (`./test -m "not emu"`): `emu` for every test on the

@@ -66,6 +66,19 @@ def four_evenings(tmp_path, monkeypatch):
     return path
 
 
+def one_more(db, day, monkeypatch):
+    """Evening 5 after four_evenings' (Ann, Bob, Cy: two games), synced on day."""
+    more = E.journal(
+        [E.EVENING]
+        + [
+            dict(E.game(E.M1), players=["Ann", "Bob", "Cy"]),
+            dict(E.game(E.M3), players=["Cy", "Ann", "Bob"]),
+        ],
+        first_gid=13,
+    )[1:]
+    sync(db, E.journal(plan(7, 4)) + more, day, monkeypatch)
+
+
 def book(db, out, *args):
     code, o, err = knockbox("book", "--db", db, "-o", str(out), *args)
     assert code == 0, err
@@ -239,16 +252,7 @@ def test_a_rebuild_makes_only_what_changed(four_evenings, tmp_path, monkeypatch)
     )
 
     # one more evening among three players: its page, their pages and the index are written
-    evs = E.journal(plan(7, 4))
-    more = E.journal(
-        [E.EVENING]
-        + [
-            dict(E.game(E.M1), players=["Ann", "Bob", "Cy"]),
-            dict(E.game(E.M3), players=["Cy", "Ann", "Bob"]),
-        ],
-        first_gid=13,
-    )[1:]
-    sync(four_evenings, evs + more, "2025-01-17", monkeypatch)
+    one_more(four_evenings, "2025-01-17", monkeypatch)
     err = book(four_evenings, out)
     assert "book of 5 evenings and 5 players" in err and "5 pages written, 6 unchanged" in err
     second = files(str(out))

@@ -14,24 +14,11 @@ import knockbox.book
 import knockbox.book.render
 import knockbox.book.workers
 from knockbox import history
-from knockbox.errors import UserError
+from knockbox.usererror import UserError
 import test_book
-from test_book import book, crawl, files, js, plan, signed, sync
+from test_book import book, crawl, files, js, one_more, plan, signed, sync
 
 four_evenings = test_book.four_evenings  # the fixture: test_book's history, four evenings
-
-
-def one_more(db, day, monkeypatch):
-    """Evening 5 (Ann, Bob, Cy: two games) synced on day."""
-    more = E.journal(
-        [E.EVENING]
-        + [
-            dict(E.game(E.M1), players=["Ann", "Bob", "Cy"]),
-            dict(E.game(E.M3), players=["Cy", "Ann", "Bob"]),
-        ],
-        first_gid=13,
-    )[1:]
-    sync(db, E.journal(plan(7, 4)) + more, day, monkeypatch)
 
 
 def pages(folder):

@@ -2,20 +2,12 @@
 MicroPython unix port (the same cases, tests/mp_scripts/buttons_cases.py), from source and from
 .mpy compiled with mpy-cross -O3."""
 
-import os
-
+import buttons_cases  # tests/mp_scripts/ (on sys.path: bench/_paths.py)
 import pytest
 
 from kit import mp
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-SCRIPT = os.path.join(HERE, "mp_scripts", "buttons_cases.py")
-
-import sys  # noqa: E402
-
-sys.path.insert(0, os.path.join(HERE, "mp_scripts"))
-import buttons_cases  # noqa: E402
-
+SCRIPT = buttons_cases.__file__
 CASES = mp.cases(SCRIPT)
 
 

@@ -1,7 +1,7 @@
 """knockbox deploy, end to end against a MicroPython REPL behind a serial port.
 
 The "board" is the MicroPython unix port's REPL with a pseudo-terminal as its terminal, relayed
-to a second pty (knockbox.ptyrelay) whose path deploy opens like /dev/ttyACM0. mpremote's raw
+to a second pty (knockbox.link.ptyrelay) whose path deploy opens like /dev/ttyACM0. mpremote's raw
 REPL works against it with `resume` (no soft reset on the unix port), so deploy really copies
 files into the folder the unix port runs in, and the copied .mpy files are then imported and run
 there.
@@ -18,9 +18,12 @@ from types import SimpleNamespace
 import pytest
 
 from kit import mp
-from knockbox import cli, deploy, mpy, rawrepl
-from knockbox.errors import UserError
-from knockbox.ptyrelay import SerialBridge
+from knockbox import cli
+from knockbox.link import deploy
+from knockbox.build import mpy
+from knockbox.link import rawrepl
+from knockbox.usererror import UserError
+from knockbox.link.ptyrelay import SerialBridge
 
 ROOT = mp.ROOT
 VECTORS = os.path.join(ROOT, "tests", "vectors", "games.json")

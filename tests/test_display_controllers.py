@@ -181,7 +181,7 @@ def test_uc8151_model_partial_window_and_power_rules():
     assert get_px(m2.viewer(), 3, 119) == 1
 
 
-# --- issue 9: the defects found by comparing with the vendors' drivers ----------------------
+# --- the defects found by comparing with the vendors' drivers ---------------------------------
 
 
 @pytest.mark.parametrize("kind", KINDS)

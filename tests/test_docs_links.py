@@ -1,18 +1,22 @@
-"""What a user reads (README.md and docs/*.md) points only inside the repository: every link
-resolves to a file of the repository (and a heading, for a link with #), no link leaves it (no
-URL, no absolute path, no ../ out of the checkout), no path written in the text climbs out of it,
-and every .md file the text names is in it (the team's own notes are not). The one allowance:
-docs/EMULATOR.md tells developers where the emulated Pico lives beside the checkout."""
+"""What a user reads (README.md, CONTRIBUTING.md, bench/README.md, docs/*.md, hardware/*.md) points
+only inside the repository: every link resolves to a file of the repository (and a heading, for a
+link with #), no link leaves it (no URL, no absolute path, no ../ out of the checkout), no path
+written in the text climbs out of it, and every .md file the text names is in it (the team's own
+notes are not). The one allowance: docs/EMULATOR.md tells developers where the emulated Pico lives
+beside the checkout."""
 
 import glob
 import os
 import re
+import subprocess
 
 import pytest
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-DOCS = ["README.md"] + sorted(
-    os.path.relpath(p, ROOT) for p in glob.glob(os.path.join(ROOT, "docs", "*.md"))
+DOCS = ["README.md", "CONTRIBUTING.md", "bench/README.md"] + sorted(
+    os.path.relpath(p, ROOT)
+    for folder in ("docs", "hardware")
+    for p in glob.glob(os.path.join(ROOT, folder, "*.md"))
 )
 # (doc, text): a path outside the repository that a page may name, as text and never as a link
 ALLOWED = {("docs/EMULATOR.md", "../shared/rp2040-emu")}
@@ -144,4 +148,39 @@ def test_measured_figures_are_the_benchmarks_own_blocks():
             lines = [ln for ln in body.splitlines() if ln.strip()]
             assert lines and all(ln.startswith("    ") for ln in lines), (doc, bench)
             found[bench] = doc
-    assert found == {"bench_pico.py": "docs/EMULATOR.md", "bench_battery.py": "hardware/POWER.md"}
+    assert found == {
+        "bench_pico.py": "docs/EMULATOR.md",
+        "bench_battery.py": "hardware/POWER.md",
+        "bench_entry.py": "README.md",
+    }
+
+
+# What a reader of the repository cannot follow: the team's design notes and its issue numbers
+# (neither is in the repository). An upstream project's issue, named with its project
+# ("micropython issue #7035"), can be followed.
+UNFOLLOWABLE = re.compile(r"\bDESIGN\.md\b|(?<!micropython )\bissues? #?\d+", re.I)
+
+
+def unfollowable(text):
+    return [m.group(0) for m in UNFOLLOWABLE.finditer(text)]
+
+
+def test_no_file_cites_what_a_reader_cannot_follow():
+    out = subprocess.run(["git", "ls-files"], cwd=ROOT, capture_output=True, text=True).stdout
+    names = [n for n in out.splitlines() if n.endswith((".py", ".md", ".toml", ".yaml", ".json"))]
+    assert len(names) > 100
+    found = []
+    for name in names:
+        if name == "tests/test_docs_links.py":  # its examples of what is refused
+            continue
+        with open(os.path.join(ROOT, name), encoding="utf-8") as f:
+            for n, line in enumerate(f, 1):
+                found += ["%s:%d: %s" % (name, n, hit) for hit in unfollowable(line)]
+    assert found == []
+    assert unfollowable("(DESIGN.md section 7, issue 6), Issue 9's budgets, issue #12") == [
+        "DESIGN.md",
+        "issue 6",
+        "Issue 9",
+        "issue #12",
+    ]
+    assert unfollowable("micropython issue #7035; the issues of a board") == []

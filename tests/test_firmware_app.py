@@ -8,46 +8,13 @@ import pytest
 
 from kit import device
 from kit import gamegen
+from kit import mp
+from kit import worked
 from knockcore.game import Game, from_record
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 OUT = os.path.join(ROOT, "out", "firmware")
-N = None
-
-WORKED = {
-    1: (
-        {"idle": 2, "dealer": 1},
-        [
-            {"knock": 0, "counts": [4, 19, N]},
-            {"gin": 2, "counts": [22, N, 0]},
-            {"knock": 1, "counts": [N, 6, 6]},
-            {"void": True},
-            {"knock": 2, "counts": [31, N, 2]},
-        ],
-    ),
-    2: (
-        {"box": 0, "captain": 1},
-        [
-            {"knock": 1, "counts": [18, 3, N]},
-            {"gin": 0, "counts": [0, 12, N]},
-            {"knock": 0, "counts": [7, N, 5]},
-            {"knock": 0, "counts": [1, N, 40]},
-            {"gin": 0, "counts": [0, 30, N]},
-        ],
-    ),
-    3: (
-        {"dealer": 2},
-        [
-            {"knock": 0, "counts": [5, 20, 30]},
-            {"gin": 1, "counts": [14, 0, 9]},
-            {"knock": 1, "counts": [25, 8, 3]},
-            {"knock": 2, "counts": [6, 17, 6]},
-            {"void": True},
-            {"gin": 0, "counts": [0, 30, 35]},
-            {"knock": 0, "counts": [2, 40, 20]},
-        ],
-    ),
-}
+WORKED = {method: worked.game(method) for method in (1, 2, 3)}  # docs/RULES.md's, (start, hands)
 NAMES = ["Ann", "Bob", "Cy"]
 
 
@@ -173,22 +140,22 @@ def test_a_reboot_starts_from_the_checkpoint_and_the_hands_after_it():
     check_same(r["games"][0], 3, start, hands[:4])
 
 
-def test_300_hand_session_fits_the_192k_heap():
-    """DESIGN.md section 7: the firmware plays a 300-hand evening on the 192 KB heap, through the
-    buttons, and boots again from that journal (bench/bench_firmware.py prints the numbers)."""
-    import sys
-
-    sys.path.insert(0, os.path.join(ROOT, "bench"))
+def test_a_budget_session_fits_the_budget_heap():
+    """A budget (bench/README.md): the firmware plays a SESSION_HANDS-hand evening on the unix
+    port's budget heap (mp.HEAP), through the buttons, and boots again from that journal
+    (bench/bench_firmware.py prints the numbers)."""
     import bench_firmware
+    import budgets
 
-    acts, total = bench_firmware.session(300)
+    n = budgets.SESSION_HANDS
+    acts, total = bench_firmware.session(n)
     r = device.run_script(acts, os.path.join(OUT, "session300"), timeout=900)
-    assert total == 300 and r["hand_presses"][0] == 300
+    assert total == n and r["hand_presses"][0] == n
     assert r["gids"] > 20 and len(r["boot_us"]) == 2
     # One line per hand for the bench's per-method median and p90, the method of its game.
     stats = [e["hand_stat"] for e in r["events"] if "hand_stat" in e]
     methods = [a[1] for a in acts if a[0] == "new"]
-    assert len(stats) == 300 and set(s[0] for s in stats) == set(methods) == {1, 2, 3}
+    assert len(stats) == n and set(s[0] for s in stats) == set(methods) == {1, 2, 3}
     assert sum(s[1] for s in stats) == r["hand_presses"][1]
     assert bench_firmware.percentile([s[1] for s in stats], 100) == r["hand_presses"][2]
     assert bench_firmware.percentile([5, 1, 4, 2, 3], 50) == 3
@@ -254,7 +221,6 @@ def test_1000_hands_in_the_journal_boot_on_the_192k_heap(tmp_path):
     """Ten long games on flash: the app still boots to its scoreboard and then loads its serial
     link on the 192 KB heap (the link's bytecode needs a few KB in one piece after the replay)."""
     import json
-    from kit import mp
 
     rnd = random.Random(9)
     lines = []
@@ -275,7 +241,7 @@ def test_1000_hands_in_the_journal_boot_on_the_192k_heap(tmp_path):
     )
     assert p.returncode == 0, p.stdout + p.stderr
     p = mp.run_file(
-        str(tmp_path / "boot.py"), [flash], paths=[device.build()], heap="192k", stdin=""
+        str(tmp_path / "boot.py"), [flash], paths=[device.build()], heap=mp.HEAP, stdin=""
     )
     assert p.returncode == 0, p.stdout + p.stderr
     assert p.stdout.split(None, 1) == ["100", "%s\n" % g.totals]
@@ -306,7 +272,7 @@ def test_a_fresh_device_switches_off_30_s_after_the_last_press():
 
 
 AWAY_MS = 1800 * 1000  # away from the scoreboard the auto-off waits this long (app._AWAY_S)
-CONFIRM = ["b", "up", "b", "up", "up", "c", "up", "a"]  # B knocks: 1, C 2, A 1: confirm?
+CONFIRM = ["b", "C", "up", "b", "up", "up", "c", "up", "a"]  # B knocks: 1, C 2, A 1: confirm?
 
 
 def test_a_half_entered_hand_outlives_sleep_s_and_is_saved():
@@ -431,11 +397,12 @@ print(len(a.game().hands))
 
 
 def test_a_repaired_journal_is_told_in_the_players_language(tmp_path):
-    from kit import mp
 
     script = tmp_path / "torn.py"
     script.write_text(TORN)
-    p = mp.run_file(str(script), [str(tmp_path / "flash.img")], paths=[device.build()], heap="192k")
+    p = mp.run_file(
+        str(script), [str(tmp_path / "flash.img")], paths=[device.build()], heap=mp.HEAP
+    )
     assert p.returncode == 0, p.stdout + p.stderr
     assert p.stdout.splitlines() == ["недописанная последняя запись отброшена", "1"]
 
@@ -483,11 +450,10 @@ def test_a_long_typed_ahead_script_is_read_a_little_at_a_time(tmp_path):
     """The simulator's key lines (board_sim.KeyFeed): 3,000 presses written before the board
     reads any are read a few lines ahead, carried out in order, each down for exactly its 60 ms
     of the board's time (whatever the board's own pace, here 50 ms a turn)."""
-    from kit import mp
 
     script = tmp_path / "feed.py"
     script.write_text(KEYFEED)
-    p = mp.run_file(str(script), [str(tmp_path / "keys")], paths=[device.build()], heap="192k")
+    p = mp.run_file(str(script), [str(tmp_path / "keys")], paths=[device.build()], heap=mp.HEAP)
     assert p.returncode == 0, p.stdout + p.stderr
     ok, most, gaps = p.stdout.split(None, 2)
     assert ok == "True" and int(most) <= 64 and gaps.strip() == "[60]", p.stdout

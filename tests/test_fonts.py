@@ -10,23 +10,21 @@
 
 import os
 import shutil
-import sys
 
+import budgets
+import gen_fonts  # tools/fonts/gen_fonts.py (on sys.path: bench/_paths.py)
 from PIL import Image, ImageDraw, ImageFont
 
 from kit import mp
+from kit.textref import large, medium, small
 
 ROOT = mp.ROOT
-sys.path.insert(0, os.path.join(ROOT, "firmware"))
-sys.path.insert(0, os.path.join(ROOT, "tools", "fonts"))
-import gen_fonts  # noqa: E402
-from kit.textref import large, medium, small  # noqa: E402
 
 MODULES = {"large": large, "medium": medium, "small": small}
 CONFIG = gen_fonts.load_config()
 FONTS_PY = os.path.join(ROOT, "firmware", "knockfw", "fonts.py")
-MPY_BUDGET = 7 * 1024  # all fonts together, bytes of .mpy (firmware total: 64 KB)
-HEAP_BUDGET = 8 * 1024  # heap the three fonts hold once imported (64-bit unix port)
+MPY_BUDGET = budgets.FONTS_KB * 1024  # all fonts together, bytes of .mpy
+HEAP_BUDGET = budgets.FONTS_HEAP_KB * 1024  # heap the three fonts hold once imported (unix port)
 
 
 def ink(pixels):

@@ -10,7 +10,8 @@ from decimal import Decimal
 
 import pytest
 
-from knockbox import cli, history, sync
+from knockbox import cli, history
+from knockbox.link import sync
 from knockcore.game import from_record
 
 from kit.evenings import DEV, VECTORS, Link, journal  # noqa: E402 (the stand-in device, shared)

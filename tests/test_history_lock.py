@@ -83,6 +83,38 @@ def test_a_real_process_waits_with_the_default_times(tmp_path):
     con.close()
 
 
+@pytest.mark.parametrize("command", [["history"], ["import", "-"]])
+def test_ctrl_c_ends_the_wait_for_another_knockbox_at_once(tmp_path, command):
+    """SQLite's own wait for a lock (in C) did not hear Ctrl-C: a command waiting for another
+    knockbox went on waiting up to WAIT_MAX (5 minutes)."""
+    import signal
+
+    path = str(tmp_path / "h.sqlite3")
+    E.sync_into(path, E.journal([E.game(E.M1, ["Ann", "Bob", "Cy"])]))
+    con = sqlite3.connect(path, isolation_level=None)
+    con.execute("BEGIN EXCLUSIVE")  # (a lock taken, nothing written yet)
+    p = subprocess.Popen(
+        [KNOCKBOX] + command + ["--db", path],
+        stdin=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        stdout=subprocess.DEVNULL,
+        text=True,
+    )
+    try:
+        assert p.stderr.readline() == WAITING  # (it waits: after WAIT_NOTE)
+        t = time.monotonic()
+        p.send_signal(signal.SIGINT)
+        p.wait(timeout=15)
+        assert time.monotonic() - t < 5
+        assert p.returncode == 130 and p.stderr.read() == "knockbox: interrupted\n"
+    finally:
+        if p.poll() is None:
+            p.kill()
+            p.wait()
+        con.execute("ROLLBACK")
+        con.close()
+
+
 def test_a_damaged_page_is_one_line_naming_the_file(capsys, tmp_path):
     path = str(tmp_path / "h.sqlite3")
     E.sync_into(path, E.journal([E.game(E.M1, ["Ann", "Bob", "Cy"])] * 40))

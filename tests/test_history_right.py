@@ -1,7 +1,8 @@
 """Right answers over real evenings, through the commands: `knockbox settle` alone settles the
 latest evening as the device's Evening screen and `knockbox report` do (an evening past midnight
 too), and `knockbox import` keeps games apart as a person would: the same device record, or the
-same date and the same hands, is one game; hands alone never are."""
+same time (or day, for a record without a date) and the same hands, is one game; hands alone
+never are."""
 
 import json
 
@@ -60,15 +61,20 @@ def test_paper_games_alike_but_for_their_dates_stay_apart(capsys, tmp_path):
     assert out.startswith("0 games imported; 4000 already in the history"), out
 
 
-def test_one_date_same_hands_is_one_game_other_hands_are_two(capsys, tmp_path):
+def test_one_time_same_hands_is_one_game_other_times_or_hands_are_two(capsys, tmp_path):
     db, f = str(tmp_path / "h.sqlite3"), tmp_path / "sheets.json"
     f.write_text(
         json.dumps(
-            [paper("2020-02-02 20:00"), paper("2020-02-02 22:00"), paper("2020-02-02", hands=2)]
+            [
+                paper("2020-02-02 20:00"),
+                paper("2020-02-02 20:00:00"),
+                paper("2020-02-02 22:00"),
+                paper("2020-02-02", hands=2),
+            ]
         )
     )
     code, out, err = knockbox("import", f, "--db", db)
-    assert out.startswith("2 games imported; 1 already in the history"), out
+    assert out.startswith("3 games imported; 1 already in the history"), out
 
 
 def test_a_device_game_is_its_device_record_not_its_hands(capsys, tmp_path):

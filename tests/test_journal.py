@@ -19,16 +19,8 @@ MP_SCRIPTS = os.path.join(HERE, "mp_scripts")
 def journal_mpy(tmp_path_factory):
     return mp.build(
         str(tmp_path_factory.mktemp("mpy")),
-        modules=[
-            "knockfw.journal",
-            "knockfw.jscan",
-            "knockfw.store",
-            "knockfw.board",
-            "simflash",
-            "knockcore",
-            "knockfw.strings",
-        ],
-    )  # (storekit says notes in English with it)
+        modules=mp.STORE_MODULES,
+    )
 
 
 @pytest.mark.parametrize("script, case", CASES)

@@ -7,6 +7,7 @@ with mpy-cross -O3 as on the Pico."""
 
 import os
 
+import budgets
 import pytest
 
 from kit import mp
@@ -18,25 +19,13 @@ SCRIPTS = [
 ]
 CASES = [(script, case) for script in SCRIPTS for case in mp.cases(script)]
 IDS = ["%s-%s" % (os.path.basename(script)[: -len("_cases.py")], case) for script, case in CASES]
-LINK_MPY_BUDGET = 4224  # 4 KB, and the "faults" op since issue 14 (~110 B)
 
 
 @pytest.fixture(scope="module")
 def link_mpy(tmp_path_factory):
     return mp.build(
         str(tmp_path_factory.mktemp("mpy")),
-        modules=[
-            "knockfw.link",
-            "knockfw.version",
-            "knockfw.journal",
-            "knockfw.jscan",
-            "knockfw.store",
-            "knockfw.board",
-            "knockfw.fault",
-            "simflash",
-            "knockfw.strings",  # (storekit says notes in English with it)
-            "knockcore",
-        ],
+        modules=mp.STORE_MODULES + ["knockfw.link", "knockfw.version", "knockfw.fault"],
     )
 
 
@@ -52,4 +41,4 @@ def test_link_mpy(script, case, link_mpy):
 
 def test_link_mpy_size():
     size = mp.sizes(modules=["knockfw.link"])["knockfw/link.mpy"]
-    assert size < LINK_MPY_BUDGET, size
+    assert size < budgets.LINK_BYTES, size

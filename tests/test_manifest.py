@@ -1,5 +1,5 @@
-"""The device's files in one manifest (firmware/manifest.py, read by knockbox.manifest) and the one
-mpy-cross wrapper (knockbox.mpy): what each target gets, native modules compiled per target and
+"""The device's files in one manifest (firmware/manifest.py, read by knockbox.build.manifest) and the one
+mpy-cross wrapper (knockbox.build.mpy): what each target gets, native modules compiled per target and
 run on the unix port, builds written into a folder, and deploy's architecture check."""
 
 import os
@@ -7,8 +7,9 @@ import os
 import pytest
 
 from kit import mp
-from knockbox import deploy, mpy
-from knockbox.manifest import ManifestError, load, parse
+from knockbox.link import deploy
+from knockbox.build import mpy
+from knockbox.build.manifest import ManifestError, load, parse
 from knockcore.proto import BOARDS
 
 VIPER = """\
@@ -241,7 +242,7 @@ def test_a_module_of_a_listed_package_comes_from_that_package_s_folder(tree):
     import knockbox
     import knockcore
     import knockfw
-    from knockbox.manifest import home
+    from knockbox.build.manifest import home
 
     real = load()
     for mod in (knockcore, knockfw):

@@ -23,11 +23,11 @@ def test_a_written_out_message_translates_to_what_the_error_says(case):
         from_record(case["game"])
     english = str(e.value)
     assert case["error"] in english
-    ru = messages.say(e.value, "ru")
+    ru = messages.error_text(e.value, "ru")
     assert ru != english  # it is said in Russian...
     assert messages.translate(english, "ru") == ru  # ...and the same from the text
     assert messages.translate("record 7: " + english, "ru") == "запись 7: " + ru
-    assert messages.say(e.value, "en") == messages.translate(english, "en") == english
+    assert messages.error_text(e.value, "en") == messages.translate(english, "en") == english
 
 
 def test_text_that_is_no_core_message_stays_as_it_is():

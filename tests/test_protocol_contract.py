@@ -1,5 +1,5 @@
 """The two ends of the serial link stay in step (docs/PROTOCOL.md): the laptop's client
-(knockbox.serialio.Connection) has one method per operation the device's link handles
+(knockbox.link.serialio.Connection) has one method per operation the device's link handles
 (firmware/knockfw/link.py's _op_* methods, read with ast: nothing of the firmware is imported),
 named as the op it sends, and both are knockcore.proto.OPS; no other laptop module names an op; the protocol document has a row
 for each op; and the reply fields each method documents are in that row and in the replies the
@@ -12,7 +12,7 @@ import re
 
 import pytest
 
-from knockbox import serialio
+from knockbox.link import serialio
 from knockcore.proto import EVENTS_MAX, OPS
 from kit.ptydevice import HELLO, FakeDevice, reply
 

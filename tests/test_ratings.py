@@ -1,6 +1,7 @@
 """The players' skill ratings (knockbox.ratings, docs/RATINGS.md) through `knockbox stats` as a
-user runs it: a player who wins everything ends on top, method 2 rates the partnership as one
-team (the partner who sat out included), the same history always gives the same ratings whether
+user runs it: a player who wins everything ends on top, method 2 rates the box against each
+partner (the partner who sat out included), a season of method 2 keeps the scale, a simulated
+group of known strengths is rated in their order, the same history always gives the same ratings whether
 it was rated at once, a sync at a time, or with games synced into the past."""
 
 import json
@@ -99,10 +100,10 @@ def test_who_wins_everything_ends_on_top(tmp_path, fixed_clock):
     ]
 
 
-def test_method_2_rates_the_partnership_as_one_team(tmp_path, fixed_clock):
-    """The box player against the two partners: when the partnership wins, both partners (the
-    one who sat out the last hand too) gain the same and the box player loses; and the other
-    way round."""
+def test_method_2_rates_the_box_against_each_partner(tmp_path, fixed_clock):
+    """The box player against each of the two partners: when the partnership wins, both
+    partners (the one who sat out the last hand too) gain and the box player loses twice; and
+    the other way round."""
     db = str(tmp_path / "h.sqlite3")
     rec = won_by(2, ["Ann", "Bob", "Cy"], 1, {"box": 0, "captain": 1})
     st = Game(2, rec["players"], rec["start"], rec["rules"])
@@ -111,23 +112,25 @@ def test_method_2_rates_the_partnership_as_one_team(tmp_path, fixed_clock):
     assert st.winners == [1, 2] and 2 not in st.active  # Cy sat out, and won with Bob
     E.sync_into(db, E.journal([rec]))
     got = stats(db)
-    assert got["Bob"]["rating"] == got["Cy"]["rating"] > 25 > got["Ann"]["rating"]
+    assert got["Bob"]["rating"] > 25 and got["Cy"]["rating"] > 25 > got["Ann"]["rating"]
     assert [got[n]["rated"] for n in ("Ann", "Bob", "Cy")] == [1, 1, 1]
+    # the box lost twice: more than either partner won
+    assert 25 - got["Ann"]["rating"] > max(got[n]["rating"] - 25 for n in ("Bob", "Cy"))
 
     db2 = str(tmp_path / "h2.sqlite3")
     E.sync_into(db2, E.journal([won_by(2, ["Ann", "Bob", "Cy"], 0, {"box": 0, "captain": 1})]))
     got2 = stats(db2)
-    assert got2["Bob"]["rating"] == got2["Cy"]["rating"] < 25 < got2["Ann"]["rating"]
+    assert got2["Bob"]["rating"] < 25 and got2["Cy"]["rating"] < 25 < got2["Ann"]["rating"]
     # one against two: the box player's win moves him more than one partner's share
-    assert got2["Ann"]["rating"] > got["Bob"]["rating"]
+    assert got2["Ann"]["rating"] - 25 > max(25 - got2[n]["rating"] for n in ("Bob", "Cy"))
 
 
 def test_a_game_is_its_winner_against_each_other_side():
     """Methods 1 and 3: the winner against each of the other two; method 2: the box against
-    the partnership. Each player's games rated count the game once."""
+    each partner. Each player's games rated count the game once."""
     assert ratings.matches(3, ["A", "B", "C"], [1]) == [(["B"], ["A"]), (["B"], ["C"])]
-    assert ratings.matches(2, ["A", "B", "C"], [1, 2], box=0) == [(["B", "C"], ["A"])]
-    assert ratings.matches(2, ["A", "B", "C"], [0], box=0) == [(["A"], ["B", "C"])]
+    assert ratings.matches(2, ["A", "B", "C"], [1, 2], box=0) == [(["B"], ["A"]), (["C"], ["A"])]
+    assert ratings.matches(2, ["A", "B", "C"], [1], box=1) == [(["B"], ["A"]), (["B"], ["C"])]
     state = {}
     ratings.rate(state, ratings.matches(1, ["A", "B", "C"], [0]))
     assert state["A"][0] > 25 > state["B"][0] and [state[n][2] for n in "ABC"] == [1, 1, 1]
@@ -306,3 +309,98 @@ def test_ratings_kept_from_another_way_of_rating_are_made_again(tmp_path, fixed_
     con.commit()
     con.close()
     assert ratings_of(db) == want == fresh(db, tmp_path)
+
+
+# ---- the scale holds: a season of method 2, a group of known strengths --------------------------
+
+
+def season_of_method_2(names, n):
+    """n method-2 games among three regulars where each wins half: the box goes round the
+    table, and the box wins every other round (the partner in play goes gin otherwise)."""
+    plan = []
+    for i in range(n):
+        box = i % 3
+        captain = (box + 1) % 3
+        seat = box if (i // 3) % 2 == 0 else captain
+        plan.append(won_by(2, names, seat, {"box": box, "captain": captain}))
+        if i % 6 == 5:
+            plan.append(E.EVENING)
+    return plan
+
+
+def test_a_season_of_method_2_keeps_the_scale(tmp_path, fixed_clock):
+    """300 method-2 games where each regular wins half, then a newcomer loses two games: the
+    regulars stay near the newcomers' 25 and the newcomer's rating is the lowest (the book's
+    table is ordered by it).
+    (Rated as the box against a team whose skill is the sum of two, the regulars all ended
+    between 1.0 and 1.6, below the newcomer who lost.)"""
+    regulars = ["Ann", "Bob", "Cy"]
+    plan = season_of_method_2(regulars, 300)
+    wins = {n: 0 for n in regulars}
+    for rec in [r for r in plan if r != E.EVENING]:
+        g = Game(2, rec["players"], rec["start"], rec["rules"])
+        for h in rec["hands"]:
+            g.add(h)
+        for s in g.winners:
+            wins[rec["players"][s]] += 1
+    assert wins == {n: 150 for n in regulars}
+    # the newcomer: gin against him, once in method 1 and once in method 3
+    plan.append(won_by(3, ["Ann", "Neo", "Bob"], 0, {"dealer": 2}))
+    plan.append(won_by(1, ["Neo", "Cy", "Bob"], 1, {"idle": 2, "dealer": 0}))
+    db = str(tmp_path / "h.sqlite3")
+    E.sync_into(db, E.journal(plan))
+    got = stats(db)
+    assert got["Neo"]["wins"] == 0 and got["Neo"]["rated"] == 2
+    for n in regulars:
+        assert got[n]["wins"] >= 150 and 22 < got[n]["rating"] < 28, (n, got[n])
+    mean = sum(got[n]["rating"] for n in regulars) / 3
+    assert 24 < mean < 26, mean
+    assert got["Neo"]["rating"] < 25 and got["Neo"]["rating"] < min(
+        got[n]["rating"] for n in regulars
+    )
+
+
+STRENGTH = {"Ann": 3.0, "Bob": 2.2, "Cy": 1.6, "Dee": 1.2, "Eve": 0.9, "Fay": 0.6}
+
+
+def strong_hand(g, rnd, strength):
+    """A hand of game g won by a seat in play drawn by its player's strength (a stronger
+    player wins more hands): he knocks low or goes gin, the others count more."""
+    active = g.active
+    w = rnd.choices(active, [strength[g.players[s]] for s in active])[0]
+    counts = [None, None, None]
+    low = rnd.randint(0, g.rules["knock_limit"]) if rnd.random() < 0.75 else 0
+    for s in active:
+        counts[s] = low if s == w else low + rnd.randint(1, 40)
+    return {"gin" if low == 0 else "knock": w, "counts": counts}
+
+
+def strong_game(rnd, method, players, strength):
+    """A finished game of `method` among `players`, every hand played by the rules core."""
+    from kit.gamegen import random_start
+
+    g = Game(method, players, random_start(method, rnd), {"preset": "seed"})
+    while not g.over:
+        g.add(strong_hand(g, rnd, strength))
+    return g.record()
+
+
+def test_a_group_of_known_strengths_is_rated_in_order(tmp_path, fixed_clock):
+    """Six players of known strengths, 600 games of all three methods mixed (a third each),
+    three of them at the table each time, every hand by the rules core: `stats` rates them in
+    the order of their strengths, with the group's mean between 20 and 30."""
+    rnd = random.Random(26)
+    names = list(STRENGTH)
+    plan = []
+    for i in range(600):
+        plan.append(strong_game(rnd, 1 + i % 3, rnd.sample(names, 3), STRENGTH))
+        if i % 6 == 5:
+            plan.append(E.EVENING)
+    db = str(tmp_path / "h.sqlite3")
+    E.sync_into(db, E.journal(plan))
+    got = stats(db)
+    assert sum(got[n]["rated"] for n in names) == 3 * 600
+    order = sorted(names, key=lambda n: -got[n]["rating"])
+    assert order == names, [(n, got[n]["rating"]) for n in order]
+    mean = sum(got[n]["rating"] for n in names) / len(names)
+    assert 20 <= mean <= 30, mean

@@ -3,9 +3,14 @@ being built, and one version on the laptop and the device."""
 
 import os
 import re
-import tomllib
+import sys
 
 from kit import mp
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # Python 3.10: the same parser, from PyPI (pyproject's dev extra)
+    import tomli as tomllib
 
 ROOT = mp.ROOT
 
@@ -36,7 +41,7 @@ def test_the_changelog_has_a_section_for_this_version():
 def test_the_device_reports_the_laptops_version(tmp_path):
     """What deploy puts on the device (knockfw/version.mpy) says the installed knockbox's
     version, which is pyproject's: the device's settings and its hello to `sync` show it."""
-    from knockbox.manifest import package_version
+    from knockbox.build.manifest import package_version
 
     assert package_version() == _pyproject()["version"]
     path = mp.build(str(tmp_path), target="device", modules=["knockfw.version"])

@@ -1,4 +1,4 @@
-"""`knockbox report`: the command line (DESIGN.md section 6), and the page itself opened in
+"""`knockbox report`: the command line (README.md, "Sync, history and settling up"), and the page itself opened in
 headless Chromium (tests/kit/browser.py): it loads nothing from the network, its charts are drawn
 (their lines' colours are in the screenshot), and every number on it equals what `knockbox show
 --json`, `settle --json` and `stats --json` say; the Russian page speaks the rules' words."""
@@ -20,7 +20,7 @@ from kit.clirun import knockbox
 CHROMIUM = browser.executable()
 needs_chromium = pytest.mark.skipif(
     CHROMIUM is None and not os.environ.get("CI"),
-    reason="no chromium: scripts/setup installs Debian's package (as root)",
+    reason="no chromium: scripts/setup --system installs Debian's package",
 )
 
 
@@ -193,16 +193,7 @@ def test_report_in_chromium(report_evenings, tmp_path, chromium):
         [p["player"]]
         + [
             [k, signed(p[k]) if k == "net" else str(p[k])]
-            for k in (
-                "games",
-                "wins",
-                "hands",
-                "hands_won",
-                "gins",
-                "undercuts",
-                "avg_points",
-                "net",
-            )
+            for k in "games wins hands hands_won gins undercuts avg_points net".split()
         ]
         for p in stats
     ]

@@ -8,6 +8,7 @@ import os
 import pytest
 
 from kit import device
+from kit import mp
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 OUT = os.path.join(ROOT, "out", "screens")
@@ -33,12 +34,12 @@ def gallery(lang):
         ["shot", "roles2"],
         ["keys", ["b"]],
         ["shot", "score_m2"],
-        ["keys", ["b", "up", "up", "up"]],
+        ["keys", ["b", "DOWN", "down", "down"]],  # Bob knocks: 10 - 5 - 2
         ["shot", "counts"],
         ["keys", ["b", "up", "up", "a"]],
         ["shot", "confirm"],
         ["keys", ["a"]],
-        ["keys", ["A", "up"]],
+        ["keys", ["A", "B", "B", "B", "up"]],  # Ann's gin: Cy's whole count, 50 - 30 + 1
         ["shot", "counts_gin"],
         ["keys", ["c"]],
         ["shot", "confirm_gin"],
@@ -89,7 +90,7 @@ def gallery(lang):
 @pytest.mark.parametrize("lang", ["en", "ru"])
 def test_every_screen_renders_and_text_stays_in_its_box(lang):
     out = os.path.join(OUT, lang)
-    r = device.run_script(gallery(lang), out, heap="192k")
+    r = device.run_script(gallery(lang), out, heap=mp.HEAP)
     # Hand entry, the menu, settings, new games, the erase question and the list of hands were
     # opened on the way: their modules were forgotten again; the scoreboard's stays.
     assert r["ui_modules"] == ["knockfw.ui", "knockfw.ui_score"]

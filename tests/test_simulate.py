@@ -17,13 +17,13 @@ import time
 import pytest
 
 from kit import mp
-from knockbox import screen
-from knockbox.ptyrelay import SerialBridge
+from knockbox import bitmap
+from knockbox.link.ptyrelay import SerialBridge
 from test_simulate_keys import lines
 
 KNOCKBOX = [sys.executable, "-m", "knockbox.cli"]
 
-# The channel of docs/ARCHITECTURE.md ("The simulator channel"), nothing more: frames as P4 PBM
+# The simulator's channel (host/knockbox/simulate/__init__.py), nothing more: frames as P4 PBM
 # written tmp-then-rename plus "@frame N kind" on stderr, keys read from the start of DIR/keys in
 # the key protocol (each press, or down...up, is recorded and gives a frame; no timing), serial on
 # stdin/stdout (each line comes back as "echo LINE"), and state in DIR/flash.img.
@@ -97,18 +97,18 @@ def fake(tmp_path):
 
 def random_frame(seed, w=296, h=128):
     rnd = random.Random(seed)
-    return screen.Frame(w, h, bytes(rnd.getrandbits(8) for _ in range(((w + 7) // 8) * h)))
+    return bitmap.Bitmap(w, h, bytes(rnd.getrandbits(8) for _ in range(((w + 7) // 8) * h)))
 
 
 def test_pbm_round_trip_and_header_comments():
     f = random_frame(1)
-    assert screen.parse_pbm(screen.to_pbm(f)) == f
-    g = screen.parse_pbm(b"P4\n# made by hand\n296 128\n" + f.data)
+    assert bitmap.parse_pbm(bitmap.to_pbm(f)) == f
+    g = bitmap.parse_pbm(b"P4\n# made by hand\n296 128\n" + f.data)
     assert g == f
-    with pytest.raises(screen.FrameError):
-        screen.parse_pbm(b"P5\n296 128\n255\n" + bytes(296 * 128))
-    with pytest.raises(screen.FrameError):
-        screen.parse_pbm(b"P4\n296 128\n" + f.data[:100])
+    with pytest.raises(bitmap.BitmapError):
+        bitmap.parse_pbm(b"P5\n296 128\n255\n" + bytes(296 * 128))
+    with pytest.raises(bitmap.BitmapError):
+        bitmap.parse_pbm(b"P4\n296 128\n" + f.data[:100])
 
 
 @pytest.mark.parametrize(
@@ -117,10 +117,10 @@ def test_pbm_round_trip_and_header_comments():
 )
 def test_text_modes_size_and_pixels(mode, cols, rows):
     f = random_frame(2)
-    lines = screen.to_text(f, mode)
-    assert screen.cells(mode) == (cols, rows)
+    lines = bitmap.to_text(f, mode)
+    assert bitmap.cells(mode) == (cols, rows)
     assert len(lines) == rows and all(len(line) == cols for line in lines)
-    cw, ch = screen.MODES[mode]
+    cw, ch = bitmap.MODES[mode]
     # every cell is blank exactly when its pixels are all white
     for cy in (0, rows // 2, rows - 1):
         for cx in (0, 7, cols - 1):
@@ -133,25 +133,25 @@ def test_text_exact_glyphs():
     data = bytearray(37 * 128)
     data[0] = 0b10000000  # pixel (0, 0)
     data[37] = 0b01000000  # pixel (1, 1)
-    f = screen.Frame(296, 128, data)
-    assert screen.to_text(f, "quad")[0][0] == "\u259a"  # ▚ top-left + bottom-right
-    assert screen.to_text(f, "half")[0][:2] == "\u2580\u2584"  # ▀ then ▄
-    assert screen.to_text(f, "braille")[0][0] == chr(0x2800 + 0x01 + 0x10)
-    assert screen.to_text(f, "small")[0][0] == "\u2598"  # ▘ any ink in the top-left 2x2
+    f = bitmap.Bitmap(296, 128, data)
+    assert bitmap.to_text(f, "quad")[0][0] == "\u259a"  # ▚ top-left + bottom-right
+    assert bitmap.to_text(f, "half")[0][:2] == "\u2580\u2584"  # ▀ then ▄
+    assert bitmap.to_text(f, "braille")[0][0] == chr(0x2800 + 0x01 + 0x10)
+    assert bitmap.to_text(f, "small")[0][0] == "\u2598"  # ▘ any ink in the top-left 2x2
 
 
 def test_pick_mode_fits_the_terminal():
-    assert screen.pick_mode(80, 24) == "small"
-    assert screen.pick_mode(150, 40, extra_cols=2, extra_rows=5) == "braille"
-    assert screen.pick_mode(150, 69, extra_cols=2, extra_rows=5) == "quad"
-    assert screen.pick_mode(149, 69, extra_cols=2, extra_rows=5) == "small"
+    assert bitmap.pick_mode(80, 24) == "small"
+    assert bitmap.pick_mode(150, 40, extra_cols=2, extra_rows=5) == "braille"
+    assert bitmap.pick_mode(150, 69, extra_cols=2, extra_rows=5) == "quad"
+    assert bitmap.pick_mode(149, 69, extra_cols=2, extra_rows=5) == "small"
 
 
 def test_png_pixels(tmp_path):
     from PIL import Image
 
     f = random_frame(3)
-    path = screen.save_png(f, str(tmp_path / "f.png"), scale=2)
+    path = bitmap.save_png(f, str(tmp_path / "f.png"), scale=2)
     img = Image.open(path).convert("L")
     assert img.size == (592, 256)
     for x, y in [(0, 0), (5, 9), (295, 127), (100, 64), (37, 101)]:
@@ -216,10 +216,11 @@ def start_sim(args, env=None, exe=None, cwd=None):
 
 
 def quit_sim(proc, timeout=15):
-    """`quit` on the simulator's input: it ends, exit code 0."""
-    proc.stdin.write("quit\n")
-    proc.stdin.flush()
-    assert proc.wait(timeout) == 0
+    """`quit` on the simulator's input: it ends, exit code 0. What it still writes is read
+    meanwhile (a full pipe would stop it before it reads `quit`)."""
+    _PENDING.pop(proc, None)
+    proc.communicate("quit\n", timeout)
+    assert proc.returncode == 0
 
 
 def read_until(proc, pred, timeout=60):
@@ -291,7 +292,7 @@ def test_headless_frames_keys_screenshots_serial_and_persistence(tmp_path, fake)
         "press c 800",
     ]
     assert sorted(os.listdir(shots)) == ["frame-%04d.png" % i for i in range(1, 6)]
-    last = screen.to_image(screen.read_pbm(os.path.join(sim, "frame.pbm")), 2)
+    last = bitmap.to_image(bitmap.read_pbm(os.path.join(sim, "frame.pbm")), 2)
     from PIL import Image
 
     assert (
@@ -303,12 +304,12 @@ def test_headless_frames_keys_screenshots_serial_and_persistence(tmp_path, fake)
     read_until(p, lambda s: s.startswith("frame 1 "))
     quit_sim(p)
     assert open(os.path.join(sim, "flash.img")).read() == "a b up c"
-    first = screen.read_pbm(os.path.join(sim, "frame.pbm"))
+    first = bitmap.read_pbm(os.path.join(sim, "frame.pbm"))
     p = start_sim(["--dir", sim, "--script", fake, "--reset"])
     read_until(p, lambda s: s.startswith("frame 1 "))
     quit_sim(p)
     assert not os.path.exists(os.path.join(sim, "flash.img"))
-    assert screen.read_pbm(os.path.join(sim, "frame.pbm")).ink() < first.ink()
+    assert bitmap.read_pbm(os.path.join(sim, "frame.pbm")).ink() < first.ink()
 
 
 def firmware_pids(sim_dir):
@@ -441,3 +442,52 @@ def test_terminal_screen_keys_and_restore(tmp_path, fake):
     text = out.decode("utf-8", "replace")
     assert rc == 1 and after == before
     assert "knockbox: the firmware stopped" in text
+
+
+# ---- sync and push find the simulator in any folder -------------------------------------------
+
+
+def knockbox_in(env, *args):
+    """A knockbox command run with env added to the environment."""
+    return subprocess.run(
+        KNOCKBOX + list(args),
+        capture_output=True,
+        text=True,
+        timeout=60,
+        cwd=mp.ROOT,
+        env=dict(os.environ, **env),
+    )
+
+
+def test_sync_and_push_find_a_simulator_started_in_any_folder(tmp_path, fake):
+    """`simulate --dir DIR` (not the default folder): `sync` and `push` without --port find it
+    and say so; with two running they list both to choose from with --port."""
+    env = {"XDG_DATA_HOME": str(tmp_path / "data")}  # the default folder: another one
+    one, two = str(tmp_path / "one"), str(tmp_path / "two")
+    sims = []
+    try:
+        sims.append(start_sim(["--dir", one, "--script", fake], env=env))
+        port = read_until(sims[0], lambda s: s.startswith("frame 1 "))[0].split()[2]
+        for cmd in (["sync", "--db", str(tmp_path / "h.sqlite3")], ["push"]):
+            r = knockbox_in(env, *cmd, "--timeout", "1")
+            # found: it talks to the stand-in firmware, which only echoes (so no hello)
+            assert "%s: the simulator in %s (process %d)" % (port, one, sims[0].pid) in r.stderr
+            assert "no MicroPython board found" not in r.stderr, r.stderr
+
+        sims.append(start_sim(["--dir", two, "--script", fake], env=env))
+        port2 = read_until(sims[1], lambda s: s.startswith("frame 1 "))[0].split()[2]
+        r = knockbox_in(env, "push")
+        assert r.returncode == 1
+        assert r.stderr.startswith("knockbox: several simulators are running; pick one with --port")
+        assert "%s  (the simulator in %s" % (port, one) in r.stderr
+        assert "%s  (the simulator in %s" % (port2, two) in r.stderr
+        for p in sims:
+            quit_sim(p)
+        # gone: nothing is found any more (and the list of running simulators is empty again)
+        r = knockbox_in(env, "push")
+        assert "no MicroPython board found" in r.stderr and "no simulator running" in r.stderr
+        assert os.listdir(tmp_path / "data" / "knockbox" / "running") == []
+    finally:
+        for p in sims:
+            if p.poll() is None:
+                p.kill()

@@ -17,7 +17,7 @@ import pytest
 from test_simulate import read_until, start_sim
 
 from kit import mp
-from knockbox import screen
+from knockbox import bitmap
 from knockbox.simulate import keys as K
 from knockcore.game import Game, from_record
 
@@ -25,9 +25,9 @@ OUT = os.path.join(mp.ROOT, "out", "simulate")
 # Menu, New game, method "All three" (the default), the players Ann Bob Cy as offered (A, then
 # "again: next" on B and C), Ann cut the highest card (deals).
 NEW_GAME = ["a", "a", "a", "a", "b", "c", "a"]
-# Bob knocks with 3 (B, Up x3), B: next is Cy: 5, C: next is Ann: 4, A: next is the confirm
-# screen, A: save.
-HAND = ["b"] + ["up"] * 3 + ["b"] + ["up"] * 5 + ["c"] + ["up"] * 4 + ["a", "a"]
+# Bob knocks with 3 (B; his count starts at the knock limit, 10: Down x7), B: next is Cy: 5,
+# C: next is Ann: 4, A: next is the confirm screen, A: save.
+HAND = ["b"] + ["down"] * 7 + ["b"] + ["up"] * 5 + ["c"] + ["up"] * 4 + ["a", "a"]
 RECORD = {
     "format": "knockbox-game/1",
     "method": 3,
@@ -140,8 +140,8 @@ def test_play_a_hand_quit_and_find_it_again(tmp_path):
     first = Image.open(os.path.join(shots, pngs[0]))
     last = Image.open(os.path.join(shots, pngs[-1]))
     assert first.size == (592, 256) and first.tobytes() != last.tobytes()
-    final = screen.read_pbm(os.path.join(sim, "frame.pbm"))
-    assert screen.to_image(final, 2).tobytes() == last.convert("1").tobytes()
+    final = bitmap.read_pbm(os.path.join(sim, "frame.pbm"))
+    assert bitmap.to_image(final, 2).tobytes() == last.convert("1").tobytes()
     scoreboard = Image.open(os.path.join(shots, pngs[n - 1])).convert("1")  # after the hand
 
     # the device holds exactly the hand the keys entered; CPython's replay agrees with it
@@ -156,14 +156,14 @@ def test_play_a_hand_quit_and_find_it_again(tmp_path):
     # quit and start again: the device boots to the same scoreboard from its flash image
     frames2, err = run_sim(sim, [])
     assert frames2 and frames2[0].startswith("frame 1 full")
-    again = screen.to_image(screen.read_pbm(os.path.join(sim, "frame.pbm")), 2)
+    again = bitmap.to_image(bitmap.read_pbm(os.path.join(sim, "frame.pbm")), 2)
     assert top(again) == top(scoreboard)
     assert top(again) != top(first.convert("1"))
     assert games_on_flash(sim, tmp_path) == games
 
     # --reset wipes the device: it boots to the empty screen again
     run_sim(sim, [], reset=True)
-    fresh = screen.to_image(screen.read_pbm(os.path.join(sim, "frame.pbm")), 2)
+    fresh = bitmap.to_image(bitmap.read_pbm(os.path.join(sim, "frame.pbm")), 2)
     assert top(fresh) == top(first.convert("1"))
     assert games_on_flash(sim, tmp_path) == []
 
@@ -171,9 +171,9 @@ def test_play_a_hand_quit_and_find_it_again(tmp_path):
 # ---- never lose a scripted key ----------------------------------------------------------------
 # A script of presses typed at once (ahead of the firmware's boot) plays whole games on the real
 # firmware while CPU-bound processes compete for the cores; the device must record exactly what
-# was typed. Every hand's counts are made of Up presses, some taken back with Down, so a press
-# lost (or doubled) anywhere changes a count, a cursor or a screen, and the games read back
-# through `knockbox sync` differ. bench/bench_sim_keys.py runs the long version.
+# was typed. Every hand's counts are made of taps (the knocker's Downs from the knock limit, the
+# others' Ups from 0), some taken back, so a press lost (or doubled) anywhere changes a count, a
+# cursor or a screen, and the games read back through `knockbox sync` differ. bench/bench_sim_keys.py runs the long version.
 
 PLAYERS = ["Ann", "Bob", "Cy"]
 SEATS = ("a", "b", "c")
@@ -181,8 +181,9 @@ SEATS = ("a", "b", "c")
 
 def _hand_keys(game, rnd):
     """(hand, keys) for a random knock in a method 3 game: the knocker's button, then each
-    count (knocker first, then clockwise) as Ups (and Downs taking some back) followed by that
-    seat's button (the last one opens the confirm screen), then A (save)."""
+    count (knocker first, then clockwise) as taps (the knocker's Downs from the knock limit, the
+    others' Ups from 0, and some taken back) followed by that seat's button (the last one opens
+    the confirm screen), then A (save)."""
     limit = game.rules["knock_limit"]
     who = rnd.choice(game.active)
     order = [who, (who + 1) % 3, (who + 2) % 3]
@@ -191,8 +192,12 @@ def _hand_keys(game, rnd):
     for seat in order:
         top = limit if seat == who else 12
         counts[seat] = rnd.randint(0, min(top, 6 if seat == who else 12))
-        back = rnd.randint(0, min(2, top - counts[seat]))
-        keys += ["up"] * (counts[seat] + back) + ["down"] * back + [SEATS[seat]]
+        if seat == who:
+            back = rnd.randint(0, min(2, counts[seat]))
+            keys += ["down"] * (limit - counts[seat] + back) + ["up"] * back + [SEATS[seat]]
+        else:
+            back = rnd.randint(0, min(2, top - counts[seat]))
+            keys += ["up"] * (counts[seat] + back) + ["down"] * back + [SEATS[seat]]
     return {"knock": who, "counts": counts}, keys + ["a"]
 
 
@@ -332,3 +337,77 @@ def test_scripted_keys_are_never_lost_on_a_busy_machine():
     assert r["ok"], first_difference(r["expected"], r["got"]) + "\n" + r["stderr"][-2000:]
     assert r["frames"] > len(keys) // 2
     shutil.rmtree(r["dir"], ignore_errors=True)
+
+
+# ---- a board on USB never switches itself off -------------------------------------------------
+
+
+@pytest.mark.slow
+def test_the_simulator_is_a_board_on_usb_and_battery_is_asked_for(tmp_path):
+    """Left alone past the auto-off (30 s, the default sleep setting), the simulator keeps
+    running as a board on USB does: no power-off, and `sync` still gets the device's answer.
+    With --battery it switches off as on battery, and a key starts it again."""
+    usb = start_sim(["--dir", os.path.join(OUT, "usb"), "--reset"])
+    bat = start_sim(["--dir", os.path.join(OUT, "battery"), "--reset", "--battery"])
+    try:
+        head = read_until(usb, lambda s: s.startswith("frame 1 "), timeout=240)
+        up = time.monotonic()
+        port = head[0].split()[2]
+        read_until(bat, lambda s: s.startswith("frame 1 "), timeout=240)
+        # on battery: dark after the idle time
+        read_until(bat, lambda s: s == "power off", timeout=90)
+        time.sleep(max(0.0, up + 36 - time.monotonic()))  # past the auto-off for the USB one
+        db = str(tmp_path / "history.sqlite")
+        r = subprocess.run(
+            [sys.executable, "-m", "knockbox.cli", "sync", "--port", port, "--db", db],
+            capture_output=True,
+            text=True,
+            timeout=120,
+            cwd=mp.ROOT,
+        )
+        assert r.returncode == 0, r.stdout + r.stderr
+        usb.stdin.write("quit\n")
+        usb.stdin.flush()
+        out, err = usb.communicate(timeout=60)
+        assert usb.returncode == 0, err
+        assert "power off" not in out.splitlines(), out
+        # the battery one wakes at a key, and boots to its screen again
+        bat.stdin.write("a\n")
+        bat.stdin.flush()
+        read_until(bat, lambda s: s == "power on a", timeout=60)
+        read_until(bat, lambda s: s.startswith("frame "), timeout=60)
+        bat.stdin.write("quit\n")
+        bat.stdin.flush()
+        bat.communicate(timeout=60)
+        assert bat.returncode == 0
+    finally:
+        for p in (usb, bat):
+            if p.poll() is None:
+                p.kill()
+
+
+@pytest.mark.slow
+def test_headless_frames_come_with_the_words_on_the_screen():
+    """--no-tty without --screenshot: each frame's line is followed by the words on its screen,
+    a line for each row of it, so a script (or a person reading its output) sees what the
+    device shows."""
+    p = start_sim(["--dir", os.path.join(OUT, "usb"), "--reset"])
+    try:
+        # A on the empty scoreboard: the menu (typed ahead: played once the board is up)
+        out, err = p.communicate("wait 500\na\nwait 500\nquit\n", timeout=240)
+    finally:
+        if p.poll() is None:
+            p.kill()
+    assert p.returncode == 0, err
+    lines = out.splitlines()
+
+    def words(frame):
+        at = lines.index(frame) + 1
+        got = []
+        while at < len(lines) and lines[at].startswith("  | "):
+            got.append(lines[at][4:].strip())
+            at += 1
+        return got
+
+    assert words("frame 1 full") == ["Knockbox", "No game yet", "Any button: menu → New game"]
+    assert words("frame 2 partial")[:3] == ["Menu", "New game", "Settings"], lines

@@ -16,6 +16,7 @@ def test_tty_keys():
     assert p(b"ABC") == [("a", L), ("b", L), ("c", L)]
     assert p(b"\x1b[A\x1b[B\x1bOA\x1b[1;2B") == [("up", T), ("down", T), ("up", T), ("down", T)]
     assert p(b"kj") == [("up", T), ("down", T)]
+    assert p(b"KJ") == [("up", L), ("down", L)]  # held: +5 / -5 when entering counts
     assert p(b"x\x1b[C\x1b[5~z") == []  # other keys and sequences do nothing
     assert p(b"q") == [("quit", 0)] and p(b"\x03") == [("quit", 0)]
 
@@ -118,7 +119,7 @@ def test_terminal_keys_taps_holds_and_typed_ahead(tmp_path):
     assert t.tick(50) == keys.REPEAT_MS  # the last arrow waits to be told from a hold
     assert t.tick(keys.REPEAT_MS) is None
     assert lines(path)[-1] == "press down 120"
-    # an arrow the terminal repeats (reads ~33 ms apart) is a held button, until repeats stop
+    # an arrow the terminal repeats (reads quicker than REPEAT_MS) is a held button, until repeats stop
     t.typed([("up", T)], now=1000)
     t.typed([("up", T)], now=1500)  # the terminal's first repeat comes late: a press
     for ms in range(1533, 2000, 33):

@@ -1,12 +1,12 @@
 """`knockbox sync` and the device's fault records (knockfw.fault, the link's "faults" op;
-knockbox.faults): each printed once, kept in the history, cleared on the device; a fault recorded
+knockbox.link.faults): each printed once, kept in the history, cleared on the device; a fault recorded
 between the read and the clear is neither lost nor its older ones printed again; the same crash
 again after a clear is a new one; a device without the op syncs as before. The stand-in device
 (ptydevice) keeps its faults.txt as knockfw.fault.read() serves it. The firmware's own side, on
 the emulated Pico: tests/emu/test_emu_recover.py."""
 
 from kit.clirun import db_rows
-from knockbox import faults
+from knockbox.link import faults
 from kit.ptydevice import FakeDevice, failed, good_device, journal, reply, run
 
 A = (

@@ -1,5 +1,5 @@
 """`knockbox sync` end to end: the real firmware (sim_main.py under the MicroPython unix
-port, 192 KB heap) on a pseudo-terminal, relayed to a second pty (knockbox.ptyrelay) that the
+port, 192 KB heap) on a pseudo-terminal, relayed to a second pty (knockbox.link.ptyrelay) that the
 installed `knockbox` command opens with pyserial, as it would a Pico's USB serial port.
 
 Games get onto the simulated device's flash through the firmware's own Store
@@ -58,7 +58,7 @@ class SimDevice:
     # ---- the running firmware
 
     def start(self, timeout=30):
-        from knockbox.ptyrelay import SerialBridge
+        from knockbox.link.ptyrelay import SerialBridge
 
         self.bridge = SerialBridge()
         # The firmware as on the Pico: knockcore and knockfw compiled with mpy-cross -O3 (from

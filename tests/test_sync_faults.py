@@ -12,8 +12,8 @@ from types import SimpleNamespace
 
 import pytest
 
-from knockbox import ports
-from knockbox.errors import UserError
+from knockbox.link import ports
+from knockbox.usererror import UserError
 from kit.ptydevice import HELLO, FakeDevice, failed, good_device, journal, reply, run
 
 
@@ -125,7 +125,7 @@ def test_sync_finds_every_board_deploy_finds(port, monkeypatch):
     """One list of USB ids: a board `knockbox deploy` finds, `knockbox sync` finds too."""
     from serial.tools import list_ports
 
-    from knockbox import deploy
+    from knockbox.link import deploy
 
     monkeypatch.setattr(list_ports, "comports", lambda: [_port("/dev/ttyS0", None, None), port])
     assert deploy.pick_port(None, io.StringIO()) == "/dev/ttyACM3"

@@ -9,8 +9,8 @@ import sqlite3
 
 import pytest
 
-from knockbox import serialio
-from knockbox.errors import UserError
+from knockbox.link import serialio
+from knockbox.usererror import UserError
 from knockcore.game import Game
 from kit.ptydevice import DEV, HELLO, FakeDevice, failed, good_device, journal, reply, run
 
@@ -163,8 +163,8 @@ def test_an_interrupt_after_storing_events_still_builds_the_game(db, monkeypatch
     import io
 
     from knockbox import history as H
-    from knockbox import sync as S
-    from knockbox.history_device import DeviceMirror
+    from knockbox.link import sync as S
+    from knockbox.history.device import DeviceMirror
 
     evs, g = journal(30)
     d = FakeDevice(good_device(evs))
@@ -263,8 +263,8 @@ def test_an_sqlite_failure_during_sync_rolls_back_and_is_reported(db, monkeypatc
     import io
 
     from knockbox import history as H
-    from knockbox import sync as S
-    from knockbox.history_device import DeviceMirror
+    from knockbox.link import sync as S
+    from knockbox.history.device import DeviceMirror
 
     evs, g = journal(80)
     d = FakeDevice(good_device(evs))
@@ -339,16 +339,19 @@ def test_a_shorter_journal_never_takes_a_synced_hand_away(db):
     assert sync_with(st, db).returncode == 0
     got = rows(db)
     assert [r for _, r in got] == [done, on, new] and got[1][0] < 0 and got[2][0] == 2
-    # a hand played on the device's copy that the history's game did not have: both are kept
+    # a hand played on the device's copy that the history's game did not have: the game went
+    # on another way after their two common hands; the device's counts (its hands once), the
+    # history's is kept aside
     st["evs"].append({"t": "hand", "g": 1, "h": done["hands"][3]})
     p = sync_with(st, db)
     assert (
         "device %s game 1: the device's 3 hands went another way than the 7 hands the "
-        "history holds: both are kept\n" % DEV
+        "history held: the device's game counts; the history keeps its 7 hands aside, not "
+        "counted\n" % DEV
     ) in p.stderr, p.stderr
     got = rows(db)
-    assert got[0] == (got[0][0], done) and got[0][0] < 0
-    assert got[-1] == (1, dict(done, hands=[done["hands"][i] for i in (0, 1, 3)]))
+    assert got[0] == (1, dict(done, hands=[done["hands"][i] for i in (0, 1, 3)]))
+    assert [r for _, r in got[1:]] == [on, new]
 
 
 def test_the_device_game_going_on_past_the_history_is_stored(db):
@@ -372,9 +375,10 @@ def test_the_device_game_going_on_past_the_history_is_stored(db):
     assert other["hands"][0] != full["hands"][0]
     st["evs"] = [head] + record_events(other, 1, hands=1)
     p = sync_with(st, db)
-    assert "went another way than the 6 hands the history holds: both are kept" in p.stderr, (
-        p.stderr
-    )
+    assert (
+        "game 1: the device's game (1 hand) is another game than the history's (6 hands; "
+        "another first hand): both are kept" in p.stderr
+    ), p.stderr
     st["evs"] = [head] + record_events(other, 1)
     p = sync_with(st, db)
     assert p.returncode == 0 and "kept" not in p.stderr

@@ -328,7 +328,7 @@ def _ru_all():
 
 
 def test_russian_as_the_rules_audit_asks():
-    # issue 14's rules audit, point by point.
+    # the rules audit of the Russian words (docs/RULES.md, "In Russian"), point by point.
     ru = catalog.table("ru")
     everything = _ru_all()
     # "ничья" is the drawn (void) hand only; the tie with the knocker is "равенство"

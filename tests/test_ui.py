@@ -121,7 +121,7 @@ def test_what_boot_imports_what_comes_soon_after_and_what_is_kept():
     t.ui.preload()  # (the app, after the first screen)
     assert modules("kept") == set()  # nothing stays loaded but the scoreboard (the heap)
     assert sorted(m for m in later if m in sys.modules) == ["knockfw.ui_hand"]  # while open
-    t.press("C")  # cancelled: back to the scoreboard
+    t.press("A")  # the knocker's own button held on his count: back to the scoreboard
     assert t.mode == "score" and "knockfw.ui_hand" not in sys.modules
 
 
@@ -169,10 +169,11 @@ def test_no_game_any_button_opens_the_menu_else_a_seat_knocks_or_goes_gin():
     assert Table().press("up*").mode == "score"
     t = Table(game(3)).press("b")
     assert t.mode == "counts" and (t.act.ending, t.act.who) == ("knock", 1)
-    assert t.act.fields == [1, 2, 0] and t.act.counts == [0, 0, 0]
+    # the knocker's count starts at the knock limit, the others' at 0
+    assert t.act.fields == [1, 2, 0] and t.act.counts == [0, 10, 0]
     t = Table(game(3)).press("C")
     assert t.mode == "counts" and (t.act.ending, t.act.who) == ("gin", 2)
-    assert t.act.fields == [0, 1]
+    assert t.act.fields == [0, 1] and t.act.counts == [50, 50, 0]  # after a gin: at 50
 
 
 def test_a_seat_sitting_out_gets_a_note_and_the_scoreboard_stays(monkeypatch):
@@ -183,7 +184,7 @@ def test_a_seat_sitting_out_gets_a_note_and_the_scoreboard_stays(monkeypatch):
     assert t.ui.note == ("sits_out_x", "C|y %s")
     t.press("a")  # the next press clears it
     assert t.ui.note is None and t.mode == "counts" and t.act.fields == [0, 1]
-    assert draw(t, monkeypatch)[-1].startswith("▲▼ count")
+    assert draw(t, monkeypatch)[-1] == "▲▼: 1, held: 5 · next held: back"
 
 
 def test_game_over_a_starts_the_next_game_and_up_opens_the_menu():
@@ -272,36 +273,58 @@ def test_the_partner_who_sits_out_in_the_box_advises(monkeypatch, russian):
 # ---- entering a hand --------------------------------------------------------------------------
 
 
-def test_counts_step_clamp_and_speed_up_when_held():
+def test_each_press_has_one_effect_however_long_it_is_held():
+    # Blind entry (README "Playing"): Up/Down +-1, held +-5; another seat's button +10, held
+    # -10; "up*" is a repeat of the Up held: its first one makes the press a long one (+4 more),
+    # the later ones do nothing.
     t = Table(game(3)).press("a")
-    t.press(*["up"] * 12)
-    assert t.act.counts[0] == 10  # the knocker's count stops at the knock limit
-    t.press(*["down"] * 12)
-    assert t.act.counts[0] == 0  # and at 0
-    t.press("b", "up", "up*", "up*", "up*")
-    assert t.act.counts[1] == 4  # 1 a step for a press and the first three repeats
-    t.press("up*", "up*")
-    assert t.act.counts[1] == 14  # then 5 a step
+    assert t.act.counts[0] == 10  # the knocker's count starts at the knock limit
     t.press("up")
-    assert t.act.counts[1] == 15  # a new press starts slow again
-    t.press(*["up*"] * 40)
+    assert t.act.counts[0] == 10  # and stops there
+    t.press("down", "down", "down")
+    assert t.act.counts[0] == 7
+    t.press("down", "down*")
+    assert t.act.counts[0] == 2  # held Down: -5 in all
+    t.press(*["down*"] * 20)
+    assert t.act.counts[0] == 2  # held on: nothing more
+    t.press("B")
+    assert t.act.counts[0] == 0  # another seat's button held: -10 (stops at 0)
+    t.press("c")
+    assert t.act.counts[0] == 10  # tapped: +10 (stops at the knock limit)
+    t.press("a")  # the knocker's own button: Bob's count, from 0
+    assert t.act.fields[t.act.cursor] == 1 and t.act.counts == [10, 0, 0]
+    t.press("c", "a", "c")
+    assert t.act.counts[1] == 30  # either other seat's button: +10
+    t.press("A", "up", "up*", "up*", "up*")
+    assert t.act.counts[1] == 25
+    t.press("down", "up", "up*")
+    assert t.act.counts[1] == 29  # a new press: +1, held +5 again
+    t.press(*["c"] * 10)
     assert t.act.counts[1] == MAX_COUNT
+    t.press("up", "b", "up*", "up*")  # Up held from Bob's count across moving on to Cy's
+    assert t.act.counts == [10, MAX_COUNT, 0]  # its repeats change neither
+    t.press("C", "down", "down*")
+    assert t.act.counts == [10, MAX_COUNT - 5, 0]  # (held C: back to Bob's count)
 
 
-def test_cursor_moves_and_the_last_count_opens_the_confirm_screen():
-    t = Table(game(3)).press("a", "up", "up", "c")
-    assert t.act.fields[t.act.cursor] == 2  # C highlighted
-    t.press("up", "up", "up", "b")
-    assert t.act.fields[t.act.cursor] == 1  # B highlighted
-    t.press("up", "b")  # B again: next is C
-    assert t.act.fields[t.act.cursor] == 2 and t.mode == "counts"
+def test_the_highlighted_players_button_moves_on_and_held_goes_back():
+    t = Table(game(3)).press("a", "down", "down", "a")
+    assert t.act.fields[t.act.cursor] == 1  # Bob
+    t.press("c", "up", "b")
+    assert t.act.fields[t.act.cursor] == 2 and t.act.counts == [8, 11, 0]  # Cy
+    t.press("up", "up", "up", "C")  # Cy's button held: back to Bob's count
+    assert t.act.fields[t.act.cursor] == 1 and t.mode == "counts"
+    t.press("up", "b")
+    assert t.act.fields[t.act.cursor] == 2
     t.press("c")  # the last count: confirm
-    assert t.mode == "confirm" and t.act.hand == {"knock": 0, "counts": [2, 1, 3]}
+    assert t.mode == "confirm" and t.act.hand == {"knock": 0, "counts": [8, 12, 3]}
+    t.press("b", "C", "B", "A")  # back to the counts; held back to the first, then out
+    assert t.mode == "score" and not t.effects
 
 
 def test_the_confirm_screen_works_out_the_score_when_it_opens(monkeypatch):
     g = game(3, {"knock": 0, "counts": [5, 20, 30]})
-    t = Table(g).press("b", "up", "b", "up", "up", "up", "up", "up", "c", "up", "up")
+    t = Table(g).press("b", "C", "up", "b", "up", "up*", "c", "up", "up")
     calls = []
     real = g.preview
     g.preview = lambda h: calls.append(h) or real(h)
@@ -316,16 +339,27 @@ def test_the_confirm_screen_works_out_the_score_when_it_opens(monkeypatch):
     assert "Bob knocks 1 · Cy 5 · Ann 2" in drawn and "Bob +6" in drawn and "Bob 6" in drawn
 
 
+def test_the_confirm_screen_calls_a_tie_of_the_knocker_in_method_3_a_tie(monkeypatch):
+    # Ann knocks 5, Bob 5, Cy 30: in method 3 Bob wins the tie, and Ann pays the tie penalty
+    t = Table(game(3)).press("a", "down", "down*", "a", "up", "up*", "b", "a", "a", "a", "c")
+    assert t.mode == "confirm" and t.act.hand == {"knock": 0, "counts": [5, 5, 30]}
+    assert "Bob ties +30 · Ann −20" in draw(t, monkeypatch)
+    # in method 1 the same counts are an undercut
+    t = Table(game(1)).press("b", "down", "down*", "b", "up", "up*", "a")
+    assert t.mode == "confirm" and t.act.hand == {"knock": 1, "counts": [5, 5, None]}
+    assert any(s.startswith("Ann undercuts +") for s in draw(t, monkeypatch))
+
+
 def test_confirm_a_saves_b_goes_back_c_cancels_and_a_held_seat_leaves_the_counts():
-    t = Table(game(3)).press("a", "up", "a", "up", "b", "up", "c", "b")
+    t = Table(game(3)).press("a", "B", "up", "a", "up", "b", "up", "c", "b")
     assert t.mode == "counts" and t.act.counts == [1, 1, 1]
     t.press("c")
     assert t.mode == "confirm"
     t.press("c")
     assert t.mode == "score" and not t.effects and t.game.hands == []
-    t.press("a", "up", "B")
+    t.press("a", "up", "A")
     assert t.mode == "score" and not t.effects
-    t.press("a", "up", "a", "up", "b", "up", "c", "a")
+    t.press("a", "B", "up", "a", "up", "b", "up", "c", "a")
     assert t.effects == [{"t": "hand", "h": {"knock": 0, "counts": [1, 1, 1]}}]
     assert t.mode == "score" and len(t.game.hands) == 1
 
@@ -335,10 +369,12 @@ def test_a_knock_at_0_is_confirmed_and_saved_as_gin(monkeypatch):
     # "Gin" while his count is 0, the confirm screen shows the gin and what it scores, and the
     # hand is saved as gin.
     t = Table(game(3)).press("a")
+    assert "Knock" in draw(t, monkeypatch) and "Gin" not in draw(t, monkeypatch)
+    t.press("B")
     assert "Gin" in draw(t, monkeypatch) and "Knock" not in draw(t, monkeypatch)
     t.press("up")
     assert "Knock" in draw(t, monkeypatch)
-    t.press("down", "a", *["up"] * 7, "b", *["up"] * 12, "c")
+    t.press("down", "a", "up", "up*", "up", "up", "b", "a", "up", "up", "c")
     assert t.mode == "confirm" and t.act.hand == {"gin": 0, "counts": [0, 7, 12]}
     drawn = draw(t, monkeypatch)
     assert "Ann: gin · Bob 7 · Cy 12" in drawn and "Ann +59" in drawn
@@ -348,7 +384,7 @@ def test_a_knock_at_0_is_confirmed_and_saved_as_gin(monkeypatch):
 
 
 def test_a_knock_at_0_in_russian(monkeypatch, russian):
-    t = Table(game(3)).press("a")
+    t = Table(game(3)).press("a", "C")
     assert "Джин" in draw(t, monkeypatch) and "Нокер" not in draw(t, monkeypatch)
     t.press("up")
     assert "Нокер" in draw(t, monkeypatch)
@@ -421,7 +457,7 @@ def test_edit_back_and_forth():
     t = Table(game(3, {"knock": 0, "counts": [5, 20, 30]}, {"gin": 1, "counts": [14, 0, 9]}))
     t.press("up", "down", "down", "a", "up", "a", "c")
     assert t.mode == "counts" and t.act.edit == 0
-    t.press("A")  # held: back to the list, the hand still selected
+    t.press("C")  # the knocker's own button held: back to the list, the hand still selected
     assert t.mode == "pick" and t.act.sel == 0
     t.press("a", "down")  # who knocked? Up/Down: back to the list
     assert t.mode == "pick"

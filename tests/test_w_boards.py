@@ -1,6 +1,6 @@
 """W boards (Pico W, Badger 2040 W: GPIO 23-25 and 29 belong to the radio) are refused, by the
 name the firmware gives the board (sys.implementation._machine): `knockbox deploy` refuses to
-deploy to one (knockbox.deploy.check_device, from what it reads over the raw REPL) and the
+deploy to one (knockbox.link.deploy.check_device, from what it reads over the raw REPL) and the
 firmware, if it finds itself on one, does not start the app (knockfw.board.load() raises, the
 fault handler records it; main.py leaves the REPL with the message). Both go by the same rule,
 which also catches Pimoroni's own names ("Pimoroni Badger2040W 2MB"). A W board flashed with a
@@ -17,7 +17,7 @@ import sys
 
 import pytest
 
-from knockbox import deploy
+from knockbox.link import deploy
 from kit import mp
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))

@@ -11,7 +11,8 @@ import sys
 import tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-sys.path[:0] = [os.path.join(ROOT, "tests")]
+sys.path.insert(0, os.path.join(ROOT, "bench"))
+import _paths  # noqa: E402,F401  (the checkout's folders on sys.path: bench/_paths.py)
 
 from kit import browser  # noqa: E402
 from kit import evenings  # noqa: E402

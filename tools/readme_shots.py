@@ -7,87 +7,35 @@ import sys
 import tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-sys.path[:0] = [os.path.join(ROOT, "tests"), os.path.join(ROOT, "tests", "stubs")]
+sys.path.insert(0, os.path.join(ROOT, "bench"))
+import _paths  # noqa: E402,F401  (the checkout's folders on sys.path: bench/_paths.py)
 
 from kit import device  # noqa: E402
+from kit import worked  # noqa: E402
 
-N = None
-HANDS = [
-    {"knock": 0, "counts": [5, 20, 30]},
-    {"gin": 1, "counts": [14, 0, 9]},
-    {"knock": 1, "counts": [25, 8, 3]},
-    {"knock": 2, "counts": [6, 17, 6]},
-]
-M1 = [
-    {"knock": 0, "counts": [4, 19, N]},
-    {"gin": 2, "counts": [22, N, 0]},
-    {"knock": 1, "counts": [N, 6, 6]},
-]
-# an evening: the rules' worked examples (RULES.md 5) among four players (tests/test_evening_device.py)
-EVENING = [
-    (
-        1,
-        [0, 1, 2],
-        {"idle": 2, "dealer": 1},
-        [
-            {"knock": 0, "counts": [4, 19, N]},
-            {"gin": 2, "counts": [22, N, 0]},
-            {"knock": 1, "counts": [N, 6, 6]},
-            {"void": True},
-            {"knock": 2, "counts": [31, N, 2]},
-        ],
-    ),
-    (
-        3,
-        [3, 1, 2],
-        {"dealer": 2},
-        [
-            {"knock": 0, "counts": [5, 20, 30]},
-            {"gin": 1, "counts": [14, 0, 9]},
-            {"knock": 1, "counts": [25, 8, 3]},
-            {"knock": 2, "counts": [6, 17, 6]},
-            {"void": True},
-            {"gin": 0, "counts": [0, 30, 35]},
-            {"knock": 0, "counts": [2, 40, 20]},
-        ],
-    ),
-    (
-        2,
-        [0, 3, 1],
-        {"box": 0, "captain": 1},
-        [
-            {"knock": 1, "counts": [18, 3, N]},
-            {"gin": 0, "counts": [0, 12, N]},
-            {"knock": 0, "counts": [7, N, 5]},
-            {"knock": 0, "counts": [1, N, 40]},
-            {"gin": 0, "counts": [0, 30, N]},
-        ],
-    ),
-]
+# the rules' worked examples (docs/RULES.md): (start, hands) of each method's
+M1, M2, M3 = (worked.game(method) for method in (1, 2, 3))
+# an evening: those three games among four players, by seat (tests/test_evening_device.py)
+EVENING = [(1, [0, 1, 2]) + M1, (3, [3, 1, 2]) + M3, (2, [0, 3, 1]) + M2]
 
 
 def shots(lang, names):
     acts = [
         ["settings", {"lang": lang, "roster": names + ["Dee", "Eve"]}],
-        ["new", 3, names, {"dealer": 2}],
+        ["new", 3, names, M3[0]],
     ]
-    acts += [["hand", h] for h in HANDS] + [["shot", "scoreboard_m3"]]
+    acts += [["hand", h] for h in M3[1][:4]] + [["shot", "scoreboard_m3"]]
     acts += [
-        ["keys", ["a", "up", "up", "up", "a", "up", "up"]],
+        ["keys", ["a", "down", "down", "a", "c", "c", "up"]],  # Ann knocks 8 (from 10), Bob 21
         ["shot", "counts"],
-        ["keys", ["b", "up", "up", "c"]],
+        ["keys", ["b", "a", "UP", "c"]],  # Cy 15
         ["shot", "confirm"],
         ["keys", ["c"]],
     ]
-    acts += [["new", 1, names, {"idle": 2, "dealer": 1}]] + [["hand", h] for h in M1]
+    acts += [["new", 1, names, M1[0]]] + [["hand", h] for h in M1[1][:3]]
     acts += [["shot", "scoreboard_m1"]]
-    acts += [["new", 3, names, {"dealer": 2}]] + [["hand", h] for h in HANDS]
-    acts += [
-        ["hand", {"void": True}],
-        ["hand", {"gin": 0, "counts": [0, 30, 35]}],
-        ["hand", {"knock": 0, "counts": [2, 40, 20]}],
-        ["shot", "game_over"],
-    ]
+    acts += [["new", 3, names, M3[0]]] + [["hand", h] for h in M3[1]]
+    acts += [["shot", "game_over"]]
     out = tempfile.mkdtemp()
     try:
         device.run_script(acts, out)

@@ -73,7 +73,7 @@ class App:
     def __init__(self, board, now_ms=None):
         self.board = board
         # The buttons first: from here on every press is latched, also while the journal loads
-        # (on the Pico boot.py has latched them since it ran: the board hands over).
+        # (on the Pico boot.py has latched them since it ran: the board hands them over).
         self.buttons = board.latched_buttons() or Buttons(
             board.buttons_pins(), active_low=board.active_low, clock=board.clock
         )
@@ -106,7 +106,7 @@ class App:
         self.store = Store(
             Journal(d + "/journal.txt"), d + "/meta.json", snap_path=d + "/snap.json"
         )
-        snap = self.store.read_snap()  # (before the room: its ~1.5 KB in one piece too)
+        snap = self.store.read_snap()  # (before the room: it needs one piece too)
         try:
             room = bytearray(_ROOM)
         except MemoryError:
@@ -131,7 +131,7 @@ class App:
         # What the first screen does not need is imported once it has gone out: the scoreboard
         # comes up sooner after a reset, and the panel's refresh (seconds) hides the imports:
         # the activities the player uses all the time (knockfw.ui). The serial link waits for
-        # the laptop: a device on a battery never needs it (~6 KB of heap).
+        # the laptop: a device on a battery never needs it (nor its heap).
         # (gc first: bytecode needs a few KB in one piece.)
         import gc
 
@@ -218,8 +218,8 @@ class App:
         # Partial refreshes while working through a hand or a menu; a clean full refresh when
         # the scoreboard comes back, since it then stays on the panel for minutes (and with the
         # power off). The drivers add a full refresh every few partial ones against ghosting.
-        # Counts being stepped up and down get the panel's quickest waveform (UC8151 "turbo",
-        # ~0.26 s: a little more ghosting, cleaned by the next full refresh).
+        # Counts being stepped up and down get the panel's quickest waveform (UC8151: Pimoroni's
+        # "turbo": a little more ghosting, cleaned by the next full refresh).
         home = self.ui.mode == "score"
         screens.draw(self.display, self.ui, self.game(), self.settings, self.syncing)
         self.display.show(home and not self._home_shown, quick=self.ui.mode == "counts")
@@ -274,7 +274,16 @@ class App:
             return False
         return True
 
-    # ---- what the serial link may ask (docs/ARCHITECTURE.md)
+    # ---- what the serial link (knockfw/link.py) may ask of the app, and nothing more:
+    # app.store, the store.Store (journal, last_seq, epoch, device_id, gids(), game(gid),
+    # current()); app.settings, a dict: lang ("en"/"ru"), rules (a rules spec such as
+    # {"preset": "seed"}), roster (the players' names), sleep_s (idle seconds before the
+    # switch-off), stake (hundredths of money a point on the Evening screen, 0: off);
+    # apply_settings(d), below; request_erase(done): the panel asks "Erase all games?", done(True)
+    # after a long press of A (the store already erased), done(False) on C or after a while:
+    # nothing is erased without the press; link_active(on): a laptop's session started or
+    # ended (the panel's sync mark); app.board.name; knockfw.version.VERSION. The link's tests
+    # stand in for the app with the same names (tests/mp_scripts/link_kit.py).
 
     def apply_settings(self, d):
         check_settings(d)

@@ -47,7 +47,7 @@
 # a supply under _LOW_MV is low (hardware/POWER.md says why 2.8 V): the app then writes nothing
 # more, shows "battery low" and switches off (knockfw.app).
 # The top level imports built-in modules only (on the Pico's littlefs every module file costs
-# ~15 ms, and boot.py has 100 ms): the shared base and the driver are imported when needed.
+# lookups, and boot.py has 100 ms): the shared base and the driver are imported when needed.
 import time
 from micropython import const
 import machine

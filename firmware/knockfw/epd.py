@@ -33,7 +33,8 @@
 # a second after the command, not after the stuck-busy resets below (3 x 15 s).
 #
 # A panel that stays busy (an SSD1680 not there: the pull-up reads busy; a hung controller): busy()
-# gives each command _BUSY_MS (a few times the longest refresh, the UC8151's full ~4.5 s), then
+# gives each command _BUSY_MS (a few times the longest refresh, the UC8151's full: the vendor's
+# figure is in uc8151.py), then
 # resets the controller, inits it and sends the frame again, in full; after _RETRIES such resets
 # in a row it gives up: the panel is left alone (asleep for this driver, stuck counts them) and
 # busy() raises, which ends the app (knockfw.fault records it and, on battery, switches off).
@@ -268,7 +269,7 @@ class EPD(framebuf.FrameBuffer):
         self._steps = []
 
     def init(self):
-        """Hardware reset and configure the controller (blocks for the reset, ~0.1 s)."""
+        """Hardware reset and configure the controller (blocks for the reset's pulses)."""
         self._steps = []
         self.setup()
         self.awake = True

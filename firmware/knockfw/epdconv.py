@@ -1,6 +1,6 @@
 # Framebuffer -> UC8151 RAM (the Badger's panel): the layout conversion, as @micropython.viper
-# code: a per-byte loop in bytecode costs ~50 ms a frame on an RP2040, this ~2 ms, measured on
-# the emulated Pico (bench/bench_display.py). (The SSD1680's conversion, a plain inversion, is
+# code: many times quicker than a per-byte loop in bytecode on an RP2040 (bench/bench_display.py
+# measures it on the emulated Pico). (The SSD1680's conversion, a plain inversion, is
 # knockfw/epdinvert.py: each board's build carries only its own.) Native code: on the Pico this
 # module is compiled with mpy-cross -march=armv6m (firmware/manifest.py); the unix port compiles
 # it for its own architecture.

@@ -1,7 +1,7 @@
 # Framebuffer -> SSD1680 RAM (the Waveshare panel): its RAM takes 1 for white, the framebuffer
 # 1 for ink, so the bytes are inverted in place while they are sent (knockfw/ssd1680.py), as
-# @micropython.viper code: ~0.5 ms a frame on the emulated RP2040 (bench/bench_display.py), ~50
-# in bytecode. (The UC8151's conversion is knockfw/epdconv.py: each board's build carries only
+# @micropython.viper code: far quicker than in bytecode (bench/bench_display.py measures it on
+# the emulated RP2040). (The UC8151's conversion is knockfw/epdconv.py: each board's build carries only
 # its own.) Native code: compiled with mpy-cross -march=armv6m on the Pico (firmware/manifest.py),
 # for its own architecture on the unix port.
 import micropython

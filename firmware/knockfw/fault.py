@@ -3,7 +3,7 @@
 # this module and calls top() (the app is gone by then, its heap free again: the allocator
 # collects when it must; the board stays in knockfw.board.current). main.py has no comments: the
 # Pico reads it as source at every boot, from a file small enough for littlefs to keep in its
-# directory, 32 bytes a read at ~5 ms each (its comments cost the first screen 57 ms):
+# directory, 32 bytes a read, each one slow (comments would delay the first screen):
 #
 #   try:                                    main.py
 #       import knockfw.app
@@ -15,7 +15,7 @@
 #
 #   1. the fault is recorded: appended to PATH as "@<ms since boot>" and the traceback (type,
 #      message, the functions it went through: -O3 keeps no line numbers), after the older
-#      records are cut to their last ~1.5 KB. The laptop reads them over the serial link
+#      records are cut to their last 1536 bytes. The laptop reads them over the serial link
 #      (knockfw.link's "faults" op: read(), then read(clear) once stored); `knockbox sync`
 #      prints each once;
 #   2. the error screen, in the player's language: what happened and what to do (not on a panel
@@ -62,7 +62,7 @@ def top(e):
 
 
 def _handle(e, b):
-    try:  # the older records: their last ~1.5 KB, from a record's start
+    try:  # the older records: their last 1536 bytes, from a record's start
         with open(PATH, "rb") as f:
             old = f.read()[-1536:]
         with open(PATH, "wb") as f:

@@ -182,7 +182,7 @@ class Journal:
             r = jscan.lines(buf, have, self.last_seq + 1, crc, out, _BATCH)
             good = r if r >= 0 else -1 - r
             used = 0
-            seq = self.last_seq  # (locals: ~20 us a record less on an RP2040)
+            seq = self.last_seq  # (locals: quicker on an RP2040 than attributes)
             for i in range(0, good * 4, 4):
                 off = base + out[i]
                 seq += 1

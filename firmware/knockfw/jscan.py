@@ -1,7 +1,7 @@
 # The journal's boot scan in native code (@micropython.viper): checking every record's sequence
-# number and CRC in bytecode took ~0.5 ms a record on an RP2040 (a 300-hand journal: ~175 ms of
-# the boot), here ~1.1 us a byte (a 300-hand journal, 27 KB: ~30 ms, measured on the emulated
-# Pico). Native code: on the Pico this module is
+# number and CRC in bytecode took a large share of a 300-hand journal's boot on an RP2040; here
+# a fraction of it (bench/bench_journal.py and bench/bench_pico.py measure the boot). Native
+# code: on the Pico this module is
 # compiled with mpy-cross -march=armv6m (firmware/manifest.py); the unix port compiles it for
 # its own CPU.
 #
@@ -17,7 +17,7 @@ def crc_table():
     """The CRC-32 nibble table lines() takes: 16 words, entry n the register after the four bits
     of n from 0 (reflected polynomial 0xEDB88320), which is the byte table's entry n << 4:
     binascii.crc32 of that byte with its pre- and post-inversion undone. 16 calls, not a
-    256-word table made in bytecode (~14 ms on an RP2040) or in more native code."""
+    256-word table made in bytecode (slow on an RP2040) or in more native code."""
     t = array("I", bytes(64))
     for n in range(16):
         t[n] = crc32(bytes((n << 4,)), 0xFFFFFFFF) ^ 0xFFFFFFFF

@@ -36,7 +36,7 @@ from knockfw.version import VERSION
 
 _MAX_LINE = const(1024)  # longest request line taken
 _HELD_MAX = const(8)  # complete lines waiting; reading pauses beyond this
-_READ_MAX = const(128)  # bytes read before the poll looks at its time again (~5 ms on a Pico)
+_READ_MAX = const(128)  # bytes read before the poll looks at its time again
 _BUSY_MS = const(15)  # work per poll() at most (one request, one flash write may take longer)
 _OUT_CHUNK = const(256)  # bytes per write(); an events page is queued in pieces of about this
 _OUT_HIGH = const(1024)  # no new request is handled, no page piece queued, while this much waits

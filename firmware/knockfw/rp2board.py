@@ -61,10 +61,10 @@
 # spent asleep too; hardware/POWER.md has the charge of each).
 #
 # Fast imports (_Imports, rp2 only): MicroPython v1.28 looks a module up with three littlefs
-# stats (a folder? .py? .mpy?) and an open, each a walk through the folder's metadata: ~18 ms a
-# module on a Pico, ~25 modules before the first screen. The packages at the root are listed
-# once when this module is imported, and a read-only view of them mounted at /kb, first on
-# sys.path (and knockfw's __path__): the stats are answered from the listing, only the open goes
+# stats (a folder? .py? .mpy?) and an open, each a walk through the folder's metadata, for
+# each of the modules before the first screen (bench/bench_pico.py measures the boot). The
+# packages at the root are listed once when this module is imported, and a read-only view of
+# them mounted at /kb, first on sys.path (and knockfw's __path__): the stats are answered from the listing, only the open goes
 # to the flash. The board's mount() drops it again, which the app asks for once its boot's
 # modules are in and before its journal (the boot's peak of RAM): the modules imported later
 # (fewer, and where the panel's refresh hides them) look on the flash.
@@ -87,8 +87,8 @@ _fb = None  # the panel's framebuffer (296 x 128 / 8 bytes), kept from boot: in 
 _room = None  # heap kept in one piece from boot until the app's imports are done (mount())
 _K = const(7)  # ADC conversions a ring entry: 9.6 ms
 _LOG = const(10)  # each ring 2 ** 10 bytes: _N entries, 2.4 s of levels between two polls
-# (measured: 0.9 s at the flash's worst; 2 s while a slow laptop took a
-# sync's pages, the app's USB writes waiting for it)
+# (the longest gaps seen: at the flash's worst timing, and while a slow laptop took a sync's
+# pages, the app's USB writes waiting for it)
 _N = const(1 << (_LOG - 2))
 _ADC = const(0x4004C000)  # the ADC's registers: CS, RESULT at 4, FCS at 8, FIFO at 12, DIV at 16
 _ADC_RUN = const(0x4009)  # CS: on, free running, input 4 (the temperature sensor's, unused)

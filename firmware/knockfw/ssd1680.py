@@ -14,7 +14,7 @@
 # (display(): for j in 15..0, for i in 0..295: image[i + j * 296]), so RAM X = 127 - y,
 # RAM Y = x: our framebuffer has the same layout. Polarity: Display Update Control 1 (0x21) =
 # 0x00 0x80 as both vendors send it (RAM as is; sources S8..S167): a RAM bit 1 is white, so the
-# bytes are inverted in place while they are sent (epdinvert.invert, ~0.5 ms on an RP2040) and
+# bytes are inverted in place while they are sent (epdinvert.invert, native code) and
 # inverted back.
 #
 # Full refresh: both RAMs (0x26 "previous", 0x24 "current") get the image, then 0x22 = 0xF7

@@ -18,8 +18,8 @@
 #   <crc> [1, E, ID, S, END, CRC, [[gid, SNAPSHOT], ...]]      (1: this format)
 # <crc>: the CRC-32 of the JSON after it (littlefs checks no file's data); the games in RAM as
 # knockcore.game snapshots after record S (ending at byte END, with CRC as its crc). Boot restores
-# them and applies only the records after S (instead of ~1.6 ms a hand of the game on the table
-# on an RP2040), if the file is whole and record S is still that record of this epoch of this
+# them and applies only the records after S (instead of replaying every hand of the games on the
+# table: bench/bench_pico.py measures the boot with and without it), if the file is whole and record S is still that record of this epoch of this
 # device; anything else (an erase, a journal cut short, a torn or foreign file) means a full
 # replay, and the file is removed. Written when the buttons are left alone and after a boot's
 # first screen (App.step, App._warm_up); a failed write (flash full) is skipped. `knockbox

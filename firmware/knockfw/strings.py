@@ -49,11 +49,14 @@ confirm
 edit_hand
 hint_who
 hint_count
+key_next
+key_ten
 hint_confirm
 x_knocks
 x_knocks_n
 x_gin
 x_undercuts
+x_ties
 void_hand
 void_result
 undo_last

@@ -22,12 +22,15 @@ Count
 Confirm
 Edit hand
 A/B/C: who knocked · hold: gin · Up: back
-▲▼ count · A/B/C player · again: next · hold: cancel
+▲▼: 1, held: 5 · next held: back
+→ next
++10, hold −10
 A: save · B: back · C: cancel
 %s knocks
 %s knocks %d
 %s: gin
 %s undercuts
+%s ties
 Void hand
 No score; the same dealer deals again
 Undo last hand

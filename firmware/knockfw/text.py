@@ -17,9 +17,9 @@
 #
 # Strings are measured and drawn per code point in native code (@micropython.viper, _draw below),
 # so a glyph is never cut: fit() shortens by whole glyphs and marks the cut with an ellipsis.
-# In bytecode each glyph cost ~250 us on an RP2040 (a lookup, a blit through framebuf's generic
-# per-pixel path, the objects a blit call needs), so a scoreboard took ~50 ms to draw; here a
-# glyph is a few microseconds. On the Pico this module is compiled with mpy-cross -march=armv6m
+# In bytecode each glyph cost a lookup, a blit through framebuf's generic per-pixel path and the
+# objects a blit call needs, which made a scoreboard slow to draw on an RP2040; here a glyph is
+# a few microseconds (bench/bench_fonts.py measures the drawing). On the Pico this module is compiled with mpy-cross -march=armv6m
 # (firmware/manifest.py); the unix port compiles it for its own CPU. (Its Python functions stay
 # bytecode: one module, one import at boot.)
 #
@@ -45,7 +45,7 @@ def draw(fb, s, x, y, font, color=1):
 
 
 def clear(fb):
-    """Blank the whole panel (framebuf's fill() takes ~4 ms on an RP2040, this ~0.4 ms)."""
+    """Blank the whole panel (in native code: quicker than framebuf's fill() on an RP2040)."""
     _fill(fb.buf, len(fb.buf) >> 2, 0)
 
 

@@ -35,8 +35,8 @@ STEPS = NAMES[3:]  # up, down
 # name: (module in knockfw, when it is imported)
 ACTIVITIES = {
     "score": ("ui_score", "boot"),  # the scoreboard, the game over, no game yet
-    "hand": ("ui_hand", "lazy"),  # entering a hand: counts, confirm (~3 KB while open)
-    "menu": ("ui_menu", "lazy"),  # (opened now and then: its ~3 KB only while open)
+    "hand": ("ui_hand", "lazy"),  # entering a hand: counts, confirm (its heap only while open)
+    "menu": ("ui_menu", "lazy"),  # (opened now and then: its heap only while open)
     "fix": ("ui_fix", "lazy"),  # correcting an earlier hand: pick it, who knocked
     "newgame": ("ui_newgame", "lazy"),  # starting a game: method, players, roles
     "settings": ("ui_settings", "lazy"),

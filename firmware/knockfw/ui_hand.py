@@ -3,9 +3,16 @@
 # takes a void hand and taking the last hand back; an earlier hand is entered again the same way
 # (opened by knockfw.ui_fix with its number).
 #
-#   counts:   Up/Down  the highlighted player's count (held: faster, then 5 at a time)
-#             A/B/C    highlight that player's count; the highlighted player's button again: next
-#             held     back (to the scoreboard, or to the list of hands when correcting one)
+#   counts:   the highlighted count (the knocker's first, then clockwise), keyed blind: each
+#             press has one effect, whatever the panel is drawing and however long a button is
+#             held past a long press (README "Playing"; bench/entry_plan.py plans with it)
+#             Up / Down                  +1 / -1      held: +5 / -5 (its first repeat: +4 more)
+#             another seat's button      +10          held: -10
+#             the highlighted seat's     the next count (after the last: confirm)
+#                                        held: the count before (from the first: back to the
+#                                        scoreboard, or to the list of hands when correcting)
+#             A new hand's counts start at the knock limit for the knocker, 0 for the others
+#             and GIN_START for the others after a gin (their whole counts: most are 40-60).
 #   confirm:  A save, B back, C cancel
 #
 # Opened with arg = (what, seat, edit, active): what is "knock" or "gin" (seat: who), "void" or
@@ -19,6 +26,10 @@ from knockfw.fonts import large, medium, small
 from knockfw.strings import t
 from knockfw.ui import SEATS, STEPS
 
+GIN_START = 50  # the others' counts after a gin (a knock's start at 0, the knocker's at the limit)
+FIVE = 5  # Up / Down held
+TEN = 10  # another seat's button (held: minus)
+
 
 class Activity:
     mode = "counts"
@@ -28,8 +39,8 @@ class Activity:
         self.who = 0  # the seat that knocked or went gin
         self.counts: list = [0, 0, 0]  # per seat; None for a seat sitting out
         self.fields: list = []  # seats whose counts are asked, in order
-        self.cursor = 0  # index in fields of the count Up/Down change
-        self.repeats = 0  # repeats of the Up/Down held now
+        self.cursor = 0  # index in fields of the count the keys change
+        self.held = None  # (button, seat) of the Up/Down press whose first repeat adds 4 more
         self.edit = None  # index of the hand being corrected, or None for a new hand
         self.hand: dict = {}  # the hand on the confirm screen
         self.undo = False  # the confirm screen takes the last hand back
@@ -47,21 +58,21 @@ class Activity:
         if active is None:
             active = game.active
         old = game.hand(self.edit) if self.edit is not None else None
+        was = old.get("counts") if old else None  # the counts being corrected
         gin = what == "gin"
         self.ending = what
         self.who = seat
         others = [s for s in ((seat + 1) % 3, (seat + 2) % 3) if s in active]
         self.fields = others if gin else [seat] + others
         self.counts = [None, None, None]
+        limit = game.rules["knock_limit"]
         for s in active:
-            c = old["counts"][s] if old and old.get("counts") else 0
-            self.counts[s] = c if c is not None else 0
-        self.counts[seat] = 0 if gin else min(self.counts[seat], game.rules["knock_limit"])
+            c = was[s] if was else None
+            self.counts[s] = c if c is not None else (GIN_START if gin else 0)
+        self.counts[seat] = 0 if gin else (min(self.counts[seat], limit) if was else limit)
         return None
 
     def handle(self, ui, name, how, game, settings):
-        if how != "repeat":
-            self.repeats = 0
         if self.mode == "counts":
             return self._step(ui, name, how, game, settings)
         return self._confirming(ui, name, how, game, settings)
@@ -69,32 +80,38 @@ class Activity:
     # ---- counts
 
     def _step(self, ui, name, how, game, settings):
-        if name in STEPS:
+        seat = self.fields[self.cursor]
+        if name in STEPS:  # +-1; held, its first repeat +-4 more (+-5 in all), later ones nothing
+            d = 1
             if how == "repeat":
-                self.repeats += 1
-            step = 1 if self.repeats < 4 else 5
-            seat = self.fields[self.cursor]
-            knocker = seat == self.who and self.ending == "knock"
-            top = game.rules["knock_limit"] if knocker else MAX_COUNT
-            c = self.counts[seat] + (step if name == "up" else -step)
-            self.counts[seat] = 0 if c < 0 else (top if c > top else c)
-            return None
-        seat = SEATS.index(name)
-        if how == "long":
+                if self.held != (name, seat):
+                    return None
+                d = FIVE - 1
+            self.held = None if how == "repeat" else (name, seat)
+            return self._add(game, seat, d if name == "up" else -d)
+        s = SEATS.index(name)
+        if s != seat:  # another seat's button: +10, held -10
+            return self._add(game, seat, -TEN if how == "long" else TEN)
+        if how == "long":  # held: the count before, or back from the first
+            if self.cursor:
+                self.cursor -= 1
+                return None
             if self.edit is not None:
                 return ui.open("fix", game, settings, self.edit)
             return ui.home()
-        if seat not in self.fields:
-            return None
-        if seat != self.fields[self.cursor]:
-            self.cursor = self.fields.index(seat)
-            return None
         if self.cursor + 1 < len(self.fields):
             self.cursor += 1
             return None
         # A knock at 0 is gin (knockcore.hand scores it so): recorded and confirmed as gin.
         ending = "gin" if self.counts[self.who] == 0 else self.ending
         return self._confirm(game, {ending: self.who, "counts": self.counts[:]})
+
+    def _add(self, game, seat, d):
+        top = (
+            game.rules["knock_limit"] if seat == self.who and self.ending == "knock" else MAX_COUNT
+        )
+        c = self.counts[seat] + d
+        self.counts[seat] = 0 if c < 0 else (top if c > top else c)
 
     # ---- confirm
 
@@ -171,6 +188,8 @@ class Activity:
                 S.center(fb, str(c), x, 40, col, large, 0 if s == cur else 1)
             if s == self.who and knock:
                 S.label(fb, t("gin" if c == 0 else "knock"), x, 84, False)  # 0: gin
+            # what the seat's button does now (the buttons are under the columns)
+            S.center(fb, t("key_next" if s == cur else "key_ten"), x, 98, col, small)
         return t("hint_count")
 
     def _draw_confirm(self, fb, game):
@@ -187,7 +206,9 @@ class Activity:
             text.draw(fb, t("cannot_save"), 4, 50, medium)
             S.note(fb, (self.error, None))
             return None
-        res = t("totals_change") if self.result is None else _scores(self.result, players)
+        res = (
+            t("totals_change") if self.result is None else _scores(self.result, players, self.hand)
+        )
         text.draw(fb, text.fit(res, medium, S.W - 8), 4, 44, medium)
         for s in range(3):
             x = s * (S.COL + 1)
@@ -197,14 +218,20 @@ class Activity:
         return t("hint_confirm")
 
 
-def _scores(result, players):
-    """What a hand scores: 'Ann +45', 'Bob undercuts +27 · Cy −20'."""
+def _scores(result, players, hand):
+    """What a hand scores: 'Ann +45', 'Bob undercuts +27 · Cy −20'; in method 3 an opponent who
+    ties the knocker's count wins, and that is a tie ('Bob ties +27 · Cy −20'), as the rules
+    say it (in methods 1 and 2 a tie is an undercut like any lower count)."""
     kind, winners, points = result
     if kind == "void":
         return t("void_result")
     parts = []
+    c = hand.get("counts")
     for w in winners:
-        name = t("x_undercuts") % players[w] if kind == "undercut" else players[w]
+        name = players[w]
+        if kind == "undercut":
+            tie = None not in c and c[w] == c[hand["knock"]]
+            name = t("x_ties" if tie else "x_undercuts") % name
         parts.append(name + " " + S.signed(points[w]))
     for s in range(3):
         if points[s] < 0:

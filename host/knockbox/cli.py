@@ -2,7 +2,7 @@
 
 A command module has HELP (its line in `knockbox --help`), DESCRIPTION (`knockbox CMD --help`;
 RAW_DESCRIPTION = True keeps its line breaks), arguments(parser) and run(args, out, err) -> exit
-code. A knockbox.errors.UserError from any command is printed as `knockbox: message` with exit
+code. A knockbox.usererror.UserError from any command is printed as `knockbox: message` with exit
 code 1 (an SQLite error reading the history too: knockbox.history.unreadable says it); Ctrl-C
 is `knockbox: interrupted`, exit code 130; a reader that stops early (`| head`) ends it quietly,
 exit code 141. Add a command: write its module and add a line here.
@@ -14,7 +14,8 @@ import os
 import sqlite3
 import sys
 
-from knockbox.errors import UserError
+from knockbox.usererror import UserError
+from knockbox.textsafe import Output
 
 # name -> module, in the order `knockbox --help` lists them
 COMMANDS = {
@@ -43,7 +44,7 @@ class Parser(argparse.ArgumentParser):
 
 
 def build_parser():
-    from knockbox.manifest import package_version
+    from knockbox.build.manifest import package_version
 
     p = Parser(
         prog="knockbox",
@@ -84,6 +85,15 @@ def parse(argv):
 
 
 def main(argv=None):
+    so, se = sys.stdout, sys.stderr
+    sys.stdout, sys.stderr = Output(so), Output(se)  # argparse's messages too
+    try:
+        return _main(argv)
+    finally:
+        sys.stdout, sys.stderr = so, se
+
+
+def _main(argv):
     args = parse(sys.argv[1:] if argv is None else argv)
     try:
         code = args.run(args, sys.stdout, sys.stderr) or 0

@@ -3,7 +3,8 @@ game is stored (a sync, an import, the upgrade of an older history file), so tha
 replay a game: its standings, each hand's running totals and active seats, and each seat's counts
 (the statistics of knockbox.stats add these up).
 
-derive(rec) -> (standings, play, seats, record), or GameError if the core refuses the record:
+derive(rec) -> Derived(standings, play, seats, record), or GameError if the core refuses the
+record:
   standings  Game.standings(): the standings contract, with the per-hand list
   play       {"running": [[3 totals] at the start and after each hand], "active": [[seats dealt
              in] for each hand]}
@@ -16,11 +17,22 @@ derive(rec) -> (standings, play, seats, record), or GameError if the core refuse
   record     the record as the core writes it (Game.record())
 """
 
+from typing import Any, NamedTuple
+
 from knockcore.errors import GameError
-from knockcore.game import from_record
+from knockcore.game import Game, from_record
 
 
-def derive(rec):
+class Derived(NamedTuple):
+    """What derive() works out of a game record (see the top)."""
+
+    standings: dict[str, Any]
+    play: dict[str, list[list[int]]]
+    seats: list[dict[str, Any]]
+    record: dict[str, Any]
+
+
+def derive(rec: Any) -> Derived:
     """One fold of the record by the rules core, every hand checked (see the top)."""
     g = from_record({k: rec[k] for k in rec if k != "hands"} if isinstance(rec, dict) else rec)
     hands = rec.get("hands", [])
@@ -32,10 +44,11 @@ def derive(rec):
         g.add(h)
         running.append(g.totals[:])
     st = g.standings()
-    return st, {"running": running, "active": active}, seats(g, st, active), g.record()
+    return Derived(st, {"running": running, "active": active}, seats(g, st, active), g.record())
 
 
-def seats(g, st, active):
+def seats(g: Game, st: dict[str, Any], active: list[list[int]]) -> list[dict[str, Any]]:
+    """Each seat's counts (see the top)."""
     out = []
     for seat, name in enumerate(g.players):
         c = {

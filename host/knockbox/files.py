@@ -6,12 +6,14 @@ JSON files it reads: whole (read_json), or a list of records one at a time in bo
 import json
 import os
 import re
+import sys
 import tempfile
 
-from knockbox.errors import UserError
+from knockbox.usererror import UserError
 
 CHUNK = 1 << 16  # characters read at a time
-RECORD_MAX = 4 << 20  # characters of one record at most (a game of 10,000 hands: ~600 k)
+RECORD_MAX = 1 << 20  # characters of one record at most (a game of bounds.HANDS_MAX hands: ~50 k)
+_BOM = "\ufeff"  # a byte order mark some editors put first in a UTF-8 file: not part of the JSON
 _SURROGATE = re.compile(r"\\u[dD][89a-fA-F]")  # a \u escape of half a UTF-16 pair
 
 
@@ -50,11 +52,19 @@ def read_json(path, stdin=None):
     except UnicodeDecodeError:
         raise UserError("%s: not UTF-8 text" % path) from None
     try:
-        return _text_only(json.loads(text), text, path)
-    except ValueError as e:
+        return _text_only(json.loads(text.removeprefix(_BOM)), text, path)
+    except json.JSONDecodeError as e:
         raise UserError("%s: not valid JSON (%s)" % (path, e)) from None
+    except ValueError:  # (a number of more digits than Python converts)
+        raise UserError("%s: not a game record (%s)" % (path, too_long())) from None
     except RecursionError:
         raise UserError("%s: nested too deeply to be a game record" % path) from None
+
+
+def too_long():
+    """What to say of JSON text holding an integer of more digits than Python converts (its
+    decoder raises ValueError, not JSONDecodeError)."""
+    return "a number of more than %d digits" % sys.get_int_max_str_digits()
 
 
 def half_character(value, text):
@@ -111,6 +121,8 @@ class _Records:
         # at least as much again as is waiting: a long record is read in O(its length)
         piece = self.f.read(max(CHUNK, len(self.buf) - self.pos))
         self.buf, self.pos, self.eof = self.buf[self.pos :] + piece, 0, not piece
+        if not self.read and self.buf.startswith(_BOM):  # (the file's first characters)
+            self.pos = 1
         self.read += len(piece)
         if self.where is not None:
             self.where[0] = self.read
@@ -143,6 +155,11 @@ class _Records:
                 raise UserError(
                     "%s: %snested too deeply to be a game record"
                     % (self.path, "record %d: " % n if n else "")
+                ) from None
+            except ValueError:  # (a number of more digits than Python converts)
+                raise UserError(
+                    "%s: %snot a game record (%s)"
+                    % (self.path, "record %d: " % n if n else "", too_long())
                 ) from None
             if len(self.buf) - self.pos > RECORD_MAX:
                 raise UserError(

@@ -1,9 +1,15 @@
 """A device's journal events as games, for knockbox.history: the events of one game replayed by
-the rules core as the device applied them (replay_events), and the numbers an event carries that
-SQLite can hold (event_gid, evening_next)."""
+the rules core as the device applied them (replay_events), the games a device gave one number
+(split), where a game has been (states), and the numbers an event carries that SQLite can hold
+(event_gid, evening_next)."""
 
+import json
+
+from knockbox.bounds import GAME_EVENTS_MAX, HANDS_MAX
+from knockbox.players import from_device
 from knockcore import events
 from knockcore.errors import GameError
+from knockcore.proto import NAME_MAX
 
 MAX_INT = (1 << 63) - 1  # SQLite's largest integer: game ids, epochs, seqs, gids
 
@@ -17,12 +23,22 @@ def evening_next(ev):
 def replay_events(evs):
     """(record, status, winners, error) of one game from its events [(seq, event)], each applied
     by knockcore.events.apply as on the device; a game the rules core refuses keeps the hands up
-    to the refused event and status 'invalid'."""
+    to the refused event and status 'invalid', and so does a game beyond the bounds
+    (knockbox.bounds: more than HANDS_MAX hands or GAME_EVENTS_MAX records). The players' names
+    are the history's before the rules core sees them (knockbox.players.from_device: a name the
+    device left empty, too long or twice is a game all the same)."""
     g, error, rec0 = None, None, None
-    for seq, ev in evs:
+    for i, (seq, ev) in enumerate(evs):
         try:
             if g is None and isinstance(ev, dict) and ev.get("t") == events.GAME:
+                ev = dict(ev, rec=_named(ev.get("rec")))
                 rec0 = ev.get("rec")
+            if i == GAME_EVENTS_MAX:
+                error = "record %d: a game has at most %d records" % (seq, GAME_EVENTS_MAX)
+                break
+            if g is not None and len(g.hands) >= HANDS_MAX and ev.get("t") == "hand":
+                error = "record %d: a game has at most %d hands" % (seq, HANDS_MAX)
+                break
             g = events.apply(g, ev)
         except (GameError, TypeError, AttributeError) as e:
             error = "record %d: %s" % (
@@ -35,9 +51,48 @@ def replay_events(evs):
     rec = g.record()
     if error:
         return rec, "invalid", [], error
-    if g.over:
-        return rec, "over", list(g.winners), None
-    return rec, ("abandoned" if g.closed else "playing"), [], None
+    return rec, _status(g), list(g.winners) if g.over else [], None
+
+
+def split(evs):
+    """The events [(seq, event)] of one game number as the games the device gave that number,
+    in journal order: each "game" record after the first starts another game (a device that
+    reused the number: docs/PROTOCOL.md)."""
+    out: list[list] = [[]]
+    started = False
+    for se in evs:
+        if isinstance(se[1], dict) and se[1].get("t") == events.GAME:
+            if started:
+                out.append([])
+            started = True
+        out[-1].append(se)
+    return out
+
+
+def states(evs):
+    """{(the hands as JSON text, status)} that one game went through, after each of its events
+    [(seq, event)] (up to the first the rules core refuses): where the device's copy of a game
+    once was."""
+    out = set()
+    g = None
+    for _, ev in evs:
+        try:
+            if g is None and isinstance(ev, dict) and ev.get("t") == events.GAME:
+                ev = dict(ev, rec=_named(ev.get("rec")))
+            g = events.apply(g, ev)
+        except (GameError, TypeError, AttributeError):
+            break
+        out.add(state(g.record()["hands"], _status(g)))
+    return out
+
+
+def state(hands, status):
+    """A game's place as states() gives it."""
+    return json.dumps(hands, sort_keys=True), status
+
+
+def _status(g):
+    return "over" if g.over else ("abandoned" if g.closed else "playing")
 
 
 def event_gid(ev):
@@ -51,6 +106,29 @@ def identity(rec):
     return [rec.get(k) for k in ("method", "players", "start", "rules")]
 
 
+def same_game(a, b):
+    """Whether records a and b are copies of one device game (under one key): the same start
+    but for the players' names (a rename here or on another laptop changes them), when their
+    names are the same too, or their first hands are, or one has no hand yet."""
+    if [a.get(k) for k in _START] != [b.get(k) for k in _START]:
+        return False
+    if a.get("players") == b.get("players"):
+        return True
+    ha, hb = a.get("hands") or [], b.get("hands") or []
+    return not ha or not hb or ha[0] == hb[0]
+
+
+_START = ("method", "start", "rules")
+
+
+def _named(rec):
+    """A game event's start record with its players' names as the history keeps them."""
+    names = rec.get("players") if isinstance(rec, dict) else None
+    if isinstance(names, list) and all(isinstance(n, str) for n in names):
+        return dict(rec, players=from_device(names))
+    return rec
+
+
 def _clean(rec0):
     """The parts of a start record the rules core refused that are safe to store and show."""
     rec: dict[str, object] = {"hands": []}
@@ -59,8 +137,8 @@ def _clean(rec0):
     m, p = rec0.get("method"), rec0.get("players")
     if type(m) is int and 0 <= m <= MAX_INT:
         rec["method"] = m
-    if isinstance(p, list) and all(isinstance(x, str) for x in p):
-        rec["players"] = p
+    if isinstance(p, list) and len(p) <= 3 and all(isinstance(x, str) for x in p):
+        rec["players"] = [x if len(x) <= NAME_MAX else x[: NAME_MAX - 1] + "…" for x in p]
     for k in ("start", "rules"):
         if isinstance(rec0.get(k), dict):
             rec[k] = rec0[k]

@@ -2,7 +2,7 @@
 locale): the same Russian the device shows, from the firmware's table knockfw/messages_ru.py
 (English template -> Russian template), so there is one translation of each message.
 
-    say(err, lang)          a knockcore.errors.GameError
+    error_text(err, lang)   a knockcore.errors.GameError
     translate(text, lang)   a message already written out in English (e.g. kept in the history:
                             "record 4: hand 2: knock: Ann's count 11 is above the knock limit
                             10"), matched against the templates and said again
@@ -61,7 +61,7 @@ def table(lang):
     return _tables[lang]
 
 
-def say(err, lang="en"):
+def error_text(err, lang="en"):
     """A GameError's message in lang."""
     t = table(lang)
     return _say(err, lambda s: t.get(s, s)) if t else str(err)

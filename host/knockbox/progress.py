@@ -5,7 +5,7 @@ when the work is done, so that the lines printed after it stand alone. Nothing i
 stream is not a terminal (a pipe, a file, a test's StringIO): the output of a script stays as it
 was.
 The line is rewritten with a carriage return and spaces (no escape sequence: every terminal, the
-Windows console too).
+Windows console too), written past knockbox.textsafe.Output (its text through visible()).
 
     progress = Progress(sys.stderr, "book")
     progress("evening pages", done, total)      # as often as you like
@@ -14,6 +14,8 @@ Windows console too).
 """
 
 import time
+
+from knockbox.textsafe import raw, visible
 
 INTERVAL = 0.2
 
@@ -27,7 +29,7 @@ def _tty(stream):
 
 class Progress:
     def __init__(self, stream, what):
-        self.stream = stream if _tty(stream) else None
+        self.stream = raw(stream) if _tty(stream) else None
         self.what, self.last, self.part = what, 0.0, None
         self.width = 0  # of the line on the terminal (0: none)
 
@@ -53,6 +55,6 @@ class Progress:
 
     def _show(self, line):
         if self.stream is not None:
-            self.stream.write("\r" + line.ljust(self.width))
+            self.stream.write("\r" + visible(line).ljust(self.width))
             self.stream.flush()
             self.width = len(line)

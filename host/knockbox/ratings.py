@@ -1,12 +1,18 @@
 """Skill ratings of the players across all their finished games: openskill's Weng-Lin Bayesian
 approximation (the Plackett-Luce model), docs/RATINGS.md.
 
-Each finished game is rated as its winners against each other side, in the history's order
-(synced, device, epoch, game number, id: the same history always gives the same ratings):
+Each finished game is rated as matches of one player against one, winner against loser, in the
+history's order (synced, device, epoch, game number, id: the same history always gives the same
+ratings):
   methods 1 and 3  the winner against each of the other two, one two-sided match after the
                    other (in seat order)
-  method 2         the box player against the partnership as one team of two (the partner who
-                   sat out the last hand is on the team)
+  method 2         the box player against each partner, one two-sided match after the other
+                   (in seat order), as the settlement goes: each partner (the one who sat
+                   out the last hand too) pays the box or is paid by him. (A team of two
+                   whose skill is the sum of two drags the whole scale toward 0, a newcomer
+                   then above every regular: docs/RATINGS.md.)
+One player against one keeps the scale: what the winner gains the loser loses, when both are as
+sure, so the group's mean stays near the newcomers' 25.
 A player's rating is the skill estimate mu (25 before the first game, higher is stronger) and
 its uncertainty 2 sigma, shown beside it. Two-sided matches make mu move with the result: a game
 won never lowers it, a game lost never raises it (the conservative estimate mu - 3 sigma can rise
@@ -26,9 +32,9 @@ themselves; a history rated by another MATCHES is rated again from the start).
 import json
 from openskill.models import PlackettLuce
 
-from knockbox.errors import UserError
-from knockbox.history_evenings import ORDER
-from knockbox.history_schema import run_script
+from knockbox.usererror import UserError
+from knockbox.history.evening_numbers import ORDER
+from knockbox.history.schema import run_script
 
 MODEL = PlackettLuce()  # mu 25, sigma 25/3, beta 25/6, tau 25/300: openskill's defaults
 _TABLES = """
@@ -38,7 +44,9 @@ CREATE TABLE IF NOT EXISTS rating_steps (pos INTEGER NOT NULL, player TEXT NOT N
     mu REAL NOT NULL, sigma REAL NOT NULL, games INTEGER NOT NULL, PRIMARY KEY (player, pos));
 """
 _CHUNK = 500
-MATCHES = 2  # how a game is rated (1: the three sides placed by their finals); in each key
+# How a game is rated, in each key (1: the three sides placed by their finals; 2: method 2 as
+# the box against the partnership as one team): a history rated another way is rated again.
+MATCHES = 3
 
 
 def shown(mu):
@@ -83,15 +91,20 @@ def places(method, final, box=None):
 
 
 def matches(method, players, winners, box=None):
-    """The two-sided matches a finished game is rated as: [(winning side, losing side)] of
-    names; winners: the game's winning seats (in method 2 the winning side's)."""
+    """The two-sided matches of one player each that a finished game is rated as: [(winner,
+    loser)] of one-name lists, in seat order; winners: the game's winning seats (in method 2
+    the winning side's). Methods 1 and 3: the winner against each other player; method 2: the
+    box against each partner."""
     teams = _seats(method, box)
     won = [t for t in teams if t[0] in winners]
     if len(won) != 1:
         raise ValueError("a finished game has one winning side, not %r" % (winners,))
-    return [
-        ([players[s] for s in won[0]], [players[s] for s in t]) for t in teams if t is not won[0]
-    ]
+    if method != 2:
+        return [([players[won[0][0]]], [players[t[0]]]) for t in teams if t is not won[0]]
+    partners = teams[1]
+    if won[0] == [box]:
+        return [([players[box]], [players[s]]) for s in partners]
+    return [([players[s]], [players[box]]) for s in partners]
 
 
 def _rating(state, name):
@@ -141,9 +154,9 @@ def _update(db):
 def _wanted(db):
     """[(game id, key)] of the finished games, in rating order."""
     return [
-        (r[0], _key(r))
-        for r in db.execute(
-            "SELECT id, synced, device_id, epoch, gid, updated, hands, winners FROM games "
+        (gid, _key(version))
+        for gid, *version in db.execute(
+            "SELECT id, synced, device_id, epoch, gid, updated, hands, winners, players FROM games "
             "WHERE status = 'over'" + ORDER
         )
     ]
@@ -167,10 +180,11 @@ def _rate_all(db, want, start, state):
 _JSON = json.JSONEncoder(ensure_ascii=False)  # (json.dumps makes one a call: 10,000 at 10,000)
 
 
-def _key(row):
-    """Which version of a game: where it sits in the order, and what it was when rated, and how
-    it was rated (MATCHES)."""
-    return _JSON.encode([MATCHES] + list(row[1:]))
+def _key(version):
+    """Which version of a game (its row's columns after the id): where it sits in the order,
+    what it was when rated (its hands, winners and players' names: a rename rates from the
+    player's first game again, under the new name), and how it was rated (MATCHES)."""
+    return _JSON.encode([MATCHES] + version)
 
 
 def _names(game):
@@ -181,8 +195,8 @@ def _names(game):
 def _state_before(db, pos):
     """{name: (mu, sigma, games)} after the games before pos."""
     return {
-        r[0]: (r[1], r[2], r[3])
-        for r in db.execute(
+        name: (mu, sigma, games)
+        for name, mu, sigma, games, _pos in db.execute(
             "SELECT player, mu, sigma, games, MAX(pos) FROM rating_steps WHERE pos < ? "
             "GROUP BY player",
             (pos,),

@@ -6,35 +6,44 @@ when the game was) into the rules core's ledger
 (knockcore.evening, the same code as the device's Evening screen): each player's net, games and
 wins, and the fewest payments. add_money(res, stake) adds money to it. parse_stake(text, option)
 reads money per point as the device keeps it: whole hundredths of the currency unit, from 0 to
-MAX_STAKE (1,000 a point).
+PER_POINT_MAX (1,000) a point.
 """
 
 import decimal
 
-from knockbox.errors import UserError
+from knockbox.usererror import UserError
 from knockcore import evening as ledger
 from knockcore.proto import STAKE_MAX
 
-MAX_STAKE = STAKE_MAX // 100  # money per point at most (the device's limit, in hundredths)
-STAKE_HELP = "money per point, in whole hundredths from 0.01 to %d (e.g. 0.05, 0.1, 1)" % MAX_STAKE
+# money per point at most, in whole units of the currency (knockcore's STAKE_MAX is the same
+# limit in hundredths, as the device keeps a stake)
+PER_POINT_MAX = STAKE_MAX // 100
+STAKE_HELP = (
+    "money per point, in whole hundredths from 0.01 to %d (e.g. 0.05, 0.1, 1)" % PER_POINT_MAX
+)
 
 
-def parse_stake(text, option="--per-point"):
+def parse_stake(text, option="--per-point", off=False):
     """Money per point typed by the user (e.g. "0.05") as hundredths (int), or UserError naming
-    the option."""
+    the option; 0 only with off (the device's stake: 0 switches the money off)."""
     try:
         v = decimal.Decimal(text.strip())
     except (decimal.InvalidOperation, AttributeError):
         v = None
     if v is None or not v.is_finite() or v < 0:
         raise UserError("%s: %r is not an amount like 0.05" % (option, text))
-    if v > MAX_STAKE:
-        raise UserError("%s: %s is more than %d per point" % (option, text, MAX_STAKE))
+    if v > PER_POINT_MAX:
+        raise UserError("%s: %s is more than %d per point" % (option, text, PER_POINT_MAX))
     h = v * 100
     if h != h.to_integral_value():
         raise UserError(
             "%s: %s is not a whole number of hundredths (0.01, 0.05, 1: the device "
             "and the laptop count money in hundredths)" % (option, text)
+        )
+    if not h and not off:
+        raise UserError(
+            "%s: %s is no money: give an amount from 0.01 to %d per point"
+            % (option, text, PER_POINT_MAX)
         )
     return int(h)
 

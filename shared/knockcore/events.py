@@ -1,9 +1,9 @@
 # Game events: how a game is kept as it happens, one change at a time. The device journals them
 # (firmware knockfw/store.py) and the laptop replays the same events after a sync
-# (host knockbox/history.py); both go through apply(), so an event means one thing everywhere.
+# (host knockbox/history/__init__.py); both go through apply(), so an event means one thing everywhere.
 #
 #   {"t":"game","g":gid,"rec":REC}       a new game; REC = a game record without "hands"
-#   {"t":"hand","g":gid,"h":HAND}        a confirmed hand (DESIGN.md section 4)
+#   {"t":"hand","g":gid,"h":HAND}        a confirmed hand (HAND as in a game record's "hands")
 #   {"t":"undo","g":gid}                 drop the game's last hand
 #   {"t":"edit","g":gid,"i":i,"h":HAND}  replace hand i (0-based)
 #   {"t":"end","g":gid}                  close an unfinished game: it takes no more input

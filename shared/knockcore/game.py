@@ -1,5 +1,7 @@
 # A game is its start plus an append-only list of hands; standings are a fold over the hands.
 # Undo drops the last hand, an edit replaces one; both fold again from the start.
+# Every method is imported with the game, not when first needed: a method imported later,
+# during the device's journal replay, once found no room on a fragmented heap.
 from knockcore import FORMAT
 from knockcore import hand
 from knockcore import rules as _rules
@@ -206,7 +208,7 @@ class Game:
 
     def standings(self, hands=True):
         """The standings contract. hands=False leaves out the per-hand list (the device's
-        screens do not need it, and 300 entries cost ~100 KB of a 64-bit heap)."""
+        screens do not need it, and 300 entries cost a 64-bit heap a great deal)."""
         if hands:
             st = self._begin()
             per_hand = []

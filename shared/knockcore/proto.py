@@ -1,6 +1,6 @@
 # What the device and the laptop must agree on, defined once for both ends (docs/PROTOCOL.md):
 # - the serial protocol: its version, its operations (the device's link answers each with its
-#   _op_<name> handler, firmware/knockfw/link.py; the laptop's knockbox.serialio.Connection sends
+#   _op_<name> handler, firmware/knockfw/link.py; the laptop's knockbox.link.serialio.Connection sends
 #   each with its method of that name) and its numbers;
 # - the limits of the settings the laptop pushes (the device's check_settings in
 #   firmware/knockfw/app.py; knockbox push and import);

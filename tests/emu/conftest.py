@@ -33,6 +33,7 @@ import pytest
 
 import emu_device
 from emu_device import HAVE_EMU, MISSING
+from kit import sources
 
 if HAVE_EMU:
     emupico = emu_device.load_emupico(setup=False)  # setup.sh runs in the emu fixture
@@ -267,20 +268,6 @@ def device(device_factory):
 # (what pip does with an sdist), both offline with this venv's setuptools; a fresh venv in the
 # run's temporary folder and the wheel installed into it, its dependencies from PyPI or pip's
 # cache, as `pip install` or pipx does.
-_NOT_SOURCES = shutil.ignore_patterns(
-    ".git",
-    ".venv",
-    "build",
-    "dist",
-    "*.egg-info",
-    "__pycache__",
-    "out",
-    ".pytest_cache",
-    ".hypothesis",
-    ".mypy_cache",
-    ".ruff_cache",
-    "node_modules",
-)
 
 
 def _run(argv, **kw):
@@ -295,25 +282,11 @@ def _run(argv, **kw):
 
 def _install(d):
     src, dist, venv = (os.path.join(d, n) for n in ("src", "dist", "venv"))
-    shutil.copytree(emu_device.ROOT, src, ignore=_NOT_SOURCES)
+    sources.copy(src)
     _run([sys.executable, "-m", "build", "--sdist", "--no-isolation", "--outdir", dist, src])
     shutil.rmtree(src)  # from here on nothing can read the sources but through the archives
     sdist = [n for n in os.listdir(dist) if n.endswith(".tar.gz")]
-    _run(
-        [
-            sys.executable,
-            "-m",
-            "pip",
-            "wheel",
-            "--no-deps",
-            "--no-build-isolation",
-            "--disable-pip-version-check",
-            "-w",
-            dist,
-            os.path.join(dist, sdist[0]),
-        ],
-        cwd=d,
-    )
+    _run(sources.PIP_WHEEL + ["-w", dist, os.path.join(dist, sdist[0])], cwd=d)
     wheel = [n for n in os.listdir(dist) if n.endswith(".whl")]
     _run([sys.executable, "-m", "venv", "--without-pip", venv])
     _run(

@@ -111,8 +111,8 @@ _SPI_LINE = re.compile(rb'\{"t":(\d+),"bus":(\d+),"b":(\d+),"cs":\d+,"dc":\d+,"g
 
 
 def read_spi(path):
-    """The SPI log as a list of (t_us, bus, byte, gpio levels) (fast: a log holds ~5,000 bytes
-    per frame)."""
+    """The SPI log as a list of (t_us, bus, byte, gpio levels) (fast: a log holds thousands of
+    bytes per frame)."""
     with open(path, "rb") as f:
         data = f.read()
     out = [(int(t), int(bus), int(b), int(g)) for t, bus, b, g in _SPI_LINE.findall(data)]

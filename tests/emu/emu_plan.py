@@ -10,12 +10,13 @@ what each device recorded and drew is compared.
     p.presses      # [("a", "press"), ("up", "press"), ("a", "long"), ...]
     p.records()    # the game records the device should now hold
 
-Counts are entered with single presses only (no held repeat), so the plan does not depend on
-how fast the firmware runs.
+Counts are keyed blind as bench/entry_plan.py plans them (each press a fixed effect: taps and
+long presses, whatever the panel shows), so the plan does not depend on how fast the firmware runs.
 """
 
 import copy
 
+import entry_plan  # bench/entry_plan.py (bench/ is on sys.path: tests/conftest.py)
 from knockcore import events
 from knockfw import ui as U
 
@@ -109,14 +110,13 @@ class Planner:
             self.ev(SEATS[who], "long" if kind == "gin" else "press")
             for seat in list(self.ui.act.fields):
                 if self.ui.act.fields[self.ui.act.cursor] != seat:
-                    self.ev(SEATS[seat])
-                want = h["counts"][seat]
-                self._until(
-                    lambda seat=seat, want=want: self.ui.act.counts[seat] >= want, "up", 100
-                )
-                self._until(
-                    lambda seat=seat, want=want: self.ui.act.counts[seat] <= want, "down", 100
-                )
+                    raise PlanError("the counts are not asked in the order planned")
+                for name, how in entry_plan.count(self.ui.act, self.game, h["counts"][seat]):
+                    for e in entry_plan.events(name, how):
+                        self.ev(*e)
+                    if how == "long" and name in ("up", "down"):  # one press: (name, "long")
+                        del self.presses[-2:]
+                        self.presses.append((name, "long"))
                 self.ev(SEATS[seat])
             if self.ui.mode != "confirm":
                 raise PlanError("no confirm screen after the counts")

@@ -1,4 +1,4 @@
-"""Issue 11's "done when", on the emulated Badger 2040: an evening of three games (one per method)
+"""The evening from end to end, on the emulated Badger 2040: an evening of three games (one per method)
 played through the GPIO buttons, with a stake of 0.10 a point set in the device's settings; the
 Evening screen opened with one press from the game-over screen and paged through; a new evening
 started from the menu; the next game begun and its first hand played; the new evening's screen

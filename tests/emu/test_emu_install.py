@@ -27,7 +27,7 @@ HAND_PLAYED = {"knock": 1, "counts": [2, 1, 1]}  # few presses: small counts
 # from, and every source file of the device's builds (both boards, the simulator).
 WHERE = """
 import json, knockbox, knockcore, knockfw
-from knockbox import manifest
+from knockbox.build import manifest
 m = manifest.load()
 print(json.dumps({"manifest": m.path,
                   "packages": [p.__file__ for p in (knockbox, knockcore, knockfw)],

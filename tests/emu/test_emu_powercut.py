@@ -1,8 +1,8 @@
 """Power cuts on the emulated Badger 2040: the chip is reset (RUN) at random moments around the
 saves of a game's hands, and the next hand is entered as soon as the panel shows the scoreboard
 again. Read back over the serial port, the journal holds every hand whose "saved" screen was sent
-to the panel before the cut, the hand in flight whole or not at all, and nothing else (the issue
-saw an *undo* journaled when the first press after such a boot was lost)."""
+to the panel before the cut, the hand in flight whole or not at all, and nothing else (an *undo*
+was once journaled when the first press after such a boot was lost)."""
 
 import random
 import threading

@@ -1,9 +1,10 @@
 """Presses are never lost, on the emulated Badger 2040: 200 quick taps (60 ms) at random moments,
 without waiting for the panel, across several hands: during the saves, during the renders (the
 panel's BUSY is held for a real refresh time after each refresh command) and while
-`knockbox sync` runs again and again. Every hand's counts are made of Up taps only, so the hands
-read back from the journal show each press acted on once: a lost tap makes a count short or the
-hand wrong, a doubled one makes it long. Then the flash chip's worst case (`--flash-timing max`),
+`knockbox sync` runs again and again. Every hand's counts are made of taps only (the knocker's
+Downs from the knock limit, the others' tens on another seat's button and ones on Up), so the
+hands read back from the journal show each press acted on once: a lost tap makes a count short
+or the hand wrong, a doubled one makes it long. Then the flash chip's worst case (`--flash-timing max`),
 on both boards: whole games of each method tapped as quickly, through saves, checkpoints and a
 sync, recorded exactly."""
 
@@ -19,28 +20,42 @@ TAPS = 200
 TAP_MS = 60
 
 
+def tapped(cost, rng=None):
+    """A count of another player keyed with `cost` taps (at most 8) and no held press (README
+    "Playing": the tens on another seat's button, then at most 3 Ups): random if rng, else the
+    tens first."""
+    ones = min(cost, rng.randint(0, 3) if rng else max(0, cost - 7))
+    return 10 * (cost - ones) + ones
+
+
 def hands(rng, taps):
-    """Knock hands of method 3 whose presses add up to `taps` (a knocker's count is 1 at least:
-    a knock at 0 is gin)."""
+    """Knock hands of method 3 keyed with `taps` taps in all and no held press: the knocker's
+    count 7 to 10 (Down taps from 10), the others' tapped(). Each hand costs 5 taps (the knock,
+    three moves on, the save) and its counts'."""
     out, n = [], 0
-    while True:
+
+    def hand(k, a, b):
         who = len(out) % 3
-        c = [rng.randint(8, 24), rng.randint(8, 24), rng.randint(8, 24)]
-        c[who] = rng.randint(1, 10)
-        cost = 5 + sum(c)  # knock, three cursor moves, the save
-        if n + cost + 6 > taps:  # the last hand takes the rest: 6 taps at least
-            c = [0, 0, 0]
-            c[who] = 1
-            c[(who + 1) % 3] = taps - n - 6
-            out.append({"knock": who, "counts": c})
-            return out
+        c = [0, 0, 0]
+        c[who], c[(who + 1) % 3], c[(who + 2) % 3] = k, a, b
         out.append({"knock": who, "counts": c})
-        n += cost
+
+    while n + 18 + 21 <= taps:
+        k, a, b = rng.randint(7, 10), rng.randint(0, 5), rng.randint(0, 5)
+        hand(k, tapped(a, rng), tapped(b, rng))
+        n += 5 + (10 - k) + a + b
+    rest = taps - n  # 21 at least: hands of 5 to 21 taps take it
+    while rest:
+        cost = rest if rest <= 21 else min(21, rest - 5)
+        a = min(8, cost - 5)
+        hand(10, tapped(a), tapped(cost - 5 - a))
+        rest -= cost
+    return out
 
 
 def test_200_quick_taps_none_lost_none_doubled(device_factory):
     rng = random.Random(4242)
-    dev = device_factory(busy_ms=600)  # the UC8151's fast refresh holds BUSY ~0.6 s
+    dev = device_factory(busy_ms=600)  # the UC8151's fast refresh holds BUSY 0.6 s here
     assert dev.wait_refresh(0, 120)
     dev.wait_quiet(300)
     dev.push("--rules", json.dumps({"preset": "seed", "m3_target": 5000}))  # no game over

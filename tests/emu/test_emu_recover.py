@@ -1,4 +1,4 @@
-"""A device that recovers (issue 14), on the emulated Pico, through what a user and a laptop have:
+"""A device that recovers, on the emulated Pico, through what a user and a laptop have:
 the buttons, VBUS, the panel's BUSY pin, the USB serial port (`knockbox sync`, the raw REPL that
 `knockbox deploy` uses) and what the panel and the power latch do (SPI and GPIO logs).
 
@@ -24,7 +24,7 @@ from kit.clirun import db_rows
 from kit import mp
 from kit.device import build
 from emu_device import LATCH
-from knockbox.rawrepl import Board
+from knockbox.link.rawrepl import Board
 
 NOT_A_MODULE = b"knockfw: this copy was cut short"
 RST = {"badger": 21, "pico-epd": 12}
@@ -476,7 +476,7 @@ def test_an_unplugged_waveshare_panel_is_a_fault_within_a_second(device_factory)
     """The Pico build's panel unplugged (the SSD1680's BUSY, high while busy, no longer driven:
     the pull-up reads busy for good): the driver looks once a command has kept it busy 1 s,
     finds nothing driving the pin, and the fault is recorded then (no error screen), not after
-    three stuck-busy resets 15 s apart (~50 s)."""
+    three stuck-busy resets 15 s apart."""
     dev = device_factory(board="pico-epd")
     assert dev.wait_refresh(0, 120)
     dev.wait_quiet(300)

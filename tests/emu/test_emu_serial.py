@@ -13,12 +13,12 @@ import time
 from emu_plan import Planner
 
 PLAYERS = ["Ann", "Bob", "Cy"]
-DRAIN_WALL_S = 150  # the budget is 20 s of emulated time for 2,000 lines (issue 9)
+DRAIN_WALL_S = 150  # the budget is 20 s of emulated time for 2,000 lines (bench/README.md)
 HANDS = [{"knock": 0, "counts": [1, 2, 3]}, {"knock": 2, "counts": [3, 1, 1]}]
 
 
 def garbage(rng):
-    """~2,000 lines a confused or hostile host might send (~70 KB; none changes the device's
+    """~2,000 lines a confused or hostile host might send (none changes the device's
     data): random bytes, malformed requests, half lines, lines over the 1 KB limit."""
     fixed = [
         b'{"id": 1, "op": ',

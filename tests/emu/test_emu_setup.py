@@ -13,7 +13,7 @@ def test_emulator_ready(emu):
     if not HAVE_EMU:  # (the emu fixture has skipped already; kept for readers)
         pytest.skip(MISSING)
     node = subprocess.run(["node", "--version"], capture_output=True, text=True)
-    assert node.returncode == 0, "Node.js is missing: scripts/setup installs it"
+    assert node.returncode == 0, "Node.js is missing: scripts/setup --system installs it"
     assert int(node.stdout.strip().lstrip("v").split(".")[0]) >= 18, node.stdout
     # setup.sh ran (the emu fixture) and the fast decoder exists next to node_modules
     mods = os.environ.get("PICO_EMU_MODULES") or os.path.join(

@@ -8,7 +8,7 @@ prints each length's taps counted (emu_taps.py; bench/bench_pico.py writes the s
 counted into the docs) and holds the firmware to every tap of 14 ms or more.
 
 Before, the look only ended the nap; the sampler started on the loop's next turn, and its two
-entries (1.4 and 11 ms later) had to see the press: taps shorter than ~25 ms were lost."""
+entries (1.4 and 11 ms later) had to see the press: taps shorter than about two sampler entries were lost."""
 
 import random
 

@@ -11,7 +11,7 @@ before any module is loaded:
 - a gin hold of B that wakes the board (900 ms) opens the gin screen, not "Bob knocks" (issue
   26): the waking press is timed from when boot.py saw it.
 
-Before, the pins were read after three modules were loaded (~80 ms after reset here): the tap was
+Before, the pins were read after three modules were loaded: the tap was
 let go by then and the board came up on the scoreboard; and the wake was always a short press."""
 
 from emu_device import LATCH

@@ -1,5 +1,5 @@
 """Headless Chromium for the tests and the README's pictures: Debian's `chromium` (installed by
-scripts/setup) driven by Playwright for Python through `executable_path`, so no browser is
+scripts/setup --system) driven by Playwright for Python through `executable_path`, so no browser is
 downloaded.
 
     with Chromium() as b:
@@ -52,7 +52,7 @@ class Chromium:
     def __init__(self, exe=None, timeout=30.0):
         self.exe = exe or executable()
         if self.exe is None:
-            raise BrowserError("no chromium (scripts/setup installs Debian's package as root)")
+            raise BrowserError("no chromium (scripts/setup --system installs Debian's package)")
         self.timeout = timeout
         self._pw = sync_playwright().start()
         try:

@@ -58,6 +58,8 @@ BUDGETS = {
     "target": COL,
     "hint_who": HINT,
     "hint_count": HINT,
+    "key_next": COL,
+    "key_ten": COL,
     "hint_confirm": HINT,
     "x_pays_y": ("small", 296),
     "role_idle": COL,

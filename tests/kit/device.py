@@ -22,7 +22,7 @@ def build():
     return _BUILD["dir"]
 
 
-def run_script(actions, out_dir, flash=None, heap="192k", timeout=300, cut_at=None):
+def run_script(actions, out_dir, flash=None, heap=mp.HEAP, timeout=300, cut_at=None):
     """Play the actions on the device; returns the driver's JSON report."""
     os.makedirs(out_dir, exist_ok=True)
     script = os.path.join(out_dir, "script.jsonl")

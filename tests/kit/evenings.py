@@ -1,12 +1,13 @@
 """Histories with evenings for the tests: a device journal built from the worked examples of
 tests/vectors/games.json with {"t":"evening","next":G} events between games (as the device will
-write them), synced in-process through a stand-in link (knockbox.sync with a fake connection)."""
+write them), synced in-process through a stand-in link (knockbox.link.sync with a fake connection)."""
 
 import io
 import json
 import os
 
-from knockbox import history, sync
+from knockbox import history
+from knockbox.link import sync
 from knockcore import events
 
 TESTS = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -65,6 +66,23 @@ class Link:
     def events(self, after=0, limit=None):
         page = [[i + 1, self.evs[i]] for i in range(after, min(after + 7, len(self.evs)))]
         return {"ok": True, "epoch": self.epoch, "last_seq": len(self.evs), "ev": page}
+
+
+def write_names(path, names):
+    """Put names {old: new} into the history file at path by hand, under every rule of
+    knockbox.players (as a history from elsewhere, or an older knockbox's, may hold them)."""
+    import sqlite3
+
+    con = sqlite3.connect(path)
+    with con:
+        for old, new in names.items():
+            a, b = json.dumps(old), json.dumps(new, ensure_ascii=False)
+            con.execute(
+                "UPDATE games SET players = replace(players, ?, ?), record = replace(record, ?, ?)",
+                (a, b, a, b),
+            )
+            con.execute("UPDATE seats SET player = ? WHERE player = ?", (new, old))
+    con.close()
 
 
 def sync_into(path, evs, epoch=0, dev=DEV):

@@ -1,21 +1,35 @@
 """Run code under the MicroPython unix port, from source or from .mpy files compiled by mpy-cross
-(through knockbox.mpy, from the device manifest firmware/manifest.py)."""
+(through knockbox.build.mpy, from the device manifest firmware/manifest.py)."""
 
 import os
 import subprocess
 import sys
+
+import budgets
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 TESTS = os.path.join(ROOT, "tests")
 BIN = os.path.dirname(sys.executable)
 SIM = os.path.join(ROOT, "host", "knockbox", "simulate", "device")  # the simulator's device side
 SOURCE_PATHS = [os.path.join(ROOT, "shared"), os.path.join(ROOT, "firmware"), SIM]
-HEAP = "192k"
+# The journal and the store as the unix port runs them (simflash: its block devices), with the
+# rules core and the strings (tests/mp_scripts/storekit.py says the journal's notes in English):
+# a build of these (build(dest, modules=STORE_MODULES + [...])) runs the store's cases
+STORE_MODULES = [
+    "knockcore",
+    "simflash",
+    "knockfw.journal",
+    "knockfw.jscan",
+    "knockfw.store",
+    "knockfw.board",
+    "knockfw.strings",
+]
+HEAP = "%dk" % budgets.HEAP_KB  # the unix port's heap: the device's budget (bench/budgets.py)
 
 
 def micropython_exe():
     """The MicroPython unix port."""
-    from knockbox import engines
+    from knockbox.build import engines
 
     return engines.tool("micropython")
 
@@ -23,9 +37,9 @@ def micropython_exe():
 def build(dest, target="sim", **options):
     """Compile what firmware/manifest.py lists for target ("sim": the unix port's build, the
     default; "device": the Pico's) into dest as on the device, packages at its root
-    (knockbox.mpy.build_into; options: modules=("knockfw.buttons", "knockcore") for a part);
+    (knockbox.build.mpy.build_into; options: modules=("knockfw.buttons", "knockcore") for a part);
     returns the path to run it with (dest itself: paths=[mp.build(...)])."""
-    from knockbox import mpy
+    from knockbox.build import mpy
 
     mpy.build_into(dest, target, **options)
     return mpy.lib(dest)
@@ -34,7 +48,7 @@ def build(dest, target="sim", **options):
 def sizes(target="device", **options):
     """{device path ("knockfw/app.mpy"): size} of the manifest's build for target (nothing
     written)."""
-    from knockbox import mpy
+    from knockbox.build import mpy
 
     return {k: len(v) for k, v in mpy.build(target, **options).items()}
 
@@ -69,7 +83,7 @@ def run_file(path, argv=(), paths=None, stdin=None, heap=HEAP, timeout=120, cwd=
     return _run([path] + list(argv), paths, stdin, heap, timeout, cwd, env)
 
 
-def min_heap(script, args, paths, lo=4, hi=192):
+def min_heap(script, args, paths, lo=4, hi=budgets.HEAP_KB):
     """The smallest -X heapsize (KB) at which the script file runs: the real peak heap it needs
     (micropython.mem_peak counts every allocation ever made, so it cannot tell). -1: not even hi."""
     if run_file(script, args, paths=paths, heap="%dk" % hi).returncode != 0:

@@ -29,14 +29,31 @@ HELLO = {
 }
 
 
+def open_pty():
+    """(master, slave, path) of a new pseudo-terminal in raw mode."""
+    master, slave = pty.openpty()
+    tty.setraw(slave)
+    return master, slave, os.ttyname(slave)
+
+
+def reads(fd):
+    """What comes from fd, a piece at a time, until it is closed."""
+    while True:
+        try:
+            data = os.read(fd, 4096)
+        except OSError:
+            return
+        if not data:
+            return
+        yield data
+
+
 class FakeDevice:
     """A pty whose other end answers each request line with answer(request_dict or None,
     raw_line) -> bytes (may be b"" for silence)."""
 
     def __init__(self, answer):
-        self.master, self.slave = pty.openpty()
-        tty.setraw(self.slave)
-        self.path = os.ttyname(self.slave)
+        self.master, self.slave, self.path = open_pty()
         self.answer = answer
         self.seen = []
         self.t = threading.Thread(target=self._run, daemon=True)
@@ -44,13 +61,7 @@ class FakeDevice:
 
     def _run(self):
         buf = b""
-        while True:
-            try:
-                data = os.read(self.master, 4096)
-            except OSError:
-                return
-            if not data:
-                return
+        for data in reads(self.master):
             buf += data
             while b"\n" in buf:
                 line, buf = buf.split(b"\n", 1)
@@ -62,15 +73,22 @@ class FakeDevice:
                     req = None
                 self.seen.append(req)
                 out = self.answer(req, line)
-                if isinstance(out, list):  # a reply that streams: (pause in s, bytes) pieces
-                    for pause, b in out:
-                        time.sleep(pause)
-                        os.write(self.master, b)
-                elif out:
-                    os.write(self.master, out)
+                try:
+                    if isinstance(out, list):  # a reply that streams: (pause in s, bytes) pieces
+                        for pause, b in out:
+                            time.sleep(pause)
+                            os.write(self.master, b)
+                    elif out:
+                        os.write(self.master, out)
+                except OSError:  # closed (the test is over)
+                    return
 
     def close(self):
+        # The slave first: the reader's read() of the master then fails (EIO) and its thread
+        # ends; only then the master. Closing the master under a thread still reading it would
+        # let that thread read the next FakeDevice's master, which reuses the fd number.
         os.close(self.slave)
+        self.t.join(5)
         os.close(self.master)
 
     def __enter__(self):
@@ -114,8 +132,8 @@ def journal(n_hands=120):
 
 def good_device(evs, page_hook=None, hello=HELLO, cap=50):
     def answer(req, line):
-        if req is None:
-            return b'{"id":null,"error":"not JSON"}\n'
+        if not isinstance(req, dict) or "op" not in req:
+            return b'{"id":null,"error":"not a request"}\n'
         if req["op"] == "hello":
             return reply(req, **dict(hello, last_seq=len(evs)))
         if req["op"] == "events":

@@ -3,17 +3,13 @@ generator's own decoder (tools/fonts/gen_fonts.py, which checks that it gives fo
 with font_to_py's accessors, and the strings filled with sample arguments: for
 test_text_render.py, test_text_strings.py and test_fonts.py."""
 
-import os
 import re
-import sys
 
+import gen_fonts  # tools/fonts/gen_fonts.py (on sys.path: bench/_paths.py)
 from kit import mp
+from knockfw import fonts
 
 ROOT = mp.ROOT
-sys.path.insert(0, os.path.join(ROOT, "firmware"))
-sys.path.insert(0, os.path.join(ROOT, "tools", "fonts"))
-import gen_fonts  # noqa: E402
-from knockfw import fonts  # noqa: E402
 
 
 class Face:

@@ -7,7 +7,13 @@
 #   ["wait", ms]; and, as a player watching the screen would do them:
 #   ["new", method, [names], start]  start a game from the menu (start as in the game record);
 #   ["next"] the next game from the game-over screen (then roles, as "new" gives them);
-#   ["hand", HAND] record a hand; ["undo"]; ["edit", i, HAND] correct hand i (0-based).
+#   ["hand", HAND] record a hand; ["undo"]; ["edit", i, HAND] correct hand i (0-based);
+#   ["blind", [[name, "press"|"long"], ...], tap_ms, long_ms, gap_ms] a hand keyed as a person
+#   does without looking (bench/bench_entry.py's model): each press held tap_ms or long_ms, then
+#   gap_ms up, no wait for the panel but before the last press (the save): then the panel must
+#   show the confirm screen. Prints {"blind": [method, presses, ms from the first press down
+#   to the last one's release]}; ["dump"] prints {"dumped": the record of the game on the table}
+#   (the store keeps only the newest games in RAM: a long session reads each game so).
 # Prints one JSON line: the games on the device, refresh counts, presses and timings.
 import gc
 import json
@@ -71,7 +77,7 @@ board_sim.flash.FileBlockDevice = CuttingDevice
 board = board_sim.Board(sim_dir="", flash_path=sys.argv[3])
 confirmed = []  # hands whose "Saved" was on the screen before the cut
 clock = [1000]
-# The panel takes as long as a real one (UC8151: ~0.6 s fast, ~3 s full) on the virtual clock,
+# The panel takes as long as a real one (UC8151: the vendor's times) on the virtual clock,
 # so updates during a refresh coalesce as they do on the device.
 board.display.now = lambda: clock[0]
 board.display.full_ms = 3000
@@ -116,13 +122,13 @@ def run_for(ms):
             max_step_us = dt
 
 
-def hold(name, ms):
+def hold(name, ms, gap=120):
     global presses
     presses += 1
     board.levels[name] = 1
     run_for(ms)
     board.levels[name] = 0
-    run_for(120)
+    run_for(gap)
 
 
 def save(name):
@@ -159,18 +165,24 @@ def act():
 
 
 def set_count(v):
+    """Key the highlighted count to v blind, as README's "Playing" says a player does: tens on
+    another seat's button (held: minus), then a held Up/Down for five, then taps; then, where the
+    count stopped at its end, taps until it is v."""
     seat = act().fields[act().cursor]
     cur = lambda: act().counts[seat]  # noqa: E731
+    d = v - cur()
+    sign = 1 if d >= 0 else -1
+    tens = (abs(d) + 2) // 10
+    ones = d - sign * 10 * tens  # -7..7
+    for _ in range(tens):
+        hold(SEAT[(seat + 1) % 3], 80 if sign > 0 else 800)
+    if abs(ones) >= 4:
+        hold("up" if ones > 0 else "down", 800)
+        ones -= 5 if ones > 0 else -5
     n = 0
-    while cur() != v and n < 60:
+    while cur() != v and n < 100:
+        hold("up" if v > cur() else "down", 80)
         n += 1
-        d = v - cur()
-        if d > 6:
-            hold_until("up", lambda: cur() >= v - 3)
-        elif d < -6:
-            hold_until("down", lambda: cur() <= v + 3)
-        else:
-            hold("up" if d > 0 else "down", 80)
 
 
 def open_menu():
@@ -290,6 +302,22 @@ def perform(act):
         tally(hand_frames, dev.display.frames - f0)
         # One line per hand (kept by the host, not on this heap): the bench's median and p90.
         print(json.dumps({"hand_stat": [method, presses - p0, clock[0] - c0]}))
+    elif op == "dump":
+        print(json.dumps({"dumped": dev.game().record()}))
+    elif op == "blind":
+        keys, tap, long_ms, gap = act[1:5]
+        while dev.dirty or dev.display.busy():  # the hand is played at the table meanwhile
+            run_for(10)
+        p0, c0 = presses, clock[0]
+        for i in range(len(keys)):
+            name, kind = keys[i]
+            last = i + 1 == len(keys)
+            if last:  # the save: once the confirm screen is on the panel
+                while dev.dirty or dev.display.busy():
+                    run_for(10)
+            hold(name, long_ms if kind == "long" else tap, 0 if last else gap)
+        print(json.dumps({"blind": [method, presses - p0, clock[0] - c0]}))
+        run_for(gap)
     elif op == "undo":
         undo()
     elif op == "edit":

@@ -132,6 +132,11 @@ def press(t0, t1):
     return [(t0, 1), (t1, 0)]
 
 
+def held_down(name, t, repeats):
+    """The events of a button held from t: its press, then a repeat at each time of repeats."""
+    return [(t, name, "press")] + [(r, name, "repeat") for r in repeats]
+
+
 def taps(t0, n, held=60, gap=60):
     tr = []
     for i in range(n):
@@ -203,16 +208,7 @@ def case_long_boundary():
 
 def case_repeat():
     got, b = replay({"up": press(100, 1180)}, 1400)
-    check(
-        got,
-        [
-            (100, "up", "press"),
-            (700, "up", "repeat"),
-            (850, "up", "repeat"),
-            (1000, "up", "repeat"),
-            (1150, "up", "repeat"),
-        ],
-    )
+    check(got, held_down("up", 100, (700, 850, 1000, 1150)))
 
 
 def case_repeat_short_press():
@@ -222,30 +218,14 @@ def case_repeat_short_press():
 def case_no_repeat_while_opening():
     # contact opens at 1140: the repeat due at 1150 never comes
     got = replay({"up": press(100, 1140)}, 1400)[0]
-    check(
-        got,
-        [
-            (100, "up", "press"),
-            (700, "up", "repeat"),
-            (850, "up", "repeat"),
-            (1000, "up", "repeat"),
-        ],
-    )
+    check(got, held_down("up", 100, (700, 850, 1000)))
 
 
 def case_late_polls_do_not_pile_up():
     # polls stop between 200 and 2000 (a blocking refresh): one repeat at 2000, then every 150
     polls = list(range(0, 201, 10)) + list(range(2000, 2400, 10))
     got = replay({"up": press(100, 5000)}, 0, polls=polls)[0]
-    check(
-        got,
-        [
-            (100, "up", "press"),
-            (2000, "up", "repeat"),
-            (2150, "up", "repeat"),
-            (2300, "up", "repeat"),
-        ],
-    )
+    check(got, held_down("up", 100, (2000, 2150, 2300)))
 
 
 def case_presses_during_a_blocked_loop_all_count_in_order():
@@ -446,7 +426,7 @@ def case_inject_still_held():
 
 
 def case_inject_held_since():
-    # issue 26: B seen down 40 ms before the sampler's first sample (boot.py's look, then the
+    # B seen down 40 ms before the sampler's first sample (boot.py's look, then the
     # sampler started), the app's first poll 700 ms later (boot, the journal); the samples come
     # with their own times. Held 800 ms from the wake: a long press (gin); 300 ms: a press.
     for held, want in ((800, [(700, "b", "long")]), (300, [(700, "b", "press")])):

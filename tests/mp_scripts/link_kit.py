@@ -1,10 +1,10 @@
 # What the knockfw.link cases (link_pages_cases.py, link_requests_cases.py) share: run one case at
 # a time under the MicroPython unix port by tests/test_link.py (through
 # tests/mp_scripts/run_case.py, from source and from .mpy), they drive the real Store and Journal
-# on a littlefs RAM disk, a small stand-in for the app (docs/ARCHITECTURE.md: store, settings,
-# apply_settings, request_erase, link_active, board.name) and in-memory streams that
-# select.poll understands. The unix port's select.poll spends ~1 ms on a stream that is not an OS
-# file and the link polls once per byte read, so most cases give the link the ports' own
+# on a littlefs RAM disk, a small stand-in for the app (what the link may ask of it, listed in
+# knockfw/app.py: store, settings, apply_settings, request_erase, link_active, board.name) and
+# in-memory streams that select.poll understands. The unix port's select.poll is slow on a
+# stream that is not an OS file and the link polls once per byte read, so most cases give the link the ports' own
 # readiness instead (fresh(); fresh(real_poll=True) keeps select.poll).
 import gc
 import io

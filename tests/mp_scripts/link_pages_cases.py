@@ -59,7 +59,7 @@ def case_events_page_is_the_journal_text():
 
 
 def case_page_costs_the_heap_the_same_whatever_its_length():
-    # A 200-event page (~13 KB) streams through a queue that never holds much: the link's
+    # A 200-event page streams through a queue that never holds much: the link's
     # output waiting and the live heap stay small at every write the port sees.
     app, link, inp, out = fresh(blocks=128)
     st = app.store
@@ -153,13 +153,29 @@ def case_port_that_does_not_take_output_holds_the_input():
     check([r["id"] for r in got], list(range(20)))
 
 
-def half_written_reply():
-    """A device with 40 hands whose port takes only 100 bytes of an events reply."""
+def asked_for_events(hands, room):
+    """A device with `hands` hands, asked for an events page and polled once while its port
+    takes only `room` bytes: (app, link, inp, out)."""
     app, link, inp, out = fresh()
-    play(app.store, 40)
-    out.room = 100
+    play(app.store, hands)
+    out.room = room
     inp.rx += b'{"id":1,"op":"events"}\n'
     link.poll(0)
+    return app, link, inp, out
+
+
+def next_hosts_hello(link, inp, out):
+    """A new host's hello once the session has ended: the lines the port has taken so far."""
+    out.room = 1 << 30
+    inp.rx += b'{"id":2,"op":"hello"}\n'
+    for i in range(5):
+        link.poll(20000 + i)
+    return bytes(out.tx).split(b"\n")
+
+
+def half_written_reply():
+    """A device with 40 hands whose port takes only 100 bytes of an events reply."""
+    app, link, inp, out = asked_for_events(40, 100)
     check(len(out.tx), 100)
     return app, link, inp, out
 
@@ -179,11 +195,7 @@ def case_session_timeout_mid_reply_ends_the_line():
     link.poll(10001)  # idle: the session ends, the rest of the reply is dropped
     check(link.active, False)
     check(link._page, None)
-    out.room = 1 << 30
-    inp.rx += b'{"id":2,"op":"hello"}\n'
-    for i in range(5):
-        link.poll(20000 + i)
-    lines = bytes(out.tx).split(b"\n")
+    lines = next_hosts_hello(link, inp, out)
     check(len(lines), 3)  # fragment, hello reply, ""
     check(lines[0][:16], b'{"id":1,"epoch":')
     r = json.loads(lines[1])
@@ -210,22 +222,14 @@ def case_timeout_between_whole_pieces_of_a_page_ends_the_line():
     check(bytes(out.tx), head)
     link.poll(10002)  # idle: the session ends
     check(link.active, False)
-    out.room = 1 << 30
-    inp.rx += b'{"id":2,"op":"hello"}\n'
-    for i in range(5):
-        link.poll(20000 + i)
-    lines = bytes(out.tx).split(b"\n")
+    lines = next_hosts_hello(link, inp, out)
     check((lines[0], len(lines)), (head, 3))
     check(json.loads(lines[1])["id"], 2)
 
 
 def case_page_that_streams_longer_than_the_idle_time_goes_on():
     # a host that takes a long page slowly is not idle: the session lasts while it reads
-    app, link, inp, out = fresh()
-    play(app.store, 100)
-    out.room = 0
-    inp.rx += b'{"id":1,"op":"events"}\n'
-    link.poll(0)
+    app, link, inp, out = asked_for_events(100, 0)
     for t in range(1000, 16000, 1000):  # 300 bytes a second, for longer than 10 s
         out.room = 300
         link.poll(t)
@@ -237,12 +241,8 @@ def case_page_that_streams_longer_than_the_idle_time_goes_on():
 
 
 def case_page_ends_with_an_error_when_the_journal_is_erased_mid_page():
-    app, link, inp, out = fresh()
+    app, link, inp, out = asked_for_events(100, 300)
     st = app.store
-    play(st, 100)
-    out.room = 300
-    inp.rx += b'{"id":1,"op":"events"}\n'
-    link.poll(0)
     st.erase()  # a long press of A, while the page is on its way
     out.room = 1 << 30
     for i in range(10):
@@ -257,12 +257,8 @@ def case_page_ends_with_an_error_when_the_journal_is_erased_mid_page():
 
 def case_hand_saved_while_a_page_streams_is_in_it():
     # the page's reader stays open between polls; a record added meanwhile is read afresh
-    app, link, inp, out = fresh()
+    app, link, inp, out = asked_for_events(40, 300)
     st = app.store
-    play(st, 40)
-    out.room = 300
-    inp.rx += b'{"id":1,"op":"events"}\n'
-    link.poll(0)
     if link._page is None or link._page._it is None:
         raise AssertionError("no reader kept open")
     st.record({"t": "hand", "h": {"knock": 0, "counts": [1, 30, 40]}})

@@ -197,7 +197,7 @@ def long_prepare(st):
 
 
 def long_script(s):
-    # the journal (about 3 KB to start) grows over two 4096-byte block boundaries
+    # the journal (less than a block to start) grows over two 4096-byte block boundaries
     st = s.st
     gid = st.current()
     g = st.game(gid)

@@ -11,12 +11,12 @@ pitch. Each glyph cell is then stored without its blank columns at the sides, in
 knockfw/text.py describes, one `bytes` literal a face so it lives in the .mpy's constant area
 (font_to_py's own layout held the same glyphs in half as much again: 8-byte aligned glyphs, a
 16-bit width each, a 4-byte index entry a glyph). The faces go into one module (not one a
-face: each import costs a Pico ~10 ms of littlefs lookups at boot). The output is
+face: each import costs a Pico littlefs lookups at boot). The output is
 deterministic: the header names the source font and its version, never a path or a date, so a
 test can regenerate into a temporary folder and demand byte-identical files (--check does the
 same here).
 
-The TTF files come from Debian's fonts-dejavu-core (scripts/setup installs it when missing);
+The TTF files come from Debian's fonts-dejavu-core (scripts/setup --system installs it);
 --font-dir or $KNOCKBOX_FONT_DIR points elsewhere (matplotlib's mpl-data/fonts/ttf works too).
 """
 
@@ -72,7 +72,7 @@ def find_font(name, font_dir=None):
         if os.path.isfile(p):
             return p
     raise FontError(
-        "%s not found in %s: install Debian's fonts-dejavu-core (scripts/setup does) "
+        "%s not found in %s: install Debian's fonts-dejavu-core (scripts/setup --system does) "
         "or pass --font-dir" % (name, ", ".join(dirs))
     )
 

@@ -12,7 +12,7 @@
 
 build(h, folder, lang) brings the folder up to date. The evening is the unit of work: an evening
 whose games (their ids, versions, statuses) are what the manifest says keeps its page; its sums
-(what its players' pages and the index add up) are kept in the history (knockbox.book.store),
+(what its players' pages and the index add up) are kept in the history (knockbox.book.sums),
 made again only when its games changed. A player's page is made again only when one of the
 player's evenings or the player's ratings changed, a year's page when one of its evenings did;
 the index is made each time (it lists at most INDEX evenings) and written only when its bytes
@@ -25,10 +25,14 @@ removed; nothing else in the folder is touched: a manifest's entry that is not a
 makes (folder.PAGE), or that leads out of the folder (../, an absolute path, a folder linked
 elsewhere), is left alone and dropped from the manifest.
 
-A first build writes the manifest, marked "partial", before anything else: a build that is
-stopped (Ctrl-C, a full disk, a kill) leaves a folder the next build takes up, removing the
-pages it no longer makes, and the temporary files of a page being written (.knockbox-*.tmp) are
-removed.
+Every page is listed in the manifest before it is written, and the pages made are put in it now
+and then and when a build stops (folder.Folder.plan, CHECKPOINT): a build that is stopped
+(Ctrl-C, a full disk, a kill) leaves a folder the next build takes up, keeping the pages made
+from the same inputs (it makes and writes only what is missing or changed) and removing those it
+no longer makes; a file the manifest does not list is never written over nor removed, and a
+folder of the book that is a link is refused (the book writes only inside its folder). The
+temporary files of a page being written (.knockbox-*.tmp) are removed. One build per folder at
+a time: build() holds a lock on the folder (knockbox.locks) while it works.
 
 Worker processes ignore Ctrl-C, and while the book is built only the first Ctrl-C counts (more
 while it stops are ignored): the build stops the workers (terminate) and knockbox says
@@ -41,7 +45,7 @@ The book's parts, each a class or module by its role, composed by Book (one upda
   folder.Folder     the folder and its manifest: what the last build wrote, whether a page is
                     still as made (fresh), writing a page, removing what is no longer made, and
                     only inside the folder
-  store.Store       the cache of evenings' sums in the history
+  sums.EveningSums  the cache of evenings' sums in the history
   render.Pages      the pages as HTML (index, years, players) from the sums and the ratings;
                     render.pages(): the players' page names; render.version()
   workers           an evening's page and sums (make_evening), here or in worker processes,
@@ -54,18 +58,21 @@ import contextlib
 import gc
 import hashlib
 import json
+import os
 
-from knockbox import ratings
+from knockbox import locks, ratings
 from knockbox.book import render, workers
 from knockbox.book.folder import MANIFEST, Folder
 from knockbox.book.render import Pages, evening_page, pages, slug, version
-from knockbox.book.store import Store
+from knockbox.book.sums import EveningSums, Summed
 from knockbox.book.workers import make_evening
-from knockbox.errors import UserError
+from knockbox.usererror import UserError
+from knockbox.history.schema import named
 
 __all__ = ["MANIFEST", "Book", "build", "make_evening", "pages", "slug", "version"]
 
 SUMS = 2  # bump when sums() counts differently: every evening summed again
+KEEP_SUMS = 100  # evenings summed between two writes of their sums into the history
 _JSON = json.JSONEncoder(ensure_ascii=False, sort_keys=True)  # (json.dumps makes one a call)
 
 
@@ -96,6 +103,9 @@ class Book:
             with workers.one_interrupt():
                 try:
                     return self._build(rows)
+                except BaseException:  # (a Ctrl-C, a full disk: the pages made are kept)
+                    self.folder.stopped()
+                    raise
                 finally:
                     if self.later:  # (stopped before _wait(): a Ctrl-C, a full disk)
                         workers.stop(self.later[0])
@@ -104,13 +114,14 @@ class Book:
 
     def _build(self, rows):
         self.folder.begin()
-        self.store = Store(self.h)
+        self.store = EveningSums(self.h)
         keys = self._evenings(rows)
         rated = ratings.Ratings(self.h)
         tab = rated.table
         players = self.store.players()
         self.pages = Pages(self.store, self.lang, pages(players))
         summed = {key: inputs for key, inputs in keys.values()}
+        self.folder.plan(["players/" + self.pages.page[name] for name in sorted(players)])
         for i, name in enumerate(sorted(players)):
             self.progress("player pages", i, len(players))
             self._player(
@@ -132,23 +143,29 @@ class Book:
 
     def _evenings(self, rows):
         """Make the page of each evening whose games changed (or whose page is not as made) and
-        keep the sums of each evening whose games changed; {evening number: (its key in the
-        store, the key of its games)}."""
+        keep the sums of each evening whose games changed; {evening number: sums.Summed}."""
         groups: dict = {}
+        evening = {None: ""}  # evening number -> its key in the store ("": the games of none)
         for r in rows:
-            groups.setdefault(r[5], []).append(r)
+            groups.setdefault(r["number"], []).append(r)
+            if r["number"] is not None:
+                evening[r["number"]] = r["evening"]
         kept = self.store.inputs()
-        keys, todo = {}, []  # keys: evening number -> (its key in the store, sums' inputs)
-        for n in sorted(groups, key=lambda n: (n is None, n or 0)):
-            games = [r[:5] for r in groups[n]]
-            key = "" if n is None else groups[n][0][6]
-            keys[n] = (key, _key(SUMS, key, games))
-            inputs = _key(self.version, self.lang, n, keys[n][1])
+        keys, todo = {}, []  # keys: evening number -> Summed
+        for n in sorted(groups, key=lambda n: n is None):  # (in the order of first games)
+            games = [  # (their players too: a rename)
+                tuple(r[c] for c in ("id", "updated", "status", "synced", "hands", "players"))
+                for r in groups[n]
+            ]
+            key = evening[n]
+            keys[n] = Summed(key, _key(SUMS, key, games))
+            inputs = _key(self.version, self.lang, n, keys[n].inputs)
             page = n is not None and not self.folder.fresh(evening_page(n), inputs)
-            summed = kept.get(key) == keys[n][1]
+            summed = kept.get(key) == keys[n].inputs
             if page or not summed:
-                todo.append((n, [r[0] for r in groups[n]], inputs, page, not summed))
+                todo.append((n, [r["id"] for r in groups[n]], inputs, page, not summed))
         later = [(n, ids, inputs) for n, ids, inputs, page, _ in todo if page]
+        self.folder.plan([evening_page(n) for n, _, _ in later])
         if self.jobs >= 2 and later and len(todo) < 4 * self.jobs:
             # an update: its few pages made by worker processes meanwhile, written by _wait()
             pool = workers.pool(min(self.jobs, len(later)))
@@ -166,15 +183,23 @@ class Book:
                 ],
             )
             todo = [(n, ids, inputs, False, summ) for n, ids, inputs, _, summ in todo if summ]
-        made = {}
-        with contextlib.closing(self._make(todo)) as each:  # (closed: its workers stopped)
-            for i, ((n, _, inputs, page, _), (html, got)) in enumerate(zip(todo, each)):
-                self.progress("evening pages" if page else "evenings summed", i + 1, len(todo))
-                if page:
-                    self.folder.put(evening_page(n), html, inputs)
-                if got is not None:
-                    made[keys[n][0]] = (keys[n][1], got)
-        self.store.put(made, set(kept) - {k for k, _ in keys.values()})
+        made: dict = {}
+        try:
+            with contextlib.closing(self._make(todo)) as each:  # (closed: its workers stopped)
+                for i, ((n, _, inputs, page, _), (html, got)) in enumerate(zip(todo, each)):
+                    self.progress("evening pages" if page else "evenings summed", i + 1, len(todo))
+                    if page:
+                        self.folder.put(evening_page(n), html, inputs)
+                    if got is not None:
+                        made[keys[n].key] = (keys[n].inputs, got)
+                    if len(made) >= KEEP_SUMS:  # (kept as they come: a stopped build keeps them)
+                        self.store.put(made)
+                        made = {}
+        except BaseException:
+            with contextlib.suppress(Exception):
+                self.store.put(made)
+            raise
+        self.store.put(made, set(kept) - {k.key for k in keys.values()})
         return keys
 
     def _wait(self):
@@ -223,7 +248,9 @@ class Book:
     def _index(self, rows, keys, tab, names):
         """The index (the latest INDEX evenings) and, in a book of more, the page of each year
         whose evenings changed."""
-        numbers = sorted((n for n in keys if n is not None), reverse=True)
+        # the latest first: the evenings in the order of their first games (an evening keeps
+        # its number for good, so older games imported later have higher numbers)
+        numbers = [n for n in reversed(keys) if n is not None]
         years = self._years(keys, numbers) if len(numbers) > render.INDEX else []
         self.folder.put(
             "index.html", self.pages.index(rows, keys, tab, names, numbers, years), None
@@ -234,9 +261,11 @@ class Book:
         first."""
         out = []
         self.folder.make("years")
-        for year, ns in self.pages.years(keys, numbers):
+        years = self.pages.years(keys, numbers)
+        self.folder.plan(["years/%s.html" % year for year, _ in years])
+        for year, ns in years:
             path = "years/%s.html" % year
-            inputs = _key(self.version, self.lang, year, [(n, keys[n][1]) for n in ns])
+            inputs = _key(self.version, self.lang, year, [(n, keys[n].inputs) for n in ns])
             if not self.folder.fresh(path, inputs):
                 self.folder.put(path, self.pages.year(year, keys, ns), inputs)
             out.append({"year": year, "evenings": len(ns), "href": path})
@@ -244,18 +273,26 @@ class Book:
 
 
 def _rows(h):
-    """Every game as the book needs it to see what changed: (id, updated, status, synced, hands,
-    evening number or None, the evening's key), in the history's order (History.games() without
-    the JSON)."""
-    return h.db.execute(
-        "SELECT g.id, g.updated, g.status, g.synced, g.hands, e.number, g.evening FROM games g "
-        "LEFT JOIN evenings e ON e.key = g.evening ORDER BY g.synced, g.device_id, g.epoch, "
-        "ABS(g.gid), g.id"
+    """Every game as the book needs it to see what changed, as sqlite3.Row: id, updated,
+    status, synced, hands, number (its evening's, or None), evening (the evening's key),
+    players; in the history's order (History.games() without the JSON)."""
+    return named(
+        h.db.execute(
+            "SELECT g.id, g.updated, g.status, g.synced, g.hands, e.number, g.evening, g.players "
+            "FROM games g "
+            "LEFT JOIN evenings e ON e.key = g.evening ORDER BY g.synced, g.device_id, g.epoch, "
+            "ABS(g.gid), g.id"
+        )
     ).fetchall()
 
 
 def build(h, folder, lang="en", jobs=1, progress=None):
     """Bring the book in folder up to date with history h; returns {"evenings", "players",
     "written", "kept", "removed", "anew", "foreign"}. jobs: processes making evening pages at
-    once; progress: see the module's doc."""
-    return Book(h, folder, lang, jobs, progress).build()
+    once; progress: see the module's doc. One build per folder at a time: knockbox.locks.Busy
+    when another knockbox is building a book there."""
+    key = os.path.realpath(folder)
+    with locks.Lock(locks.named("book", key)).acquire(
+        "the book's folder %s" % folder, "knockbox book"
+    ):
+        return Book(h, folder, lang, jobs, progress).build()

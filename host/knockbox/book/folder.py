@@ -1,14 +1,24 @@
 """The book's folder and its manifest (knockbox-book.json): which pages the folder holds, each
 page's content hash, size, mtime and the inputs it was made from; a page written whole only when
 its bytes changed; the pages a build no longer makes removed, and nothing else in the folder
-touched (see knockbox.book's doc: a first build's partial manifest, entries left alone)."""
+touched (see knockbox.book's doc: a first build's partial manifest, entries left alone).
+
+Every file the book writes is listed in the manifest on disk before it is written (plan(): the
+pages a part of the build is about to make, as pages to come), and the pages written are put in
+the manifest now and then (at most every CHECKPOINT seconds) and when a build stops: so whatever
+stops a build (Ctrl-C, a full disk, a kill), the next one knows which files are the book's, keeps
+the pages already made from the same inputs, and leaves every other file alone. A file where a
+page of the book goes that the manifest does not list is not the book's: the build stops before
+writing anything over it. The book writes only inside its folder: a folder of it (evenings/,
+players/, years/) that is a link is refused."""
 
 import hashlib
 import json
 import os
 import re
+import time
 
-from knockbox.errors import UserError
+from knockbox.usererror import UserError
 from knockbox.files import write_whole
 
 FORMAT = "knockbox-book/2"  # 1: each evening's sums in the manifest (read as 2: they are not)
@@ -18,6 +28,7 @@ PAGE = re.compile(r"(index|evenings/[0-9]+|players/[a-z0-9-]+|years/[0-9]+)\.htm
 FOLDERS = ("evenings", "players", "years")
 _TMP = re.compile(r"\.knockbox-.*\.tmp\Z")  # files.write_whole's
 _ADOPTED = {"sha256": "", "size": -1, "mtime": 0, "inputs": None}  # a page of a stopped build
+CHECKPOINT = 2.0  # seconds between two writes of the manifest while pages are written
 
 
 class Folder:
@@ -30,7 +41,9 @@ class Folder:
         self.foreign = []  # the manifest's entries left alone: not pages the book makes
         self.old = self._manifest()
         self.pages = {}  # path -> {"sha256", "size", "mtime", "inputs"}
+        self.planned = set()  # pages to come, listed in the manifest on disk
         self.written = self.kept = self.removed = 0
+        self._saved = time.monotonic()  # when the manifest was last written
 
     def _manifest(self):
         path = os.path.join(self.path, MANIFEST)
@@ -62,8 +75,10 @@ class Folder:
             if not self._ours(p, m["pages"][p]):
                 self.foreign.append(p)
                 del m["pages"][p]
-        if m.get("partial"):
-            self._adopt(m["pages"])
+            elif not self._whole(m["pages"][p]):  # the manifest's, but not said as made
+                m["pages"][p] = dict(_ADOPTED)
+        if m.get("partial") and not m.get("listed"):
+            self._adopt(m["pages"])  # (a build of before every file was listed first)
         if m.get("version") != self.version or m.get("lang") != self.lang:
             self.anew = bool(m.get("pages"))  # made by another knockbox or in another language
             for p in m.get("pages", {}).values():
@@ -72,16 +87,13 @@ class Folder:
 
     def _ours(self, path, entry):
         """Whether a manifest's entry is a page the book makes, inside the folder."""
-        if not (
-            PAGE.match(path)
-            and isinstance(entry, dict)
-            and all(
-                isinstance(entry.get(k), t)
-                for k, t in (("sha256", str), ("size", int), ("mtime", int))
-            )
-        ):
-            return False
-        return self._inside(path)
+        return bool(PAGE.match(path)) and isinstance(entry, dict) and self._inside(path)
+
+    @staticmethod
+    def _whole(entry):
+        return all(
+            isinstance(entry.get(k), t) for k, t in (("sha256", str), ("size", int), ("mtime", int))
+        )
 
     def _inside(self, path):
         """Whether path (relative to the folder) leads to a place inside it, links followed."""
@@ -89,8 +101,9 @@ class Folder:
         return os.path.realpath(os.path.join(root, path)).startswith(root + os.sep)
 
     def _adopt(self, pages):
-        """A stopped first build's pages (the folder was empty or a book's when it began): into
-        pages, to be made again or removed."""
+        """A first build's pages that a knockbox of before the manifest listed every page first
+        left (the folder was empty or a book's when it began): into pages, to be made again or
+        removed."""
         for sub in FOLDERS:
             try:
                 names = os.listdir(os.path.join(self.path, sub))
@@ -102,14 +115,17 @@ class Folder:
                     pages[path] = dict(_ADOPTED)
 
     def begin(self):
-        """Make the folders; a first build's manifest (marked partial) before any page, and
-        the temporary files a stopped build left removed."""
+        """Make the folders (refused where one is a link or not a folder); a first build's
+        manifest (marked partial) before any page, and the temporary files a stopped build left
+        removed."""
         try:
             os.makedirs(self.path, exist_ok=True)
-            if self.old.get("partial"):
-                self._write_manifest({}, partial=True)
-            for sub in ("",) + FOLDERS[:2]:
-                os.makedirs(os.path.join(self.path, sub), exist_ok=True)
+            for sub in FOLDERS[:2]:  # (years/: when a year's page is made)
+                self._own(sub)
+            if self.old.get("partial") or not self.old.get("listed"):
+                self._write_manifest()
+            for sub in FOLDERS[:2]:
+                self.make(sub)
             for sub in ("",) + FOLDERS:
                 folder = os.path.join(self.path, sub)
                 for n in os.listdir(folder) if os.path.isdir(folder) else ():
@@ -118,9 +134,35 @@ class Folder:
         except OSError as e:
             raise UserError("%s: %s" % (self.path, e.strerror or e)) from None
 
+    def _own(self, sub):
+        """UserError unless the book's folder sub is missing or a folder of its own (not a link,
+        which would have the book write elsewhere)."""
+        full = os.path.join(self.path, sub)
+        if os.path.islink(full) or (os.path.lexists(full) and not os.path.isdir(full)):
+            raise UserError(
+                "%s is %s, not a folder of the book: the book writes only inside its own "
+                "folder; move it away" % (full, "a link" if os.path.islink(full) else "a file")
+            )
+
     def make(self, sub):
         """Make the folder sub (one of FOLDERS) if it is not there."""
+        self._own(sub)
         os.makedirs(os.path.join(self.path, sub), exist_ok=True)
+
+    def plan(self, paths):
+        """List the pages about to be made in the manifest on disk (as pages to come) before
+        any is written. UserError, before anything is written, when a file that is not the
+        book's (the manifest does not list it) is where one of them goes."""
+        new = [p for p in paths if p not in self.old["pages"] and p not in self.planned]
+        for p in new:
+            if os.path.lexists(os.path.join(self.path, p)):
+                raise UserError(
+                    "%s is not a page of this book (%s does not list it): move it away, the "
+                    "book makes a page there" % (os.path.join(self.path, p), MANIFEST)
+                )
+        if new:
+            self.planned.update(new)
+            self._write_manifest()
 
     def fresh(self, path, inputs):
         """Whether path is as the manifest says and was made from these inputs (then kept)."""
@@ -139,16 +181,25 @@ class Folder:
 
     def put(self, path, text, inputs):
         """Write a page (temp file, then renamed) unless the file already holds these bytes."""
+        if path not in self.old["pages"] and path not in self.planned:
+            self.plan([path])
+        if not self._inside(path):
+            raise UserError(
+                "%s leads out of the book's folder (a link): the book writes only inside "
+                "its own folder" % os.path.join(self.path, path)
+            )
         data = text.encode("utf-8")
         digest = hashlib.sha256(data).hexdigest()
         full = os.path.join(self.path, path)
         old = self.old["pages"].get(path)
         try:
             st = os.stat(full)
-            same = (
-                old
-                and old["sha256"] == digest
+            same = old and (
+                old["sha256"] == digest
                 and (st.st_size, st.st_mtime_ns) == (old["size"], old["mtime"])
+                or old["sha256"] == ""
+                and st.st_size == len(data)
+                and _digest(full) == digest
             )
         except OSError:
             same = False
@@ -164,20 +215,38 @@ class Folder:
             "mtime": st.st_mtime_ns,
             "inputs": inputs,
         }
+        if time.monotonic() - self._saved >= CHECKPOINT:
+            self._write_manifest()
+
+    def stopped(self):
+        """The build stopped (Ctrl-C, an error): the manifest says the pages written so far,
+        so that the next build keeps them (as best it can: a full disk may refuse it)."""
+        try:
+            self._write_manifest()
+        except (OSError, UserError):
+            pass
 
     def finish(self):
         """Remove the pages the last build made and this one did not; write the manifest."""
-        for path in sorted(set(self.old["pages"]) - set(self.pages)):
+        for path in sorted((set(self.old["pages"]) | self.planned) - set(self.pages)):
             try:
                 os.remove(os.path.join(self.path, path))
                 self.removed += 1
             except FileNotFoundError:
                 pass
-        self._write_manifest(self.pages)
+        self.old["pages"], self.planned = {}, set()
+        self.foreign = [p for p in self.foreign if p not in self.pages]
+        self._write_manifest(final=True)
 
-    def _write_manifest(self, pages, partial=False):
+    def _write_manifest(self, final=False):
+        """The manifest as things stand: the pages written by this build, the last build's
+        pages not made again yet, the pages to come; partial until a first build is done."""
+        pages = dict(self.old["pages"])
+        pages.update((p, dict(_ADOPTED)) for p in self.planned if p not in pages)
+        pages.update(self.pages)
         m = {"format": FORMAT, "version": self.version, "lang": self.lang, "pages": pages}
-        if partial:
+        m["listed"] = True
+        if self.old.get("partial") and not final:
             m["partial"] = True
         data = json.dumps(
             m, ensure_ascii=False, sort_keys=True, separators=(",", ":"), check_circular=False
@@ -185,3 +254,9 @@ class Folder:
         if data != self._old_bytes or not os.path.exists(os.path.join(self.path, MANIFEST)):
             write_whole(os.path.join(self.path, MANIFEST), [data])
             self._old_bytes = data
+        self._saved = time.monotonic()
+
+
+def _digest(path):
+    with open(path, "rb") as f:
+        return hashlib.sha256(f.read()).hexdigest()

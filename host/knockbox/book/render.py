@@ -1,5 +1,5 @@
 """The book's pages as HTML (the templates in book/templates): the index, a year's page and a
-player's page, rendered from the evenings' sums (knockbox.book.store) and the ratings; the
+player's page, rendered from the evenings' sums (knockbox.book.sums) and the ratings; the
 players' page names (pages()); version(), what the pages are made by. An evening's page is the
 report's (knockbox.book.workers.make_evening)."""
 
@@ -11,7 +11,7 @@ import re
 from knockbox import ratings, templating
 from knockbox.book import svg
 from knockbox.book.folder import FORMAT
-from knockbox.book.store import COUNTS, VS
+from knockbox.book.sums import COUNTS, VS
 from knockbox.book.words import LANGS
 from knockbox.plural import count
 
@@ -69,8 +69,8 @@ def evening_page(n):
 
 class Pages:
     """Renders the book's pages in lang from the evenings' sums (store); page: {player: the
-    player's page name}. keys (each method's argument): {evening number: (its key in the store,
-    the key of its games)}, as the build reads them."""
+    player's page name}. keys (each method's argument): {evening number: sums.Summed}, as the
+    build reads them."""
 
     def __init__(self, store, lang, page):
         self.store, self.lang, self.page = store, lang, page
@@ -96,12 +96,15 @@ class Pages:
         ]
         vs = [{"player": o, "href": self.page[o], "v": dict(zip(VS, vs[o]))} for o in sorted(vs)]
         nets = self.store.nets(name)
-        played = sorted((n, keys[n][0]) for n in keys if n is not None and keys[n][0] in nets)
+        # keys: in the order of the evenings' first games (their numbers keep the order they
+        # reached the history in); the chart's x: the evening's place in that order
+        place = {n: i for i, n in enumerate((n for n in keys if n is not None), 1)}
+        played = [(n, keys[n].key) for n in place if keys[n].key in nets]
         dates = self.dates()
         run, xs, ys = 0, [], []
         for n, key in played:
             run += nets[key]
-            xs.append(n)
+            xs.append(place[n])
             ys.append(run)
         ctx = {
             "lang": self.lang,
@@ -141,7 +144,7 @@ class Pages:
         table = sorted(names, key=lambda n: (-ratings.of(tab, n)["rating"], n))
         overall = self.store.overall()
         overall = {n: stats(overall[n]) for n in names}
-        days = sorted(r[3][:10] for r in rows)
+        days = sorted(r["synced"][:10] for r in rows)
         ctx = {
             "lang": self.lang,
             "t": w,
@@ -160,7 +163,7 @@ class Pages:
                 dict(player=n, href="players/" + self.page[n], r=ratings.of(tab, n), s=overall[n])
                 for n in table
             ],
-            "made": max(r[1] for r in rows)[:16],
+            "made": max(r["updated"] for r in rows)[:16],
         }
         return self.env.get_template("index.html").render(ctx)
 
@@ -169,7 +172,7 @@ class Pages:
         dates = self.dates()
         years: dict = {}
         for n in numbers:
-            years.setdefault(dates[keys[n][0]][:4], []).append(n)
+            years.setdefault(dates[keys[n].key][:4], []).append(n)
         return sorted(years.items(), reverse=True)
 
     def year(self, year, keys, numbers):
@@ -185,8 +188,8 @@ class Pages:
 
     def _listed(self, keys, numbers, up):
         """The evenings numbers as the index and the years list them (links from up)."""
-        got = self.store.evenings([keys[n][0] for n in numbers])
-        return [dict(got[keys[n][0]], n=n, page=up + evening_page(n)) for n in numbers]
+        got = self.store.evenings([keys[n].key for n in numbers])
+        return [dict(got[keys[n].key], n=n, page=up + evening_page(n)) for n in numbers]
 
     def _style(self):
         with open(os.path.join(_HERE, "templates", "style.css"), encoding="utf-8") as f:

@@ -7,7 +7,7 @@ import datetime
 import multiprocessing
 import signal
 
-from knockbox.book.store import sums
+from knockbox.book.sums import sums
 from knockbox.book.words import LANGS
 
 _HISTORIES: dict = {}  # a worker process's history, opened once

@@ -9,15 +9,14 @@ network, no scripts, every link relative (copy the folder anywhere, or put it on
 Building again into the same folder after a sync makes only what changed: the evenings whose
 games changed, the pages of their players, and the index (DIR/knockbox-book.json records what
 each page was made from). Other files in DIR are left alone, whatever the manifest says; a
-folder that is not empty and holds no book is refused, and a first build that was stopped is
-taken up again.
+folder that is not empty and holds no book is refused, and a build that was stopped keeps the
+pages it made: the next one makes only the rest. One build per folder at a time.
 """
 
 import os
-import pathlib
-import webbrowser
 
-from knockbox.commands.common import add_db_option, default_lang, open_history
+from knockbox.bounds import listed
+from knockbox.commands.common import add_db_option, default_lang, open_history, open_in_browser
 from knockbox.plural import count
 
 HELP = "write the group's book: a folder of pages of every evening and player"
@@ -53,7 +52,7 @@ def arguments(p):
 
 def run(args, out, err):
     from knockbox import book
-    from knockbox.errors import UserError
+    from knockbox.usererror import UserError
 
     folder = os.path.abspath(args.output)
     if os.path.exists(folder) and not os.path.isdir(folder):
@@ -78,7 +77,7 @@ def run(args, out, err):
 
         err.write(
             "%s named files that are not pages of the book; left alone: %s\n"
-            % (book.MANIFEST, ", ".join(visible(p) for p in done["foreign"]))
+            % (book.MANIFEST, listed(visible(p) for p in done["foreign"]))
         )
     if done["anew"]:
         err.write(
@@ -97,5 +96,5 @@ def run(args, out, err):
         )
     )
     if args.open:
-        webbrowser.open(pathlib.Path(folder, "index.html").as_uri())
+        open_in_browser(os.path.join(folder, "index.html"), err)
     return 0

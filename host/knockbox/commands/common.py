@@ -1,12 +1,12 @@
 """What the commands share: options (--db, --port/--timeout), reading typed values (game ids,
 dates), opening the device's port and the history, and plain-text tables. A mistake the user
-can fix is a knockbox.errors.UserError: `knockbox: message` and exit code 1 (knockbox.cli)."""
+can fix is a knockbox.usererror.UserError: `knockbox: message` and exit code 1 (knockbox.cli)."""
 
 import datetime
 import json
 import os
 
-from knockbox.errors import UserError
+from knockbox.usererror import UserError
 from knockbox.history import MAX_INT
 
 
@@ -28,12 +28,12 @@ def default_lang():
     return "en"
 
 
-def add_lang_option(p):
+def add_lang_option(p, what="the rules core's messages"):
     p.add_argument(
         "--lang",
         choices=("en", "ru"),
         default=None,
-        help="language of the rules core's messages (default: from the locale)",
+        help="language of %s (default: from the locale)" % what,
     )
 
 
@@ -42,7 +42,7 @@ def lang_of(args):
 
 
 def add_port_options(p):
-    from knockbox import serialio
+    from knockbox.link import serialio
 
     p.add_argument(
         "--port",
@@ -59,15 +59,32 @@ def add_port_options(p):
     )
 
 
-def open_port(args, err, command):
-    """The device's serial connection (knockbox.serialio) on --port, else on the board or the
-    simulator knockbox.ports finds (said on err), held for this command alone."""
-    from knockbox import ports, serialio
+MAX_TIMEOUT = 3600.0  # seconds: --timeout at most
 
+
+def open_port(args, err, command):
+    """The device's serial connection (knockbox.link.serialio) on --port, else on the board or the
+    simulator knockbox.link.ports finds (said on err), held for this command alone. UserError for a
+    --timeout that is no time to wait, before any port is looked for."""
+    from knockbox.link import ports
+    from knockbox.link import serialio
+
+    if not 0 < args.timeout <= MAX_TIMEOUT:  # (NaN too)
+        raise UserError(
+            "--timeout: %s is not a number of seconds above 0 and at most %d"
+            % (_number(args.timeout), MAX_TIMEOUT)
+        )
     found = ports.find(args.port)
     if found.description:
         err.write("%s: %s\n" % (found.device, found.description))
     return serialio.open_device(found.device, args.timeout, "knockbox " + command)
+
+
+def _number(v):
+    """A float as typed: 5 for 5.0, -1 for -1.0."""
+    return (
+        "%d" % v if v == v and v not in (float("inf"), float("-inf")) and v == int(v) else "%g" % v
+    )
 
 
 def open_history(args, create=False):
@@ -78,9 +95,9 @@ def open_history(args, create=False):
 
 
 EVENINGS_HELP = (
-    "Evenings are numbered 1, 2, ... in the order of their first game, as `knockbox "
-    'history` shows them; a new evening starts when "New evening" is chosen on '
-    "the device."
+    "Evenings are numbered 1, 2, ... as they reach the history, as `knockbox history` "
+    "shows them, and keep their numbers: older games imported later get new numbers; a new "
+    'evening starts when "New evening" is chosen on the device.'
 )
 
 
@@ -157,16 +174,39 @@ def winner_names(row):
 
 def status_text(row, lang="en"):
     """A stored game's status for people: "over", "invalid: record 4: ...", "(replaced ...)";
-    the rules core's message in lang."""
+    in lang (the rules core's message too)."""
     from knockbox import messages
+    from knockbox.cliwords import LANGS
+    from knockbox.textsafe import visible
 
-    s = row["status"] + (": " + messages.translate(row["error"], lang) if row["error"] else "")
-    return s + (" (replaced on the device by another game)" if row["replaced"] else "")
+    w = LANGS[lang]
+    s = w.get(row["status"], row["status"])
+    s += ": " + visible(messages.translate(row["error"], lang)) if row["error"] else ""
+    return s + (w["replaced"] if row["replaced"] else "")
+
+
+def open_in_browser(path, err):
+    """Open the page at path in the web browser; when none starts, say so on err with where
+    the page is (the page is written all the same: not an error)."""
+    import pathlib
+    import webbrowser
+
+    from knockbox.textsafe import visible
+
+    try:
+        opened = webbrowser.open(pathlib.Path(os.path.abspath(path)).as_uri())
+    except webbrowser.Error:
+        opened = False
+    if not opened:
+        err.write("note: no web browser started here: open %s in one\n" % visible(str(path)))
+    return opened
 
 
 def write_json(out, obj, **options):
-    json.dump(obj, out, ensure_ascii=False, indent=1, **options)
-    out.write("\n")
+    """obj as JSON (its unsafe characters as JSON escapes: knockbox.textsafe.json_safe)."""
+    from knockbox.textsafe import json_safe
+
+    out.write(json_safe(json.dumps(obj, ensure_ascii=False, indent=1, **options)) + "\n")
 
 
 def write_table(out, rows, right=()):

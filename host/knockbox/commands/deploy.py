@@ -1,5 +1,5 @@
 """`knockbox deploy`: compile the device's files (firmware/manifest.py) and copy what changed to a
-MicroPython board (knockbox.deploy does the work)."""
+MicroPython board (knockbox.link.deploy does the work)."""
 
 HELP = "compile the firmware and copy it to a MicroPython board"
 DESCRIPTION = (
@@ -9,7 +9,7 @@ DESCRIPTION = (
 
 
 def arguments(p):
-    from knockbox.deploy import CHOICES
+    from knockbox.link.deploy import CHOICES
 
     p.add_argument(
         "--port",
@@ -31,6 +31,6 @@ def arguments(p):
 
 
 def run(args, out, err):
-    from knockbox import deploy
+    from knockbox.link import deploy
 
     return deploy.run(args, out)

@@ -2,11 +2,14 @@
 
 JSON: a list of game records (format knockbox-game/1, what `knockbox replay` and `knockbox
 import` read) with under "meta" the history's ids, when each game was first synced and its evening
-(a label: `knockbox import` puts the games of one label in one evening). CSV: one row per game,
+(a label: `knockbox import` puts the games of one label in one evening), and for a device's game
+the number of the device's journal record it was last changed by (seq: of two copies of one
+game, `knockbox import` takes the later one). CSV: one row per game,
 with its evening's number (as `knockbox history` shows it), seats in columns (name, total, final,
 net). A text cell a spreadsheet would take for a formula (it starts with = + - @, a tab or a
 carriage return: a player named =HYPERLINK(...)) gets a leading apostrophe, as OWASP advises
-against CSV injection.
+against CSV injection; control characters (NUL, ESC...) and bidirectional overrides are written
+as visible escapes ("\\x00"). The JSON writes them as JSON escapes ("\\u0085"): the same text.
 """
 
 import csv
@@ -17,6 +20,7 @@ from knockbox.commands.common import add_db_option, date_arg, game_id, open_hist
 from knockbox import plural
 from knockbox.files import write_whole
 from knockbox.history import standings
+from knockbox.textsafe import json_safe, visible
 
 HELP = "write the history as CSV or JSON"
 DESCRIPTION = __doc__.split("\n", 1)[1]
@@ -66,6 +70,8 @@ def meta(r):
         m["error"] = r["error"]
     if r["replaced"]:
         m["replaced"] = True
+    if r["seq"] is not None:
+        m["seq"] = r["seq"]
     return m
 
 
@@ -74,7 +80,8 @@ def json_lines(rows):
     first = True
     for r in rows:
         rec = dict(r["record"], meta=meta(r))
-        yield ("[\n" if first else ",\n") + json.dumps([rec], ensure_ascii=False, indent=1)[2:-2]
+        text = json.dumps([rec], ensure_ascii=False, indent=1)[2:-2]
+        yield ("[\n" if first else ",\n") + json_safe(text)
         first = False
     yield "[]\n" if first else "\n]\n"
 
@@ -83,8 +90,12 @@ FORMULA = ("=", "+", "-", "@", "\t", "\r")  # what a spreadsheet reads a cell as
 
 
 def cell(v):
-    """A CSV cell: text that would start a formula behind an apostrophe; numbers as they are."""
-    return "'" + v if isinstance(v, str) and v.startswith(FORMULA) else v
+    """A CSV cell: text with its control characters and bidirectional overrides as visible
+    escapes (knockbox.textsafe: no NUL, no ESC in the file), text that would start a formula
+    behind an apostrophe; numbers as they are."""
+    if not isinstance(v, str):
+        return v
+    return "'" + visible(v) if v.startswith(FORMULA) else visible(v)
 
 
 def csv_lines(rows):

@@ -1,4 +1,5 @@
-"""`knockbox history`: the games in the history (synced from a device or imported), one line each."""
+"""`knockbox history`: the games in the history (synced from a device or imported), one line each;
+in English or Russian (--lang, default from the locale)."""
 
 from knockbox.commands.common import (
     EVENINGS_HELP,
@@ -22,7 +23,7 @@ DESCRIPTION = (
 def arguments(p):
     add_db_option(p)
     p.add_argument("--json", action="store_true", help="print JSON instead of a table")
-    add_lang_option(p)
+    add_lang_option(p, "the output and the rules core's messages")
 
 
 def run(args, out, err):
@@ -51,12 +52,14 @@ def run(args, out, err):
             ],
         )
         return 0
+    from knockbox.cliwords import HEADS, LANGS
+
+    lang = lang_of(args)
+    w = LANGS[lang]
     if not rows:
-        out.write("no games yet: `knockbox sync` pulls them from the device\n")
+        out.write(w["no_games"] + "\n")
         return 0
-    table = [
-        ("id", "synced", "device", "evening", "method", "players", "hands", "winner", "status")
-    ]
+    table = [HEADS[lang]]
     for r in rows:
         table.append(
             (
@@ -68,7 +71,7 @@ def run(args, out, err):
                 ", ".join(r["players"]),
                 str(r["hands"]),
                 winner_names(r),
-                status_text(r, lang_of(args)),
+                status_text(r, lang),
             )
         )
     write_table(out, table, right=(0, 3, 4, 6))

@@ -6,22 +6,27 @@ input. A record may carry "meta": {"synced": "YYYY-MM-DD" or "YYYY-MM-DD HH:MM[:
 was played; default: now), "evening": LABEL}: the games with the same evening label form one
 evening, and without a label the games of one date do. Every record is checked by the rules
 core; a bad one is named and nothing is imported. A game is already in the history when it is
-the same device's record (device and game number, as export writes them; a later copy of a game
-updates it) or has the same date and the same hands; games alike but for their dates are
-different games. Players' names are trimmed, compared in one Unicode form, at most 24 characters
-(the device's limit), and renamed as `knockbox player rename` renamed them; names that differ
-only in case are pointed out. For a new laptop, a backup, two laptops' histories merged, and old
-paper score sheets typed in. A big file is read a record at a time; on a terminal the import
-shows its progress; Ctrl-C leaves the history as it was.
+the same device's record (device and game number, as export writes them) or has the same date
+and time (for a record without one, the same day) and the same hands; games alike but for their
+dates or times are different games. A game has at most 1,000 hands. Of two copies of a device's
+game (another laptop's export) the newer one counts: the one made from the later record of the
+device's journal (meta.seq), else the one changed later (meta.updated), but never one that has
+only the first hands of the other, unless the device's journal took them back; each game
+updated is named. A deleted game that is imported comes back. Players' names are trimmed,
+compared in one Unicode form, at most 24 characters (the device's limit), and renamed as
+`knockbox player rename` renamed them; names that differ only in case are pointed out. For a
+new laptop, a backup, two laptops' histories merged, and old paper score sheets typed in. A big
+file is read a record at a time; on a terminal the import shows its progress; Ctrl-C leaves the
+history as it was.
 
-Each import is remembered: --undo takes out the games the latest one added and puts back those it
-updated as they were (run it again for the import before).
+Each import is remembered: --undo takes the latest one back (run it again for the import
+before): the games it added go, and the copies of device games it brought (a game a sync also
+gave stays as the device has it), and the deleted games it brought back are deleted again.
 """
 
-import os
-
 from knockbox.commands.common import add_db_option, open_history
-from knockbox.errors import UserError
+from knockbox.usererror import UserError
+from knockbox.bounds import listed
 from knockbox.plural import count
 from knockbox.textsafe import visible
 
@@ -41,7 +46,8 @@ def arguments(p):
 
 
 def run(args, out, err, stdin=None):
-    from knockbox import history, importing, players
+    from knockbox import players
+    from knockbox.history import importing
 
     if args.undo:
         if args.files:
@@ -49,25 +55,22 @@ def run(args, out, err, stdin=None):
         return undo(args, out)
     if not args.files:
         raise UserError("give the FILE(s) to import (or --undo)")
-    path = getattr(args, "db", None) or history.default_path()
-    new = not os.path.exists(path)
-    try:
-        n = importing.run(open_history(args, create=True), args.files, stdin, err)
-    except BaseException:
-        if new:  # not even an empty history is left behind
-            _remove(path)
-        raise
+    n = importing.into(getattr(args, "db", None), args.files, stdin, err)
     out.write("%s imported" % count(n["new"], "game"))
     more = []
     if n["updated"]:
-        more.append("%d updated (they went on since)" % n["updated"])
+        more.append("%d updated to a newer copy (below)" % n["updated"])
     if n["same"]:
         more.append("%d already in the history" % n["same"])
     if n["apart"]:
         more.append("%d kept apart (another game had their device's number)" % n["apart"])
     out.write(("; " + ", ".join(more) if more else "") + "\n")
+    for line in n["changes"]:
+        out.write(visible(line) + "\n")
     for line in players.twin_lines(n["twins"]):
         err.write("note: %s\n" % line)
+    for line in n["clashes"]:
+        err.write("note: %s\n" % visible(line))
     return 0
 
 
@@ -76,20 +79,12 @@ def undo(args, out):
 
     h = open_history(args)
     with h.transaction():
-        r = h.imports.undo(now())
+        r = h.imports.undo(now(), h.next_delete)
     what = ["%s taken out" % count(r["removed"], "game")]
     if r["restored"]:
         what.append("%d put back as they were" % r["restored"])
     out.write(
         "import %d of %s (%s) undone: %s\n"
-        % (r["batch"], r["at"][:16], ", ".join(visible(f) for f in r["files"]), ", ".join(what))
+        % (r["batch"], r["at"][:16], listed(visible(f) for f in r["files"]), ", ".join(what))
     )
     return 0
-
-
-def _remove(path):
-    for p in (path, path + "-journal"):
-        try:
-            os.unlink(p)
-        except OSError:
-            pass

@@ -5,8 +5,8 @@ later with the old name (a sync from a device that still has it on its roster, a
 stored under the new one. When NEW is a player already (e.g. "ann" and "Ann", or "Bob" and
 "Bobby" for one person) --merge makes the two one player; without it nothing is changed and the
 command says so. A game in which both names play cannot be merged (one game cannot have one
-player twice). Names are trimmed and compared in one Unicode form; the new name has at most 24
-characters (the device's limit).
+player twice). Names are trimmed and compared in one Unicode form, without invisible
+characters; the new name has at most 24 characters, and only what the device can draw.
 """
 
 from knockbox.commands.common import add_db_option, open_history
@@ -45,7 +45,7 @@ def run(args, out, err):
     with h.transaction():
         merged = new in h.players.names()
         n = h.players.rename(args.old, args.new, args.merge)
-        twins = players.case_twins([new], h.players.names())
+        twins = players.twins([new], h.players.names())
     out.write(
         "%r is now %r in %s%s\n"
         % (players.clean(args.old), new, count(n, "game"), " (merged)" if merged else "")

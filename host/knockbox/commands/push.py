@@ -3,7 +3,7 @@ device; with no options, print the device's settings."""
 
 import json
 
-from knockbox.errors import UserError
+from knockbox.usererror import UserError
 from knockcore.proto import SLEEP_MAX, SLEEP_MIN
 
 HELP = "send settings to the device: roster, rules, language, sleep time, stake"
@@ -50,20 +50,40 @@ def rules_spec(text):
         from knockbox import messages
         from knockbox.commands.common import default_lang
 
-        raise UserError("--rules: %s" % messages.say(e, default_lang())) from None
+        raise UserError("--rules: %s" % messages.error_text(e, default_lang())) from None
     return spec
+
+
+def roster(names):
+    """--roster's names as the history will keep them (knockbox.players.check: one Unicode form,
+    trimmed, what the device draws, not too long), or UserError; one name given twice (once
+    cleaned: "Ann" and "Ann ") is refused."""
+    from knockbox import players
+
+    try:
+        names = [players.check(n, "--roster: the name") for n in names]
+    except ValueError as e:
+        raise UserError(str(e)) from None
+    twice = next((n for i, n in enumerate(names) if n in names[:i]), None)
+    if twice is not None:
+        raise UserError("--roster: %r is there twice: the names must differ" % twice)
+    return names
+
+
+def notes(names):
+    """The lines that point out names of the roster that differ only in case or look alike."""
+    from knockbox import players
+
+    return players.twin_lines(
+        players.twins(names, names), lambda a, b: "keep one of them in --roster"
+    )
 
 
 def settings(args):
     """The settings to send: {"roster", "rules", "lang", "sleep_s", "stake"} as given."""
     new = {}
     if args.roster is not None:
-        from knockbox import players
-
-        try:  # as the history will keep them: trimmed, one Unicode form, not too long
-            new["roster"] = [players.check(n, "--roster: the name") for n in args.roster]
-        except ValueError as e:
-            raise UserError(str(e)) from None
+        new["roster"] = roster(args.roster)
     if args.preset is not None or args.rules is not None:
         spec = rules_spec(args.rules) if args.rules is not None else {}
         if args.preset is not None:
@@ -78,7 +98,7 @@ def settings(args):
     if args.stake is not None:
         from knockbox.settle import parse_stake
 
-        new["stake"] = parse_stake(args.stake, "--stake")
+        new["stake"] = parse_stake(args.stake, "--stake", off=True)
     return new
 
 
@@ -86,11 +106,15 @@ def run(args, out, err):
     from knockbox.commands.common import open_port
 
     new = settings(args)
+    for line in notes(new.get("roster", [])):
+        err.write("note: %s\n" % line)
     with open_port(args, err, "push") as conn:
         try:
             conn.hello()
             r = conn.settings(new)
         finally:
             conn.bye()
-    out.write(json.dumps(r.get("settings"), ensure_ascii=False, sort_keys=True) + "\n")
+    from knockbox.textsafe import json_safe
+
+    out.write(json_safe(json.dumps(r.get("settings"), ensure_ascii=False, sort_keys=True)) + "\n")
     return 0

@@ -7,8 +7,9 @@ import subprocess
 
 from knockbox import messages
 from knockbox.commands.common import add_lang_option, lang_of
-from knockbox.errors import UserError
+from knockbox.usererror import UserError
 from knockbox.files import read_json
+from knockbox.textsafe import json_safe
 
 HELP = "print the standings of a game record as JSON"
 DESCRIPTION = "Replay a game record (knockbox-game/1) and print standings JSON."
@@ -41,7 +42,7 @@ def standings_cpython(rec):
 
 
 def standings_micropython(rec):
-    from knockbox import engines
+    from knockbox.build import engines
 
     exe = engines.tool("micropython")
     script = os.path.join(
@@ -86,7 +87,7 @@ def format_standings(s):
 
 def examples():
     """The names of the worked examples that come with knockbox (examples/*.json)."""
-    from knockbox.engines import examples_root
+    from knockbox.build.engines import examples_root
 
     root = examples_root()
     return sorted(n[:-5] for n in os.listdir(root) if n.endswith(".json")) if root else []
@@ -96,7 +97,7 @@ def example(name):
     """The file of game record `name`: itself when it is there, else the worked example of that
     name (method3, method3.json, examples/method3.json) that comes with knockbox, else itself
     (to be refused by read_json)."""
-    from knockbox.engines import examples_root
+    from knockbox.build.engines import examples_root
 
     if name == "-" or os.path.exists(name):
         return name
@@ -113,5 +114,5 @@ def run(args, out, err, stdin=None):
         st = ENGINES[args.engine](rec)
     except UserError as e:  # the rules core refused the record: say why in the language
         raise UserError(messages.translate(str(e), lang_of(args))) from None
-    out.write(format_standings(st) + "\n")
+    out.write(json_safe(format_standings(st)) + "\n")
     return 0

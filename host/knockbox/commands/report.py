@@ -5,18 +5,17 @@ game, a chart of the running totals hand by hand with the target line, the hands
 final totals and the net; for all of them, the net per player (bars), the settlement (the
 fewest payments, as `knockbox settle` and the device's Evening screen give them) and the
 statistics of `knockbox stats`. With no selection: the latest evening. Evenings are numbered 1,
-2, ... in the order of their first game, as `knockbox history` shows them.
+2, ... as they reach the history, as `knockbox history` shows them, and keep their numbers.
 """
 
 import os
-import pathlib
-import webbrowser
 
 from knockbox.commands.common import (
     add_db_option,
     add_selection,
     default_lang,
     open_history,
+    open_in_browser,
     select,
 )
 from knockbox.files import write_whole
@@ -57,5 +56,5 @@ def run(args, out, err):
     write_whole(path, [html], args.output)
     err.write("report of %s written to %s\n" % (count(len(rows), "game"), args.output))
     if args.open:
-        webbrowser.open(pathlib.Path(path).as_uri())
+        open_in_browser(path, err)
     return 0

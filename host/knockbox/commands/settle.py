@@ -2,8 +2,9 @@
 
 Which games: the ids given; else evening N with --evening N; else those first synced on or after
 --since DATE; else (and with --evening alone) the latest evening, as the device's Evening screen
-and `knockbox report` take it: an evening that runs past midnight is one evening. Evenings are
-numbered 1, 2, ... in the order of their first game, as `knockbox history` shows them; a new
+and `knockbox report` take it (the one whose first game is the latest): an evening that runs past
+midnight is one evening. Evenings are numbered 1, 2, ... as they reach the history, as `knockbox
+history` shows them, and keep their numbers (older games imported later get new ones); a new
 evening starts when "New evening" is chosen on the device.
 
 Only finished games count; unfinished ones are named and left out. Each player's net (the
@@ -24,12 +25,13 @@ from knockbox.commands.common import (
     write_json,
     write_table,
 )
-from knockbox.errors import UserError
+from knockbox.usererror import UserError
+from knockbox.bounds import listed
 from knockbox.plural import count
 from knockbox.textsafe import visible
 
 HELP = "who pays whom over the games of one evening"
-DESCRIPTION = __doc__.split("\n", 1)[1] % S.MAX_STAKE
+DESCRIPTION = __doc__.split("\n", 1)[1] % S.PER_POINT_MAX
 RAW_DESCRIPTION = True
 
 
@@ -55,7 +57,7 @@ def run(args, out, err):
     if not res["games"]:
         msg = "no finished games to settle"
         if res["skipped"]:
-            msg += " (unfinished: %s)" % ", ".join("%d" % i for i, _ in res["skipped"])
+            msg += " (unfinished: %s)" % listed("%d" % i for i, _ in res["skipped"])
         raise UserError(msg)
     out.write(
         "%sgames %s\n"

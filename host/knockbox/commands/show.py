@@ -1,5 +1,5 @@
 """`knockbox show GAME`: one game from the history, hand by hand, for people (or its standings
-JSON)."""
+JSON); in English or Russian (--lang, default from the locale)."""
 
 from knockbox import messages
 from knockbox.commands.common import (
@@ -17,17 +17,20 @@ from knockbox.textsafe import visible
 
 HELP = "standings of one game from the history"
 DESCRIPTION = "Show a game's hands and standings (id from `knockbox history`)."
-_KIND = {"knock": "%s knocks", "gin": "%s gin", "undercut": "undercut by %s", "void": "void"}
 
 
 def arguments(p):
     p.add_argument("game", metavar="GAME", help="game id")
     add_db_option(p)
     p.add_argument("--json", action="store_true", help="print the standings JSON")
-    add_lang_option(p)
+    add_lang_option(p, "the output and the rules core's messages")
 
 
 def run(args, out, err):
+    from knockbox.cliwords import LANGS
+    from knockbox.report.words import LANGS as HANDS
+    from knockbox.report.words import hand_result
+
     row = open_history(args).game(game_id(args.game))
     st = standings(row)
     if args.json:
@@ -43,49 +46,48 @@ def run(args, out, err):
         }
         write_json(out, st)
         return 0
+    lang = lang_of(args)
+    w, hw = LANGS[lang], HANDS[lang]
     p = [visible(n) for n in row["players"]]  # names as the terminal must show them
     out.write(
-        "game %d: method %s, %s; %s; %ssynced %s from device %s (epoch %d, %s)\n"
+        w["show_head"]
         % (
             row["id"],
             row["method"],
             ", ".join(p),
-            status_text(row, lang_of(args)),
-            "" if row["evening"] is None else "evening %d; " % row["evening"],
+            status_text(row, lang),
+            "" if row["evening"] is None else w["show_evening"] % row["evening"],
             row["synced"][:16],
             visible(row["device_id"]),
             row["epoch"],
-            "its game number since given to another game"
-            if row["replaced"]
-            else "game %d" % row["gid"],
+            w["show_replaced"] if row["replaced"] else w["show_gid"] % row["gid"],
         )
+        + "\n"
     )
     if row["error"]:
-        out.write(
-            "refused by the rules core at %s\n" % messages.translate(row["error"], lang_of(args))
-        )
+        out.write(w["refused_at"] % visible(messages.translate(row["error"], lang)) + "\n")
     rules = row["record"].get("rules") or {}
-    out.write("rules: %s\n\n" % ", ".join("%s=%s" % (k, rules[k]) for k in sorted(rules)))
-    table = [("hand", "dealer", "result") + tuple(p)]
-    for x in st["hands"]:
-        who = " & ".join(p[s] for s in x["winners"])
-        what = _KIND.get(x["kind"], x["kind"])
+    out.write(w["rules"] % ", ".join("%s=%s" % (k, rules[k]) for k in sorted(rules)) + "\n\n")
+    table = [(w["hand"], w["dealer"], w["result"]) + tuple(p)]
+    for h, x in zip(row["record"]["hands"], st["hands"]):
         table.append(
-            (str(x["hand"]), p[x["dealer"]], what % who if "%s" in what else what)
+            (str(x["hand"]), p[x["dealer"]], hand_result(h, x, p, hw))
             + tuple(str(v) for v in x["points"])
         )
     for key in ("totals", "boxes", "final", "net"):
         if key in st:
-            table.append((key, "", "") + tuple(str(v) for v in st[key]))
+            table.append((w[key], "", "") + tuple(str(v) for v in st[key]))
     write_table(out, table, right=(3, 4, 5))
     if st["over"]:
-        out.write("\nwinner: %s\n" % " & ".join(p[s] for s in st["winners"]))
+        won = [p[s] for s in st["winners"]]
+        out.write("\n" + w["winners" if len(won) > 1 else "winner"] % hw["and"].join(won) + "\n")
         for payer, payee, amount in st.get("payments", []):
-            out.write("%s pays %s %d\n" % (p[payer], p[payee], amount))
+            out.write(w["pays"] % (p[payer], p[payee], amount) + "\n")
     else:
         nx = st["next"]
+        idle = nx["idle"]
+        out_word = w["advises" if row["method"] == 2 else "sits_out"]
         out.write(
-            "\nnext: %s deals%s\n"
-            % (p[nx["dealer"]], "" if nx["idle"] is None else ", %s sits out" % p[nx["idle"]])
+            "\n" + w["next"] % p[nx["dealer"]] + ("" if idle is None else out_word % p[idle]) + "\n"
         )
     return 0

@@ -8,6 +8,7 @@ from knockbox import stats as S
 from knockbox.commands.common import (
     add_db_option,
     add_selection,
+    date_arg,
     open_history,
     select,
     write_json,
@@ -42,7 +43,10 @@ def run(args, out, err):
         write_json(out, stats)
         return 0
     if not stats:
-        out.write("no games yet\n")
+        if args.since:  # (the history has games: none of them since then)
+            out.write("no games first synced on or after %s\n" % date_arg(args.since))
+        else:
+            out.write("no games yet\n")
         return 0
     table = [tuple(HEADS.get(c, c.replace("_", " ")) for c in COLUMNS)]
     for p in stats:

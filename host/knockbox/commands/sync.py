@@ -1,4 +1,4 @@
-"""`knockbox sync`: pull what is new from the device into the history (knockbox.sync does the
+"""`knockbox sync`: pull what is new from the device into the history (knockbox.link.sync does the
 work; the protocol is docs/PROTOCOL.md)."""
 
 HELP = "pull new games and hands from the device into the history"
@@ -23,8 +23,8 @@ def arguments(p):
 
 
 def run(args, out, err):
-    from knockbox import faults
-    from knockbox import sync as S
+    from knockbox.link import faults
+    from knockbox.link import sync as S
     from knockbox.commands.common import open_port
     from knockbox.history import History, now
 

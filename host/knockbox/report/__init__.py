@@ -15,10 +15,10 @@ import os
 from markupsafe import Markup, escape
 
 from knockbox import settle, stats, templating
-from knockbox.errors import UserError
+from knockbox.usererror import UserError
 from knockbox.history import standings
 from knockbox.report import charts
-from knockbox.report.words import LANGS
+from knockbox.report.words import LANGS, hand_result
 from knockbox.templating import isolate
 from knockcore import evening as ledger
 
@@ -185,19 +185,6 @@ def _series(p, box, running, words, colour):
 
 
 def _result(h, x, p, words):
-    """What happened in a hand, in words (HTML): who knocked or went gin, an undercut, a void
-    hand."""
-    if x["kind"] == "void":
-        return words["void"]
-    if x["kind"] == "gin":
-        return escape(words["gin"]) % isolate(p[h["gin"]])
-    knocker = isolate(p[h["knock"]])
-    if x["kind"] == "undercut":
-        # method 3: an opponent who ties the knocker wins ("равенство": "ничья" is a void hand)
-        cs = h["counts"]
-        tie = None not in cs and cs[x["winners"][0]] == cs[h["knock"]]
-        return escape(words["tie" if tie else "undercut"]) % (
-            knocker,
-            _both([p[s] for s in x["winners"]], words),
-        )
-    return escape(words["knock"]) % knocker
+    """What happened in a hand, in words (HTML): who knocked or went gin, an undercut, a tie, a
+    void hand (knockbox.report.words.hand_result)."""
+    return hand_result(h, x, [isolate(n) for n in p], words, escape, escape(words["and"]).join)

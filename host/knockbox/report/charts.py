@@ -85,8 +85,8 @@ def net_bars(rows, words, name):
     with rc_context(_RC):
         fig = Figure(figsize=(5.6, 0.45 * len(rows) + 0.8), layout="constrained")
         ax = fig.add_subplot()
-        names = [visible(r[0]) for r in rows][::-1]
-        nets = [r[1] for r in rows][::-1]
+        names = [visible(name) for name, _ in rows][::-1]
+        nets = [net for _, net in rows][::-1]
         # (at numbered places, labelled: two names drawn alike keep a bar each)
         ax.barh(range(len(names)), nets, color=[WON if v >= 0 else LOST for v in nets], height=0.6)
         ax.set_yticks(range(len(names)), labels=names)

@@ -132,3 +132,25 @@ RU = {
 }
 
 LANGS = {"en": EN, "ru": RU}
+
+
+def hand_result(h, x, names, words, word=str, join=None):
+    """What happened in a hand, in words: h the record's hand, x the standings' hand, names the
+    players' names as the output shows them; word(text) makes one of the words ready for the
+    output (the page: escape), join(names) joins two winners (default: the words' "and").
+
+    Who knocked is the record's knocker, whoever won; in method 3 an opponent who ties the
+    knocker's count wins, and the words call it a tie (the rules' word: "равенство"; "ничья" is a
+    void hand), in methods 1 and 2 a tie is an undercut like any lower count."""
+    if x["kind"] == "void":
+        return word(words["void"])
+    if x["kind"] == "gin":
+        return word(words["gin"]) % names[h["gin"]]
+    knocker = names[h["knock"]]
+    if x["kind"] == "undercut":
+        cs = h["counts"]
+        tie = None not in cs and cs[x["winners"][0]] == cs[h["knock"]]
+        won = [names[s] for s in x["winners"]]
+        both = join(won) if join else words["and"].join(won)
+        return word(words["tie" if tie else "undercut"]) % (knocker, both)
+    return word(words["knock"]) % knocker

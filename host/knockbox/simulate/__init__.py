@@ -1,7 +1,8 @@
 """`knockbox simulate`: the real firmware under the MicroPython unix port, with the e-ink screen
 drawn in the terminal, keys as the five buttons, and a pseudo-terminal serial port.
 
-The channel to the firmware (docs/ARCHITECTURE.md, "The simulator channel"):
+The channel to the firmware (all the firmware and this package share; firmware.py, keys.py and
+the board, simulate/device/simboard.py, say the rest):
   KNOCKBOX_SIM_DIR=DIR   flash.img (littlefs image, persists), keys (the key protocol: "press a
                          120", "down up", "up up", "wait 500" lines, played by the board in its
                          own time), frame.pbm (P4 296x128, written tmp-then-rename each refresh)
@@ -19,8 +20,9 @@ import os
 import signal
 import sys
 
-from knockbox import locks, ports
-from knockbox.errors import UserError
+from knockbox import locks
+from knockbox.link import ports
+from knockbox.usererror import UserError
 from knockbox.simulate.firmware import Firmware, forget_frames, reset_dir
 from knockbox.simulate.keys import KeyFile
 from knockbox.simulate.session import ScriptFront, Session, TerminalFront
@@ -28,16 +30,26 @@ from knockbox.simulate.view import TerminalView
 
 
 def run(args, stdin=None, stdout=None, stderr=None):
-    """The `simulate` command: args.dir, reset, screenshot, scale, no_tty, script."""
+    """The `simulate` command: args.dir, reset, screenshot, scale, no_tty, battery, script."""
     stdin = stdin or sys.stdin
     stdout = stdout or sys.stdout
     stderr = stderr or sys.stderr
     sim_dir = os.path.abspath(args.dir or ports.default_sim_dir())
-    # one simulator per folder; the lock file says its serial port to `sync` (knockbox.ports)
+    # one simulator per folder; the lock files say its serial port to `sync` and `push`
+    # (knockbox.link.ports): the folder's, and one in ports.running_dir() for any folder
     with locks.Lock(os.path.join(sim_dir, ports.SIM_LOCK)).acquire(
         "the simulator's folder %s" % sim_dir, "knockbox simulate"
     ) as held:
-        return _run(args, sim_dir, held, stdin, stdout, stderr)
+        listed = locks.Lock(ports.running_lock(sim_dir))
+        with listed.acquire("the list of running simulators", "knockbox simulate", dir=sim_dir):
+            try:
+                return _run(args, sim_dir, (held, listed), stdin, stdout, stderr)
+            finally:
+                # (only the holder of the folder's lock ever takes this file: safe to remove)
+                try:
+                    os.remove(listed.path)
+                except OSError:
+                    pass
 
 
 def _run(args, sim_dir, held, stdin, stdout, stderr):
@@ -60,8 +72,9 @@ def _run(args, sim_dir, held, stdin, stdout, stderr):
     fw = None
     log = open(os.path.join(sim_dir, "firmware.log"), "a")
     try:
-        fw = Firmware(sim_dir, script=args.script).start()
-        held.update(port=fw.port)
+        fw = Firmware(sim_dir, script=args.script, battery=args.battery).start()
+        for lock in held:
+            lock.update(port=fw.port)
         rc = _loop(fw, keyfile, tty_mode, sim_dir, shots, args.scale, log, stdin, stdout, stderr)
     finally:
         if fw is not None:

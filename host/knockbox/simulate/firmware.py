@@ -2,11 +2,13 @@
 
 SIM_DIR holds flash.img (the littlefs image: the games persist), keys (the key protocol, see
 keys.py), frame.pbm (written by the board on each refresh), firmware.log, simulator.lock (held
-while a simulator runs there; it says its serial port: knockbox.ports) and build/ (the core and
+while a simulator runs there; it says its serial port: knockbox.link.ports) and build/ (the core and
 the firmware compiled by mpy-cross -O3 from firmware/manifest.py's "sim" build, as on the Pico).
-The firmware runs as `micropython -X heapsize=192k build/sim_main.py` with KNOCKBOX_SIM_DIR set,
+The firmware runs as `micropython -X heapsize=192k build/sim_main.py` with KNOCKBOX_SIM_DIR set
+(and KNOCKBOX_SIM_BATTERY: 1 on battery, where the auto-off switches it off; 0 on USB),
 its stdin/stdout on a SerialBridge (the USB serial port), and its stderr read by the caller:
-"@frame N full|partial" after each refresh, other "@..." lines are board events, the rest logs.
+"@frame N full|partial" after each refresh (after "@text Y X STRING" for each string on its
+screen), other "@..." lines are board events, the rest logs.
 """
 
 import os
@@ -17,14 +19,15 @@ import subprocess
 import sys
 import time
 
-from knockbox import engines
-from knockbox.errors import UserError
-from knockbox.ptyrelay import SerialBridge
+from knockbox.build import engines
+from knockbox.usererror import UserError
+from knockbox.link.ptyrelay import SerialBridge
 
 HEAP = "192k"
 SIM_FILES = ("flash.img", "keys", "frame.pbm", "frame.pbm.tmp", "firmware.log")
 FRAME = "frame.pbm"
 _FRAME_RE = re.compile(r"^@frame (\d+) (full|partial)\s*$")
+_TEXT_RE = re.compile(r"^@text (-?\d+) (-?\d+) (.*)$")
 
 
 def reset_dir(sim_dir):
@@ -50,7 +53,8 @@ def build(sim_dir, script=None):
     """Compile the device's "sim" build into sim_dir/build (only changed files are rewritten);
     returns (the MICROPYPATH folder, the entry script to run). `script` (tests) is another entry
     point, run from the build folder too: MicroPython imports from beside the script first."""
-    from knockbox import manifest, mpy
+    from knockbox.build import manifest
+    from knockbox.build import mpy
 
     root = os.path.join(sim_dir, "build")
     m = manifest.load()
@@ -102,10 +106,14 @@ def _read(path):
 
 
 def parse_line(line):
-    """A stderr line of the firmware -> ("frame", n, kind) | ("event", text) | ("log", line)."""
+    """A stderr line of the firmware -> ("frame", n, kind) | ("text", y, x, string) (a string on
+    the next frame's screen) | ("event", text) | ("log", line)."""
     m = _FRAME_RE.match(line)
     if m:
         return ("frame", int(m.group(1)), m.group(2))
+    m = _TEXT_RE.match(line)
+    if m:
+        return ("text", int(m.group(1)), int(m.group(2)), m.group(3))
     if line.startswith("@"):  # other board events: "@power off", "@power on a"
         return ("event", line[1:])
     return ("log", line)
@@ -125,8 +133,9 @@ def _die_with_parent():
 class Firmware:
     """The firmware process: stdio on a SerialBridge, stderr read by the caller's loop."""
 
-    def __init__(self, sim_dir, script=None, heap=HEAP):
+    def __init__(self, sim_dir, script=None, heap=HEAP, battery=False):
         self.sim_dir = sim_dir
+        self.battery = battery  # on battery: the auto-off switches it off (else a board on USB)
         self.script = script
         self.heap = heap
         self.proc: subprocess.Popen | None = None
@@ -141,6 +150,7 @@ class Firmware:
         lib, entry = build(self.sim_dir, self.script)
         env = engines.micropython_env([lib])
         env["KNOCKBOX_SIM_DIR"] = os.path.abspath(self.sim_dir)
+        env["KNOCKBOX_SIM_BATTERY"] = "1" if self.battery else "0"
         argv = [engines.tool("micropython"), "-X", "heapsize=" + self.heap, entry]
         bridge = self.bridge = SerialBridge()
         try:
@@ -186,14 +196,14 @@ class Firmware:
         *lines, self._err = self._err.split(b"\n")
         out = [ln.decode("utf-8", "replace").rstrip("\r") for ln in lines]
         for ln in out:
-            if not ln.startswith("@frame "):
+            if not ln.startswith(("@frame ", "@text ")):
                 self.tail = (self.tail + [ln])[-40:]
         return out
 
     def read_frame(self):
-        from knockbox import screen
+        from knockbox import bitmap
 
-        return screen.read_pbm(os.path.join(self.sim_dir, FRAME))
+        return bitmap.read_pbm(os.path.join(self.sim_dir, FRAME))
 
     def running(self):
         return self.proc is not None and self.proc.poll() is None

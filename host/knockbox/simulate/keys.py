@@ -1,7 +1,7 @@
 """Key plans: what the front end writes to the simulated board's key file, and how script lines
 and terminal keys become those lines.
 
-The key protocol (front end -> firmware; docs/ARCHITECTURE.md, "The simulator channel"). The
+The key protocol (front end -> firmware; the channel: knockbox/simulate/__init__.py). The
 front end empties SIM_DIR/keys before the firmware starts and only appends to it; the board reads
 the lines in order from the start of the file and plays them in the FIRMWARE's own time, so a
 press lasts its length for the firmware however late either process runs:
@@ -151,8 +151,8 @@ _TTY_KEYS = {
     b"C": ("c", LONG_MS),
     b"k": ("up", TAP_MS),
     b"j": ("down", TAP_MS),
-    b"K": ("up", TAP_MS),
-    b"J": ("down", TAP_MS),
+    b"K": ("up", LONG_MS),  # a capital: Up or Down held (+5 / -5 on the counts screen)
+    b"J": ("down", LONG_MS),
     b"q": ("quit", 0),
     b"Q": ("quit", 0),
     b"\x03": ("quit", 0),

@@ -6,7 +6,7 @@ front end:
 
     TerminalFront   keys typed in a terminal, the screen drawn by a TerminalView; q quits now
     ScriptFront     --no-tty: one command a line on stdin, the port and each frame printed on
-                    stdout; "quit", or the end of stdin, quits once the board has played the
+                    stdout (its line, then the words on its screen: screen_rows()); "quit", or the end of stdin, quits once the board has played the
                     keys written before it
 """
 
@@ -14,7 +14,8 @@ import collections
 import os
 import select
 
-from knockbox import screen
+from knockbox import bitmap
+from knockbox.textsafe import visible
 from knockbox.simulate.firmware import parse_line
 from knockbox.simulate.keys import TerminalKeys, now_ms, parse_script_line, parse_tty_keys
 
@@ -31,6 +32,7 @@ class Session:
         self.scale = scale or 1
         self.log = log  # file for the firmware's log lines
         self.shot_count = 0
+        self.texts = []  # [(y, x, string)] on the next frame's screen
 
     def run(self):
         """Until the front end is done ("done") or the firmware stops by itself ("crashed")."""
@@ -63,6 +65,9 @@ class Session:
             words = parse_line(line)
             if words[0] == "frame":
                 self._frame(words[1], words[2])
+                self.texts = []
+            elif words[0] == "text":
+                self.texts.append(words[1:])
             elif words[0] == "event":
                 self.front.on_event(words[1])
             else:
@@ -76,15 +81,40 @@ class Session:
         self.keys.firmware_up()  # the board is up: it is playing the key file
         try:
             frame = self.fw.read_frame()
-        except (OSError, screen.FrameError) as e:
+        except (OSError, bitmap.BitmapError) as e:
             self.front.on_log("cannot read frame.pbm: %s" % e)
             return
         path = None
         if self.shots:
             self.shot_count += 1
             path = os.path.join(self.shots, "frame-%04d.png" % self.shot_count)
-            screen.save_png(frame, path, self.scale)
-        self.front.on_frame(n, kind, frame, path)
+            bitmap.save_png(frame, path, self.scale)
+        self.front.on_frame(n, kind, frame, path, screen_rows(self.texts))
+
+
+ROW_PX = 6  # strings whose tops are this close are on one row
+COL_PX = 6  # device pixels to a character of the rows
+
+
+def screen_rows(texts):
+    """The screen's strings [(y, x, string)] as lines of text, top to bottom, each string about
+    where it stands across the screen (a character for COL_PX pixels), at least a space
+    apart."""
+    rows: list = []
+    for y, x, s in sorted(texts):
+        if rows and y - rows[-1][0] < ROW_PX:
+            rows[-1][1].append((x, s))
+        else:
+            rows.append((y, [(x, s)]))
+    out = []
+    for _y, row in rows:
+        line = ""
+        for x, s in sorted(row):
+            col = max(0, x // COL_PX)
+            line += " " * (col - len(line)) if col > len(line) else (" " if line else "")
+            line += s
+        out.append(line.rstrip())
+    return out
 
 
 class ScriptFront:
@@ -168,9 +198,12 @@ class ScriptFront:
     def turn(self, changed):
         pass
 
-    def on_frame(self, n, kind, frame, path):
+    def on_frame(self, n, kind, frame, path, rows=()):
+        """The frame's line, then the screen's words, a line for each row: "  | Ann  Bob"."""
         self.last_frame = now_ms()
         self._say("frame %d %s%s" % (n, kind, (" " + path) if path else ""))
+        for row in rows:
+            self._say("  | " + visible(row))
 
     def on_log(self, line):
         self._say("firmware: %s" % line, self.err)
@@ -228,7 +261,7 @@ class TerminalFront:
             self.view.status = ""
         self.view.draw()
 
-    def on_frame(self, n, kind, frame, path):
+    def on_frame(self, n, kind, frame, path, rows=()):
         self.view.frame = frame
         self.view.info = "refresh %d (%s)%s" % (n, kind, ("   saved " + path) if path else "")
 

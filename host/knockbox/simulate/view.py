@@ -6,7 +6,8 @@ import os
 import shutil
 import signal
 
-from knockbox import screen
+from knockbox import bitmap
+from knockbox.textsafe import raw, visible
 
 HELP = "a b c: buttons A B C   A B C (Shift): long press   \u2191 \u2193 or k j: Up Down   q: quit"
 
@@ -18,7 +19,7 @@ class TerminalView:
     simulator starts are read, not flushed); leaving restores the terminal as it was."""
 
     def __init__(self, out, fd):
-        self.out = out
+        self.out = raw(out)  # the screen is drawn with escape sequences; its texts are visible()
         self.fd = fd
         self.frame = None
         self.info = ""
@@ -60,10 +61,10 @@ class TerminalView:
     def _picture(self, cols, rows):
         """The panel as text lines, and its width in cells."""
         w, h = (self.frame.width, self.frame.height) if self.frame else (296, 128)
-        mode = screen.pick_mode(cols, rows, w, h, extra_cols=2, extra_rows=5)
-        pw, ph = screen.cells(mode, w, h)
+        mode = bitmap.pick_mode(cols, rows, w, h, extra_cols=2, extra_rows=5)
+        pw, ph = bitmap.cells(mode, w, h)
         if self.frame is not None:
-            return screen.to_text(self.frame, mode), pw, ph
+            return bitmap.to_text(self.frame, mode), pw, ph
         body = [" " * pw for _ in range(ph)]
         body[ph // 2] = "starting the firmware...".center(pw)[:pw]
         return body, pw, ph
@@ -81,9 +82,7 @@ class TerminalView:
         lines.append("\u2514" + "\u2500" * vw + "\u2518")
         lines.append(HELP[:cols])
         port = "serial port: %s   (knockbox sync --port %s)" % (self.port, self.port)
-        lines.append(port[:cols])
-        lines.append(self.info[:cols])
-        lines.append(self.status[:cols])
+        lines += [visible(t)[:cols] for t in (port, self.info, self.status)]
         if len(lines) > rows:  # never scroll: keep the help and status, drop picture rows
             keep_tail = 4 + 1
             lines = lines[: max(rows - keep_tail, 1)] + lines[-keep_tail:]

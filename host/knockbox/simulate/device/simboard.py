@@ -4,11 +4,16 @@
 # firmware/manifest.py. Only the unix port imports it (knockfw.board picks it when
 # sys.platform != "rp2").
 #
-# Interactive (`knockbox simulate`, docs/ARCHITECTURE.md "The simulator channel"): with
+# Interactive (`knockbox simulate`; the channel: host/knockbox/simulate/__init__.py): with
 # KNOCKBOX_SIM_DIR set, the flash is DIR/flash.img (littlefs on a file-backed block device, so
 # games persist between runs), buttons follow DIR/keys (the key lines below, appended by the
-# front end), every refresh writes DIR/frame.pbm and "@frame N full|partial" on stderr, and the
-# serial port is stdin/stdout, as USB CDC is on the Pico.
+# front end), every refresh writes DIR/frame.pbm and "@frame N full|partial" on stderr (after an
+# "@text Y X STRING" line for each string drawn on the screen since it was last cleared, its
+# top-left corner at X, Y: the screen's words for a front end without a picture), and the
+# serial port is stdin/stdout, as USB CDC is on the Pico. It is a board on USB: its USB powers it,
+# so the auto-off never switches it off (power_off() returns, as the Badger's does on USB), unless
+# KNOCKBOX_SIM_BATTERY=1 (`knockbox simulate --battery`): then it goes dark as on battery, and
+# the next key press starts it again.
 # Scripted (tests): Board(sim_dir="", flash_path=P) keeps the flash in file P (or in RAM without
 # one: mind the heap), has no serial port, and tests set board.levels[name] = 1/0 between
 # app.step() calls on their own clock.
@@ -30,6 +35,7 @@ from micropython import const
 
 import simflash as flash
 import knockfw
+from knockfw import text as _text
 from knockfw.buttons import NAMES as BUTTONS
 
 W = const(296)
@@ -39,6 +45,30 @@ _AHEAD = const(16)  # key lines read ahead of the one due
 _READ = const(512)  # bytes of the key file read at a time
 _woke = [None]  # the press that "powered the board up" after a simulated power-off
 _feed = [None]  # the KeyFeed of this process: it outlives a simulated power-off
+
+
+_MAX_TEXTS = const(96)  # strings kept for one screen at most
+_draw_text = _text.draw
+_clear_text = _text.clear
+
+
+def _drawn(fb, s, x, y, font, color=1):
+    """knockfw.text.draw, and the string noted on a panel that keeps them (SimDisplay.texts)."""
+    kept = getattr(fb, "texts", None)
+    if kept is not None and len(kept) < _MAX_TEXTS:
+        kept.append((y, x, s))
+    return _draw_text(fb, s, x, y, font, color)
+
+
+def _cleared(fb):
+    """knockfw.text.clear, and a new screen's strings from here."""
+    if getattr(fb, "texts", None) is not None:
+        fb.texts = []
+    _clear_text(fb)
+
+
+_text.draw = _drawn  # (every screen draws its strings through knockfw.text)
+_text.clear = _cleared
 
 
 class PowerOff(Exception):
@@ -161,6 +191,7 @@ class SimDisplay(framebuf.FrameBuffer):
         self.partial_ms = partial_ms
         self.now = clock or time.ticks_ms  # tests run the panel on their own clock
         self._until = None  # no refresh running yet
+        self.texts = [] if out_dir else None  # [(y, x, string)] drawn since the last clear
         self.asleep = False
         self.last_full = False
 
@@ -175,6 +206,8 @@ class SimDisplay(framebuf.FrameBuffer):
             with open(path + ".tmp", "wb") as f:
                 self.write_pbm(f)
             os.rename(path + ".tmp", path)
+            for y, x, s in self.texts:
+                sys.stderr.write("@text %d %d %s\n" % (y, x, s.replace("\n", " ")))
             sys.stderr.write("@frame %d %s\n" % (self.frames, "full" if full else "partial"))
         self._until = time.ticks_add(self.now(), self.full_ms if full else self.partial_ms)
 
@@ -238,6 +271,7 @@ class Board(knockfw.Board):
         if self._woke:
             self.levels[self._woke] = 1  # the waking press is still down
         self.powered_off = 0
+        self.battery = bool(sim_dir) and os.getenv("KNOCKBOX_SIM_BATTERY") == "1"
 
     def clock(self):  # (a method here: the contract's attribute, the buttons' clock)
         """Ticks for the button handler: the time an edge was due while one is being made."""
@@ -289,11 +323,15 @@ class Board(knockfw.Board):
     def idle_sleep(self, ms):
         time.sleep_ms(ms)
 
+    def on_usb(self):
+        return not self.battery
+
     def power_off(self):
-        """Like the Badger on battery: the panel keeps its image and the board goes dark."""
+        """Like the Badger: the panel keeps its image; on battery (--battery) the board goes
+        dark, on USB it keeps running and this returns."""
         self.display.sleep()
         self.powered_off += 1
-        if self.sim_dir:
+        if self.battery:
             sys.stderr.write("@power off\n")
             raise PowerOff()
 

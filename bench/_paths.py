@@ -1,0 +1,26 @@
+"""The one place that puts a checkout's own folders on sys.path, for what runs from a checkout
+rather than from the installed packages (knockcore, knockfw and knockbox import as installed,
+`pip install -e`): the benches, the tools and the tests.
+
+    bench/             the benches' shared parts (budgets, docfigures, entry_plan, bench_*)
+    tests/             the test kit (`from kit import mp`) and the test modules a bench reuses
+    tests/stubs/       the `micropython` module for the device's code on CPython
+    tests/emu/         the emulated Pico's driver (emu_device, emu_plan)
+    tests/mp_scripts/  the MicroPython cases scripts, also run on CPython
+    tools/fonts/       the fonts' generator (gen_fonts)
+
+A bench imports it first (`import _paths  # noqa: F401`: a script's own folder, bench/, is on
+sys.path already); a tool and tests/conftest.py put bench/ on sys.path, then import it. Importing
+it again changes nothing.
+"""
+
+import os
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+FOLDERS = ("bench", "tests", "tests/stubs", "tests/emu", "tests/mp_scripts", "tools/fonts")
+
+for _folder in reversed(FOLDERS):
+    _path = os.path.join(ROOT, *_folder.split("/"))
+    if _path not in sys.path:
+        sys.path.insert(0, _path)

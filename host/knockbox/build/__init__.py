@@ -1,0 +1,1 @@
+"""What the device runs, made on the laptop: the manifest, .mpy files, the engines."""
