@@ -74,6 +74,7 @@ def test_bench_pico_measures_against_the_same_budgets():
     table = eval(compile(ast.Expression(node), path, "eval"), {"__builtins__": {}})
     assert table == {
         "latch": budgets.LATCH_MS,
+        "tap": budgets.TAP_MS,
         "boot300": budgets.BOOT_MS,
         "up": budgets.PRESS_MS,
         "save": budgets.SAVE_MS,

@@ -133,7 +133,7 @@ BLOCK = re.compile(
 def test_measured_figures_are_the_benchmarks_own_blocks():
     """Where the docs quote measured figures, they sit in a block that the benchmark named writes
     (bench/docfigures.py); each block is whole, names a bench that writes it, and holds output."""
-    found = {}
+    found = set()
     for doc in DOCS + sorted(
         os.path.relpath(p, ROOT) for p in glob.glob(os.path.join(ROOT, "hardware", "*.md"))
     ):
@@ -147,11 +147,12 @@ def test_measured_figures_are_the_benchmarks_own_blocks():
             assert "--write" in src and 'docfigures.write("%s"' % doc in src, (doc, bench)
             lines = [ln for ln in body.splitlines() if ln.strip()]
             assert lines and all(ln.startswith("    ") for ln in lines), (doc, bench)
-            found[bench] = doc
+            found.add((bench, doc))
     assert found == {
-        "bench_pico.py": "docs/EMULATOR.md",
-        "bench_battery.py": "hardware/POWER.md",
-        "bench_entry.py": "README.md",
+        ("bench_pico.py", "docs/EMULATOR.md"),
+        ("bench_pico.py", "hardware/README.md"),  # the latch and the shortest tap
+        ("bench_battery.py", "hardware/POWER.md"),
+        ("bench_entry.py", "README.md"),
     }
 
 
