@@ -27,6 +27,9 @@ from array import array
 
 import micropython
 
+if __debug__:  # (CPython's const(): MicroPython's compiler knows it, and -O3 drops this import)
+    from micropython import const
+
 LANGS = ("en", "ru")
 
 # key n's text is line n of the language's table
@@ -186,6 +189,15 @@ def _load(name):
     return out[: _utf8(b, len(b), out)]
 
 
+# UTF-8's first bytes: 0x00-0x7F a character of its own, 0x80-0xBF one that continues a
+# character, 0xC0-0xDF the first of two, 0xE0-0xEF the first of three (RFC 3629)
+_CONT = const(0x80)
+_LEAD2 = const(0xC0)
+_LEAD3 = const(0xE0)
+_PACKED = const(0x80)  # a packed letter: this + its offset from U+0410 (the build's pack_table)
+_CYRILLIC = const(0x410)  # U+0410, А
+
+
 @micropython.viper
 def _utf8(src, n: int, dst) -> int:
     """The packed table src[0:n] as UTF-8 into dst; returns its length."""
@@ -199,15 +211,15 @@ def _utf8(src, n: int, dst) -> int:
         i += 1
         if more:
             more -= 1
-        elif c >= 0xE0:  # (the tables have no 4-byte characters: the build refuses them)
+        elif c >= _LEAD3:  # (the tables have no 4-byte characters: the build refuses them)
             more = 2
-        elif c >= 0xC0:
+        elif c >= _LEAD2:
             more = 1
-        elif c >= 0x80:  # a packed letter: U+0410 + c - 0x80, two bytes of UTF-8
-            c += 0x390
-            d[j] = 0xC0 | (c >> 6)
+        elif c >= _PACKED:  # a packed letter: U+0410 + c - 0x80, two bytes of UTF-8
+            c += _CYRILLIC - _PACKED
+            d[j] = _LEAD2 | (c >> 6)
             j += 1
-            c = 0x80 | (c & 0x3F)
+            c = _CONT | (c & 0x3F)
         d[j] = c
         j += 1
     return j
