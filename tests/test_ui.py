@@ -12,7 +12,7 @@ from knockcore.game import Game
 from knockcore.hand import MAX_COUNT
 from knockcore.rules import CHOICES, PRESETS
 from knockfw import ui as U
-from knockfw.buttons import NAMES
+from knockfw.buttons import NAMES, SEATS, STEPS
 from knockfw.strings import LANGS
 
 NAMES3 = ["Ann", "Bob", "Cy"]
@@ -102,7 +102,7 @@ def test_every_activity_is_a_module_with_an_activity_and_a_mode():
         for f in ("start", "handle", "draw"):
             assert callable(getattr(act, f)), (name, f)
     assert {"score", "counts", "menu", "pick", "method", "settings", "erase"} <= modes
-    assert U.SEATS + U.STEPS == NAMES == ("a", "b", "c", "up", "down")
+    assert SEATS + STEPS == NAMES == ("a", "b", "c", "up", "down")
 
 
 def modules(lazy=True):

@@ -26,11 +26,6 @@
 import gc
 import sys
 
-from knockfw.buttons import NAMES
-
-SEATS = NAMES[:3]  # the seats' buttons, seat 0 first
-STEPS = NAMES[3:]  # up, down
-
 HOME = "score"
 # name: its module in knockfw
 ACTIVITIES = {
