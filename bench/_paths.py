@@ -8,6 +8,7 @@ rather than from the installed packages (knockcore, knockfw and knockbox import 
     tests/emu/         the emulated Pico's driver (emu_device, emu_plan)
     tests/mp_scripts/  the MicroPython cases scripts, also run on CPython
     tools/fonts/       the fonts' generator (gen_fonts)
+    tools/strings/     the string tables' generator (gen_strings)
 
 A bench imports it first (`import _paths  # noqa: F401`: a script's own folder, bench/, is on
 sys.path already); a tool and tests/conftest.py put bench/ on sys.path, then import it. Importing
@@ -18,7 +19,15 @@ import os
 import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-FOLDERS = ("bench", "tests", "tests/stubs", "tests/emu", "tests/mp_scripts", "tools/fonts")
+FOLDERS = (
+    "bench",
+    "tests",
+    "tests/stubs",
+    "tests/emu",
+    "tests/mp_scripts",
+    "tools/fonts",
+    "tools/strings",
+)
 
 for _folder in reversed(FOLDERS):
     _path = os.path.join(ROOT, *_folder.split("/"))

@@ -6,7 +6,8 @@
 #   strings.t("hand_n") % 12        # templates take % arguments; word order is per language
 #
 # The keys are KEYS below, one a line; the texts are in knockfw/strings_en.py and strings_ru.py,
-# one line per key in the same order (a key is written once, not once per language). Only the
+# one line per key in the same order (a key is written once, not once per language). All three
+# are generated from one source, tools/strings/strings.txt (tools/strings/gen_strings.py). Only the
 # language in use is loaded, kept as one bytes object with the start of each line (an array:
 # a dict of str objects costs several times its text on the heap); a lookup is a find() and a
 # count() in C, and the strings a screen asks for are kept in a small dict, so drawing a screen
@@ -32,7 +33,7 @@ if __debug__:  # (CPython's const(): MicroPython's compiler knows it, and -O3 dr
 
 LANGS = ("en", "ru")
 
-# key n's text is line n of the language's table
+# key n's text is line n of the language's table (generated: edit tools/strings/strings.txt)
 KEYS = """
 method1
 method2
