@@ -115,24 +115,18 @@ def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--src", default=SRC, help="the source (default: tools/strings/strings.txt)")
     ap.add_argument("--out", default=OUT, help="output folder (default: the firmware's knockfw/)")
-    ap.add_argument(
-        "--check",
-        action="store_true",
-        help="write nothing; exit 1 if the files in --out are not what we generate",
-    )
+    ap.add_argument("--check", action="store_true", help="write nothing; exit 1 if out of date")
     args = ap.parse_args(argv)
     try:
-        if args.check:
-            bad = stale(args.src, args.out)
-            if bad:
-                print("stale: " + " ".join(bad) + " (run tools/strings/gen_strings.py)")
-                return 1
-            print("string tables up to date")
-            return 0
+        bad = stale(args.src, args.out)
+        if args.check or not bad:
+            print("stale: %s (run the generator)" % " ".join(bad) if bad else "up to date")
+            return 1 if bad else 0
         for path, text in made(args.src, args.out).items():
-            with open(path, "w", encoding="utf-8", newline="\n") as f:
-                f.write(text)
-            print("wrote", os.path.relpath(path))
+            if os.path.basename(path) in bad:  # (the others are left as they are)
+                with open(path, "w", encoding="utf-8", newline="\n") as f:
+                    f.write(text)
+                print("wrote", os.path.relpath(path))
     except (SourceError, OSError) as e:
         print("gen_strings: %s" % e, file=sys.stderr)
         return 1
