@@ -26,14 +26,14 @@
 import sys
 from array import array
 
-import micropython
-
 if __debug__:  # (CPython's const(): MicroPython's compiler knows it, and -O3 drops this import)
     from micropython import const
 
+import micropython
+
 LANGS = ("en", "ru")
 
-# key n's text is line n of the language's table (generated: edit tools/strings/strings.txt)
+# key n's text is line n of the language's table
 KEYS = """
 method1
 method2
