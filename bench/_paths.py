@@ -7,6 +7,7 @@ rather than from the installed packages (knockcore, knockfw and knockbox import 
     tests/emu/         the emulated Pico's driver (emu_device, emu_plan)
     tests/mp_scripts/  the MicroPython cases scripts, also run on CPython
     tools/fonts/       the fonts' generator (gen_fonts)
+    tools/strings/     the string tables' generator (gen_strings)
 
 It also imports knockbox, whose __init__ gives the device's code on CPython its one `micropython`
 module (knockbox/mpstub.py), and names viper's types (ptr8, ptr16, ptr32, uint), which CPython
@@ -21,7 +22,7 @@ import os
 import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-FOLDERS = ("bench", "tests", "tests/emu", "tests/mp_scripts", "tools/fonts")
+FOLDERS = ("bench", "tests", "tests/emu", "tests/mp_scripts", "tools/fonts", "tools/strings")
 
 for _folder in reversed(FOLDERS):
     _path = os.path.join(ROOT, *_folder.split("/"))

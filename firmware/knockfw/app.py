@@ -124,10 +124,9 @@ class App:
         self.refreshes = 0
 
     def _warm_up(self):
-        # What the first screen does not need is imported once it has gone out: the scoreboard
-        # comes up sooner after a reset, and the panel's refresh (seconds) hides the imports:
-        # the activities the player uses all the time (knockfw.ui). The serial link waits for
-        # the laptop: a device on a battery never needs it (nor its heap).
+        # What the first screen does not need is set up once it has gone out: the scoreboard
+        # comes up sooner after a reset, and the panel's refresh (seconds) hides the work. The
+        # serial link waits for the laptop: a device on a battery never needs it (nor its heap).
         # (gc first: bytecode needs a few KB in one piece.)
         import gc
 
@@ -138,7 +137,6 @@ class App:
 
             self._waiting = select.poll()
             self._waiting.register(self.board.serial_in, select.POLLIN)
-        self.ui.preload()
         gc.collect()  # the imports' garbage now, not at the first press
         self.store.checkpoint()  # if this boot replayed hands: the next one need not
 

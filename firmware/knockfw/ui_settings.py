@@ -5,9 +5,9 @@
 from knockcore.rules import CHOICES, PRESETS, resolve
 from knockfw import screens as S
 from knockfw import text
+from knockfw.buttons import STEPS
 from knockfw.fonts import medium
 from knockfw.strings import LANGS, t
-from knockfw.ui import STEPS
 
 # (key, values in the order A steps through them): the game options of knockcore.rules (the
 # targets offered are the device's choice), then the app's own settings.
