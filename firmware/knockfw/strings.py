@@ -27,7 +27,7 @@ from array import array
 
 import micropython
 
-LANGS = ("en", "ru")
+from knockfw.settings import LANGS
 
 # key n's text is line n of the language's table
 KEYS = """
