@@ -9,7 +9,7 @@ import time
 from micropython import const
 
 from knockcore.errors import GameError, say
-from knockfw import screens, strings
+from knockfw import JOURNAL_FILE, META_FILE, SETTINGS_FILE, SNAP_FILE, screens, strings
 from knockfw.buttons import Buttons
 from knockfw.journal import Journal, load_json, save_json
 from knockfw.settings import DEFAULTS, check as check_settings
@@ -38,10 +38,8 @@ class App:
         woke = board.wake_button()
         if woke:
             self.buttons.inject(woke)
-        d = board.data_dir
-        self._settings_path = d + "/settings.json"
         self.settings = dict(DEFAULTS)
-        saved = load_json(self._settings_path, None)
+        saved = load_json(SETTINGS_FILE, None)
         if isinstance(saved, dict):
             try:
                 check_settings(saved)
@@ -55,9 +53,7 @@ class App:
         # (a 1,000-hand journal on the unix port's 192 KB heap needs 140 KB so, 175 without).
         # A fresh heap always has it; one left in pieces by an earlier App (tests) may not.
         self.ui = UI()
-        self.store = Store(
-            Journal(d + "/journal.txt"), d + "/meta.json", snap_path=d + "/snap.json"
-        )
+        self.store = Store(Journal(JOURNAL_FILE), META_FILE, snap_path=SNAP_FILE)
         snap = self.store.read_snap()  # (before the room: it needs one piece too)
         try:
             room = bytearray(_ROOM)
@@ -229,7 +225,7 @@ class App:
         check_settings(d)
         new = dict(self.settings)
         new.update(d)
-        save_json(self._settings_path, new)
+        save_json(SETTINGS_FILE, new)
         self.settings = new
         strings.set_lang(new["lang"])
         self.dirty = True
