@@ -227,7 +227,6 @@ def early_buttons(pins, names, pull, pressed):
 class Rp2Board(knockfw.Board):
     name = "rp2"
     active_low = False
-    data_dir = "/data"
     awake_ms = 300  # on battery: no light sleep until the buttons have been still this long
 
     def _buttons_from(self, pins, names, pull, pressed):

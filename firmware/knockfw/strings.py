@@ -31,7 +31,7 @@ if __debug__:  # (CPython's const(): MicroPython's compiler knows it, and -O3 dr
 
 import micropython
 
-LANGS = ("en", "ru")
+from knockfw.settings import LANGS
 
 # key n's text is line n of the language's table
 KEYS = """
