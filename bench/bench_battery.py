@@ -40,7 +40,7 @@ import docfigures
 import emu_device
 from bench_entry import GAP_MS, HANDS as HANDS_FILE, LONG_MS, TAP_MS
 from emu_plan import Planner
-from knockcore.proto import SLEEP_MIN
+from knockfw.settings import SLEEP_MIN
 
 # Currents (mA) from the sources each names; a meter on a real board replaces them.
 I_RUN = 24.0  # RP2040 at 125 MHz running MicroPython: Raspberry Pi Pico datasheet, "Power

@@ -22,7 +22,7 @@ from kit import mp
 from knockbox.build import mpy
 
 FW = os.path.join(_paths.ROOT, "firmware", "knockfw")
-MODULES = ("knockfw.fonts", "knockfw.text", "knockfw.strings")
+MODULES = ("knockfw.fonts", "knockfw.text", "knockfw.strings", "knockfw.settings")
 
 HEAP = """
 import gc

@@ -39,12 +39,7 @@ import tempfile
 import threading
 import time
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-sys.path[:0] = [
-    os.path.join(ROOT, "tests", "emu"),
-    os.path.join(ROOT, "tests"),
-    os.path.join(ROOT, "tests", "stubs"),
-]
+import _paths  # noqa: F401  (the checkout's folders on sys.path: bench/_paths.py)
 import docfigures  # noqa: E402  (bench/, this file's folder, is on sys.path)
 import emu_device  # noqa: E402
 from kit import mp  # noqa: E402

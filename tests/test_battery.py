@@ -33,7 +33,8 @@ sys.modules.update(machine=fm, _rp2=fake_rp2, time=time)
 from knockfw import board_badger2040 as mod
 from knockfw.journal import Journal
 from knockfw.store import Store
-DATA = %(dir)r
+from knockfw import DATA
+from simflash import RAMBlockDevice, mount
 out = {}
 
 
@@ -46,7 +47,7 @@ def files():
 
 
 # what the device holds: a game and a hand, the hand still a quick append (journal.txt.new)
-os.mkdir(DATA)
+mount(RAMBlockDevice(64), DATA, fresh=True)  # the device's littlefs at /data
 with open(DATA + "/settings.json", "w") as f:
     json.dump({"lang": %(lang)r}, f)
 st = Store(Journal(DATA + "/journal.txt"), DATA + "/meta.json", snap_path=DATA + "/snap.json")
@@ -73,7 +74,6 @@ class Off(Exception):
 
 def load():
     b = mod.Board()
-    b.data_dir = DATA
     b.watch = lambda on: None
     b.watchdog_fired = lambda: False
     power_off = b.power_off
@@ -154,9 +154,8 @@ print(json.dumps(out))
 """
 
 
-def run(tmp_path, boot, later=None, usb=0, lang="en"):
+def run(boot, later=None, usb=0, lang="en"):
     code = SCRIPT % {
-        "dir": str(tmp_path / "data"),
         "boot": boot,
         "later": later if later is not None else boot,
         "usb": usb,
@@ -172,8 +171,8 @@ def reading(vbat, supply, usb=False):
 
 
 @pytest.mark.parametrize("lang,title", [("en", "Battery low"), ("ru", "Батарея разряжена")])
-def test_low_at_boot_switches_off_before_the_journal_is_opened(tmp_path, lang, title):
-    res = run(tmp_path, LOW, lang=lang)
+def test_low_at_boot_switches_off_before_the_journal_is_opened(lang, title):
+    res = run(LOW, lang=lang)
     assert res["readings"] == [reading(2146, 2749)]
     assert res["off"] and res["latch"] == 0 and res["low"]
     assert res["title"] == title and res["bar_shown"]
@@ -184,8 +183,8 @@ def test_low_at_boot_switches_off_before_the_journal_is_opened(tmp_path, lang, t
     assert not any(b for _c, b in res["busy"])
 
 
-def test_low_while_running_switches_off_before_anything_more_is_written(tmp_path):
-    res = run(tmp_path, GOOD, later=LOW)
+def test_low_while_running_switches_off_before_anything_more_is_written():
+    res = run(GOOD, later=LOW)
     assert res["readings"] == [reading(3898, 3299), reading(2146, 2749)]
     assert res["off"] and res["latch"] == 0
     # at the low reading a hand was pending and the buttons left 10 s: the next turn of the loop
@@ -195,12 +194,11 @@ def test_low_while_running_switches_off_before_anything_more_is_written(tmp_path
     assert not any(b for _c, b in res["busy"])
 
 
-def test_on_usb_or_without_a_reading_it_runs_on(tmp_path):
+def test_on_usb_or_without_a_reading_it_runs_on():
     # on USB the supply is USB's: never low, whatever the cells say; an ADC that reads 0 (the
     # emulated Pico's) is no reading. Both run on (the script stops the loop after 60 turns,
     # the latch still high)
     for boot, usb, want in ((LOW, 1, reading(2146, 2749, usb=True)), (NONE, 0, None)):
-        (tmp_path / str(usb)).mkdir()
-        res = run(tmp_path / str(usb), boot, usb=usb)
+        res = run(boot, usb=usb)
         assert res["readings"] == [want, want] and not res["low"]
         assert "latch" not in res and "at_low" not in res

@@ -1,6 +1,8 @@
 """No module of the firmware imports another that imports it back (directly or through others),
 counting the imports inside functions too (the firmware defers many to save boot time): a
-deferred import moved to the top must never break the firmware. The board contract and the
+deferred import moved to the top must never break the firmware. A module that imports by name
+(__import__: the UI's activities, the board's file, the string tables) imports every module its
+strings name. The board contract and the
 watchdog's feed() are the package's own module (knockfw/__init__.py), which imports nothing;
 the panel drivers import nothing of the app."""
 
@@ -13,13 +15,31 @@ from kit import mp
 FW = os.path.join(mp.ROOT, "firmware", "knockfw")
 
 
+def named(text):
+    """The knockfw modules a string names, whole ("ui_score", "knockfw.ui_score") or as the
+    start of their names ("knockfw.board_", "strings_")."""
+    text = text[len("knockfw.") :] if text.startswith("knockfw.") else text
+    if not text or not text.replace("_", "").isalnum():
+        return set()
+    if os.path.exists(os.path.join(FW, text + ".py")):
+        return {"knockfw." + text}
+    if not text.endswith("_"):
+        return set()
+    return {
+        "knockfw." + os.path.basename(p)[:-3] for p in glob.glob(os.path.join(FW, text + "*.py"))
+    }
+
+
 def imports_of(path):
     """The knockfw modules a source file imports, anywhere in it ("knockfw" is the package's own
-    module)."""
+    module), by name too (__import__)."""
     with open(path, encoding="utf-8") as f:
         tree = ast.parse(f.read(), path)
     found = set()
+    by_name = any(isinstance(n, ast.Name) and n.id == "__import__" for n in ast.walk(tree))
     for node in ast.walk(tree):
+        if by_name and isinstance(node, ast.Constant) and isinstance(node.value, str):
+            found.update(named(node.value))
         if isinstance(node, ast.Import):
             found.update(a.name for a in node.names if a.name.split(".")[0] == "knockfw")
         elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
@@ -36,7 +56,8 @@ def graph():
     g = {}
     for path in glob.glob(os.path.join(FW, "*.py")):
         name = os.path.basename(path)[:-3]
-        g["knockfw" if name == "__init__" else "knockfw." + name] = imports_of(path)
+        name = "knockfw" if name == "__init__" else "knockfw." + name
+        g[name] = imports_of(path) - {name}  # (a module's strings may name it)
     return g
 
 
@@ -75,6 +96,15 @@ def test_the_package_module_and_the_drivers_know_nothing_of_the_app():
     assert g["knockfw"] == set()
     for driver in ("epd", "uc8151", "ssd1680"):
         assert g["knockfw." + driver] <= {"knockfw.epd", "knockfw.epdconv", "knockfw.epdinvert"}
+
+
+def test_imports_by_name_count():
+    g = graph()
+    assert {"knockfw.ui_score", "knockfw.ui_erase"} <= g["knockfw.ui"]
+    assert {"knockfw.board_badger2040", "knockfw.board_pico_epd"} <= g["knockfw.board"]
+    assert {"knockfw.strings_en", "knockfw.strings_ru", "knockfw.messages_ru"} <= g[
+        "knockfw.strings"
+    ]
 
 
 def test_the_check_finds_a_cycle():

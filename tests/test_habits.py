@@ -244,3 +244,23 @@ def test_setup_installs_the_system_packages_when_asked(tmp_path):
         assert ("apt-get install" in calls) and (root or "sudo apt-get" in calls), calls
         assert "chromium" in calls.split("install", 1)[1]
         (tmp_path / "system").unlink()
+
+
+def test_no_file_keeps_a_merge_conflicts_markers():
+    """A merge resolved by hand leaves no <<<<<<< / ======= / >>>>>>> lines in a tracked file."""
+    files = subprocess.run(
+        ["git", "ls-files", "-z"], cwd=ROOT, capture_output=True, check=True
+    ).stdout.split(b"\0")
+    found = []
+    for rel in filter(None, files):
+        path = os.path.join(ROOT, os.fsdecode(rel))
+        if not os.path.isfile(path):
+            continue
+        with open(path, "rb") as f:
+            for n, line in enumerate(f, 1):
+                if (
+                    line.startswith((b"<<<<<<< ", b">>>>>>> "))
+                    or line.rstrip(b"\r\n") == b"======="
+                ):
+                    found.append("%s:%d" % (os.fsdecode(rel), n))
+    assert found == []

@@ -264,6 +264,7 @@ def test_every_string_and_message_as_the_device_build_has_them(tmp_path):
         str(tmp_path),
         modules=[
             "knockfw.strings",
+            "knockfw.settings",
             "knockfw.strings_en",
             "knockfw.strings_ru",
             "knockfw.messages_ru",

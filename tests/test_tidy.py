@@ -1,6 +1,6 @@
 """The code around the product keeps one home for each thing: the checkout's folders are put on
 sys.path by bench/_paths.py alone; every bench and tool, run as its script, gets the device's
-`micropython` module on CPython from tests/stubs; and the worked games of docs/RULES.md are read
+`micropython` module on CPython from knockbox/mpstub.py; and the worked games of docs/RULES.md are read
 from examples/ (tests/kit/worked.py), never typed again."""
 
 import ast
@@ -11,7 +11,7 @@ import subprocess
 import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-STUB = os.path.join(ROOT, "tests", "stubs", "micropython.py")
+STUB = os.path.join(ROOT, "host", "knockbox", "mpstub.py")
 
 # What may still edit sys.path: the helper; what puts bench/ on sys.path to reach it (a tool's
 # own folder is tools/, the tests' conftest is in tests/); the emulator's folder, which lies
@@ -24,7 +24,6 @@ EDITS_ALLOWED = {
     "tools/report_shot.py",
     "tests/fixtures/make_history_v3.py",  # a tool run by hand, as tools/ are
     "tests/emu/emu_device.py",
-    "bench/bench_pico.py",
     "tests/test_boards_hardware.py",
 }
 
@@ -98,7 +97,7 @@ print("-" if m is None else getattr(m, "__file__", None) or "a module made in me
 
 def test_every_bench_and_tool_imports_as_its_script_with_the_one_micropython_stub(tmp_path):
     """Each bench and tool, imported from another folder as its script is run, finds what it
-    imports; the device's code it loads on CPython gets `micropython` from tests/stubs, never
+    imports; the device's code it loads on CPython gets `micropython` from knockbox/mpstub.py, never
     from a stand-in made elsewhere."""
     scripts = list(python_files("bench", "tools"))
     procs = [

@@ -12,7 +12,7 @@ from knockcore.game import Game
 from knockcore.hand import MAX_COUNT
 from knockcore.rules import CHOICES, PRESETS
 from knockfw import ui as U
-from knockfw.buttons import NAMES
+from knockfw.buttons import NAMES, SEATS, STEPS
 from knockfw.strings import LANGS
 
 NAMES3 = ["Ann", "Bob", "Cy"]
@@ -94,7 +94,7 @@ def draw(t, monkeypatch):
 
 def test_every_activity_is_a_module_with_an_activity_and_a_mode():
     modes = set()
-    for name, (mod, _boot) in U.ACTIVITIES.items():
+    for name, mod in U.ACTIVITIES.items():
         m = __import__("knockfw." + mod, None, None, ("Activity",))
         act = m.Activity()
         assert isinstance(act.mode, str) and act.mode
@@ -102,31 +102,31 @@ def test_every_activity_is_a_module_with_an_activity_and_a_mode():
         for f in ("start", "handle", "draw"):
             assert callable(getattr(act, f)), (name, f)
     assert {"score", "counts", "menu", "pick", "method", "settings", "erase"} <= modes
-    assert U.SEATS + U.STEPS == NAMES == ("a", "b", "c", "up", "down")
+    assert SEATS + STEPS == NAMES == ("a", "b", "c", "up", "down")
 
 
-def modules(when):
-    return {"knockfw." + mod for mod, w in U.ACTIVITIES.values() if w == when}
+def modules(lazy=True):
+    """The activities' modules imported when opened (lazy), or with the UI."""
+    return {"knockfw." + mod for n, mod in U.ACTIVITIES.items() if (n != U.HOME) == lazy}
 
 
-def test_what_boot_imports_what_comes_soon_after_and_what_is_kept():
-    later = modules("kept") | modules("lazy")
+def test_the_ui_imports_the_scoreboard_and_an_activity_is_in_only_while_it_shows():
+    later = modules()
     for m in later:
         sys.modules.pop(m, None)
-    assert modules("boot") == {"knockfw.ui_score"}  # the first screen's
+    assert modules(lazy=False) == {"knockfw.ui_score"}  # the first screen's
     t = Table(game(3))
-    assert all(m not in sys.modules for m in later)
+    assert t.mode == "score" and all(m not in sys.modules for m in later)
     t.press("a")  # opened: imported
-    assert t.mode == "counts" and "knockfw.ui_hand" in sys.modules
-    t.ui.preload()  # (the app, after the first screen)
-    assert modules("kept") == set()  # nothing stays loaded but the scoreboard (the heap)
+    assert t.mode == "counts"
     assert sorted(m for m in later if m in sys.modules) == ["knockfw.ui_hand"]  # while open
     t.press("A")  # the knocker's own button held on his count: back to the scoreboard
     assert t.mode == "score" and "knockfw.ui_hand" not in sys.modules
+    assert "knockfw.ui_score" in sys.modules  # (kept)
 
 
 def test_rarely_used_activities_are_loaded_when_opened_and_forgotten_when_left():
-    assert modules("lazy") == {
+    assert modules() == {
         "knockfw.ui_settings",
         "knockfw.ui_newgame",
         "knockfw.ui_erase",
@@ -135,7 +135,7 @@ def test_rarely_used_activities_are_loaded_when_opened_and_forgotten_when_left()
         "knockfw.ui_menu",
         "knockfw.ui_hand",
     }
-    for m in modules("lazy"):
+    for m in modules():
         sys.modules.pop(m, None)
     t = Table(game(3, {"knock": 0, "counts": [5, 20, 30]}))
     t.press("up", "down", "down", "down", "down", "a")

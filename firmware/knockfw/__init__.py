@@ -10,9 +10,19 @@
 #   8.3 s) and puts it in _wdt here; feed() tells it the firmware is alive, and every wait calls
 #   feed() (the app's loop, the light sleeps, the journal's long loops; the panel drivers are
 #   given it by the board, and know nothing of the app).
+# - The device's files: its data folder and each file in it, named here alone (the firmware's
+#   modules import the name; `knockbox deploy`, host/knockbox/link/deploy.py, reads them here).
 #
 # It is here rather than in a module of its own because every import costs the Pico's boot
 # littlefs lookups, and the package's own module is loaded with the first of its modules anyway.
+
+DATA = "/data"  # the user's data folder (littlefs on the Pico; the simulator mounts its flash)
+BOARD_FILE = "/data/board.json"  # which board: knockfw.board reads it, `knockbox deploy` writes it
+SETTINGS_FILE = "/data/settings.json"  # the settings (knockfw.settings), knockfw.app's
+JOURNAL_FILE = "/data/journal.txt"  # the games (knockfw.journal; its .new and .bad beside it)
+META_FILE = "/data/meta.json"  # device id, epoch, next game (knockfw.store)
+SNAP_FILE = "/data/snap.json"  # the boot checkpoint (knockfw.store); deploy removes it
+FAULTS_FILE = "/data/faults.txt"  # the faults' records (knockfw.fault)
 
 _wdt: object = None  # the armed watchdog (its feed()), set by the board's watch()
 
@@ -48,7 +58,7 @@ class Board:
     #   restart()          a fresh start, as from a reset (knockfw.fault)                 [must]
     name = "?"  # the board's name: hello's "board", the history's device row
     active_low = False  # the buttons read 0 while pressed
-    data_dir = "/data"  # the user's data folder (journal, settings, faults)
+    data_dir = DATA  # made by mount()
     # display: the panel, a knockfw.epd.EPD-like framebuf.FrameBuffer (show, busy, wait, sleep,
     # last_full), set by every board
     serial_in: object = None  # the serial link's streams (USB CDC), None: no link

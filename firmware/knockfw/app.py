@@ -9,11 +9,10 @@ import time
 from micropython import const
 
 from knockcore.errors import GameError, say
-from knockcore.proto import NAME_MAX, ROSTER_MAX, ROSTER_MIN, SLEEP_MAX, SLEEP_MIN, STAKE_MAX
-from knockcore.rules import resolve
-from knockfw import screens, strings
+from knockfw import JOURNAL_FILE, META_FILE, SETTINGS_FILE, SNAP_FILE, screens, strings
 from knockfw.buttons import Buttons
 from knockfw.journal import Journal, load_json, save_json
+from knockfw.settings import DEFAULTS, check as check_settings
 from knockfw.store import Store
 from knockfw.ui import UI
 
@@ -25,48 +24,6 @@ _SNAP_MS = const(2000)  # the boot checkpoint is written once the buttons are le
 # before the auto-off is at least this: sleep_s is short (hardware/POWER.md), and the auto-off
 # goes back to the scoreboard first, dropping what was being entered.
 _AWAY_S = const(1800)
-DEFAULTS: dict = {
-    "lang": "en",
-    "rules": {"preset": "seed"},
-    "sleep_s": 30,  # the auto-off: measured by bench/bench_battery.py (hardware/POWER.md)
-    "roster": ["Ann", "Bob", "Cy", "Dee", "Eve", "Fay"],
-    "stake": 0,
-}
-
-
-def check_settings(d):
-    """Validate a partial settings dict; raise ValueError naming the bad field."""
-    if not isinstance(d, dict):
-        raise ValueError("settings: must be an object")
-    for k in d:
-        v = d[k]
-        if k == "lang":
-            if v not in strings.LANGS:
-                raise ValueError("settings: lang must be en or ru")
-        elif k == "rules":
-            resolve(v)
-        elif k == "sleep_s":
-            if type(v) is not int or v < SLEEP_MIN or v > SLEEP_MAX:
-                raise ValueError(
-                    "settings: sleep_s must be %d..%d seconds" % (SLEEP_MIN, SLEEP_MAX)
-                )
-        elif k == "stake":  # money per point on the Evening screen, in hundredths (0: off)
-            if type(v) is not int or v < 0 or v > STAKE_MAX:
-                raise ValueError("settings: stake must be 0..%d hundredths" % STAKE_MAX)
-        elif k == "roster":
-            if not isinstance(v, list) or len(v) < ROSTER_MIN or len(v) > ROSTER_MAX:
-                raise ValueError(
-                    "settings: roster must list %d to %d names" % (ROSTER_MIN, ROSTER_MAX)
-                )
-            for n in v:
-                if not isinstance(n, str) or not n.strip() or len(n) > NAME_MAX:
-                    raise ValueError(
-                        "settings: each roster name must be 1..%d characters" % NAME_MAX
-                    )
-            if len(set(v)) != len(v):
-                raise ValueError("settings: roster names must differ")
-        else:
-            raise ValueError("settings: unknown field %r" % (k,))
 
 
 class App:
@@ -89,10 +46,8 @@ class App:
         woke = board.wake_button()
         if woke:  # held since woke_at: a press, or held long a long one (gin)
             self.buttons.inject(woke, board.woke_at)
-        d = board.data_dir
-        self._settings_path = d + "/settings.json"
         self.settings = dict(DEFAULTS)
-        saved = load_json(self._settings_path, None)
+        saved = load_json(SETTINGS_FILE, None)
         if isinstance(saved, dict):
             try:
                 check_settings(saved)
@@ -103,9 +58,7 @@ class App:
         self.display = board.display
         if board.low:  # before the journal is opened (which may write): nothing written
             self.battery_low()
-        self.store = Store(
-            Journal(d + "/journal.txt"), d + "/meta.json", snap_path=d + "/snap.json"
-        )
+        self.store = Store(Journal(JOURNAL_FILE), META_FILE, snap_path=SNAP_FILE)
         snap = self.store.read_snap()  # (before the room: it needs one piece too)
         try:
             room = bytearray(_ROOM)
@@ -128,10 +81,9 @@ class App:
         self.refreshes = 0
 
     def _warm_up(self):
-        # What the first screen does not need is imported once it has gone out: the scoreboard
-        # comes up sooner after a reset, and the panel's refresh (seconds) hides the imports:
-        # the activities the player uses all the time (knockfw.ui). The serial link waits for
-        # the laptop: a device on a battery never needs it (nor its heap).
+        # What the first screen does not need is set up once it has gone out: the scoreboard
+        # comes up sooner after a reset, and the panel's refresh (seconds) hides the work. The
+        # serial link waits for the laptop: a device on a battery never needs it (nor its heap).
         # (gc first: bytecode needs a few KB in one piece.)
         import gc
 
@@ -142,7 +94,6 @@ class App:
 
             self._waiting = select.poll()
             self._waiting.register(self.board.serial_in, select.POLLIN)
-        self.ui.preload()
         gc.collect()  # the imports' garbage now, not at the first press
         self.store.checkpoint()  # if this boot replayed hands: the next one need not
 
@@ -289,7 +240,7 @@ class App:
         check_settings(d)
         new = dict(self.settings)
         new.update(d)
-        save_json(self._settings_path, new)
+        save_json(SETTINGS_FILE, new)
         self.settings = new
         strings.set_lang(new["lang"])
         self.dirty = True

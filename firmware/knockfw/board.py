@@ -3,28 +3,37 @@
 # deploy`); the unix port is the simulator. Board modules are imported only here, so a build never
 # loads another's pins; they implement the board contract, knockfw.Board (knockfw/__init__.py),
 # and import nothing of this module. boot.py starts the chosen board file through chosen() and
-# module() before the app is imported.
+# module() before the app is imported. named() reads a board.json: the firmware's chosen() and
+# `knockbox deploy` (host/knockbox/link/deploy.py) both read it with this one function.
 import sys
 
 from knockcore.proto import BOARDS
+from knockfw import BOARD_FILE
 
-BOARD_FILE = "/data/board.json"
 RP2 = sys.platform == "rp2"
 current = None  # the board load() made (the fault handler, knockfw.fault, draws on its panel)
 
 
-def chosen():
-    """The board name board.json gives ("pico_epd" read as "pico-epd"); the first of BOARDS when
-    the file is missing, damaged or names no board this firmware knows."""
+def named(text):
+    """The board name a board.json's text (bytes or str) gives ("pico_epd" read as "pico-epd");
+    the first of BOARDS when the text is no JSON or names no board this firmware knows."""
     try:
         import json
 
-        with open(BOARD_FILE) as f:
-            v = json.load(f)
+        v = json.loads(text)
         v = str(v.get("board") if isinstance(v, dict) else v).replace("_", "-")
-    except (OSError, ValueError):
+    except ValueError:  # (not JSON; on CPython not UTF-8 too)
         v = None
     return v if v in BOARDS else BOARDS[0]
+
+
+def chosen():
+    """The board /data/board.json names (named()); the first of BOARDS when it is missing."""
+    try:
+        with open(BOARD_FILE, "rb") as f:
+            return named(f.read())
+    except OSError:
+        return BOARDS[0]
 
 
 def module(name):

@@ -32,7 +32,9 @@ from array import array
 
 from micropython import const
 
-NAMES = ("a", "b", "c", "up", "down")  # the five buttons, in the order events come out
+SEATS = ("a", "b", "c")  # the seats' buttons, seat 0 first
+STEPS = ("up", "down")  # they step counts and move in lists; held, they repeat
+NAMES = SEATS + STEPS  # the five buttons, in the order events come out
 PRESS = "press"
 LONG = "long"
 REPEAT = "repeat"
@@ -88,13 +90,12 @@ class Buttons:
         debounce_ms=50,
         long_ms=600,
         repeat_ms=150,
-        repeat=("up", "down"),
         clock=None,
         sample=None,
     ):
         names = [n for n in NAMES if n in pins]
         names += sorted(n for n in pins if n not in NAMES)
-        self._keys = [_Key(n, pins[n], n in repeat) for n in names]
+        self._keys = [_Key(n, pins[n], n in STEPS) for n in names]
         self._low = bool(active_low)
         self.debounce_ms = debounce_ms
         self.long_ms = long_ms

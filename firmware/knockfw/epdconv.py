@@ -9,6 +9,11 @@
 # (x, 8p) .. (x, 8p + 7), bit 0 on top.
 import micropython
 
+if __debug__:  # (CPython's const(): MicroPython's compiler knows it, and -O3 drops this import)
+    from micropython import const
+
+_W = const(296)  # the framebuffer's width: the bytes of one page (8 rows)
+
 
 # The buffers come in as objects and are cast inside (viper takes any object with the buffer
 # protocol), so callers pass bytearrays without type-checker noise.
@@ -32,12 +37,12 @@ def columns(dst_buf, src_buf, rev_buf, x0: int, n: int):
         while k < 4:  # one 32-bit word = pages 4k .. 4k + 3, lowest address first
             dst[o] = (
                 rev[src[s]]
-                | (rev[src[s + 296]] << 8)
-                | (rev[src[s + 592]] << 16)
-                | (rev[src[s + 888]] << 24)
+                | (rev[src[s + _W]] << 8)
+                | (rev[src[s + 2 * _W]] << 16)
+                | (rev[src[s + 3 * _W]] << 24)
             )
             o += 1
-            s += 1184
+            s += 4 * _W
             k += 1
         x += 1
 

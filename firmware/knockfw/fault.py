@@ -39,7 +39,7 @@ import time
 import knockfw
 from knockfw import board as _board
 
-PATH = "/data/faults.txt"
+PATH = knockfw.FAULTS_FILE
 
 
 def top(e):

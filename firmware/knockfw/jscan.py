@@ -12,6 +12,28 @@ from binascii import crc32
 
 import micropython
 
+if __debug__:  # (CPython's const(): MicroPython's compiler knows it, and -O3 drops this import)
+    from micropython import const
+
+# the bytes the scan looks for (ASCII)
+_NL = const(10)  # "\n"
+_SP = const(32)  # " "
+_QUOTE = const(34)  # '"'
+_COLON = const(58)  # ":"
+_D0 = const(48)  # "0"
+_D9 = const(57)  # "9"
+_HEX_A = const(97)  # "a": hex digits are lowercase
+_HEX_F = const(102)  # "f"
+_A = const(97)  # "a"
+_E = const(101)  # "e"
+_G = const(103)  # "g"
+_M = const(109)  # "m"
+_T = const(116)  # "t"
+_SHORTEST = const(13)  # the shortest line worth a look: "0 x 01234567\n"
+_HEX = const(8)  # the CRC's hex digits, the last before the newline
+_CRC_AT = const(_HEX + 1)  # the space before them, back from the newline
+_INV = const(0xFFFFFFFF)  # CRC-32's inversion of its register, before and after
+
 
 def crc_table():
     """The CRC-32 nibble table lines() takes: 16 words, entry n the register after the four bits
@@ -20,7 +42,7 @@ def crc_table():
     256-word table made in bytecode (slow on an RP2040) or in more native code."""
     t = array("I", bytes(64))
     for n in range(16):
-        t[n] = crc32(bytes((n << 4,)), 0xFFFFFFFF) ^ 0xFFFFFFFF
+        t[n] = crc32(bytes((n << 4,)), _INV) ^ _INV
     return t
 
 
@@ -45,40 +67,40 @@ def _lines(b: ptr8, j: int, crc: uint, n: int, seq: int, tab: ptr32, out: ptr32,
     pos = 0
     while got < cap:
         j = pos  # find the newline
-        while j < n and b[j] != 10:
+        while j < n and b[j] != _NL:
             j += 1
         if j >= n:
             return got  # no complete line left
         end = j
         ln = end + 1 - pos
-        if ln < 13 or b[end - 9] != 32:
+        if ln < _SHORTEST or b[end - _CRC_AT] != _SP:
             return -1 - got
         # seq: decimal digits up to the first space
         j = pos
         v = 0
-        while j < end and b[j] >= 48 and b[j] <= 57:
-            v = v * 10 + b[j] - 48
+        while j < end and b[j] >= _D0 and b[j] <= _D9:
+            v = v * 10 + b[j] - _D0
             j += 1
-        if j == pos or b[j] != 32 or v != seq:
+        if j == pos or b[j] != _SP or v != seq:
             return -1 - got
         i = j
         # crc of everything before the space ahead of the 8 hex digits
-        crc = uint(0xFFFFFFFF)
+        crc = uint(_INV)
         j = pos
-        stop = end - 9
+        stop = end - _CRC_AT
         while j < stop:
             crc = uint(tab[(crc ^ uint(b[j])) & 0xF]) ^ (crc >> 4)  # low nibble, high
             crc = uint(tab[(crc ^ uint(b[j] >> 4)) & 0xF]) ^ (crc >> 4)
             j += 1
-        crc = crc ^ uint(0xFFFFFFFF)
+        crc = crc ^ uint(_INV)
         want = uint(0)
-        j = end - 8
+        j = end - _HEX
         while j < end:
             c = b[j]
-            if c >= 48 and c <= 57:
-                d = c - 48
-            elif c >= 97 and c <= 102:
-                d = c - 87
+            if c >= _D0 and c <= _D9:
+                d = c - _D0
+            elif c >= _HEX_A and c <= _HEX_F:
+                d = c - (_HEX_A - 10)
             else:
                 return -1 - got
             want = (want << 4) | uint(d)
@@ -90,22 +112,22 @@ def _lines(b: ptr8, j: int, crc: uint, n: int, seq: int, tab: ptr32, out: ptr32,
         game = 0
         j = i
         while j + 4 < stop:
-            if b[j] == 34 and b[j + 2] == 34 and b[j + 3] == 58:
-                if b[j + 1] == 103 and g < 0:  # "g":
+            if b[j] == _QUOTE and b[j + 2] == _QUOTE and b[j + 3] == _COLON:
+                if b[j + 1] == _G and g < 0:  # "g":
                     k = j + 4
-                    if k < stop and b[k] >= 48 and b[k] <= 57:
+                    if k < stop and b[k] >= _D0 and b[k] <= _D9:
                         g = 0
-                        while k < stop and b[k] >= 48 and b[k] <= 57:
-                            g = g * 10 + b[k] - 48
+                        while k < stop and b[k] >= _D0 and b[k] <= _D9:
+                            g = g * 10 + b[k] - _D0
                             k += 1
-                elif b[j + 1] == 116 and j + 9 < stop:  # "t":"game"
+                elif b[j + 1] == _T and j + 9 < stop:  # "t":"game"
                     if (
-                        b[j + 4] == 34
-                        and b[j + 5] == 103
-                        and b[j + 6] == 97
-                        and b[j + 7] == 109
-                        and b[j + 8] == 101
-                        and b[j + 9] == 34
+                        b[j + 4] == _QUOTE
+                        and b[j + 5] == _G
+                        and b[j + 6] == _A
+                        and b[j + 7] == _M
+                        and b[j + 8] == _E
+                        and b[j + 9] == _QUOTE
                     ):
                         game = 1
             j += 1

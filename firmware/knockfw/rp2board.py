@@ -92,10 +92,37 @@ _LOG = const(10)  # each ring 2 ** 10 bytes: _N entries, 2.4 s of levels between
 _N = const(1 << (_LOG - 2))
 _ADC = const(0x4004C000)  # the ADC's registers: CS, RESULT at 4, FCS at 8, FIFO at 12, DIV at 16
 _ADC_RUN = const(0x4009)  # CS: on, free running, input 4 (the temperature sensor's, unused)
-_ADC_FCS = const(0x1000009)  # FCS: FIFO on, DREQ at 1 result
 _NAP_MS = const(100)  # on battery, idle: light sleep slices in a row before the app's loop turns
 _INTR = const(0x400140F0)  # IO_BANK0 INTR0-3: 4 bits a GPIO (level low, high, edge low, high)
+# Register words, by the RP2040 datasheet's names for the registers and fields (its chapter)
+_LOW = const(1)  # INTR (2.19): a GPIO's LEVEL_LOW bit, then
+_HIGH = const(2)  # LEVEL_HIGH
+_EDGES = const(12)  # EDGE_LOW and EDGE_HIGH
+_HIGHS = const(0x2222)  # the LEVEL_HIGH bits of the 4 GPIOs in a half-word of INTR
+_FCS = const(8)  # the ADC's registers (4.9) from ADC_BASE: FCS, FIFO, DIV
+_FIFO = const(12)
+_DIV = const(16)
+_DIV_SLOWEST = const(0xFFFF << 8)  # DIV.INT 65535: a conversion every 65536 clk_adc cycles
+_FCS_DREQ = const(1 << 24 | 1 << 3 | 1)  # FCS: THRESH 1, DREQ_EN, EN (the FIFO on)
+_TIMERAWL = const(0x40054028)  # TIMER_BASE + TIMERAWL (4.6): the us timer's low word
+_CTRL_WORDS = const(1 | 2 << 2 | 1 << 21)  # DMA CHn_CTRL (2.5): EN, DATA_SIZE word, IRQ_QUIET
+_CHAIN_TO = const(11)  # CTRL's CHAIN_TO field: its shift
+_CTRL_ADC = const(_CTRL_WORDS | 36 << 15)  # A: TREQ_SEL DREQ_ADC (36)
+# B and D: a word into a ring: TREQ_SEL 0x3F (unpaced), INCR_WRITE, RING_SIZE _LOG, RING_SEL 1
+_CTRL_INTO_RING = const(_CTRL_WORDS | 0x3F << 15 | 1 << 5 | _LOG << 6 | 1 << 10)
+# C: a word from the ring: TREQ_SEL 0x3F, INCR_READ, RING_SIZE _LOG, RING_SEL 0
+_CTRL_FROM_RING = const(_CTRL_WORDS | 0x3F << 15 | 1 << 4 | _LOG << 6)
+_WDT_MS = const(8000)  # machine.WDT's timeout (the RP2040's longest: 8,388 ms)
+_WATCHDOG_CTRL_CLR = const(0x4005B000)  # WATCHDOG_BASE + 0x3000 (4.7, 2.1.2): CTRL's clear alias
+_WATCHDOG_ENABLE = const(1 << 30)  # CTRL.ENABLE
+_WATCHDOG_SCRATCH4 = const(0x4005801C)  # WATCHDOG_BASE + SCRATCH4 (4.7)
+_WDT_MAGIC = const(0x6AB73121)  # pico-sdk watchdog.c: WATCHDOG_NON_REBOOT_MAGIC
 _LEVELS = const(0x22222222)  # in an INTR word: each GPIO's level-high bit
+_GPIO_IN = const(0xD0000004)  # SIO_BASE + GPIO_IN (2.3.1.7): the pads' input levels
+_DIR = const(0x4000)  # a stat's st_mode: a folder (S_IFDIR), a file (S_IFREG)
+_FILE = const(0x8000)
+_ROOM_BYTES = const(12288)  # _room
+_FB_BYTES = const(296 * 128 // 8)  # the panel's framebuffer (the Badger's UC8151)
 _dma: tuple = ()  # the ring's DMA channels and buffer, kept (a collected channel is closed)
 
 
@@ -108,18 +135,18 @@ class _Imports:
     # folder, so one miss a module (its .py) instead of two. It lists as empty.
     def __init__(self):
         self.d: dict = {}
-        self._list("", (0x4000, 0, 0, 0, 0, 0, 0, 0, 0, 0), (0x8000, 0, 0, 0, 0, 0, 0, 0, 0, 0))
+        self._list("", (_DIR, 0, 0, 0, 0, 0, 0, 0, 0, 0), (_FILE, 0, 0, 0, 0, 0, 0, 0, 0, 0))
         self.stat = self.d.__getitem__  # (a miss: KeyError, which the import system takes)
         self.open = open
 
     def _list(self, d, folder, file):
         for e in os.ilistdir(d or "/"):
             p = d + "/" + e[0]
-            if e[1] != 0x4000:
+            if e[1] != _DIR:
                 self.d[p] = file
                 if p[-4:] == ".mpy":
                     self.d[p[:-4]] = file
-            elif d or e[0] != "data":  # (the user's data: not code, and it changes)
+            elif d or e[0] != knockfw.DATA[1:]:  # (the user's data: not code, and it changes)
                 self.d[p] = folder
                 self._list(p, folder, file)
 
@@ -175,8 +202,8 @@ def _ring(gpio, taps):
         d.close()  # knockfw.fault's): one chain only
     machine.ADC(4)  # the ADC out of reset, on (the temperature sensor)
     m[adc] = 0  # stopped (a soft reset leaves it running) while it is set
-    m[adc + 16] = 0xFFFF00  # DIV: 48 MHz / 65536
-    m[adc + 8] = _ADC_FCS
+    m[adc + _DIV] = _DIV_SLOWEST  # 48 MHz / 65536
+    m[adc + _FCS] = _FCS_DREQ  # the FIFO on, DREQ at 1 result
     buf = array("H", bytes(_N * 12))  # two rings of _N words, each aligned to its size
     da, db, dc, dd = _rp2.DMA(), _rp2.DMA(), _rp2.DMA(), _rp2.DMA()  # claimed
     _dma = (da, db, dc, dd, buf)  # kept while the module lives (the app stopped by Ctrl-C too)
@@ -190,21 +217,21 @@ def _ring(gpio, taps):
     # CTRL: enabled, words, IRQ quiet, CHAIN_TO (bits 11-14), TREQ_SEL (15-20: 36 the ADC, 63
     # none); B and D: the write address incremented, C the read address, in a ring of 2 ** _LOG
     # bytes (RING_SEL: 1 on the write address, 0 on the read)
-    da.read = adc + 12  # the ADC's FIFO, into A's scratch word (its write)
+    da.read = adc + _FIFO  # the ADC's FIFO, into A's scratch word (its write)
     da.count = _K
-    da.ctrl = 0x320009 | db.channel << 11
+    da.ctrl = _CTRL_ADC | db.channel << _CHAIN_TO
     db.read = intr  # B: the levels and edges into S
     db.write = s
     db.count = 1
-    db.ctrl = 0x3F8429 | _LOG << 6 | dc.channel << 11
+    db.ctrl = _CTRL_INTO_RING | dc.channel << _CHAIN_TO
     dc.read = s  # C: the same word back, which clears the edges it holds
     dc.write = intr
     dc.count = 1
-    dc.ctrl = 0x3F8019 | _LOG << 6 | dd.channel << 11
-    dd.read = 0x40054028  # D: the timer's TIMERAWL into T
+    dc.ctrl = _CTRL_FROM_RING | dd.channel << _CHAIN_TO
+    dd.read = _TIMERAWL  # D: the timer's TIMERAWL into T
     dd.write = t
     dd.count = 1
-    dd.ctrl = 0x3F8429 | _LOG << 6 | da.channel << 11
+    dd.ctrl = _CTRL_INTO_RING | da.channel << _CHAIN_TO
     da.active(1)
     m[adc] = _ADC_RUN
     r = 0
@@ -220,7 +247,7 @@ def _ring(gpio, taps):
         while r != w:
             i = h + 2 * r
             lo, hi = buf[i], buf[i + 1]
-            lv = (hi & 0x2222) << 16 | lo & 0x2222
+            lv = (hi & _HIGHS) << 16 | lo & _HIGHS
             # a button's level is taken once two entries in a row have it, at the first of
             # them: a spike is no press (see the header); right after a look, also a level
             # the entry saw change since (its edges)
@@ -277,7 +304,7 @@ def resume():
     da.active(1)
     da.count = _K  # the reload for A's next triggers
     m = machine.mem32
-    m[_ADC + 8] = _ADC_FCS
+    m[_ADC + _FCS] = _FCS_DREQ
     m[_ADC] = _ADC_RUN
 
 
@@ -292,17 +319,17 @@ def early_buttons(pins, names, pull, pressed, seen=None, at=None, probe=None):
     global _early, _early_at, _latched, _w, _fb, _room
     P = machine.Pin
     if _fb is None:  # before the heap is in pieces (the app's imports, its journal)
-        _fb = bytearray(4736)
-        _room = bytearray(12288)
+        _fb = bytearray(_FB_BYTES)
+        _room = bytearray(_ROOM_BYTES)
     if probe and _w is None:
         _w = probe()
     pins_on = dict((n, P(pins[n], P.IN, pull)) for n in names)
     m = machine.mem32
     inv = pressed - 1  # 0, or -1: GPIO_IN ^ inv has a 1 for each pin that reads pressed
     if seen is None:
-        seen, at = m[0xD0000004] ^ inv, time.ticks_ms()
+        seen, at = m[_GPIO_IN] ^ inv, time.ticks_ms()
     time.sleep_ms(max(0, _EARLY_GAP_MS - time.ticks_diff(time.ticks_ms(), at)))
-    seen |= m[0xD0000004] ^ inv  # SIO GPIO_IN again
+    seen |= m[_GPIO_IN] ^ inv  # again
     held = ""
     for n in names:
         if seen >> pins[n] & 1:
@@ -330,7 +357,6 @@ def early_buttons(pins, names, pull, pressed, seen=None, at=None, probe=None):
 class Rp2Board(knockfw.Board):
     name = "rp2"
     active_low = False
-    data_dir = "/data"
     awake_ms = 300  # on battery: no light sleep until the buttons have been still this long
 
     def _buttons_from(self, pins, names, pull, pressed, probe=None):
@@ -349,7 +375,7 @@ class Rp2Board(knockfw.Board):
         self._intr = _INTR + 4 * (pins[names[0]] >> 3)
         m = 0
         for n in names:
-            m |= (12 | (2 if pressed else 1)) << 4 * (pins[n] & 7)
+            m |= (_EDGES | (_HIGH if pressed else _LOW)) << 4 * (pins[n] & 7)
         self._stir = (m & 0xFFFF, m >> 16)
         self._stirred = time.ticks_ms()
         self._paused = False
@@ -472,17 +498,18 @@ class Rp2Board(knockfw.Board):
         WDT cannot stop, so this clears CTRL.ENABLE itself (RP2040 datasheet 4.7: WATCHDOG_BASE
         0x40058000, CTRL bit 30; 2.1.2: + 0x3000, the register's atomic clear alias)."""
         if on:
-            knockfw._wdt = machine.WDT(timeout=8000)  # (the RP2040's longest: 8,388 ms)
+            knockfw._wdt = machine.WDT(timeout=_WDT_MS)
         else:
             knockfw._wdt = None
-            machine.mem32[0x4005B000] = 1 << 30
+            machine.mem32[_WATCHDOG_CTRL_CLR] = _WATCHDOG_ENABLE
 
     def watchdog_fired(self):
         """True if the armed watchdog reset the chip (the firmware hung): its REASON set, and
         SCRATCH4 still holding the mark pico-sdk's watchdog_enable() (machine.WDT) writes there,
         which machine.reset() (watchdog_reboot) clears; reset_cause() is WDT_RESET for both."""
         return (
-            machine.reset_cause() == machine.WDT_RESET and machine.mem32[0x4005801C] == 0x6AB73121
+            machine.reset_cause() == machine.WDT_RESET
+            and machine.mem32[_WATCHDOG_SCRATCH4] == _WDT_MAGIC
         )
 
     def restart(self):

@@ -35,9 +35,9 @@ import os
 
 from knockcore import events
 from knockcore.game import restore
+from knockfw import META_FILE
 from knockfw.journal import load_json, save_json
 
-META = "/data/meta.json"
 KEEP = 2  # games kept in RAM: the one on the table and the one before it
 
 
@@ -182,7 +182,7 @@ def _int(v, default):
 
 
 class Store:
-    def __init__(self, journal, meta_path=META, keep=KEEP, snap_path=None):
+    def __init__(self, journal, meta_path=META_FILE, keep=KEEP, snap_path=None):
         self.journal = journal
         self.keep = keep
         self._meta_path = meta_path

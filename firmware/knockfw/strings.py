@@ -6,7 +6,8 @@
 #   strings.t("hand_n") % 12        # templates take % arguments; word order is per language
 #
 # The keys are KEYS below, one a line; the texts are in knockfw/strings_en.py and strings_ru.py,
-# one line per key in the same order (a key is written once, not once per language). Only the
+# one line per key in the same order (a key is written once, not once per language). All three
+# are generated from one source, tools/strings/strings.txt (tools/strings/gen_strings.py). Only the
 # language in use is loaded, kept as one bytes object with the start of each line (an array:
 # a dict of str objects costs several times its text on the heap); a lookup is a find() and a
 # count() in C, and the strings a screen asks for are kept in a small dict, so drawing a screen
@@ -25,9 +26,12 @@
 import sys
 from array import array
 
+if __debug__:  # (CPython's const(): MicroPython's compiler knows it, and -O3 drops this import)
+    from micropython import const
+
 import micropython
 
-LANGS = ("en", "ru")
+from knockfw.settings import LANGS
 
 # key n's text is line n of the language's table
 KEYS = """
@@ -188,6 +192,15 @@ def _load(name):
     return out[: _utf8(b, len(b), out)]
 
 
+# UTF-8's first bytes: 0x00-0x7F a character of its own, 0x80-0xBF one that continues a
+# character, 0xC0-0xDF the first of two, 0xE0-0xEF the first of three (RFC 3629)
+_CONT = const(0x80)
+_LEAD2 = const(0xC0)
+_LEAD3 = const(0xE0)
+_PACKED = const(0x80)  # a packed letter: this + its offset from U+0410 (the build's pack_table)
+_CYRILLIC = const(0x410)  # U+0410, А
+
+
 @micropython.viper
 def _utf8(src, n: int, dst) -> int:
     """The packed table src[0:n] as UTF-8 into dst; returns its length."""
@@ -201,15 +214,15 @@ def _utf8(src, n: int, dst) -> int:
         i += 1
         if more:
             more -= 1
-        elif c >= 0xE0:  # (the tables have no 4-byte characters: the build refuses them)
+        elif c >= _LEAD3:  # (the tables have no 4-byte characters: the build refuses them)
             more = 2
-        elif c >= 0xC0:
+        elif c >= _LEAD2:
             more = 1
-        elif c >= 0x80:  # a packed letter: U+0410 + c - 0x80, two bytes of UTF-8
-            c += 0x390
-            d[j] = 0xC0 | (c >> 6)
+        elif c >= _PACKED:  # a packed letter: U+0410 + c - 0x80, two bytes of UTF-8
+            c += _CYRILLIC - _PACKED
+            d[j] = _LEAD2 | (c >> 6)
             j += 1
-            c = 0x80 | (c & 0x3F)
+            c = _CONT | (c & 0x3F)
         d[j] = c
         j += 1
     return j

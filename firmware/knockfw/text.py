@@ -30,6 +30,16 @@
 # skipped.
 import micropython
 
+if __debug__:  # (CPython's const(): MicroPython's compiler knows it, and -O3 drops this import)
+    from micropython import const
+
+# UTF-8's first bytes (RFC 3629): below 0x80 a character of its own, 0xC0-0xDF the first of two,
+# 0xE0-0xEF of three, 0xF0-0xF7 of four (beyond U+FFFF, where no face has a glyph)
+_ASCII_END = const(0x80)
+_LEAD3 = const(0xE0)
+_LEAD4 = const(0xF0)
+_BEYOND = const(0x10000)  # the code point a 4-byte character counts as: in no face's runs
+
 
 def width(s, font):
     """Width in pixels of s drawn in font."""
@@ -97,17 +107,17 @@ def _draw(panel_obj, pw: int, ph: int, s_obj, n: int, x: int, y: int, font_obj, 
     k = 0
     while k < n:
         b = s[i]
-        if b < 0x80:
+        if b < _ASCII_END:
             c = b
             i += 1
-        elif b < 0xE0:
+        elif b < _LEAD3:
             c = ((b & 0x1F) << 6) | (s[i + 1] & 0x3F)
             i += 2
-        elif b < 0xF0:
+        elif b < _LEAD4:
             c = ((b & 0x0F) << 12) | ((s[i + 1] & 0x3F) << 6) | (s[i + 2] & 0x3F)
             i += 3
         else:
-            c = 0x10000
+            c = _BEYOND
             i += 4
         # the glyph's number: the runs of code points before c's, and c's place in its run
         r = 6

@@ -19,47 +19,34 @@
 #   {"t":"edit","i":I,"h":HAND}, {"t":"evening"} (start a new evening);
 # the others are tuples: ("settings", partial settings), ("erase", yes).
 #
-# When an activity's module is imported (ACTIVITIES): "boot" with the UI, which the app makes
-# before it loads the journal (what the first screen needs); "kept" once the first screen is out
-# (preload(), which the app calls while the panel refreshes) or when first opened, and kept;
-# "lazy" (what the player opens rarely) when opened, gc first (its bytecode needs room in one
-# piece), and forgotten again when left, so the live heap stays low.
+# When an activity's module is imported: the scoreboard's (HOME) with the UI, which the app makes
+# before it loads the journal (the first screen), and kept; any other when it is opened, gc
+# first (its bytecode needs room in one piece), and forgotten again when it is left, so the
+# live heap holds only the scoreboard and the activity showing.
 import gc
 import sys
 
-from knockfw.buttons import NAMES
-
-SEATS = NAMES[:3]  # the seats' buttons, seat 0 first
-STEPS = NAMES[3:]  # up, down
-
-# name: (module in knockfw, when it is imported)
+HOME = "score"
+# name: its module in knockfw
 ACTIVITIES = {
-    "score": ("ui_score", "boot"),  # the scoreboard, the game over, no game yet
-    "hand": ("ui_hand", "lazy"),  # entering a hand: counts, confirm (its heap only while open)
-    "menu": ("ui_menu", "lazy"),  # (opened now and then: its heap only while open)
-    "fix": ("ui_fix", "lazy"),  # correcting an earlier hand: pick it, who knocked
-    "newgame": ("ui_newgame", "lazy"),  # starting a game: method, players, roles
-    "settings": ("ui_settings", "lazy"),
-    "evening": ("ui_evening", "lazy"),  # the evening's ledger; "New evening?"
-    "erase": ("ui_erase", "lazy"),  # asked by the laptop over the serial link
+    "score": "ui_score",  # the scoreboard, the game over, no game yet
+    "hand": "ui_hand",  # entering a hand: counts, confirm
+    "menu": "ui_menu",
+    "fix": "ui_fix",  # correcting an earlier hand: pick it, who knocked
+    "newgame": "ui_newgame",  # starting a game: method, players, roles
+    "settings": "ui_settings",
+    "evening": "ui_evening",  # the evening's ledger; "New evening?"
+    "erase": "ui_erase",  # asked by the laptop over the serial link
 }
 
 
 class UI:
     def __init__(self):
-        self.preload("boot")
         self.note = None  # (string key, argument): shown until the next button press
         self.store: object = None  # the app's store: the Evening screen asks it for the
         # evening's games (Store.evening_games), reads no journal
         self._lazy = None  # the module of the activity showing, if it is forgotten when left
         self.home()  # self.act: the activity showing
-
-    def preload(self, when="kept"):
-        """Import the activities imported `when` ("boot" or "kept") that are not in yet."""
-        for name in ACTIVITIES:
-            mod, w = ACTIVITIES[name]
-            if w == when:
-                _load(mod, when != "boot")  # (a young heap has room in one piece: no gc)
 
     @property
     def mode(self):
@@ -76,17 +63,18 @@ class UI:
 
     def open(self, name, game=None, settings=None, arg=None):
         """Show activity `name`, started with arg; returns its effects."""
-        mod, when = ACTIVITIES[name]
-        act = _load(mod).Activity()
+        mod = ACTIVITIES[name]
+        lazy = name != HOME
+        act = _load(mod, lazy).Activity()  # (HOME: first on a young heap, in one piece: no gc)
         old = self._lazy
         self.act = act
-        self._lazy = mod if when == "lazy" else None
+        self._lazy = mod if lazy else None
         if old is not None and old != mod:
             _forget(old)
         return act.start(self, game, settings, arg)
 
     def home(self):
-        self.open("score")
+        self.open(HOME)
 
     def say(self, key, arg=None):
         """Show a note: the string of key (with arg filled in), or a message as it is."""

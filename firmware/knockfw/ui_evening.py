@@ -18,9 +18,9 @@ from micropython import const
 from knockcore import evening as ledger
 from knockfw import screens as S
 from knockfw import text
+from knockfw.buttons import STEPS
 from knockfw.fonts import large, medium, small
 from knockfw.strings import t
-from knockfw.ui import STEPS
 
 _ROWS = const(3)  # 32-pixel rows on a page
 

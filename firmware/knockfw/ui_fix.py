@@ -4,8 +4,8 @@
 #          new hand (knockfw.ui_hand); Up/Down: back to the list
 # Opened with the index of the hand to show selected (None: the last one).
 from knockfw import screens as S
+from knockfw.buttons import SEATS, STEPS
 from knockfw.strings import t
-from knockfw.ui import SEATS, STEPS
 
 
 class Activity:

@@ -22,9 +22,9 @@ from knockcore.errors import say
 from knockcore.hand import MAX_COUNT
 from knockfw import screens as S
 from knockfw import text
+from knockfw.buttons import SEATS, STEPS
 from knockfw.fonts import large, medium, small
 from knockfw.strings import t
-from knockfw.ui import SEATS, STEPS
 
 GIN_START = 50  # the others' counts after a gin (a knock's start at 0, the knocker's at the limit)
 FIVE = 5  # Up / Down held

@@ -3,8 +3,8 @@
 from micropython import const
 
 from knockfw import screens as S
+from knockfw.buttons import STEPS
 from knockfw.strings import t
-from knockfw.ui import STEPS
 
 _ALWAYS = const(0)
 _PLAYING = const(1)  # a game that is not over

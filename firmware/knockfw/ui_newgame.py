@@ -7,8 +7,8 @@
 #             held: back to the method
 #   roles:    A/B/C answers the question on the screen; Up/Down back
 from knockfw import screens as S
+from knockfw.buttons import SEATS, STEPS
 from knockfw.strings import t
-from knockfw.ui import SEATS, STEPS
 
 # The questions asked per method: (start key, question)
 ROLES = {

@@ -5,9 +5,9 @@
 #   game over: A   the next game; B   the evening (knockfw.ui_evening)
 from knockfw import screens as S
 from knockfw import text
+from knockfw.buttons import SEATS, STEPS
 from knockfw.fonts import large, medium, small
 from knockfw.strings import t
-from knockfw.ui import SEATS, STEPS
 
 
 class Activity:

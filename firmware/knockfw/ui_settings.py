@@ -5,22 +5,23 @@
 from knockcore.rules import CHOICES, PRESETS, resolve
 from knockfw import screens as S
 from knockfw import text
+from knockfw.buttons import STEPS
 from knockfw.fonts import medium
-from knockfw.strings import LANGS, t
-from knockfw.ui import STEPS
+from knockfw.settings import LANGS, M3_TARGETS, SLEEPS, STAKES, TARGETS
+from knockfw.strings import t
 
 # (key, values in the order A steps through them): the game options of knockcore.rules (the
-# targets offered are the device's choice), then the app's own settings.
+# targets offered are the device's choice, knockfw.settings), then the app's own settings.
 ITEMS = (
     ("preset", PRESETS),
-    ("target", (100, 150, 200, 250, 300, 50)),
-    ("m3_target", (200, 250, 300, 400, 500, 100, 150)),
+    ("target", TARGETS),
+    ("m3_target", M3_TARGETS),
     ("m1_extra", CHOICES["m1_extra"]),
     ("m3_formula", CHOICES["m3_formula"]),
     ("m3_penalty_on", CHOICES["m3_penalty_on"]),
     ("lang", LANGS),
-    ("sleep_s", (30, 60, 120, 300, 600, 1800)),  # the default first (hardware/POWER.md)
-    ("stake", (0, 1, 10, 100)),  # money per point on the Evening screen, in hundredths
+    ("sleep_s", SLEEPS),
+    ("stake", STAKES),  # money per point on the Evening screen, in hundredths
 )
 _APP = ("lang", "sleep_s", "stake")  # the keys that are settings of their own, not game options
 

@@ -6,8 +6,6 @@ if "micropython" not in _sys.modules:
     try:
         import micropython as _mp  # noqa: F401  (only exists under MicroPython)
     except ImportError:
-        import types as _types
+        from knockbox import mpstub as _mpstub
 
-        _stub = _types.ModuleType("micropython")
-        _stub.const = lambda x: x  # type: ignore[attr-defined]
-        _sys.modules["micropython"] = _stub
+        _sys.modules["micropython"] = _mpstub

@@ -9,7 +9,7 @@ from knockbox.bounds import GAME_EVENTS_MAX, HANDS_MAX
 from knockbox.players import from_device
 from knockcore import events
 from knockcore.errors import GameError
-from knockcore.proto import NAME_MAX
+from knockfw.settings import NAME_MAX
 
 MAX_INT = (1 << 63) - 1  # SQLite's largest integer: game ids, epochs, seqs, gids
 

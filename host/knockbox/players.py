@@ -28,7 +28,7 @@ import unicodedata
 
 from knockbox.confusables import PROTOTYPES
 from knockbox.textsafe import visible
-from knockcore.proto import NAME_MAX
+from knockfw.settings import NAME_MAX
 
 SEATS = "ABC"  # a seat's button, for a name the device left empty ("Seat B")
 _LONG = 8 * NAME_MAX  # of a device's name, what is looked at (the rest cannot be kept)

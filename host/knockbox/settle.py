@@ -13,9 +13,9 @@ import decimal
 
 from knockbox.usererror import UserError
 from knockcore import evening as ledger
-from knockcore.proto import STAKE_MAX
+from knockfw.settings import STAKE_MAX
 
-# money per point at most, in whole units of the currency (knockcore's STAKE_MAX is the same
+# money per point at most, in whole units of the currency (knockfw.settings' STAKE_MAX is the same
 # limit in hundredths, as the device keeps a stake)
 PER_POINT_MAX = STAKE_MAX // 100
 STAKE_HELP = (

@@ -24,7 +24,7 @@ from kit.clirun import db_rows
 from kit import mp
 from kit.device import build
 from emu_device import LATCH
-from knockbox.link.rawrepl import Board
+from knockbox.link.rawrepl import RawRepl
 
 NOT_A_MODULE = b"knockfw: this copy was cut short"
 RST = {"badger": 21, "pico-epd": 12}
@@ -45,7 +45,7 @@ def break_module(dev, name="ui_menu"):
     """Through the raw REPL (Ctrl-C stops the app): a module the app imports later replaced by
     bytes that are no module, then a soft reset (the app again), until its first frame."""
     n = dev.refreshes()
-    b = Board(dev.tty)
+    b = RawRepl(dev.tty)
     try:
         b.write("knockfw/%s.mpy" % name, NOT_A_MODULE)
         b.restart()
@@ -304,7 +304,7 @@ def test_the_watchdog_is_fed_and_stopped_by_ctrl_c(device_factory):
     assert dev.wait_refresh(0, 120)
     dev.wait_quiet(300)
     boot = dev.boot()
-    b = Board(dev.tty)  # Ctrl-C, as `knockbox deploy` and mpremote send it
+    b = RawRepl(dev.tty)  # Ctrl-C, as `knockbox deploy` and mpremote send it
     try:
         ctrl = int(b.run("import machine\nprint(machine.mem32[%d])" % WDT_CTRL))
         assert not ctrl & (1 << 30), "Ctrl-C left the watchdog running"
@@ -322,7 +322,7 @@ def test_the_watchdog_is_fed_and_stopped_by_ctrl_c(device_factory):
     assert not after
     assert dev.boot() == boot
     # a deploy onto the running app (its watchdog armed again by the soft reset)
-    b = Board(dev.tty)
+    b = RawRepl(dev.tty)
     try:
         b.restart()
     finally:
@@ -355,7 +355,7 @@ except MemoryError as e:
 
 def test_a_memory_error_while_the_fault_is_handled_still_ends_off_then_restarted(device_factory):
     dev, boot = badger_on_battery(device_factory)
-    b = Board(dev.tty)
+    b = RawRepl(dev.tty)
     try:
         b.t.exec_raw_no_follow(HEAP_FULL)
     finally:
@@ -370,7 +370,7 @@ def test_a_board_that_cannot_be_made_on_battery_still_switches_off(device_factor
     a press powers the Badger on, it fails again and is off again; on USB the REPL is left with
     the traceback, the watchdog stopped, and the faults are on flash."""
     dev, boot = badger_on_battery(device_factory)
-    b = Board(dev.tty)
+    b = RawRepl(dev.tty)
     try:
         b.write("knockfw/uc8151.mpy", NOT_A_MODULE)
         b.restart()  # a soft reset: main.py again, the latch kept high
@@ -385,7 +385,7 @@ def test_a_board_that_cannot_be_made_on_battery_still_switches_off(device_factor
     assert wait_for(lambda: dev.boot() > boot, 60)
     assert wait_for(lambda: dev.pico.status().get("usb_connected"), 60)
     dev.sleep(3000)
-    b = Board(dev.tty)
+    b = RawRepl(dev.tty)
     try:
         got = json.loads(
             b.run(
@@ -429,7 +429,7 @@ def test_the_watchdog_resets_a_hung_loop_and_the_next_boot_shows_the_fault(
     assert dev.wait_refresh(0, 120)
     dev.wait_quiet(300)
     boot = dev.boot()
-    b = Board(dev.tty)
+    b = RawRepl(dev.tty)
     try:
         b.t.exec_raw_no_follow(HANG)
     finally:

@@ -23,6 +23,7 @@ STORE_MODULES = [
     "knockfw.store",
     "knockfw.board",
     "knockfw.strings",
+    "knockfw.settings",
 ]
 HEAP = "%dk" % budgets.HEAP_KB  # the unix port's heap: the device's budget (bench/budgets.py)
 

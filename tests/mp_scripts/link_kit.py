@@ -16,6 +16,7 @@ from micropython import const
 from knockfw import link as L
 from simflash import RAMBlockDevice, mount
 from knockfw.journal import Journal
+from knockfw.settings import check as check_settings
 from knockfw.store import Store
 
 _POLL = const(3)  # MP_STREAM_POLL
@@ -99,11 +100,7 @@ class App:
         self.erase_done = None
 
     def apply_settings(self, d):
-        for k in d:
-            if k not in self.settings:
-                raise ValueError("settings: unknown field %r" % (k,))
-        if "roster" in d and (not isinstance(d["roster"], list) or len(d["roster"]) < 3):
-            raise ValueError("settings: roster must list 3 to 16 names")
+        check_settings(d)  # the app's own check
         self.settings.update(d)
 
     def request_erase(self, done):

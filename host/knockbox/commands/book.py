@@ -18,6 +18,7 @@ import os
 from knockbox.bounds import listed
 from knockbox.commands.common import add_db_option, default_lang, open_history, open_in_browser
 from knockbox.plural import count
+from knockfw.settings import LANGS
 
 HELP = "write the group's book: a folder of pages of every evening and player"
 DESCRIPTION = __doc__.split("\n", 1)[1]
@@ -35,7 +36,7 @@ def arguments(p):
     add_db_option(p)
     p.add_argument(
         "--lang",
-        choices=("en", "ru"),
+        choices=LANGS,
         help="language of the pages (default: from the locale, else en)",
     )
     p.add_argument(

@@ -8,6 +8,7 @@ import os
 
 from knockbox.usererror import UserError
 from knockbox.history import MAX_INT
+from knockfw.settings import LANGS
 
 
 def add_db_option(p):
@@ -31,7 +32,7 @@ def default_lang():
 def add_lang_option(p, what="the rules core's messages"):
     p.add_argument(
         "--lang",
-        choices=("en", "ru"),
+        choices=LANGS,
         default=None,
         help="language of %s (default: from the locale)" % what,
     )

@@ -4,7 +4,8 @@ device; with no options, print the device's settings."""
 import json
 
 from knockbox.usererror import UserError
-from knockcore.proto import SLEEP_MAX, SLEEP_MIN
+from knockcore.rules import PRESETS
+from knockfw.settings import LANGS, SLEEP_MAX, SLEEP_MIN
 
 HELP = "send settings to the device: roster, rules, language, sleep time, stake"
 SLEEP_RANGE = (SLEEP_MIN, SLEEP_MAX)  # seconds, what the device accepts
@@ -16,13 +17,13 @@ def arguments(p):
 
     add_port_options(p)
     p.add_argument("--roster", nargs="+", metavar="NAME", help="player names to choose from")
-    p.add_argument("--preset", choices=("seed", "classic"), help="rules preset for new games")
+    p.add_argument("--preset", choices=PRESETS, help="rules preset for new games")
     p.add_argument(
         "--rules",
         metavar="JSON",
         help='rules spec, e.g. \'{"preset": "classic", "knock_limit": 7}\'',
     )
-    p.add_argument("--lang", choices=("en", "ru"), help="language of the device's screens")
+    p.add_argument("--lang", choices=LANGS, help="language of the device's screens")
     p.add_argument(
         "--sleep", type=int, metavar="S", help="idle seconds before power-off, %d..%d" % SLEEP_RANGE
     )
@@ -80,7 +81,8 @@ def notes(names):
 
 
 def settings(args):
-    """The settings to send: {"roster", "rules", "lang", "sleep_s", "stake"} as given."""
+    """The settings to send: {"roster", "rules", "lang", "sleep_s", "stake"} as given, checked
+    as the device checks them (knockfw.settings.check), or UserError."""
     new = {}
     if args.roster is not None:
         new["roster"] = roster(args.roster)
@@ -99,6 +101,12 @@ def settings(args):
         from knockbox.settle import parse_stake
 
         new["stake"] = parse_stake(args.stake, "--stake", off=True)
+    from knockfw.settings import check
+
+    try:
+        check(new)
+    except ValueError as e:  # what the device would refuse, refused before the port is opened
+        raise UserError(str(e)) from None
     return new
 
 

@@ -20,6 +20,7 @@ from knockbox.commands.common import (
 )
 from knockbox.files import write_whole
 from knockbox.plural import count
+from knockfw.settings import LANGS
 
 HELP = "write an HTML report with charts of an evening's games"
 DESCRIPTION = __doc__.split("\n", 1)[1]
@@ -34,7 +35,7 @@ def arguments(p):
     )
     p.add_argument(
         "--lang",
-        choices=("en", "ru"),
+        choices=LANGS,
         help="language of the page (default: from the locale, else en)",
     )
     from knockbox.settle import STAKE_HELP

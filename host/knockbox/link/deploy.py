@@ -28,14 +28,17 @@ from knockbox.usererror import UserError
 from knockbox.build.manifest import load as load_manifest
 from knockbox.link.rawrepl import RawRepl
 from knockcore.proto import BOARDS
+from knockfw import BOARD_FILE as _BOARD_FILE, DATA, SNAP_FILE as _SNAP_FILE
+from knockfw.board import named as board_of  # a board.json read as the firmware reads it
 
 MIN_VERSION = (1, 28)
 HASHES_FILE = "knockbox.manifest.json"  # what the last deploy copied, with sha256
 OLD_LIB = "lib"  # where deploys before the packages moved to the root put them
 OLD_HASHES_FILE = OLD_LIB + "/" + HASHES_FILE
-BOARD_FILE = "data/board.json"
-SNAP_FILE = "data/snap.json"
-NOT_OURS = ("data", OLD_LIB)  # never a package folder of the build: the user's games, /lib
+# the device's files (knockfw's names), as the raw REPL names them: from the root, no "/"
+BOARD_FILE = _BOARD_FILE[1:]
+SNAP_FILE = _SNAP_FILE[1:]
+NOT_OURS = (DATA[1:], OLD_LIB)  # never a package folder of the build: the user's games, /lib
 # --board: a board's name (knockcore.proto.BOARDS: what /data/board.json holds), or a short one
 CHOICES = dict({b: b for b in BOARDS}, badger="badger2040")
 ARCHS = (
@@ -276,13 +279,6 @@ def board_json(choice, current):
         except (ValueError, RecursionError):  # (not JSON, not UTF-8, nested too deep)
             pass
     return json.dumps({"board": BOARDS[0]}).encode()
-
-
-def board_of(board_json_bytes):
-    """The board a /data/board.json picks, as the firmware reads it (knockfw.board.chosen(): "_"
-    read as "-", a name it does not know as the first of BOARDS)."""
-    v = str(json.loads(board_json_bytes).get("board")).replace("_", "-")
-    return v if v in BOARDS else BOARDS[0]
 
 
 # ---- the command ------------------------------------------------------------------------------

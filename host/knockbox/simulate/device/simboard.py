@@ -238,7 +238,7 @@ class SimDisplay(framebuf.FrameBuffer):
 class Board(knockfw.Board):
     name = "sim"
     active_low = False
-    data_dir = "/data"  # the flash image is mounted here, as the Pico's littlefs folder
+    # data_dir: the flash image is mounted there, as the Pico's littlefs folder
 
     def __init__(self, sim_dir=None, flash_blocks=128, flash_path=None):
         if sim_dir is None:

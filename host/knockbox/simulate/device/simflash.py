@@ -8,6 +8,8 @@
 
 from micropython import const
 
+from knockfw import DATA
+
 _BS = const(4096)  # the rp2 flash block (sector) size
 _FF256 = b"\xff" * 256
 PROG = 256  # the rp2 port mounts its flash with VfsLfs2(bdev, progsize=256)
@@ -102,7 +104,7 @@ class FileBlockDevice(RAMBlockDevice):
         self._f.close()
 
 
-def mount(bdev, where="/data", fresh=False):
+def mount(bdev, where=DATA, fresh=False):
     """Mount bdev with littlefs v2 at `where` as rp2 does, formatting it if it holds none (or
     always: fresh=True); whatever was mounted at `where` is unmounted first."""
     import vfs
