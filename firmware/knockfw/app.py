@@ -39,8 +39,7 @@ class App:
         # activities) may find no room: a piece is kept through the replay and given back
         # (a 1,000-hand journal on the unix port's 192 KB heap needs 140 KB so, 175 without).
         # A fresh heap always has it; one left in pieces by an earlier App (tests) may not.
-        # Then the data folder: the boot's imports are done (the Pico's board drops what made
-        # them quick there: knockfw.rp2board).
+        # Then the data folder.
         self.ui = UI()
         board.mount()
         woke = board.wake_button()

@@ -60,14 +60,12 @@
 # Awake for awake_ms after a press (short: between the presses of a hand the panel's refresh is
 # spent asleep too; hardware/POWER.md has the charge of each).
 #
-# Fast imports (_Imports, rp2 only): MicroPython v1.28 looks a module up with three littlefs
-# stats (a folder? .py? .mpy?) and an open, each a walk through the folder's metadata, for
-# each of the modules before the first screen (bench/bench_pico.py measures the boot). The
-# packages at the root are listed once when this module is imported, and a read-only view of
-# them mounted at /kb, first on sys.path (and knockfw's __path__): the stats are answered from the listing, only the open goes
-# to the flash. The board's mount() drops it again, which the app asks for once its boot's
-# modules are in and before its journal (the boot's peak of RAM): the modules imported later
-# (fewer, and where the panel's refresh hides them) look on the flash.
+# The heap at boot: the panel's framebuffer is allocated in early_buttons(), before the app's
+# imports leave the heap in pieces. Nothing else is held from boot: the app's imports are the
+# boot's peak of RAM, and a piece held through them (or a listing of the modules to answer the
+# import system's littlefs stats, whose garbage, a path string a stat and an exception a miss,
+# is left between the modules' code) leaves the journal's replay without the pieces it needs
+# with 100 KB held (bench/bench_pico.py's heap budget).
 import os
 import sys
 import time
@@ -84,7 +82,6 @@ _early_at = None  # its ticks_ms (when boot.py first saw it)
 _latched: tuple = ()  # early_buttons(): (Buttons sampled since boot.py, their pins, the reader)
 _w = None  # early_buttons(): the name of the W board the board file's probe found, else None
 _fb = None  # the panel's framebuffer (296 x 128 / 8 bytes), kept from boot: in one piece
-_room = None  # heap kept in one piece from boot until the app's imports are done (mount())
 _K = const(7)  # ADC conversions a ring entry: 9.6 ms
 _LOG = const(10)  # each ring 2 ** 10 bytes: _N entries, 2.4 s of levels between two polls
 # (the longest gaps seen: at the flash's worst timing, and while a slow laptop took a sync's
@@ -119,72 +116,8 @@ _WATCHDOG_SCRATCH4 = const(0x4005801C)  # WATCHDOG_BASE + SCRATCH4 (4.7)
 _WDT_MAGIC = const(0x6AB73121)  # pico-sdk watchdog.c: WATCHDOG_NON_REBOOT_MAGIC
 _LEVELS = const(0x22222222)  # in an INTR word: each GPIO's level-high bit
 _GPIO_IN = const(0xD0000004)  # SIO_BASE + GPIO_IN (2.3.1.7): the pads' input levels
-_DIR = const(0x4000)  # a stat's st_mode: a folder (S_IFDIR), a file (S_IFREG)
-_FILE = const(0x8000)
-_ROOM_BYTES = const(12288)  # _room
 _FB_BYTES = const(296 * 128 // 8)  # the panel's framebuffer (the Badger's UC8151)
 _dma: tuple = ()  # the ring's DMA channels and buffer, kept (a collected channel is closed)
-
-
-class _Imports:
-    # A read-only view of the packages at the root for the import system (see the header):
-    # stat() a dict's lookup of one listing of them, open() the built-in: C called straight
-    # from the import system, no frame of our own and next to no heap a module (its garbage,
-    # spread between the modules' code, would leave the heap in pieces). A module's name
-    # without its ending is there too, as a file: the import system only asks whether it is a
-    # folder, so one miss a module (its .py) instead of two. It lists as empty.
-    def __init__(self):
-        self.d: dict = {}
-        self._list("", (_DIR, 0, 0, 0, 0, 0, 0, 0, 0, 0), (_FILE, 0, 0, 0, 0, 0, 0, 0, 0, 0))
-        self.stat = self.d.__getitem__  # (a miss: KeyError, which the import system takes)
-        self.open = open
-
-    def _list(self, d, folder, file):
-        for e in os.ilistdir(d or "/"):
-            p = d + "/" + e[0]
-            if e[1] != _DIR:
-                self.d[p] = file
-                if p[-4:] == ".mpy":
-                    self.d[p[:-4]] = file
-            elif d or e[0] != knockfw.DATA[1:]:  # (the user's data: not code, and it changes)
-                self.d[p] = folder
-                self._list(p, folder, file)
-
-    def mount(self, *args):
-        pass
-
-    umount = mount
-
-    def ilistdir(self, p):
-        return iter(())
-
-
-if sys.platform == "rp2":  # (once a boot: a soft reset unmounts it)
-    try:
-        import vfs
-
-        vfs.mount(_Imports(), "/kb")
-        sys.path.insert(0, "/kb")
-        knockfw.__path__ = "/kb/knockfw"  # type: ignore[attr-defined]
-    except Exception:  # noqa: BLE001 - slower imports, nothing worse
-        pass
-del _Imports  # (the view holds what it needs: all of it goes with it, _slow())
-
-
-def _slow():
-    # The listing dropped once the first screen's modules are in (its RAM back): the imports
-    # after it look on the flash again (see the header).
-    try:
-        import vfs
-
-        vfs.umount("/kb")
-        sys.path.remove("/kb")
-        for m in sys.modules.values():
-            p = getattr(m, "__path__", "")
-            if p[:3] == "/kb":
-                m.__path__ = p[3:]  # type: ignore[assignment]
-    except Exception:  # noqa: BLE001 - not mounted (the unix port, a second board)
-        pass
 
 
 def _ring(gpio, taps):
@@ -316,11 +249,10 @@ def early_buttons(pins, names, pull, pressed, seen=None, at=None, probe=None):
     ticks_ms at; none: read now, the pins set up); then the sampler started (_ring), so that a
     press made while the app is still being imported counts too (Board().latched_buttons()
     hands the Buttons reading the samples over)."""
-    global _early, _early_at, _latched, _w, _fb, _room
+    global _early, _early_at, _latched, _w, _fb
     P = machine.Pin
     if _fb is None:  # before the heap is in pieces (the app's imports, its journal)
         _fb = bytearray(_FB_BYTES)
-        _room = bytearray(_ROOM_BYTES)
     if probe and _w is None:
         _w = probe()
     pins_on = dict((n, P(pins[n], P.IN, pull)) for n in names)
@@ -445,12 +377,7 @@ class Rp2Board(knockfw.Board):
         return w
 
     def mount(self):
-        # The rp2 firmware mounts littlefs at / on boot; make sure the data folder exists. The
-        # app asks once its boot's modules are in, before its journal: the imports' listing is
-        # dropped then (see the header).
-        global _room
-        _slow()
-        _room = None
+        # The rp2 firmware mounts littlefs at / on boot; make sure the data folder exists.
         try:
             os.mkdir(self.data_dir)
         except OSError:
