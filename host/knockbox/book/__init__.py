@@ -54,11 +54,14 @@ The book's parts, each a class or module by its role, composed by Book (one upda
                     each was made from), and in what order
 """
 
+from __future__ import annotations
+
 import contextlib
 import gc
 import hashlib
 import json
 import os
+from typing import Any
 
 from knockbox import locks, ratings
 from knockbox.book import render, workers
@@ -84,12 +87,14 @@ class Book:
     """One build of the book in folder (see the module's doc): the Folder, the Store of sums and
     the Pages, run in order."""
 
-    def __init__(self, h, folder, lang="en", jobs=1, progress=None):
+    def __init__(self, h, folder, lang: str = "en", jobs: int = 1, progress=None) -> None:
         self.h, self.lang, self.jobs = h, lang, jobs
         self.progress = progress or (lambda part, done, total: None)
         self.version = version()
         self.folder = Folder(folder, self.version, lang)
-        self.later = None  # (worker processes, [(n, inputs, page to come)]): see _wait()
+        self.later: tuple[Any, list[Any]] | None = (
+            None  # (worker processes, [(n, inputs, page to come)]): see _wait()
+        )
 
     def build(self):
         rows = _rows(self.h)
@@ -202,7 +207,7 @@ class Book:
         self.store.put(made, set(kept) - {k.key for k in keys.values()})
         return keys
 
-    def _wait(self):
+    def _wait(self) -> None:
         """Write the evening pages the worker processes made meanwhile."""
         if self.later:
             pool, pending = self.later
@@ -229,7 +234,7 @@ class Book:
         pool.close()
         pool.join()
 
-    def _player(self, name, inputs, keys, rating, rated):
+    def _player(self, name, inputs, keys, rating, rated) -> None:
         """The player's page, unless it is as made; inputs: the sums' inputs of the player's
         evenings."""
         path = "players/" + self.pages.page[name]
@@ -245,7 +250,7 @@ class Book:
         if not self.folder.fresh(path, inputs):
             self.folder.put(path, self.pages.player(name, vs, keys, rating, rated), inputs)
 
-    def _index(self, rows, keys, tab, names):
+    def _index(self, rows, keys, tab, names) -> None:
         """The index (the latest INDEX evenings) and, in a book of more, the page of each year
         whose evenings changed."""
         # the latest first: the evenings in the order of their first games (an evening keeps
@@ -286,7 +291,7 @@ def _rows(h):
     ).fetchall()
 
 
-def build(h, folder, lang="en", jobs=1, progress=None):
+def build(h, folder, lang: str = "en", jobs: int = 1, progress=None):
     """Bring the book in folder up to date with history h; returns {"evenings", "players",
     "written", "kept", "removed", "anew", "foreign"}. jobs: processes making evening pages at
     once; progress: see the module's doc. One build per folder at a time: knockbox.locks.Busy

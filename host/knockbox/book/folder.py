@@ -12,14 +12,20 @@ page of the book goes that the manifest does not list is not the book's: the bui
 writing anything over it. The book writes only inside its folder: a folder of it (evenings/,
 players/, years/) that is a link is refused."""
 
+from __future__ import annotations
+
 import hashlib
 import json
 import os
 import re
 import time
+from typing import TYPE_CHECKING
 
 from knockbox.usererror import UserError
 from knockbox.files import write_whole
+
+if TYPE_CHECKING:
+    from knockbox.records import Record
 
 FORMAT = "knockbox-book/2"  # 1: each evening's sums in the manifest (read as 2: they are not)
 FORMATS = ("knockbox-book/1", FORMAT)
@@ -35,13 +41,13 @@ class Folder:
     """The folder a book is built in: its manifest as the last build left it (old) and the pages
     of this build (pages), with counts of the pages written, kept and removed."""
 
-    def __init__(self, path, version, lang):
+    def __init__(self, path, version, lang) -> None:
         self.path, self.version, self.lang = path, version, lang
         self.anew = False  # the folder's pages were made by another knockbox or language
-        self.foreign = []  # the manifest's entries left alone: not pages the book makes
+        self.foreign: list[str] = []  # the manifest's entries left alone: not pages the book makes
         self.old = self._manifest()
-        self.pages = {}  # path -> {"sha256", "size", "mtime", "inputs"}
-        self.planned = set()  # pages to come, listed in the manifest on disk
+        self.pages: dict[str, Record] = {}  # path -> {"sha256", "size", "mtime", "inputs"}
+        self.planned: set[str] = set()  # pages to come, listed in the manifest on disk
         self.written = self.kept = self.removed = 0
         self._saved = time.monotonic()  # when the manifest was last written
 
@@ -100,7 +106,7 @@ class Folder:
         root = os.path.realpath(self.path)
         return os.path.realpath(os.path.join(root, path)).startswith(root + os.sep)
 
-    def _adopt(self, pages):
+    def _adopt(self, pages) -> None:
         """A first build's pages that a knockbox of before the manifest listed every page first
         left (the folder was empty or a book's when it began): into pages, to be made again or
         removed."""
@@ -144,7 +150,7 @@ class Folder:
                 "folder; move it away" % (full, "a link" if os.path.islink(full) else "a file")
             )
 
-    def make(self, sub):
+    def make(self, sub) -> None:
         """Make the folder sub (one of FOLDERS) if it is not there."""
         self._own(sub)
         os.makedirs(os.path.join(self.path, sub), exist_ok=True)
@@ -164,7 +170,7 @@ class Folder:
             self.planned.update(new)
             self._write_manifest()
 
-    def fresh(self, path, inputs):
+    def fresh(self, path, inputs) -> bool:
         """Whether path is as the manifest says and was made from these inputs (then kept)."""
         old = self.old["pages"].get(path)
         if not old or old.get("inputs") != inputs:
@@ -218,7 +224,7 @@ class Folder:
         if time.monotonic() - self._saved >= CHECKPOINT:
             self._write_manifest()
 
-    def stopped(self):
+    def stopped(self) -> None:
         """The build stopped (Ctrl-C, an error): the manifest says the pages written so far,
         so that the next build keeps them (as best it can: a full disk may refuse it)."""
         try:
@@ -226,7 +232,7 @@ class Folder:
         except (OSError, UserError):
             pass
 
-    def finish(self):
+    def finish(self) -> None:
         """Remove the pages the last build made and this one did not; write the manifest."""
         for path in sorted((set(self.old["pages"]) | self.planned) - set(self.pages)):
             try:
@@ -238,7 +244,7 @@ class Folder:
         self.foreign = [p for p in self.foreign if p not in self.pages]
         self._write_manifest(final=True)
 
-    def _write_manifest(self, final=False):
+    def _write_manifest(self, final: bool = False) -> None:
         """The manifest as things stand: the pages written by this build, the last build's
         pages not made again yet, the pages to come; partial until a first build is done."""
         pages = dict(self.old["pages"])

@@ -3,6 +3,8 @@ player's page, rendered from the evenings' sums (knockbox.book.sums) and the rat
 players' page names (pages()); version(), what the pages are made by. An evening's page is the
 report's (knockbox.book.workers.make_evening)."""
 
+from __future__ import annotations
+
 import hashlib
 import importlib.metadata
 import os
@@ -41,7 +43,7 @@ def version():
     return h.hexdigest()[:16]
 
 
-def slug(name):
+def slug(name) -> str:
     """A player's page name: the name's letters and digits in ASCII, and 64 bits of a hash of
     the whole name (lower case: the same whatever the file system's case or script)."""
     base = re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-")[:40] or "player"
@@ -72,7 +74,7 @@ class Pages:
     player's page name}. keys (each method's argument): {evening number: sums.Summed}, as the
     build reads them."""
 
-    def __init__(self, store, lang, page):
+    def __init__(self, store, lang, page) -> None:
         self.store, self.lang, self.page = store, lang, page
         self.words = LANGS[lang]
         self.env = templating.environment(os.path.join(_HERE, "templates"))

@@ -16,6 +16,8 @@ A player's page and the index add these up in SQL. When the history cannot be wr
 read-only file) the sums of this build are kept in memory instead.
 """
 
+from __future__ import annotations
+
 import json
 import sqlite3
 from typing import NamedTuple
@@ -106,7 +108,7 @@ class Summed(NamedTuple):
 class EveningSums:
     """The sums of a history h's evenings (see the module's doc)."""
 
-    def __init__(self, h):
+    def __init__(self, h) -> None:
         self.h, self.db = h, h.db
         try:
             with h.transaction():
@@ -119,7 +121,7 @@ class EveningSums:
         """{evening: inputs} of the sums kept."""
         return dict(self.db.execute("SELECT evening, inputs FROM book_evenings"))
 
-    def put(self, made, gone=()):
+    def put(self, made, gone=()) -> None:
         """Keep made {evening: (inputs, sums())} in place of what was kept for those evenings,
         and drop the evenings gone."""
         if not made and not gone:

@@ -3,6 +3,8 @@ a line over a grid with round-number ticks. A player's page is made again after 
 player plays, so its charts must cost next to nothing (matplotlib's take a tenth of a second
 each); the evening pages keep the report's matplotlib charts."""
 
+from __future__ import annotations
+
 import math
 from xml.sax.saxutils import escape
 
@@ -12,7 +14,7 @@ W, H = 920, 290  # the drawing's units (it scales to the page's width)
 LEFT, RIGHT, TOP, BOTTOM = 64, 14, 12, 46
 
 
-def ticks(lo, hi, most=7):
+def ticks(lo, hi, most: int = 7):
     """Round-number ticks (1, 2 or 5 times a power of ten) covering lo..hi."""
     if hi <= lo:
         lo, hi = lo - 1, hi + 1
@@ -33,7 +35,7 @@ def _num(v):
     return ("%d" % v if float(v).is_integer() else "%g" % v).replace("-", "\u2212")
 
 
-def line(xs, ys, colour, xlabel, ylabel, name, zero=True, integer_x=True):
+def line(xs, ys, colour, xlabel, ylabel, name, zero: bool = True, integer_x: bool = True):
     """A line through (xs, ys) with its axes, as SVG text; dots on the points when few."""
     yt = ticks(min(ys + [0] if zero else ys), max(ys + [0] if zero else ys))
     xt = [

@@ -2,6 +2,8 @@
 Ctrl-C while the book is built: the workers ignore it, the build stops them (stop()) and only
 the first Ctrl-C counts (one_interrupt())."""
 
+from __future__ import annotations
+
 import contextlib
 import datetime
 import multiprocessing
@@ -13,7 +15,7 @@ from knockbox.book.words import LANGS
 _HISTORIES: dict = {}  # a worker process's history, opened once
 
 
-def make_evening(h, n, ids, lang, page=True, summ=True):
+def make_evening(h, n, ids, lang, page: bool = True, summ: bool = True):
     """(page, sums) of evening n: page None if n is None or not page, sums None if not
     summ."""
     rows = h.games(ids=ids, detail=True)
@@ -55,7 +57,7 @@ def pool(n):
         signal.signal(signal.SIGINT, old)
 
 
-def stop(workers):
+def stop(workers) -> None:
     """End the worker processes now, whatever they are doing (a second Ctrl-C meanwhile is
     not another traceback)."""
     old = signal.signal(signal.SIGINT, signal.SIG_IGN)

@@ -40,12 +40,15 @@ It waits SLICE at a time (Patient): SQLite's own wait, in C, would not hear Ctrl
 An SQLite error that reaches the command line (a damaged file) is said by unreadable().
 """
 
+from __future__ import annotations
+
 import contextlib
 import json
 import os
 import sqlite3
 import sys
 import time
+from typing import Any
 
 from knockbox.usererror import UserError
 from knockbox.fromevents import MAX_INT as MAX_INT  # (its home for the commands)
@@ -93,11 +96,11 @@ WAIT_MAX = 300.0  # seconds waited in all
 SLICE = 0.2  # seconds SQLite waits for a lock at a time: Ctrl-C is heard between two
 
 
-def _locked(e):
+def _locked(e) -> bool:
     return "locked" in str(e)
 
 
-def unreadable(e):
+def unreadable(e) -> str:
     """What to say of an SQLite error met reading the history (sqlite3.DatabaseError that
     reached the command line): the file is damaged, or another knockbox kept it locked."""
     where = _opened[-1] if _opened else "the history"
@@ -142,7 +145,7 @@ def _again(step):
 
 
 class History(Queries):
-    def __init__(self, path=None, create=True):
+    def __init__(self, path=None, create: bool = True) -> None:
         self.path = path or default_path()
         _opened.append(self.path)
         if not create and not os.path.exists(self.path):
@@ -215,7 +218,7 @@ class History(Queries):
             for sql in INDEXES_2.values():
                 self.db.execute(sql.replace("INDEX", "INDEX IF NOT EXISTS", 1))
 
-    def _upgrade_from_1(self):
+    def _upgrade_from_1(self) -> None:
         run_script(self.db, TABLES_2)
         starts = []
         for dev, epoch, seq, body in self.db.execute(
@@ -233,7 +236,7 @@ class History(Queries):
             self.evenings.set(row_id, self.evenings.of_device_game(dev, epoch, gid))
         self.evenings.renumber()
 
-    def close(self):
+    def close(self) -> None:
         self.db.close()
 
     @contextlib.contextmanager
@@ -283,6 +286,7 @@ class History(Queries):
         delete. A device's game comes back as its copies have it now (a sync while it was
         deleted counts: knockbox.history.copies). Returns their ids; UserError if there is
         none, or for an id that is not a deleted game."""
+        gone: list[Any]  # rows of the gone table (none is None once checked)
         if ids:
             gone = [self.rows.gone(row_id=i) for i in ids]
             bad = [str(i) for i, g in zip(ids, gone) if g is None or g["why"] != "deleted"]
@@ -329,7 +333,7 @@ class History(Queries):
         self.db.execute("INSERT OR REPLACE INTO meta VALUES ('last_delete', ?)", (str(n),))
         return n
 
-    def _rollback(self):
+    def _rollback(self) -> None:
         if self.db.in_transaction:
             try:
                 self.db.execute("ROLLBACK")

@@ -32,6 +32,8 @@ one date (meta.synced, else today) do. export writes each game's evening as its 
 game's: "DEVICE/EPOCH/SEQ" of the evening record), so export -> import gives the same evenings.
 """
 
+from __future__ import annotations
+
 import contextlib
 import datetime
 import os
@@ -74,9 +76,9 @@ class ImportedGame:
     """One record made ready to store: rec (without meta), status, error, synced, updated,
     evening (key or None), key ((device, epoch, gid) or None), apart (replaced: off any key)."""
 
-    derived: "derived.Derived | None" = None  # (None: a game its history had refused)
+    derived: derived.Derived | None = None  # (None: a game its history had refused)
 
-    def __init__(self, obj, today):
+    def __init__(self, obj, today) -> None:
         if not isinstance(obj, dict):
             raise ValueError("not a game record (a JSON object)")
         meta = obj.get("meta", {})
@@ -206,7 +208,7 @@ def into(path, files, stdin=None, err=None):
     return run(History(path), files, stdin, err)
 
 
-def _place(new, path):
+def _place(new, path) -> bool:
     """Give the file new the name path unless a file has it (then False): a hard link, which
     never replaces a file; where the file system has none, a rename after a last look."""
     try:
@@ -277,7 +279,7 @@ def _game(path, n, obj, today):
         ) from None
 
 
-def _who(obj):
+def _who(obj) -> str:
     """ " (Ann, Bob, Cy)": the players of a record, for its message (a name on one line)."""
     if isinstance(obj, dict) and isinstance(obj.get("players"), list):
         return " (%s)" % ", ".join(
@@ -388,7 +390,7 @@ def _more(have, rec):
     return False if a[: len(b)] == b else None
 
 
-def _copy(h, g, rec, row, changes, key=None):
+def _copy(h, g, rec, row, changes, key=None) -> str:
     """A copy of a device's game (knockbox.history.copies), or of a game typed in that went
     on (key): kept among its copies, and the game is the copy chosen; a deleted game comes
     back."""

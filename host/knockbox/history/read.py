@@ -3,7 +3,10 @@ ask for, each by index, nothing replayed. History is a Queries over the file it 
 (knockbox.history says why); the tables are in knockbox.history.schema.
 """
 
+from __future__ import annotations
+
 import json
+from typing import Any
 
 from knockbox.usererror import UserError
 from knockbox.bounds import listed
@@ -33,7 +36,7 @@ _ROW = (
 class Queries:
     """The games as the readers see them, over the history's connection db."""
 
-    def __init__(self, db):
+    def __init__(self, db) -> None:
         self.db = db
 
     def evening(self, n=None, **parts):
@@ -65,7 +68,15 @@ class Queries:
         n, rows = self.evening(None, **parts)
         return rows, n
 
-    def games(self, ids=None, since=None, evening=None, day=None, seats=False, detail=False):
+    def games(
+        self,
+        ids=None,
+        since=None,
+        evening=None,
+        day=None,
+        seats: bool = False,
+        detail: bool = False,
+    ):
         """Game rows (dicts) in the order they were first synced: every game, or those of these
         ids, first synced since a date, of evening number `evening`, or first synced on `day`.
         A row: id, device_id, epoch, gid, replaced, synced, updated, method, players, hands,
@@ -128,14 +139,14 @@ class Queries:
         )
         return said if len(deleted) == len(ids) else msg + "; " + said
 
-    def each_game(self, ids=None, since=None, chunk=500, **parts):
+    def each_game(self, ids=None, since=None, chunk: int = 500, **parts):
         """games(ids, since, **parts) a chunk of rows at a time, in the same order: an export of
         years of games holds one chunk in memory."""
         order = [r["id"] for r in self.games(ids, since)]
         for i in range(0, len(order), chunk):
             yield from self.games(order[i : i + chunk], **parts)
 
-    def _add_seats(self, rows):
+    def _add_seats(self, rows) -> None:
         by_id = {r["id"]: r for r in rows}
         for r in rows:
             r["seats"] = []
@@ -149,12 +160,12 @@ class Queries:
                 c["seat"], c["player"] = t[1], t[2]
                 r["seats"].append(c)
 
-    def game(self, gid, detail=True):
+    def game(self, gid, detail: bool = True):
         """The row of game gid (detail: with its record, standings and play)."""
         return self.games([gid], detail=detail)[0]
 
 
-def _game_row(t, detail):
+def _game_row(t: Any, detail: bool) -> dict[str, Any]:
     d = dict(zip(_ROW, t))
     d["replaced"] = d["gid"] < 0  # the device later had another game under its number
     d["players"] = json.loads(d["players"])
@@ -167,7 +178,7 @@ def _game_row(t, detail):
     return d
 
 
-def standings(row):
+def standings(row: dict[str, Any]) -> dict[str, Any]:
     """The standings of a stored game (a History.games(detail=True) row, worked out when it was
     stored); UserError for a game the rules core refused."""
     if row.get("standings") is None:

@@ -16,6 +16,8 @@ changes. What schema 3 kept becomes:
     of the device's record it was last changed by (games.seq).
 Then the old tables go (history_schema.DROPPED_4)."""
 
+from __future__ import annotations
+
 import json
 
 from knockbox.fromevents import replay_events, same_game, split
@@ -24,7 +26,7 @@ from knockbox.history.schema import named
 from knockbox.history.copies import DEVICE, HISTORY, KEPT, imported
 
 
-def upgrade_from_3(h):
+def upgrade_from_3(h) -> None:
     db = h.db
     last = db.execute("SELECT MAX(id) FROM games").fetchone()[0]
     if last:
@@ -76,7 +78,7 @@ def upgrade_from_3(h):
     _names(h)
 
 
-def _copies(h, key, row, batches, held_as):
+def _copies(h, key, row, batches, held_as) -> None:
     """The copies of one device game (key) the history held as row (its record, status, error,
     synced, updated, evening)."""
     rec, status, error = row["record"], row["status"], row["error"]
@@ -111,7 +113,7 @@ def _copies(h, key, row, batches, held_as):
         h.versions.put(key, held_as, rec, status, error, synced, updated, evening, given=False)
 
 
-def _held(h, key, source, row, synced, evening):
+def _held(h, key, source, row, synced, evening) -> None:
     """A copy of the game under key as a row of schema 3 held it (imported's "before")."""
     h.versions.put(
         key,
@@ -126,7 +128,7 @@ def _held(h, key, source, row, synced, evening):
     )
 
 
-def _names(h):
+def _names(h) -> None:
     """Table names, from the events, the games and the aliases' old names; a name that is only
     an alias's new name is none of them."""
     db = h.db

@@ -16,9 +16,12 @@ The package, along its seams:
   session.py    one event loop for the terminal and the headless (--no-tty) front ends
 """
 
+from __future__ import annotations
+
 import os
 import signal
 import sys
+from typing import TYPE_CHECKING, TextIO
 
 from knockbox import locks
 from knockbox.link import ports
@@ -28,8 +31,16 @@ from knockbox.simulate.keys import KeyFile
 from knockbox.simulate.session import ScriptFront, Session, TerminalFront
 from knockbox.simulate.view import TerminalView
 
+if TYPE_CHECKING:
+    from argparse import Namespace
 
-def run(args, stdin=None, stdout=None, stderr=None):
+
+def run(
+    args: Namespace,
+    stdin: TextIO | None = None,
+    stdout: TextIO | None = None,
+    stderr: TextIO | None = None,
+):
     """The `simulate` command: args.dir, reset, screenshot, scale, no_tty, battery, script."""
     stdin = stdin or sys.stdin
     stdout = stdout or sys.stdout
@@ -52,7 +63,7 @@ def run(args, stdin=None, stdout=None, stderr=None):
                     pass
 
 
-def _run(args, sim_dir, held, stdin, stdout, stderr):
+def _run(args, sim_dir, held, stdin, stdout, stderr) -> int:
     if args.reset:
         reset_dir(sim_dir)
     forget_frames(sim_dir)

@@ -11,6 +11,8 @@ its stdin/stdout on a SerialBridge (the USB serial port), and its stderr read by
 screen), other "@..." lines are board events, the rest logs.
 """
 
+from __future__ import annotations
+
 import os
 import re
 import shutil
@@ -30,19 +32,19 @@ _FRAME_RE = re.compile(r"^@frame (\d+) (full|partial)\s*$")
 _TEXT_RE = re.compile(r"^@text (-?\d+) (-?\d+) (.*)$")
 
 
-def reset_dir(sim_dir):
+def reset_dir(sim_dir) -> None:
     """Wipe the simulated device (only the files the simulator owns)."""
     for name in SIM_FILES:
         _remove(os.path.join(sim_dir, name))
 
 
-def forget_frames(sim_dir):
+def forget_frames(sim_dir) -> None:
     """No frame of an earlier run may pass for this one's."""
     for name in (FRAME, FRAME + ".tmp"):
         _remove(os.path.join(sim_dir, name))
 
 
-def _remove(path):
+def _remove(path) -> None:
     try:
         os.remove(path)
     except FileNotFoundError:
@@ -119,7 +121,7 @@ def parse_line(line):
     return ("log", line)
 
 
-def _die_with_parent():
+def _die_with_parent() -> None:
     """(Linux, in the child) SIGTERM when the simulator dies, even killed with SIGKILL: a
     firmware left behind would run on with nobody reading its serial port."""
     try:
@@ -133,7 +135,7 @@ def _die_with_parent():
 class Firmware:
     """The firmware process: stdio on a SerialBridge, stderr read by the caller's loop."""
 
-    def __init__(self, sim_dir, script=None, heap=HEAP, battery=False):
+    def __init__(self, sim_dir, script=None, heap=HEAP, battery: bool = False) -> None:
         self.sim_dir = sim_dir
         self.battery = battery  # on battery: the auto-off switches it off (else a board on USB)
         self.script = script
@@ -141,7 +143,9 @@ class Firmware:
         self.proc: subprocess.Popen | None = None
         self.bridge: SerialBridge | None = None
         self._err = b""
-        self.tail = []  # last stderr lines that were not frame events (for crash reports)
+        self.tail: list[
+            str
+        ] = []  # last stderr lines that were not frame events (for crash reports)
         self.serial_tail = b""
 
     def start(self):
@@ -205,10 +209,10 @@ class Firmware:
 
         return bitmap.read_pbm(os.path.join(self.sim_dir, FRAME))
 
-    def running(self):
+    def running(self) -> bool:
         return self.proc is not None and self.proc.poll() is None
 
-    def stop(self):
+    def stop(self) -> None:
         """Stop the firmware: SIGINT (KeyboardInterrupt), then SIGTERM, then SIGKILL."""
         p = self.proc
         if p is not None and p.poll() is None:

@@ -1,10 +1,13 @@
 """The terminal view: the device's screen drawn with block characters, the key help, the serial
 port and a status line, on the terminal's alternate screen with the terminal in cbreak mode."""
 
+from __future__ import annotations
+
 import io
 import os
 import shutil
 import signal
+from typing import Any
 
 from knockbox import bitmap
 from knockbox.textsafe import raw, visible
@@ -18,14 +21,14 @@ class TerminalView:
     Entering cbreak mode keeps what was typed ahead (TCSANOW: the keys typed while the
     simulator starts are read, not flushed); leaving restores the terminal as it was."""
 
-    def __init__(self, out, fd):
+    def __init__(self, out, fd) -> None:
         self.out = raw(out)  # the screen is drawn with escape sequences; its texts are visible()
         self.fd = fd
         self.frame = None
         self.info = ""
         self.status = ""
         self.port = ""
-        self.saved = None
+        self.saved: list[Any] | None = None
         self.resized = True
 
     def __enter__(self):
@@ -39,7 +42,7 @@ class TerminalView:
         signal.signal(signal.SIGWINCH, self._winch)
         return self
 
-    def __exit__(self, *exc):
+    def __exit__(self, *exc) -> None:
         import termios
 
         signal.signal(signal.SIGWINCH, signal.SIG_DFL)
@@ -48,7 +51,7 @@ class TerminalView:
         if self.saved is not None:
             termios.tcsetattr(self.fd, termios.TCSADRAIN, self.saved)
 
-    def _winch(self, *_):
+    def _winch(self, *_) -> None:
         self.resized = True
 
     def _size(self):
@@ -69,7 +72,7 @@ class TerminalView:
         body[ph // 2] = "starting the firmware...".center(pw)[:pw]
         return body, pw, ph
 
-    def draw(self):
+    def draw(self) -> None:
         cols, rows = self._size()
         body, pw, ph = self._picture(cols, rows)
         vw = min(pw, max(cols - 2, 1))  # picture columns that fit (cropped on the right)
