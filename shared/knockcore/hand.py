@@ -9,9 +9,9 @@ from knockcore.errors import GameError
 # annotations, so they cost it no byte (the other modules reach State through hand).
 _TYPING = const(0)
 if _TYPING:
-    from typing import Any
+    from typing import Any  # noqa: F401  (hand.Any, hand.State: the other modules' annotations)
 
-    from knockcore.game import _State as State
+    from knockcore.game import _State as State  # noqa: F401
 
 KNOCK = const(0)
 GIN = const(1)
