@@ -23,16 +23,16 @@ from knockbox.textsafe import raw, visible
 INTERVAL = 0.2
 
 
-def _tty(stream: TextIO) -> bool:
+def _tty(stream: TextIO | None) -> bool:
     try:
-        return stream.isatty()
+        return stream is not None and stream.isatty()
     except (AttributeError, ValueError, OSError):
         return False
 
 
 class Progress:
-    def __init__(self, stream: TextIO, what: str) -> None:
-        self.stream = raw(stream) if _tty(stream) else None
+    def __init__(self, stream: TextIO | None, what: str) -> None:
+        self.stream = raw(stream) if stream is not None and _tty(stream) else None
         self.what, self.last, self.part = what, 0.0, ""
         self.width = 0  # of the line on the terminal (0: none)
 

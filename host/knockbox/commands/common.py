@@ -130,7 +130,7 @@ def add_selection(p: Parser, default: str) -> None:
 
 
 def select(
-    h: History, args: Namespace, default: Callable[..., tuple[list[Row], int | None]], **parts: bool
+    h: History, args: Namespace, default: Callable[..., tuple[list[Row], int | None]], **parts: Any
 ) -> tuple[list[Row], int | None]:
     """(game rows, evening number or None) chosen by add_selection's options; default(h,
     **parts) gives them when none is given. parts: what History.games() adds to each row

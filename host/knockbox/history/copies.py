@@ -34,12 +34,17 @@ from knockbox.history.schema import named
 if TYPE_CHECKING:
     from collections.abc import Callable
     from knockbox.derived import Derived
+    from knockbox.history import Patient
+    from knockbox.history.evening_numbers import Evenings
+    from knockbox.history.players import Players
+    from knockbox.history.rows import GameRows
+    from knockbox.records import Record
 
 DEVICE, KEPT, HISTORY = "device", "kept", "history"
 _KEY = "device_id = ? AND epoch = ? AND gid = ?"
 
 
-def imported(batch) -> str:
+def imported(batch: int) -> str:
     """The source of the copies import batch `batch` brought."""
     return "import %d" % batch
 
@@ -48,7 +53,7 @@ class Versions:
     """The copies of device games over the history's connection db; the chosen one is stored
     through rows, in its evening by evenings, named as the history keeps names by players."""
 
-    def __init__(self, db, rows, evenings, players) -> None:
+    def __init__(self, db: Patient, rows: GameRows, evenings: Evenings, players: Players) -> None:
         self.db = db
         self.rows, self.evenings, self.players = rows, evenings, players
 
@@ -81,7 +86,7 @@ class Versions:
         error: str | None,
         synced: str,
         updated: str,
-        evening: str,
+        evening: str | None,
         seq: int | None = None,
         given: bool = True,
     ) -> None:
@@ -104,7 +109,7 @@ class Versions:
             tuple(key) + (source, _text(rec), status, error, synced, updated, evening, seq),
         )
 
-    def drop(self, key, source=None) -> None:
+    def drop(self, key: tuple[str, int, int], source: str | None = None) -> None:
         """Forget the source's copy of the game under key (every copy when None)."""
         if source is None:
             self.db.execute("DELETE FROM versions WHERE " + _KEY, key)
@@ -113,13 +118,13 @@ class Versions:
                 "DELETE FROM versions WHERE %s AND source = ?" % _KEY, tuple(key) + (source,)
             )
 
-    def holds(self, key, rec, status):
+    def holds(self, key: tuple[str, int, int], rec: Record, status: str) -> bool:
         """Whether a copy of the game under key is rec with this status."""
         text = _text(self.players.named(rec))
         return any(_text(v["record"]) == text and v["status"] == status for v in self.of(key))
 
     def settle(
-        self, key: tuple[str, int, int], made: str | None = None, d: Derived | None = None
+        self, key: tuple[str, int, int], made: Record | None = None, d: Derived | None = None
     ) -> Any:
         """Make the game under key the copy chosen (choose()): (what, the copy) with what "new",
         "updated", "same", "gone" (no copy left: the game taken out, its id kept for the key),
@@ -180,7 +185,7 @@ class Versions:
         self.rows.set_record(row["id"], d=d, **now)
         return "updated", best
 
-    def device_states(self, key):
+    def device_states(self, key: tuple[str, int, int]) -> set[tuple[str, str]]:
         """Where the device's copy of the game under key has been (fromevents.states of the
         game its events end with)."""
         evs = [
@@ -199,12 +204,12 @@ def choose(vs: list[dict[str, Any]], device_states: Callable) -> dict[str, Any]:
     dev = next((v for v in vs if v["source"] == DEVICE), None)
     seen: list[set] = []
 
-    def device_had(v) -> bool:
+    def device_had(v: Record) -> bool:
         if not seen:
             seen.append(device_states())
         return state(v["record"].get("hands") or [], v["status"]) in seen[0]
 
-    def beaten(v) -> bool:
+    def beaten(v: Record) -> bool:
         for w in vs:
             if w is v:
                 continue
@@ -221,7 +226,7 @@ def choose(vs: list[dict[str, Any]], device_states: Callable) -> dict[str, Any]:
     return max(left, key=lambda v: (v["seq"] if by_seq else 0,) + _rank(v))
 
 
-def less(v, w):
+def less(v: Record, w: Record) -> bool:
     """Whether copy v has less of the game than copy w: its hands are w's first hands and no
     more, or the same hands while w was ended and v not."""
     a, b = v["record"].get("hands") or [], w["record"].get("hands") or []

@@ -7,11 +7,19 @@ knockbox.history's header says what a device game is, knockbox.link.sync drives 
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import Any, TYPE_CHECKING
 
 from knockbox.bounds import GAME_EVENTS_MAX
 from knockbox.fromevents import event_gid, evening_next, replay_events, same_game, split
 from knockbox.history.copies import DEVICE, KEPT, less
+
+if TYPE_CHECKING:
+    from knockbox.history import Patient
+    from knockbox.history.copies import Versions
+    from knockbox.history.evening_numbers import Evenings
+    from knockbox.history.players import Players
+    from knockbox.history.rows import GameRows
+    from knockbox.records import Record
 
 
 class DeviceMirror:
@@ -19,7 +27,9 @@ class DeviceMirror:
     rows (knockbox.history.rows.GameRows), put in their evening by evenings and named as the
     history keeps names by players."""
 
-    def __init__(self, db, rows, evenings, players, versions) -> None:
+    def __init__(
+        self, db: Patient, rows: GameRows, evenings: Evenings, players: Players, versions: Versions
+    ) -> None:
         self.db = db
         self.rows, self.evenings, self.players = rows, evenings, players
         self.versions = versions
@@ -56,7 +66,7 @@ class DeviceMirror:
         ).fetchone()
         return json.loads(r[0]) if r else None
 
-    def drop_events(self, device_id, epoch, from_seq):
+    def drop_events(self, device_id: str, epoch: int, from_seq: int) -> set[int]:
         """Forget received events from from_seq on; returns the gids they touched (with those
         whose evening they started)."""
         key = (device_id, epoch, from_seq)
@@ -233,7 +243,7 @@ class DeviceMirror:
             status,
             error,
             when if had is None else had["synced"],
-            when if changed else had["updated"],
+            when if changed else had["updated"],  # type: ignore[index]  # (not changed: had is not None)
             self.evenings.of_device_game(*key),
             games[-1][-1][0],  # (the seq of its last event)
         )
@@ -258,12 +268,20 @@ class DeviceMirror:
         rec, status, _winners, error = replay_events(evs)
         return self.players.cleaned(rec), status, error
 
-    def _move(self, key, row) -> None:
+    def _move(self, key: tuple[str, int, int], row: Any) -> None:
         """The game on key leaves it (kept as it is, off the key), with its copies."""
         self.rows.move_apart(row["id"])
         self.versions.drop(key)
 
-    def _apart(self, key, row, rec, status, error, when) -> bool:
+    def _apart(
+        self,
+        key: tuple[str, int, int],
+        row: Any,
+        rec: Record,
+        status: str,
+        error: str | None,
+        when: str,
+    ) -> bool:
         """An earlier game the device gave this number (rec): the game stored on key when it is
         that game (moved off the key, and brought up to it), else one kept apart; True if
         anything was moved or added."""
@@ -297,6 +315,6 @@ class DeviceMirror:
         return True
 
     @staticmethod
-    def _note(notes, note) -> None:
+    def _note(notes: list[tuple[Any, ...]] | None, note: tuple[Any, ...]) -> None:
         if notes is not None:
             notes.append(note)

@@ -10,6 +10,12 @@ stores."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from knockbox.history import Patient
+    from knockbox.records import Record
+
 ORDER = " ORDER BY synced, device_id, epoch, ABS(gid), id"  # the order games are listed in
 _FIRST = "first_synced, first_device, first_epoch, first_gid, first_id"  # an evening's place
 # the number of the latest evening: the one whose first game comes last in the history's order
@@ -23,11 +29,11 @@ LATEST = (
 class Evenings:
     """The evenings' keys and numbers over the history's connection db."""
 
-    def __init__(self, db) -> None:
+    def __init__(self, db: Patient) -> None:
         self.db = db
         self._dirty: set[str] = set()  # keys of evenings whose games changed (renumber())
 
-    def all(self):
+    def all(self) -> list[Record]:
         """[{number, key, first (when its first game was synced), games}] of the evenings that
         have games, in the order of their first game."""
         return [

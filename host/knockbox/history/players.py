@@ -14,12 +14,16 @@ mirror and the imports name the games they store through it.
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import Any, TYPE_CHECKING
 
 from knockbox import players as P
 from knockbox.usererror import UserError
 from knockbox.plural import count
 from knockbox.bounds import listed
+
+if TYPE_CHECKING:
+    from knockbox.history import Patient
+    from knockbox.history.rows import GameRows
 
 
 # The version of knockbox.players' rules a history's names follow (its meta "names"): a history
@@ -31,7 +35,7 @@ class Players:
     """The players' names over the history's connection db; a game's names are set through rows
     (knockbox.history.rows.GameRows)."""
 
-    def __init__(self, db, rows) -> None:
+    def __init__(self, db: Patient, rows: GameRows) -> None:
         self.db = db
         self.rows = rows
         self._aliases: dict[str, str] | None = None  # aliases(), read once
@@ -78,7 +82,7 @@ class Players:
         new = P.from_device(names)
         return rec if new == names else dict(rec, players=new)
 
-    def seen(self, names: list[str]) -> None:
+    def seen(self, names: object) -> None:
         """A device or an import gave these names (an alias is kept only for such a name)."""
         if isinstance(names, list):
             self.db.executemany(
@@ -142,7 +146,7 @@ class Players:
                 return names
             names.append(r)
 
-    def _games_of(self, name):
+    def _games_of(self, name: str) -> list[tuple[int, str, str]]:
         """[(row id, players, record)] of the games in which name plays."""
         key = json.dumps(name, ensure_ascii=False)
         return [
@@ -153,7 +157,7 @@ class Players:
             if name in json.loads(p)
         ]
 
-    def rename(self, old, new, merge: bool = False):
+    def rename(self, old: str, new: str, merge: bool = False) -> int:
         """Player old becomes new in every game (and in the copies and the games taken out the
         history keeps), and stays an alias of new if a device or an import gave that name
         (seen()); merge: new is a player already (their games become one player's). Returns the
@@ -198,7 +202,7 @@ class Players:
         self._aliases = None
         return len(games)
 
-    def _rename_kept(self, old, new) -> None:
+    def _rename_kept(self, old: str, new: str) -> None:
         """old becomes new in what the history keeps besides the games: the copies of device
         games (knockbox.history.copies) and the games taken out (table gone), but where
         both play."""

@@ -20,6 +20,7 @@ if TYPE_CHECKING:
     from knockbox.history.evening_numbers import Evenings
     from knockbox.derived import Derived
     from knockbox.history import Patient
+    from knockbox.records import Record
 
 
 class GameRows:
@@ -128,7 +129,7 @@ class GameRows:
         )
         self.store_derived(row_id, rec, d)
 
-    def set_players(self, row_id, rec) -> None:
+    def set_players(self, row_id: int, rec: Record) -> None:
         """Game row_id's record rec, that differs from the stored one only in its names."""
         self.db.execute(
             "UPDATE games SET players = ?, record = ? WHERE id = ?",
@@ -176,11 +177,11 @@ class GameRows:
         ).fetchone()[0]
 
     @staticmethod
-    def of_device(key):
+    def of_device(key: tuple[str, int, int]) -> bool:
         """Whether key is a device's game on its number (not typed in, not kept apart)."""
         return key[2] >= 1 and key[0] != IMPORT_DEVICE
 
-    def taken(self, key):
+    def taken(self, key: tuple[str, int, int]) -> bool:
         """Whether a game, here or taken out, has this key."""
         return any(
             self.db.execute(
@@ -255,7 +256,7 @@ class GameRows:
             [(row_id, c["seat"], c["player"]) + tuple(c[k] for k in SEAT_COUNTS) for c in d.seats],
         )
 
-    def remove(self, row_id, why, op=None) -> None:
+    def remove(self, row_id: int, why: str, op: int | None = None) -> None:
         """Game row_id out of the history, with its seats, into table gone under its key (why:
         "deleted", with the delete's number op, or "undone"): its id is never another game's,
         and put_back() brings it back."""
@@ -308,7 +309,7 @@ class GameRows:
             is not None
         )
 
-    def reserved(self, key: tuple[str, int, int]) -> None:
+    def reserved(self, key: tuple[str, int, int]) -> int | None:
         """The id a game taken out under this key had (it comes back under it), None if none;
         the key is no longer taken out."""
         g = self.gone(key)
@@ -317,7 +318,7 @@ class GameRows:
         self.db.execute("DELETE FROM gone WHERE " + _KEY, key)
         return g["id"]
 
-    def put_back(self, g) -> None:
+    def put_back(self, g: Record) -> None:
         """A game taken out (gone()) back in the history as it was, under its id."""
         self.db.execute("DELETE FROM gone WHERE " + _KEY, (g["device_id"], g["epoch"], g["gid"]))
         self.add(
@@ -334,7 +335,7 @@ class GameRows:
             seq=g["seq"],
         )
 
-    def move_apart(self, row_id) -> None:
+    def move_apart(self, row_id: int) -> None:
         """The game leaves its device's key, kept as it was (the device gave its number to
         another game): its gid becomes -id (device gids are >= 1, so it cannot clash)."""
         self.db.execute("UPDATE games SET gid = ? WHERE id = ?", (-row_id, row_id))

@@ -28,7 +28,7 @@ GAP_MS = 100  # the board starts the line after a press this long after its rele
 MAX_MS = 600000  # longest hold or wait a script may ask for
 
 
-def now_ms():
+def now_ms() -> float:
     return time.monotonic() * 1000.0
 
 
@@ -43,46 +43,45 @@ class KeyFile:
     def __init__(self, path: str) -> None:
         self.path = path
         self.lines = 0  # lines written
-        self.done_at: float | None = (
-            None  # when the board will have played them all (None: not up yet)
-        )
+        # when the board will have played them all (None: not up yet)
+        self.done_at: float | None = None
         self._queued_ms = 0.0  # length of what was written before the board came up
         self.held: set[str] = set()  # buttons written down and not up yet
         with open(path, "w"):
             pass  # start empty: the board reads from the start, old lines must not replay
 
-    def press(self, name: str, ms: int = TAP_MS, at: int | None = None) -> None:
+    def press(self, name: str, ms: int = TAP_MS, at: float | None = None) -> None:
         self._write("press %s %d" % (_button(name), _ms(ms)), ms + GAP_MS, at)
 
-    def down(self, name: str, at: int | None = None) -> None:
+    def down(self, name: str, at: float | None = None) -> None:
         self._write("down %s" % _button(name), 0, at)
         self.held.add(name)
 
-    def up(self, name: str, at: int | None = None) -> None:
+    def up(self, name: str, at: float | None = None) -> None:
         self._write("up %s" % _button(name), GAP_MS, at)
         self.held.discard(name)
 
-    def wait(self, ms: int, at: int | None = None) -> None:
+    def wait(self, ms: int, at: float | None = None) -> None:
         self._write("wait %d" % _ms(ms), ms, at)
 
-    def firmware_up(self, at: int | None = None) -> None:
+    def firmware_up(self, at: float | None = None) -> None:
         """The board is running (its first frame): the queue written so far starts about now."""
         if self.done_at is None:
             self.done_at = (now_ms() if at is None else at) + self._queued_ms
 
-    def ahead(self, at: int | None = None) -> float | int:
+    def ahead(self, at: float | None = None) -> float | int:
         """How much of the board's time (ms) the lines written so far still take from now."""
         if self.done_at is None:
             return self._queued_ms
         return max(0.0, self.done_at - (now_ms() if at is None else at))
 
-    def played(self, at: float | int | None = None) -> bool:
+    def played(self, at: float | None = None) -> bool:
         """True once the board should have played every line written (by the model above)."""
         if self.done_at is None:
             return False
         return (now_ms() if at is None else at) >= self.done_at
 
-    def _write(self, line: str, length_ms: float, at: int | None) -> None:
+    def _write(self, line: str, length_ms: float, at: float | None) -> None:
         with open(self.path, "a") as f:
             f.write(line + "\n")
         self.lines += 1
@@ -207,13 +206,12 @@ class TerminalKeys:
 
     def __init__(self, keyfile: KeyFile) -> None:
         self.keys = keyfile
-        self.waiting: tuple[str, int, int] | None = (
-            None  # (arrow, arrival ms, read number): a press or the start of a hold
-        )
+        # (arrow, arrival ms, read number): a press or the start of a hold
+        self.waiting: tuple[str, float, int] | None = None
         self.holding: list[Any] | None = None  # [arrow, last repeat ms]
         self._reads = 0
 
-    def typed(self, keys: list[tuple[str, int]], now: int | None = None) -> None:
+    def typed(self, keys: list[tuple[str, int]], now: float | None = None) -> None:
         """One read's keys: [(button, hold_ms)] as parse_tty_keys gives them (no quit/redraw)."""
         now = now_ms() if now is None else now
         self._reads += 1
@@ -224,7 +222,7 @@ class TerminalKeys:
                 self._settle(now, force=True)
                 self.keys.press(name, hold, now)
 
-    def _arrow(self, name: str, now: int) -> None:
+    def _arrow(self, name: str, now: float) -> None:
         if self.holding and self.holding[0] == name:
             self.holding[1] = now
             return
@@ -237,7 +235,7 @@ class TerminalKeys:
         self._settle(now, force=True)
         self.waiting = (name, now, self._reads)
 
-    def _settle(self, now: int, force: bool = False) -> None:
+    def _settle(self, now: float, force: bool = False) -> None:
         if self.waiting and (force or now - self.waiting[1] >= REPEAT_MS):
             self.keys.press(self.waiting[0], TAP_MS, now)
             self.waiting = None
@@ -245,11 +243,11 @@ class TerminalKeys:
             self.keys.up(self.holding[0], now)
             self.holding = None
 
-    def tick(self, now: int | None = None) -> int | None:
+    def tick(self, now: float | None = None) -> float | None:
         """Write what is due by now; return when to look again (ms), or None."""
         now = now_ms() if now is None else now
         self._settle(now)
-        due: list[int] = []
+        due: list[float] = []
         if self.waiting:
             due.append(self.waiting[1] + REPEAT_MS)
         if self.holding:

@@ -7,10 +7,13 @@ import io
 import os
 import shutil
 import signal
-from typing import Any
+from typing import Any, TYPE_CHECKING, TextIO
 
 from knockbox import bitmap
 from knockbox.textsafe import raw, visible
+
+if TYPE_CHECKING:
+    from knockbox.bitmap import Bitmap
 
 HELP = "a b c: buttons A B C   A B C (Shift): long press   \u2191 \u2193 or k j: Up Down   q: quit"
 
@@ -21,17 +24,17 @@ class TerminalView:
     Entering cbreak mode keeps what was typed ahead (TCSANOW: the keys typed while the
     simulator starts are read, not flushed); leaving restores the terminal as it was."""
 
-    def __init__(self, out, fd) -> None:
+    def __init__(self, out: TextIO, fd: int) -> None:
         self.out = raw(out)  # the screen is drawn with escape sequences; its texts are visible()
         self.fd = fd
-        self.frame = None
+        self.frame: Bitmap | None = None
         self.info = ""
         self.status = ""
         self.port = ""
         self.saved: list[Any] | None = None
         self.resized = True
 
-    def __enter__(self):
+    def __enter__(self) -> TerminalView:
         import termios
         import tty
 
@@ -42,7 +45,7 @@ class TerminalView:
         signal.signal(signal.SIGWINCH, self._winch)
         return self
 
-    def __exit__(self, *exc) -> None:
+    def __exit__(self, *exc: object) -> None:
         import termios
 
         signal.signal(signal.SIGWINCH, signal.SIG_DFL)
@@ -51,17 +54,17 @@ class TerminalView:
         if self.saved is not None:
             termios.tcsetattr(self.fd, termios.TCSADRAIN, self.saved)
 
-    def _winch(self, *_) -> None:
+    def _winch(self, *_: object) -> None:
         self.resized = True
 
-    def _size(self):
+    def _size(self) -> tuple[int, int]:
         try:  # the terminal itself (COLUMNS/LINES in the environment may be stale)
             size = os.get_terminal_size(self.out.fileno())
         except (OSError, ValueError, AttributeError, io.UnsupportedOperation):
             size = shutil.get_terminal_size((80, 24))
         return size.columns, size.lines
 
-    def _picture(self, cols, rows):
+    def _picture(self, cols: int, rows: int) -> tuple[list[str], int, int]:
         """The panel as text lines, and its width in cells."""
         w, h = (self.frame.width, self.frame.height) if self.frame else (296, 128)
         mode = bitmap.pick_mode(cols, rows, w, h, extra_cols=2, extra_rows=5)
