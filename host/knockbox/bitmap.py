@@ -11,6 +11,16 @@ Terminal modes (each character cell shows a block of pixels; full resolution unl
 pick_mode() chooses the sharpest that fits the terminal.
 """
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from PIL import Image
+    from collections.abc import Callable
+
+    Pixel = Callable[[int, int], int]  # a cell's pixel reader: (dx, dy) -> 0 or 1
+
 # Quadrant characters indexed by bits: 1 = top-left, 2 = top-right, 4 = bottom-left,
 # 8 = bottom-right.
 _QUAD = " ▘▝▀▖▌▞▛▗▚▐▜▄▙▟█"
@@ -34,7 +44,7 @@ class Bitmap:
     """A 1-bit image: `data` holds rows of ceil(width / 8) bytes, most significant bit first,
     1 = black (the PBM P4 layout)."""
 
-    def __init__(self, width, height, data):
+    def __init__(self, width: int, height: int, data: bytes) -> None:
         self.width = width
         self.height = height
         self.stride = (width + 7) // 8
@@ -44,16 +54,16 @@ class Bitmap:
             )
         self.data = bytes(data[: self.stride * height])
 
-    def pixel(self, x, y):
+    def pixel(self, x: int, y: int) -> int:
         if x < 0 or y < 0 or x >= self.width or y >= self.height:
             return 0
         return (self.data[y * self.stride + (x >> 3)] >> (7 - (x & 7))) & 1
 
-    def ink(self):
+    def ink(self) -> int:
         """Number of black pixels (tests use it to tell a drawn screen from a blank one)."""
         return sum(bin(b).count("1") for b in self.data)
 
-    def __eq__(self, other):
+    def __eq__(self, other: object) -> bool:
         return isinstance(other, Bitmap) and (self.width, self.height, self.data) == (
             other.width,
             other.height,
@@ -61,7 +71,7 @@ class Bitmap:
         )
 
 
-def _pbm_tokens(blob, count):
+def _pbm_tokens(blob: bytes, count: int) -> tuple[list[int], int]:
     """The first `count` header tokens of a PBM and the offset just after the last one."""
     tokens: list = []
     i = 0
@@ -82,7 +92,7 @@ def _pbm_tokens(blob, count):
     return tokens, i + 1  # exactly one whitespace byte ends the header
 
 
-def parse_pbm(blob):
+def parse_pbm(blob: bytes) -> Bitmap:
     """A Bitmap from the bytes of a binary PBM (P4)."""
     tokens, offset = _pbm_tokens(blob, 3)
     if tokens[0] != b"P4":
@@ -94,22 +104,29 @@ def parse_pbm(blob):
     return Bitmap(width, height, blob[offset:])
 
 
-def read_pbm(path):
+def read_pbm(path: str) -> Bitmap:
     with open(path, "rb") as f:
         return parse_pbm(f.read())
 
 
-def to_pbm(frame):
+def to_pbm(frame: Bitmap) -> bytes:
     return b"P4\n%d %d\n" % (frame.width, frame.height) + frame.data
 
 
-def cells(mode, width=296, height=128):
+def cells(mode: str, width: int = 296, height: int = 128) -> tuple[int, int]:
     """(columns, rows) of character cells that a frame takes in a mode."""
     cw, ch = MODES[mode]
     return (width + cw - 1) // cw, (height + ch - 1) // ch
 
 
-def pick_mode(cols, rows, width=296, height=128, extra_cols=0, extra_rows=0):
+def pick_mode(
+    cols: int,
+    rows: int,
+    width: int = 296,
+    height: int = 128,
+    extra_cols: int = 0,
+    extra_rows: int = 0,
+) -> str:
     """The sharpest mode whose picture (plus extra_cols/extra_rows of border and help) fits."""
     for mode in ("quad", "braille", "small"):
         c, r = cells(mode, width, height)
@@ -118,7 +135,7 @@ def pick_mode(cols, rows, width=296, height=128, extra_cols=0, extra_rows=0):
     return "small"
 
 
-def to_text(frame, mode="quad"):
+def to_text(frame: Bitmap, mode: str = "quad") -> list[str]:
     """The frame as a list of strings, one per character row ("█" = black ink)."""
     if mode == "half":
         return _blocks(frame, 1, 2, lambda px: _HALF[px(0, 0) | px(0, 1) << 1])
@@ -128,7 +145,7 @@ def to_text(frame, mode="quad"):
         )
     if mode == "braille":
 
-        def braille(px):
+        def braille(px: Pixel) -> str:
             bits = 0
             for dy in range(4):
                 for dx in range(2):
@@ -139,7 +156,7 @@ def to_text(frame, mode="quad"):
         return _blocks(frame, 2, 4, braille)
     if mode == "small":
 
-        def any_ink(px, x0, y0):
+        def any_ink(px: Pixel, x0: int, y0: int) -> int:
             return px(x0, y0) | px(x0 + 1, y0) | px(x0, y0 + 1) | px(x0 + 1, y0 + 1)
 
         return _blocks(
@@ -156,18 +173,18 @@ def to_text(frame, mode="quad"):
     raise ValueError("unknown screen mode %r" % mode)
 
 
-def _blocks(frame, cw, ch, char):
+def _blocks(frame: Bitmap, cw: int, ch: int, char: Callable[[Pixel], str]) -> list[str]:
     lines = []
     get = frame.pixel
     for y0 in range(0, frame.height, ch):
         row = []
         for x0 in range(0, frame.width, cw):
-            row.append(char(lambda dx, dy, x0=x0, y0=y0: get(x0 + dx, y0 + dy)))
+            row.append(char(lambda dx, dy, x0=x0, y0=y0: get(x0 + dx, y0 + dy)))  # type: ignore[misc]
         lines.append("".join(row))
     return lines
 
 
-def to_image(frame, scale=1):
+def to_image(frame: Bitmap, scale: int = 1) -> Image.Image:
     """A Pillow image (mode "1": white paper, black ink), scaled up by a whole factor."""
     from PIL import Image
 
@@ -178,6 +195,6 @@ def to_image(frame, scale=1):
     return img
 
 
-def save_png(frame, path, scale=1):
+def save_png(frame: Bitmap, path: str, scale: int = 1) -> str:
     to_image(frame, scale).save(path, "PNG")
     return path

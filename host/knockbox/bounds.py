@@ -18,6 +18,12 @@ as refused, a sync that stops and resumes next time, a list cut short).
   LIST_MAX         items of a list (game ids, files, names) said in one message; the rest counted
 """
 
+from __future__ import annotations
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable
+
 HANDS_MAX = 1000
 GAME_EVENTS_MAX = 5000
 SYNC_MAX = 100_000
@@ -28,7 +34,7 @@ ERROR_MAX = 1000
 LIST_MAX = 10
 
 
-def listed(items, most=LIST_MAX):
+def listed(items: Iterable[str], most: int = LIST_MAX) -> str:
     """The strings items joined by ", ", at most `most` of them: "1, 2, 3 and 32,997 more"."""
     items = list(items)
     if len(items) <= most:
@@ -36,7 +42,7 @@ def listed(items, most=LIST_MAX):
     return "%s and %s more" % (", ".join(items[:most]), "{:,}".format(len(items) - most))
 
 
-def short_text(v, most):
+def short_text(v: str, most: int) -> bool:
     """Whether v is a text of 1..most characters (what they are is not looked at here: a text
     from outside is shown on the terminal through knockbox.textsafe)."""
     return isinstance(v, str) and 0 < len(v) <= most

@@ -8,6 +8,8 @@ is `knockbox: interrupted`, exit code 130; a reader that stops early (`| head`) 
 exit code 141. Add a command: write its module and add a line here.
 """
 
+from __future__ import annotations
+
 import argparse
 import importlib
 import os
@@ -43,7 +45,7 @@ class Parser(argparse.ArgumentParser):
     commands: dict = {}
 
 
-def build_parser():
+def build_parser() -> Parser:
     from knockbox.build.manifest import package_version
 
     p = Parser(
@@ -69,7 +71,7 @@ def build_parser():
     return p
 
 
-def parse(argv):
+def parse(argv: list[str]) -> argparse.Namespace:
     """The arguments of a command line. `knockbox` alone prints the help (exit 0); an option the
     command does not know is refused with that command's usage, not the top level's (exit 2); a
     command with actions of its own (`player rename`) names the action's parser as usage_of."""
@@ -84,7 +86,7 @@ def parse(argv):
     return args
 
 
-def main(argv=None):
+def main(argv: list[str] | None = None) -> int:
     so, se = sys.stdout, sys.stderr
     sys.stdout, sys.stderr = Output(so), Output(se)  # argparse's messages too
     try:
@@ -93,7 +95,7 @@ def main(argv=None):
         sys.stdout, sys.stderr = so, se
 
 
-def _main(argv):
+def _main(argv: list[str] | None) -> int:
     args = parse(sys.argv[1:] if argv is None else argv)
     try:
         code = args.run(args, sys.stdout, sys.stderr) or 0
@@ -114,7 +116,7 @@ def _main(argv):
         return _reader_gone()
 
 
-def _reader_gone():
+def _reader_gone() -> int:
     """The output's reader stopped early (`knockbox history | head`): end quietly, as a program
     that SIGPIPE ended would (exit 141), without a traceback or a second error while Python
     flushes stdout at exit."""

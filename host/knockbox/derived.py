@@ -17,6 +17,8 @@ record:
   record     the record as the core writes it (Game.record())
 """
 
+from __future__ import annotations
+
 from typing import Any, NamedTuple
 
 from knockcore.errors import GameError
@@ -51,7 +53,7 @@ def seats(g: Game, st: dict[str, Any], active: list[list[int]]) -> list[dict[str
     """Each seat's counts (see the top)."""
     out = []
     for seat, name in enumerate(g.players):
-        c = {
+        c: dict[str, Any] = {
             "seat": seat,
             "player": name,
             "won": int(st["over"] and seat in st["winners"]),

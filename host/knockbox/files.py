@@ -3,13 +3,20 @@ at all, so an interrupted or failed write never leaves half a file where a good 
 JSON files it reads: whole (read_json), or a list of records one at a time in bounded memory
 (json_records: an import of years of games); a bad one is a UserError naming the file."""
 
+from __future__ import annotations
+
 import json
 import os
 import re
 import sys
 import tempfile
+from typing import Any, TYPE_CHECKING, TextIO
 
 from knockbox.usererror import UserError
+
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+    from collections.abc import Iterable
 
 CHUNK = 1 << 16  # characters read at a time
 RECORD_MAX = 1 << 20  # characters of one record at most (a game of bounds.HANDS_MAX hands: ~50 k)
@@ -17,7 +24,9 @@ _BOM = "\ufeff"  # a byte order mark some editors put first in a UTF-8 file: not
 _SURROGATE = re.compile(r"\\u[dD][89a-fA-F]")  # a \u escape of half a UTF-16 pair
 
 
-def write_whole(path, parts, shown=None):
+def write_whole(
+    path: str, parts: Iterable[str] | Iterable[bytes], shown: str | None = None
+) -> None:
     """Write the text or bytes pieces in parts to path through a temporary file in the same
     folder renamed over it (text as UTF-8, line ends as given). An OSError is a UserError naming
     shown (default: path), and the temporary file is removed."""
@@ -38,12 +47,12 @@ def write_whole(path, parts, shown=None):
         raise UserError("%s: %s" % (shown or path, e.strerror or e)) from None
 
 
-def read_json(path, stdin=None):
+def read_json(path: str, stdin: TextIO | None = None) -> Any:
     """The JSON value in file path ("-": stdin), or a UserError that names the file and says
     what is wrong with it (cannot be read, not UTF-8, not JSON)."""
     try:
         if path == "-":
-            text = stdin.read()
+            text = (stdin or sys.stdin).read()
         else:
             with open(path, encoding="utf-8") as f:
                 text = f.read()
@@ -61,13 +70,13 @@ def read_json(path, stdin=None):
         raise UserError("%s: nested too deeply to be a game record" % path) from None
 
 
-def too_long():
+def too_long() -> str:
     """What to say of JSON text holding an integer of more digits than Python converts (its
     decoder raises ValueError, not JSONDecodeError)."""
     return "a number of more than %d digits" % sys.get_int_max_str_digits()
 
 
-def half_character(value, text):
+def half_character(value: dict[str, Any], text: str) -> bool:
     """Whether a \\u escape in JSON text stands for half a character (a lone surrogate) in its
     decoded value: no text can hold it, and printing or storing it fails."""
     if _SURROGATE.search(text):
@@ -78,21 +87,23 @@ def half_character(value, text):
     return False
 
 
-def _text_only(value, text, where):
+def _text_only(value: dict[str, Any], text: str, where: str) -> dict[str, Any]:
     """value, unless half_character(value, text): then UserError."""
     if half_character(value, text):
         raise UserError("%s: not text (a \\u escape of half a character)" % where)
     return value
 
 
-def json_records(path, stdin=None, where=None):
+def json_records(
+    path: str, stdin: TextIO | None = None, where: list[int] | None = None
+) -> Iterator[Any]:
     """(n, value) for each value of the JSON list in file path ("-": stdin), n = 1, 2, ..., read a
     piece at a time (memory: one record and a piece, whatever the file's size); a file that
     holds one value instead of a list gives (0, that value). where: a list whose first item is set to the number of
     characters read so far (progress). UserError naming the file (and the record) for a file
     that cannot be read, is not UTF-8 or not JSON, or a record too big or nested too deeply."""
     try:
-        f = stdin if path == "-" else open(path, encoding="utf-8")
+        f = (stdin or sys.stdin) if path == "-" else open(path, encoding="utf-8")
     except OSError as e:
         raise UserError("%s: %s" % (path, e.strerror or e)) from None
     try:
@@ -102,7 +113,7 @@ def json_records(path, stdin=None, where=None):
     except UnicodeDecodeError:
         raise UserError("%s: not UTF-8 text" % path) from None
     finally:
-        if f is not stdin:
+        if path != "-":
             f.close()
 
 
@@ -112,12 +123,12 @@ _AFTER_VALUE = ",]} \t\r\n"
 class _Records:
     """json_records' reader: a buffer of what was read and not yet decoded."""
 
-    def __init__(self, f, path, where):
+    def __init__(self, f: TextIO, path: str, where: list[int] | None) -> None:
         self.f, self.path, self.where = f, path, where
         self.buf, self.pos, self.eof, self.read = "", 0, False, 0
         self.decoder = json.JSONDecoder()
 
-    def _more(self):
+    def _more(self) -> None:
         # at least as much again as is waiting: a long record is read in O(its length)
         piece = self.f.read(max(CHUNK, len(self.buf) - self.pos))
         self.buf, self.pos, self.eof = self.buf[self.pos :] + piece, 0, not piece
@@ -127,7 +138,7 @@ class _Records:
         if self.where is not None:
             self.where[0] = self.read
 
-    def _next_char(self):
+    def _next_char(self) -> str:
         """The next character that is not white space (not consumed), "" at the end."""
         while True:
             while self.pos < len(self.buf) and self.buf[self.pos] in " \t\r\n":
@@ -136,7 +147,7 @@ class _Records:
                 return self.buf[self.pos : self.pos + 1]
             self._more()
 
-    def _value(self, n):
+    def _value(self, n: int) -> dict[str, Any]:
         self._next_char()
         while True:
             try:
@@ -168,7 +179,7 @@ class _Records:
                 )
             self._more()
 
-    def __iter__(self):
+    def __iter__(self) -> Iterator[Any]:
         c = self._next_char()
         if c != "[":
             yield 0, self._value(0)

@@ -3,7 +3,10 @@ the rules core as the device applied them (replay_events), the games a device ga
 (split), where a game has been (states), and the numbers an event carries that SQLite can hold
 (event_gid, evening_next)."""
 
+from __future__ import annotations
+
 import json
+from typing import Any, TYPE_CHECKING
 
 from knockbox.bounds import GAME_EVENTS_MAX, HANDS_MAX
 from knockbox.players import from_device
@@ -11,16 +14,20 @@ from knockcore import events
 from knockcore.errors import GameError
 from knockfw.settings import NAME_MAX
 
+if TYPE_CHECKING:
+    from knockcore.game import Game
+    from knockbox.records import Record
+
 MAX_INT = (1 << 63) - 1  # SQLite's largest integer: game ids, epochs, seqs, gids
 
 
-def evening_next(ev):
+def evening_next(ev: dict[str, Any]) -> int | None:
     """G of an evening record (knockcore.events.evening_next) that SQLite can hold, else None."""
     g = events.evening_next(ev)
     return g if g is not None and g <= MAX_INT else None
 
 
-def replay_events(evs):
+def replay_events(evs: list[Any]) -> Any:
     """(record, status, winners, error) of one game from its events [(seq, event)], each applied
     by knockcore.events.apply as on the device; a game the rules core refuses keeps the hands up
     to the refused event and status 'invalid', and so does a game beyond the bounds
@@ -54,7 +61,7 @@ def replay_events(evs):
     return rec, _status(g), list(g.winners) if g.over else [], None
 
 
-def split(evs):
+def split(evs: list[Any]) -> list[list[Any]]:
     """The events [(seq, event)] of one game number as the games the device gave that number,
     in journal order: each "game" record after the first starts another game (a device that
     reused the number: docs/PROTOCOL.md)."""
@@ -69,7 +76,7 @@ def split(evs):
     return out
 
 
-def states(evs):
+def states(evs: list[Record]) -> set[tuple[str, str]]:
     """{(the hands as JSON text, status)} that one game went through, after each of its events
     [(seq, event)] (up to the first the rules core refuses): where the device's copy of a game
     once was."""
@@ -86,27 +93,27 @@ def states(evs):
     return out
 
 
-def state(hands, status):
+def state(hands: list[Record], status: str) -> tuple[str, str]:
     """A game's place as states() gives it."""
     return json.dumps(hands, sort_keys=True), status
 
 
-def _status(g):
+def _status(g: Game) -> str:
     return "over" if g.over else ("abandoned" if g.closed else "playing")
 
 
-def event_gid(ev):
+def event_gid(ev: dict[str, Any]) -> int | None:
     """The game number an event belongs to, None if it has none we can use (1..MAX_INT)."""
     g = events.game_of(ev)
     return g if g is not None and 1 <= g <= MAX_INT else None
 
 
-def identity(rec):
+def identity(rec: Record) -> list[Any]:
     """What makes a game that game: its start record (an edit or undo never changes it)."""
     return [rec.get(k) for k in ("method", "players", "start", "rules")]
 
 
-def same_game(a, b):
+def same_game(a: Record, b: Record) -> bool:
     """Whether records a and b are copies of one device game (under one key): the same start
     but for the players' names (a rename here or on another laptop changes them), when their
     names are the same too, or their first hands are, or one has no hand yet."""
@@ -121,7 +128,7 @@ def same_game(a, b):
 _START = ("method", "start", "rules")
 
 
-def _named(rec):
+def _named(rec: Any) -> Any:
     """A game event's start record with its players' names as the history keeps them."""
     names = rec.get("players") if isinstance(rec, dict) else None
     if isinstance(names, list) and all(isinstance(n, str) for n in names):
@@ -129,7 +136,7 @@ def _named(rec):
     return rec
 
 
-def _clean(rec0):
+def _clean(rec0: Any) -> Record | None:
     """The parts of a start record the rules core refused that are safe to store and show."""
     rec: dict[str, object] = {"hands": []}
     if not isinstance(rec0, dict):

@@ -22,6 +22,8 @@ link, no one else may write it) each time.
     named("port", "/dev/ttyACM0")   # the path of that port's lock in private_dir()
 """
 
+from __future__ import annotations
+
 import hashlib
 import json
 import os
@@ -31,8 +33,12 @@ import stat
 import sys
 import tempfile
 import time
+from typing import TYPE_CHECKING
 
 from knockbox.usererror import UserError
+
+if TYPE_CHECKING:
+    from knockbox.records import Record
 
 _WINDOWS_AT = 1 << 30  # msvcrt locks a byte range: one far beyond what the file says
 _READ_MAX = 4096  # a holder's record is far shorter: the rest of a longer file is not read
@@ -47,12 +53,12 @@ class Busy(UserError):
 
 
 class Lock:
-    def __init__(self, path):
+    def __init__(self, path: str) -> None:
         self.path = path
         self._fd: int | None = None
         self._info: dict = {}
 
-    def acquire(self, what, command, **info):
+    def acquire(self, what: str, command: str, **info: object) -> Lock:
         """Take the lock for this process, or Busy naming `what` and who has it (UserError if
         the lock file cannot be used: made, opened, or it is not a plain file of the user's)."""
         try:
@@ -77,7 +83,7 @@ class Lock:
         self.update(**info)
         return self
 
-    def update(self, **info):
+    def update(self, **info: object) -> None:
         """Add to what the file says about the holder (the simulator's port, once open)."""
         self._info.update(info)
         if self._fd is None:
@@ -87,20 +93,20 @@ class Lock:
         os.ftruncate(self._fd, 0)
         os.write(self._fd, data)
 
-    def release(self):
+    def release(self) -> None:
         if self._fd is not None:
             _unlock(self._fd)
             os.close(self._fd)
             self._fd = None
 
-    def __enter__(self):
+    def __enter__(self) -> Lock:
         return self
 
-    def __exit__(self, *exc):
+    def __exit__(self, *exc: object) -> None:
         self.release()
 
 
-def holder(path):
+def holder(path: str) -> Record | None:
     """What the lock file at `path` says, if a live process holds it ({} if it has not said yet);
     None when nobody does (or the file is not a plain file of the user's)."""
     try:
@@ -116,7 +122,7 @@ def holder(path):
         os.close(fd)
 
 
-def describe(who):
+def describe(who: dict[str, str]) -> str:
     """ "knockbox sync (process 123, since 2026-01-31 20:15:02)" from a holder's record (only
     what has the form knockbox writes is said)."""
     if not who:
@@ -129,7 +135,7 @@ def describe(who):
     )
 
 
-def named(kind, key):
+def named(kind: str, key: str) -> str:
     """The path of the lock file for `kind` ("port", "book") of key (a port's name, a folder's
     path) in private_dir(): a readable tail of the key and a hash of it."""
     tail = re.sub(r"[^A-Za-z0-9]+", "_", key).strip("_")[-40:]
@@ -137,7 +143,7 @@ def named(kind, key):
     return os.path.join(private_dir(), "%s-%s-%s.lock" % (kind, tail, digest))
 
 
-def private_dir():
+def private_dir() -> str:
     """The folder of the user's lock files, made if missing: only the user may write it. On
     Windows the user's local application data; elsewhere $XDG_RUNTIME_DIR/knockbox when the
     runtime folder is the user's own, else knockbox/locks-HOST in the user's cache folder
@@ -158,7 +164,7 @@ def private_dir():
     return path
 
 
-def _private_path():
+def _private_path() -> str:
     if sys.platform == "win32":
         base = os.environ.get("LOCALAPPDATA") or tempfile.gettempdir()
         return os.path.join(base, "knockbox", "locks")
@@ -172,7 +178,7 @@ def _private_path():
     return os.path.join(cache, "knockbox", "locks-" + host)
 
 
-def check_private(path):
+def check_private(path: str) -> None:
     """UserError unless the folder at path is a folder of the user's that only the user may
     write (not a link); a folder of the user's that others may write is made 0700 first."""
     try:
@@ -195,7 +201,7 @@ def check_private(path):
         os.chmod(path, 0o700)
 
 
-def _mine(path, forbidden):
+def _mine(path: str, forbidden: int) -> bool:
     """Whether path is a folder (not a link) of the user's that no one else may write."""
     try:
         st = os.lstat(path)
@@ -204,7 +210,7 @@ def _mine(path, forbidden):
     return stat.S_ISDIR(st.st_mode) and st.st_uid == os.geteuid() and not st.st_mode & forbidden
 
 
-def _open(path, flags):
+def _open(path: str, flags: int) -> int:
     """An fd of the lock file at path, never through a link: OSError unless it is a plain file
     of the user's with no other name (a hard link would let the lock write into another
     file); a file of the user's that others could read or write is made 0600."""
@@ -226,14 +232,14 @@ def _open(path, flags):
     return fd
 
 
-def _why(e, path):
+def _why(e: OSError | NotADirectoryError, path: str) -> str:
     """What an OSError says, in words: a link met where O_NOFOLLOW refuses one is a link."""
     if os.path.islink(path):
         return "it is a link, not a file of yours (remove it)"
     return e.strerror or str(e)
 
 
-def _read(fd):
+def _read(fd: int) -> dict[str, str]:
     os.lseek(fd, 0, os.SEEK_SET)
     data = os.read(fd, _READ_MAX)
     try:
@@ -243,7 +249,7 @@ def _read(fd):
     return info if isinstance(info, dict) else {}
 
 
-def _try_lock(fd):
+def _try_lock(fd: int) -> bool:
     """Lock fd for this process alone if no other has it (True), else False: msvcrt's byte-range
     lock on Windows, flock elsewhere (none to be had: True, nothing to lock with)."""
     if sys.platform == "win32":
@@ -266,7 +272,7 @@ def _try_lock(fd):
     return True
 
 
-def _unlock(fd):
+def _unlock(fd: int) -> None:
     if sys.platform == "win32":
         import msvcrt
 

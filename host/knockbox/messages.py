@@ -8,10 +8,17 @@ locale): the same Russian the device shows, from the firmware's table knockfw/me
                             10"), matched against the templates and said again
 """
 
+from __future__ import annotations
+
 import importlib
 import re
+from typing import TYPE_CHECKING
 
 from knockcore.errors import say as _say
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable
+    from knockcore.errors import GameError
 
 # The core's messages only the laptop shows (a malformed game record, rules, a start: the device
 # makes none of these from its buttons), and the laptop's own framing of a core message
@@ -47,7 +54,7 @@ _HOST = {"record %d: "}
 _tables: dict = {}
 
 
-def table(lang):
+def table(lang: str) -> dict[str, str]:
     """{English template: template in lang}; empty for English."""
     if lang not in _tables:
         t = {}
@@ -61,13 +68,13 @@ def table(lang):
     return _tables[lang]
 
 
-def error_text(err, lang="en"):
+def error_text(err: GameError, lang: str = "en") -> str:
     """A GameError's message in lang."""
     t = table(lang)
     return _say(err, lambda s: t.get(s, s)) if t else str(err)
 
 
-def translate(text, lang="en"):
+def translate(text: str, lang: str = "en") -> str:
     """An English core message (with its "record N: " / "hand N: " prefixes) in lang; a text
     that matches no template comes back as it is."""
     t = table(lang)
@@ -92,14 +99,14 @@ def translate(text, lang="en"):
     return out + rest
 
 
-def _pattern(template):
+def _pattern(template: str) -> str:
     parts = re.split(r"(%[sdr])", template)
     return "".join(
         {"%s": "(.+?)", "%r": "(.+?)", "%d": r"(-?\d+)"}.get(p, re.escape(p)) for p in parts
     )
 
 
-def _fill(template, args):
+def _fill(template: str, args: Iterable[object]) -> str:
     # %r holes keep the text matched as it was (already a repr)
     i = iter(args)
     return re.sub(r"%([sdr])", lambda m: str(next(i)), template)

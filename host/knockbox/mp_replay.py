@@ -7,7 +7,7 @@ from knockcore.errors import GameError
 from knockcore.game import from_record
 
 
-def main():
+def main() -> None:
     try:
         rec = json.loads(sys.stdin.read())
     except ValueError:

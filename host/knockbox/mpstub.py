@@ -8,12 +8,17 @@ when it defines a function, are not here: only the benches and tests load viper 
 and bench/_paths.py names them there.
 """
 
+from typing import Callable, TypeVar
 
-def const(x):
+T = TypeVar("T")
+F = TypeVar("F", bound=Callable[..., object])
+
+
+def const(x: T) -> T:
     return x
 
 
-def native(f):
+def native(f: F) -> F:
     return f
 
 

@@ -23,12 +23,19 @@ as the history holds it, and two names that print alike are one name, or pointed
 Renames and merges are the history's (knockbox.history.players).
 """
 
+from __future__ import annotations
+
 import re
 import unicodedata
+from typing import Any, TYPE_CHECKING
 
 from knockbox.confusables import PROTOTYPES
 from knockbox.textsafe import visible
 from knockfw.settings import NAME_MAX
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from collections.abc import Iterable
 
 SEATS = "ABC"  # a seat's button, for a name the device left empty ("Seat B")
 _LONG = 8 * NAME_MAX  # of a device's name, what is looked at (the rest cannot be kept)
@@ -42,7 +49,7 @@ _drawable: set = set()
 _plain: list = []  # a name kept as it is: drawable characters, single spaces inside (a regex)
 
 
-def drawable():
+def drawable() -> set[str]:
     """The characters the device draws names with: those of both faces of knockfw.fonts that
     names are written in (medium and small), read from their tables of code points."""
     if not _drawable:
@@ -54,14 +61,14 @@ def drawable():
     return _drawable
 
 
-def plain(name):
+def plain(name: str) -> bool:
     """Whether name is a name as the history keeps it already (the common case, made quick: a
     sync or an import looks at every name of every game)."""
     drawable()
     return len(name) <= NAME_MAX and _plain[0].fullmatch(name) is not None
 
 
-def _face(font):
+def _face(font: bytes) -> set[str]:
     """The characters a face has (knockfw/text.py: runs of (first code point, count) from byte 6
     to a count of 0)."""
     out: set[str] = set()
@@ -73,7 +80,7 @@ def _face(font):
     return out
 
 
-def clean(name):
+def clean(name: str) -> str:
     """A name as the history compares it: NFC, without invisible characters, trimmed, single
     spaces (non-strings as they are)."""
     if not isinstance(name, str):
@@ -83,7 +90,7 @@ def clean(name):
     return _SPACES.sub(" ", unicodedata.normalize("NFC", name).strip())
 
 
-def check(name, what="name"):
+def check(name: str, what: str = "name") -> str:
     """A name typed or imported, cleaned; ValueError (one line) if it is not text, empty, too
     long, or has a character the device cannot draw."""
     if isinstance(name, str) and plain(name):
@@ -108,7 +115,7 @@ def check(name, what="name"):
 _CONTROLS = {"\t": "a tab", "\n": "a line break", "\r": "a carriage return", "\x00": "a NUL"}
 
 
-def character(c):
+def character(c: str) -> str:
     """A character for a message: "'é' (U+00E9 LATIN SMALL LETTER E WITH ACUTE)", "a tab"; a
     control or a mark alone by its code and name only."""
     if c in _CONTROLS:
@@ -123,7 +130,7 @@ def character(c):
     return "%r (%s)" % (c, what)
 
 
-def text(name, what="name"):
+def text(name: str, what: str = "name") -> str:
     """name, or ValueError if no text can hold it: bytes of a command line that are not UTF-8
     reach Python as lone surrogates ("\\udcff"), which neither SQLite nor the terminal takes."""
     try:
@@ -133,12 +140,12 @@ def text(name, what="name"):
     return name
 
 
-def shown(name, width=40):
+def shown(name: str, width: int = 40) -> str:
     """A name cut short for a message (a name that is too long may be very long)."""
     return name if len(name) <= width else name[: width - 3] + "..."
 
 
-def from_device(names):
+def from_device(names: list[str]) -> list[str]:
     """A device game's names (a list of strings) as the history stores them: each drawn(),
     an empty one "Seat A/B/C", and a name an earlier seat has already told apart by a number
     ("Ann", "Ann 2": the rules core wants three names, and "Ann" and "Ann " were two players
@@ -157,7 +164,7 @@ def from_device(names):
     return out
 
 
-def drawn(name):
+def drawn(name: str) -> str:
     """One device name as the device can draw it: clean(), a character the device lacks folded
     to what it has (é -> e, a no-break space -> a space, a tab -> a space) or "?", a mark on
     such a character left out; NAME_MAX characters at most; may be ""."""
@@ -178,7 +185,7 @@ def drawn(name):
     return _SPACES.sub(" ", "".join(out)).strip()[:NAME_MAX].rstrip()
 
 
-def look(name):
+def look(name: str) -> str:
     """What a name looks like: its TR39 skeleton (NFD, each character as its prototype in
     knockbox.confusables, NFD again), case folded: "Аnn" (Cyrillic A) and "ann" look like
     "Ann"."""
@@ -187,7 +194,7 @@ def look(name):
     return skeleton.casefold()
 
 
-def twins(new, known):
+def twins(new: Iterable[str], known: Iterable[str]) -> list[tuple[str, str]]:
     """[(name, other)]: each name of new that differs only in case from another name of known,
     or looks like it (look()); both iterables of names; each pair once, whichever way round it
     is met; sorted."""
@@ -202,7 +209,7 @@ def twins(new, known):
     return sorted(pairs.values())
 
 
-def twin_lines(pairs, fix=None):
+def twin_lines(pairs: list[Any], fix: Callable | None = None) -> list[Any]:
     """The lines that point out names that differ only in case or look alike; fix(a, b): what
     makes them one (default: the `knockbox player rename a b --merge` that does)."""
     fix = fix or (
@@ -215,7 +222,7 @@ def twin_lines(pairs, fix=None):
     ]
 
 
-def _alike(a, b):
+def _alike(a: str, b: str) -> str:
     if a.casefold() == b.casefold():
         return "differ only in case"
     i = next((i for i, (x, y) in enumerate(zip(a, b)) if x != y), min(len(a), len(b)))
@@ -228,7 +235,7 @@ def _alike(a, b):
     return "look alike but are spelled with other letters"
 
 
-def arg(name):
+def arg(name: str) -> str:
     """A name as typed in a shell command (quoted if it needs it)."""
     import shlex
 

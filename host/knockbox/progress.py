@@ -13,31 +13,34 @@ Windows console too), written past knockbox.textsafe.Output (its text through vi
     progress.end()
 """
 
+from __future__ import annotations
+
 import time
+from typing import TextIO
 
 from knockbox.textsafe import raw, visible
 
 INTERVAL = 0.2
 
 
-def _tty(stream):
+def _tty(stream: TextIO | None) -> bool:
     try:
-        return stream.isatty()
+        return stream is not None and stream.isatty()
     except (AttributeError, ValueError, OSError):
         return False
 
 
 class Progress:
-    def __init__(self, stream, what):
-        self.stream = raw(stream) if _tty(stream) else None
-        self.what, self.last, self.part = what, 0.0, None
+    def __init__(self, stream: TextIO | None, what: str) -> None:
+        self.stream = raw(stream) if stream is not None and _tty(stream) else None
+        self.what, self.last, self.part = what, 0.0, ""
         self.width = 0  # of the line on the terminal (0: none)
 
-    def __call__(self, part, done, total):
+    def __call__(self, part: str, done: int, total: int) -> None:
         self.show("%s %d of %d" % (part, done, total), done >= total or part != self.part)
         self.part = part
 
-    def show(self, text, now=False):
+    def show(self, text: str, now: bool = False) -> None:
         """The line "what: text", unless one was written less than INTERVAL ago (now: at once)."""
         if self.stream is None:
             return
@@ -47,13 +50,13 @@ class Progress:
         self.last = t
         self._show("%s: %s" % (self.what, text))
 
-    def end(self):
+    def end(self) -> None:
         """Clear the line (if one was written)."""
         if self.width:
             self._show("")
             self._show("")  # (width 0 now: back to the line's start)
 
-    def _show(self, line):
+    def _show(self, line: str) -> None:
         if self.stream is not None:
             self.stream.write("\r" + visible(line).ljust(self.width))
             self.stream.flush()

@@ -29,13 +29,24 @@ past, or changed since, forces a recompute from there; new games at the end cost
 themselves; a history rated by another MATCHES is rated again from the start).
 """
 
+from __future__ import annotations
+
 import json
 from openskill.models import PlackettLuce
+from typing import Any, TYPE_CHECKING
 
 from knockbox.usererror import UserError
 from knockbox.history.evening_numbers import ORDER
 from knockbox.history.schema import run_script
 
+if TYPE_CHECKING:
+    from knockbox.history import History, Patient
+    from openskill.models.weng_lin.plackett_luce import PlackettLuceRating
+    from collections.abc import Iterator
+    from knockbox.records import Record
+
+# what _stored() reads: the rating_games rows and the rating_steps rows
+Stored = tuple[list[Any], list[Any]]
 MODEL = PlackettLuce()  # mu 25, sigma 25/3, beta 25/6, tau 25/300: openskill's defaults
 _TABLES = """
 CREATE TABLE IF NOT EXISTS rating_games (pos INTEGER PRIMARY KEY, game_id INTEGER NOT NULL,
@@ -49,12 +60,12 @@ _CHUNK = 500
 MATCHES = 3
 
 
-def shown(mu):
+def shown(mu: float) -> float:
     """The rating shown: the skill estimate, rounded to hundredths."""
     return round(mu, 2)
 
 
-def entry(mu, sigma, games):
+def entry(mu: float, sigma: float, games: int) -> dict[str, Any]:
     """A player's rating as shown: {"rating": mu, "uncertainty": 2 sigma (the skill is within
     this of the rating 19 times in 20), rounded to hundredths; "rated": games; "mu", "sigma"}."""
     return {
@@ -66,19 +77,20 @@ def entry(mu, sigma, games):
     }
 
 
-def initial():
+def initial() -> tuple[float, float]:
     r = MODEL.rating()
     return r.mu, r.sigma
 
 
-def _seats(method, box):
+def _seats(method: int, box: int | None) -> list[list[int]]:
     """The sides of a game as lists of seats: in method 2 the box and the partnership."""
     if method == 2:
+        assert box is not None  # method 2 has a box
         return [[box], [s for s in range(3) if s != box]]
     return [[0], [1], [2]]
 
 
-def places(method, final, box=None):
+def places(method: int, final: list[int], box: int | None = None) -> list[int]:
     """Each seat's place by the game's final standing: 1 + the number of sides with a higher
     final (equal finals share a place); in method 2 the partners are one side."""
     teams = _seats(method, box)
@@ -90,7 +102,9 @@ def places(method, final, box=None):
     return out
 
 
-def matches(method, players, winners, box=None):
+def matches(
+    method: int, players: list[str], winners: list[int], box: int | None = None
+) -> list[tuple[list[str], list[str]]]:
     """The two-sided matches of one player each that a finished game is rated as: [(winner,
     loser)] of one-name lists, in seat order; winners: the game's winning seats (in method 2
     the winning side's). Methods 1 and 3: the winner against each other player; method 2: the
@@ -102,18 +116,19 @@ def matches(method, players, winners, box=None):
     if method != 2:
         return [([players[won[0][0]]], [players[t[0]]]) for t in teams if t is not won[0]]
     partners = teams[1]
+    assert box is not None  # method 2 has a box
     if won[0] == [box]:
         return [([players[box]], [players[s]]) for s in partners]
     return [([players[s]], [players[box]]) for s in partners]
 
 
-def _rating(state, name):
+def _rating(state: dict[str, Any], name: str) -> PlackettLuceRating:
     """The model's rating of a player from state, the prior's for a newcomer."""
     mu, sigma = state[name][:2] if name in state else initial()
     return MODEL.rating(mu, sigma, name=name)
 
 
-def rate(state, game):
+def rate(state: dict[str, Any], game: list[tuple[list[str], list[str]]]) -> None:
     """One game (matches()): state {name: (mu, sigma, games)} updated in place."""
     for won, lost in game:
         rated = MODEL.rate(
@@ -121,12 +136,13 @@ def rate(state, game):
         )
         for side in rated:
             for r in side:
-                state[r.name] = (r.mu, r.sigma) + state.get(r.name, (0, 0, 0))[2:]
+                n = str(r.name)  # the name _rating() gave it
+                state[n] = (r.mu, r.sigma) + state.get(n, (0, 0, 0))[2:]
     for n in _names(game):
         state[n] = state[n][:2] + (state[n][2] + 1,)
 
 
-def update(h):
+def update(h: History) -> int:
     """Bring the stored ratings up to date with h's finished games; returns how many games were
     rated now. Raises UserError when the history cannot be written (read-only, locked)."""
     with h.transaction():
@@ -134,7 +150,7 @@ def update(h):
         return _update(h.db)
 
 
-def _update(db):
+def _update(db: Patient) -> int:
     want = _wanted(db)
     have = list(db.execute("SELECT game_id, key FROM rating_games ORDER BY pos"))
     start = 0
@@ -151,7 +167,7 @@ def _update(db):
     return len(want) - start
 
 
-def _wanted(db):
+def _wanted(db: Patient) -> list[tuple[int, str] | Any]:
     """[(game id, key)] of the finished games, in rating order."""
     return [
         (gid, _key(version))
@@ -162,7 +178,9 @@ def _wanted(db):
     ]
 
 
-def _rate_all(db, want, start, state):
+def _rate_all(
+    db: Patient, want: list[tuple[int, str]], start: int, state: dict[str, Any]
+) -> Iterator[tuple[list[tuple[int, int, str]], list[tuple[int, str, float, float, int]]]]:
     """Rate want[start:] from state, a chunk at a time: yields (rating_games rows,
     rating_steps rows)."""
     for i in range(start, len(want), _CHUNK):
@@ -180,19 +198,19 @@ def _rate_all(db, want, start, state):
 _JSON = json.JSONEncoder(ensure_ascii=False)  # (json.dumps makes one a call: 10,000 at 10,000)
 
 
-def _key(version):
+def _key(version: list[str | int]) -> str:
     """Which version of a game (its row's columns after the id): where it sits in the order,
     what it was when rated (its hands, winners and players' names: a rename rates from the
     player's first game again, under the new name), and how it was rated (MATCHES)."""
     return _JSON.encode([MATCHES] + version)
 
 
-def _names(game):
+def _names(game: list[tuple[list[str], list[str]]]) -> list[str]:
     """The players of a game (matches()), in the order they sit in its matches."""
     return list(dict.fromkeys(n for match in game for side in match for n in side))
 
 
-def _state_before(db, pos):
+def _state_before(db: Patient, pos: int) -> dict[str, Any]:
     """{name: (mu, sigma, games)} after the games before pos."""
     return {
         name: (mu, sigma, games)
@@ -204,7 +222,7 @@ def _state_before(db, pos):
     }
 
 
-def _games(db, ids):
+def _games(db: Patient, ids: list[int]) -> dict[int, list[tuple[list[str], list[str]]]]:
     """{game id: matches()} of these finished games, from the winners the history keeps with
     each game (nothing is replayed)."""
     out = {}
@@ -217,7 +235,9 @@ def _games(db, ids):
     return out
 
 
-def _stored(h):
+def _stored(
+    h: History,
+) -> Stored:
     """(rating_games rows, rating_steps rows): from the history, brought up to date; computed
     afresh in memory when the history cannot be written."""
     try:
@@ -234,7 +254,7 @@ def _stored(h):
     )
 
 
-def table(h, stored=None):
+def table(h: History, stored: Stored | None = None) -> dict[str, Record]:
     """{name: entry()} for every rated player, up to date (stored: _stored(h) already read)."""
     last = {}
     for _pos, name, mu, sigma, games in (stored or _stored(h))[1]:
@@ -242,7 +262,7 @@ def table(h, stored=None):
     return {n: entry(*last[n]) for n in last}
 
 
-def of(tab, name):
+def of(tab: dict[str, Any], name: str) -> dict[str, Any]:
     """A player's entry in table(), the prior's for a player with no rated game."""
     if name in tab:
         return tab[name]
@@ -250,7 +270,7 @@ def of(tab, name):
     return entry(mu, sigma, 0)
 
 
-def both(h):
+def both(h: History) -> tuple[dict[str, Record], dict[str, list[tuple[int, float]]]]:
     """(table(h), progress(h)), the history read once."""
     stored = _stored(h)
     return table(h, stored), progress(h, stored)
@@ -262,7 +282,7 @@ class Ratings:
     .progress(name) (as progress()[name]); computed in memory if the history cannot be
     written."""
 
-    def __init__(self, h):
+    def __init__(self, h: History) -> None:
         self.h, self._all = h, None
         try:
             update(h)
@@ -281,7 +301,7 @@ class Ratings:
             self.table[name] = entry(mu, sigma, games)
             self.mark[name] = "%d %r %r %r" % (count, smu, ssig, mu)
 
-    def progress(self, name):
+    def progress(self, name: str) -> list[tuple[int, float]]:
         if self._all is not None:
             return self._prog.get(name, [])
         return [
@@ -294,7 +314,7 @@ class Ratings:
         ]
 
 
-def attach(h, stats):
+def attach(h: History, stats: list[Record]) -> None:
     """Each player's rating, its uncertainty and games rated (over the whole history) into
     knockbox.stats rows: "rating", "uncertainty" and "rated"."""
     tab = table(h)
@@ -303,7 +323,7 @@ def attach(h, stats):
         p["rating"], p["uncertainty"], p["rated"] = r["rating"], r["uncertainty"], r["rated"]
 
 
-def progress(h, stored=None):
+def progress(h: History, stored: Stored | None = None) -> dict[str, list[tuple[int, float]]]:
     """{name: [(game id, rating after that game)]} in rating order, up to date."""
     rows, steps = stored or _stored(h)
     game = {pos: gid for pos, gid, _ in rows}

@@ -9,7 +9,10 @@ reads money per point as the device keeps it: whole hundredths of the currency u
 PER_POINT_MAX (1,000) a point.
 """
 
+from __future__ import annotations
+
 import decimal
+from typing import Any
 
 from knockbox.usererror import UserError
 from knockcore import evening as ledger
@@ -23,7 +26,7 @@ STAKE_HELP = (
 )
 
 
-def parse_stake(text, option="--per-point", off=False):
+def parse_stake(text: str, option: str = "--per-point", off: bool = False) -> int:
     """Money per point typed by the user (e.g. "0.05") as hundredths (int), or UserError naming
     the option; 0 only with off (the device's stake: 0 switches the money off)."""
     try:
@@ -48,7 +51,7 @@ def parse_stake(text, option="--per-point", off=False):
     return int(h)
 
 
-def tally(rows):
+def tally(rows: list[dict[str, Any]]) -> dict[str, Any]:
     """The ledger over the finished games: {"games": [ids], "skipped": [[id, status]], "net":
     {name: points}, "players": [{player, net, games, wins}] (biggest winner first), "payments":
     [[payer, payee, points]] (the fewest, biggest first)}."""
@@ -79,7 +82,7 @@ def tally(rows):
     }
 
 
-def add_money(res, stake):
+def add_money(res: dict[str, Any], stake: int) -> None:
     """Money (text, to the cent) for each payment, appended to it, and for each player; the
     same integer arithmetic as the device's, so every sum adds up exactly."""
     for p in res["payments"]:

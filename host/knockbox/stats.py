@@ -8,6 +8,9 @@ matched by name.
 What each count means: GLOSSARY below (`knockbox stats --help` prints it).
 """
 
+from __future__ import annotations
+from typing import Any
+
 GLOSSARY = """Counted per player:
   games      games played (refused 'invalid' games are left out)
   wins       finished games the player won (both partners for a partnership win, method 2)
@@ -42,7 +45,7 @@ COLUMNS = (
 COUNTS = ("games", "wins", "hands", "hands_won", "gins", "undercuts", "points", "net")
 
 
-def compute(rows):
+def compute(rows: list[Any]) -> list[dict[str, Any] | Any]:
     """[{player, games, wins, hands, ...}] sorted by name, over History.games(seats=True) rows:
     the sums of the per-seat counts stored with each game (knockbox.derived)."""
     players: dict = {}

@@ -15,7 +15,7 @@ from micropython import const
 _EXACT = const(8)
 
 
-def add(led, st):
+def add(led: dict, st: dict) -> bool:
     """Add a game's standings; a game not over adds nothing (returns False)."""
     if not st["over"]:
         return False
@@ -31,12 +31,12 @@ def add(led, st):
     return True
 
 
-def rows(led):
+def rows(led: dict) -> list:
     """[[name, net, games, wins]], the biggest winner first (ties by name)."""
     return sorted([[n] + led[n] for n in led], key=lambda r: (-r[1], r[0]))
 
 
-def payments(led):
+def payments(led: dict) -> list:
     """The fewest [payer, payee, points] that bring every net to zero, the biggest first."""
     ps = sorted([[n, led[n][0]] for n in led if led[n][0]])
     out = _greedy(ps) if len(ps) > _EXACT else _exact(ps)
@@ -44,7 +44,7 @@ def payments(led):
     return out
 
 
-def _exact(ps):
+def _exact(ps: list) -> list:
     # most[m]: the most zero-sum prefixes an order of the players in m has, which for m summing
     # to zero is the most zero-sum groups m splits into
     n = len(ps)
@@ -73,7 +73,7 @@ def _exact(ps):
     return out
 
 
-def _greedy(ps):
+def _greedy(ps: list) -> list:
     # the biggest debtor pays the biggest creditor (ties: the first name) until all are square
     out = []
     while True:
@@ -93,6 +93,6 @@ def _greedy(ps):
     return out
 
 
-def money(v):
+def money(v: int) -> str:
     """Hundredths as text: -1234 -> "-12.34"."""
     return "%s%d.%02d" % ("-" if v < 0 else "", abs(v) // 100, abs(v) % 100)

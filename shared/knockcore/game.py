@@ -29,19 +29,20 @@ _FIELDS = (
 
 class _State:
     # The fold's accumulator: everything derived from the start and the hands so far (_FIELDS).
-    def __init__(self):
+    def __init__(self) -> None:
         self.totals = [0, 0, 0]
         self.boxes = [0, 0, 0]
         self.dealer = 0
         self.active = [0, 1, 2]
-        self.idle = None
-        self.last_idle = None
-        self.box = None
-        self.captain = None
+        # seats, or None where the method has none (method 2's box and captain; its idle seat)
+        self.idle: "hand.Any" = None
+        self.last_idle: "hand.Any" = None
+        self.box: "hand.Any" = None
+        self.captain: "hand.Any" = None
         self.over = False
-        self.winners = []
+        self.winners: list[int] = []
 
-    def copy(self):
+    def copy(self) -> "_State":
         c = _State()
         for k in ("dealer", "idle", "last_idle", "box", "captain", "over"):
             setattr(c, k, getattr(self, k))
@@ -52,7 +53,7 @@ class _State:
         return c
 
 
-def _check_players(players):
+def _check_players(players: object) -> None:
     if not isinstance(players, list) or len(players) != 3:
         raise GameError("players: need exactly three")
     for p in players:
@@ -63,7 +64,9 @@ def _check_players(players):
 
 
 class Game:
-    def __init__(self, method, players, start, rules=None):
+    def __init__(
+        self, method: int, players: list[str], start: dict, rules: "dict | None" = None
+    ) -> None:
         if type(method) is not int or method not in (1, 2, 3):
             raise GameError("unknown method %r (use 1, 2 or 3)", method)
         _check_players(players)
@@ -74,45 +77,45 @@ class Game:
         self.start = dict(start)
         self.rules = _rules.resolve(rules)
         self._m = _METHODS[method - 1]
-        self.hands = []
+        self.hands: list[int] = []  # packed (knockcore.hand)
         self.closed = False  # ended unfinished (events.END): takes no more hands
         self._st = self._begin()
 
-    def _begin(self):
+    def _begin(self) -> _State:
         st = _State()
         self._m.begin(st, self.start)
         return st
 
     # The running standings, for the scoreboard.
     @property
-    def over(self):
+    def over(self) -> bool:
         return self._st.over
 
     @property
-    def totals(self):
+    def totals(self) -> list[int]:
         return self._st.totals
 
     @property
-    def boxes(self):
+    def boxes(self) -> list[int]:
         return self._st.boxes
 
     @property
-    def dealer(self):
+    def dealer(self) -> int:
         return self._st.dealer
 
     @property
-    def active(self):
+    def active(self) -> list[int]:
         return self._st.active
 
     @property
-    def idle(self):
-        return self._st.idle
+    def idle(self) -> "int | None":
+        return self._st.idle  # type: ignore[no-any-return]
 
     @property
-    def winners(self):
+    def winners(self) -> list[int]:
         return self._st.winners
 
-    def _play(self, st, h, n):
+    def _play(self, st: _State, h: object, n: int) -> tuple[int, str, list[int], list[int]]:
         """Validate hand number n against state st and apply it; (packed, kind, winners, points)."""
         if st.over:
             raise GameError("the game is over", hand=n)
@@ -123,25 +126,25 @@ class Game:
         kind, winners, points = self._m.play(st, v, self.rules)
         return v, kind, winners, points
 
-    def preview(self, h):
+    def preview(self, h: dict) -> tuple[str, list[int], list[int]]:
         """What this hand would score, without recording it: (kind, winners, points)."""
         st = self._st.copy()
         r = self._play(st, h, len(self.hands) + 1)
         return r[1], r[2], r[3]
 
-    def add(self, h):
+    def add(self, h: dict) -> None:
         # _play checks everything before it changes anything (hand.parse raises first; the
         # methods' play() cannot fail), so a refused hand leaves the state as it was.
         v = self._play(self._st, h, len(self.hands) + 1)[0]
         self.hands.append(v)
 
-    def _refold(self, packed):
+    def _refold(self, packed: list[int]) -> _State:
         st = self._begin()
         for i in range(len(packed)):
             self._play(st, hand.to_dict(packed[i]), i + 1)
         return st
 
-    def undo(self):
+    def undo(self) -> "dict | None":
         """Drop the last hand; returns it (as a hand record), or None when there is none."""
         if not self.hands:
             return None
@@ -150,7 +153,7 @@ class Game:
         self.hands.pop()
         return hand.to_dict(last)
 
-    def replace(self, i, h):
+    def replace(self, i: int, h: dict) -> None:
         """Edit hand i (0-based) and fold again; refused, changing nothing, if any hand breaks."""
         if type(i) is not int or i < 0 or i >= len(self.hands):
             raise GameError("no hand %r to edit", i + 1 if type(i) is int else i)
@@ -164,7 +167,7 @@ class Game:
         self.hands = packed
         self._st = st
 
-    def snapshot(self):
+    def snapshot(self) -> list:
         """The game as JSON values, the fold's state included: restore() rebuilds it without
         playing its hands again (the device's boot checkpoint, knockfw.store)."""
         st = self._st
@@ -178,7 +181,7 @@ class Game:
             [getattr(st, k) for k in _FIELDS],
         ]
 
-    def copy(self):
+    def copy(self) -> "Game":
         """An independent game with the same hands (to try an edit without making it)."""
         g = Game(self.method, self.players, self.start, self.rules)
         g.hands = self.hands[:]
@@ -186,17 +189,17 @@ class Game:
         g._st = self._st.copy()
         return g
 
-    def active_at(self, i):
+    def active_at(self, i: int) -> list[int]:
         """The seats that played hand i (0-based), as the hands before it left them."""
         st = self._begin()
         for j in range(i):
             self._play(st, hand.to_dict(self.hands[j]), j + 1)
         return st.active
 
-    def hand(self, i):
+    def hand(self, i: int) -> dict:
         return hand.to_dict(self.hands[i])
 
-    def record(self):
+    def record(self) -> dict:
         return {
             "format": FORMAT,
             "method": self.method,
@@ -206,7 +209,7 @@ class Game:
             "hands": [hand.to_dict(v) for v in self.hands],
         }
 
-    def standings(self, hands=True):
+    def standings(self, hands: bool = True) -> dict:
         """The standings contract. hands=False leaves out the per-hand list (the device's
         screens do not need it, and 300 entries cost a 64-bit heap a great deal)."""
         if hands:
@@ -244,7 +247,7 @@ class Game:
         return out
 
 
-def restore(snap):
+def restore(snap: list) -> Game:
     """The game a snapshot() was taken of. The start is checked as a new game's is and the
     shapes of the rest, not the hands' play: a snapshot is only taken of a game that played them.
     Raises GameError (the start), ValueError or TypeError for one that does not fit; these are
@@ -266,7 +269,7 @@ def restore(snap):
     return g
 
 
-def from_record(rec):
+def from_record(rec: object) -> Game:
     """Build a Game from a game record (format knockbox-game/1); hands are checked in order."""
     if not isinstance(rec, dict):
         raise GameError("game record: must be an object")

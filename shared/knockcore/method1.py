@@ -3,7 +3,7 @@ from knockcore import pairs
 from knockcore.errors import GameError
 
 
-def begin(st, start):
+def begin(st: "pairs.hand.State", start: dict) -> None:
     idle = pairs.start_seat(start, "idle")
     dealer = pairs.start_seat(start, "dealer")
     if idle == dealer:
@@ -15,7 +15,7 @@ def begin(st, start):
     st.active = [s for s in (0, 1, 2) if s != idle]
 
 
-def play(st, v, rules):
+def play(st: "pairs.hand.State", v: int, rules: dict) -> tuple[str, list[int], list[int]]:
     kind, w, loser, pts = pairs.score(v, st.active, rules)
     points = [0, 0, 0]
     points[w] = pts
@@ -32,7 +32,7 @@ def play(st, v, rules):
     return kind, [w], points
 
 
-def finish(st, rules):
+def finish(st: "pairs.hand.State", rules: dict) -> tuple[list[int], list[list[int]]]:
     w = st.winners[0]
     final = [st.totals[i] + rules["box_bonus"] * st.boxes[i] for i in range(3)]
     final[w] += rules["game_bonus"]

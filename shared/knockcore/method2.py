@@ -5,7 +5,7 @@ from knockcore import pairs
 from knockcore.errors import GameError
 
 
-def begin(st, start):
+def begin(st: "pairs.hand.State", start: dict) -> None:
     box = pairs.start_seat(start, "box")
     cap = pairs.start_seat(start, "captain")
     if box == cap:
@@ -19,11 +19,11 @@ def begin(st, start):
     st.idle = 3 - box - cap
 
 
-def partners(st):
+def partners(st: "pairs.hand.State") -> list[int]:
     return [s for s in (0, 1, 2) if s != st.box]
 
 
-def play(st, v, rules):
+def play(st: "pairs.hand.State", v: int, rules: dict) -> tuple[str, list[int], list[int]]:
     kind, w, loser, pts = pairs.score(v, st.active, rules)
     side = [st.box] if w == st.box else partners(st)
     points = [0, 0, 0]
@@ -46,7 +46,7 @@ def play(st, v, rules):
     return kind, side, points
 
 
-def finish(st, rules):
+def finish(st: "pairs.hand.State", rules: dict) -> tuple[list[int], list[list[int]]]:
     # Each side adds its box bonus; the winner the game bonus, and the shutout extra when the
     # losing side won no hand. The payment V is the difference; the box settles with each partner.
     team = partners(st)[0]
@@ -68,7 +68,7 @@ def finish(st, rules):
     return final, owe
 
 
-def next_game(st):
+def next_game(st: "pairs.hand.State") -> dict:
     """The next card of the original cut goes into the box: the captain, then the third."""
     cut = [st.box, st.captain, 3 - st.box - st.captain]
     return {"box": cut[1], "captain": cut[2]}

@@ -4,7 +4,7 @@ from knockcore import pairs
 from knockcore.errors import GameError
 
 
-def begin(st, start):
+def begin(st: "hand.State", start: dict) -> None:
     d = pairs.start_seat(start, "dealer")
     if len(start) != 1:
         raise GameError("start: method 3 takes dealer only")
@@ -13,10 +13,10 @@ def begin(st, start):
     st.idle = None
 
 
-def score(v, rules):
+def score(v: int, rules: dict) -> tuple[str, list[int], list[int]]:
     """(kind, winners, points) of a knock or gin among three; points may include the penalty."""
     k = hand.seat(v)
-    c = hand.counts(v)
+    c: list[int] = hand.counts(v)  # type: ignore[assignment]  # all three play: no None
     o1, o2 = (k + 1) % 3, (k + 2) % 3
     points = [0, 0, 0]
     if hand.kind(v) == hand.GIN:
@@ -48,7 +48,7 @@ def score(v, rules):
     return "undercut", winners, points
 
 
-def play(st, v, rules):
+def play(st: "hand.State", v: int, rules: dict) -> tuple[str, list[int], list[int]]:
     kind, winners, points = score(v, rules)
     for i in range(3):
         st.totals[i] += points[i]
@@ -63,7 +63,7 @@ def play(st, v, rules):
     return kind, winners, points
 
 
-def finish(st, rules):
+def finish(st: "hand.State", rules: dict) -> tuple[list[int], list[list[int]]]:
     w = st.winners[0]
     final = [st.totals[i] + rules["box_bonus"] * st.boxes[i] for i in range(3)]
     final[w] += rules["game_bonus"]

@@ -5,7 +5,7 @@ from knockcore import hand
 from knockcore.errors import GameError
 
 
-def start_seat(start, key):
+def start_seat(start: dict, key: str) -> int:
     """A seat named in a game's start: 0, 1 or 2."""
     s = start.get(key)
     if type(s) is not int or s < 0 or s > 2:
@@ -13,11 +13,11 @@ def start_seat(start, key):
     return s
 
 
-def score(v, active, rules):
+def score(v: int, active: list[int], rules: dict) -> tuple[str, int, int, int]:
     """Score a knock or gin between the two active seats: (kind, winner, loser, points)."""
     k = hand.seat(v)
     o = active[0] if active[1] == k else active[1]
-    c = hand.counts(v)
+    c: list[int] = hand.counts(v)  # type: ignore[assignment]  # k and o play: no None
     if hand.kind(v) == hand.GIN:
         # Gin: the opponent's whole count plus the bonus; no lay-offs, no undercut.
         return "gin", k, o, c[o] + rules["gin_bonus"]
@@ -27,7 +27,7 @@ def score(v, active, rules):
     return "knock", k, o, c[o] - c[k]
 
 
-def ledger(final):
+def ledger(final: list[int]) -> list[list[int]]:
     """Who owes whom: owe[i][j] is what i pays j. Each pair settles the difference of their
     final totals (the lower pays the higher), so net(i) = 2F(i) - F(j) - F(k)."""
     owe = [[0, 0, 0], [0, 0, 0], [0, 0, 0]]
@@ -38,7 +38,7 @@ def ledger(final):
     return owe
 
 
-def settle(owe):
+def settle(owe: list[list[int]]) -> tuple[list[int], list[list[int]]]:
     """(net per seat, payments [[payer, payee, amount], ...]) with each pair's debts offset."""
     net = [0, 0, 0]
     pays = []

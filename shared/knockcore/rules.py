@@ -25,11 +25,11 @@ CHOICES = {
 PRESETS = ("seed", "classic")
 
 
-def defaults(preset):
+def defaults(preset: str) -> dict:
     if preset not in PRESETS:
         raise GameError("rules: unknown preset %r (use seed or classic)", preset)
     col = PRESETS.index(preset)
-    r = {"preset": preset}
+    r: dict = {"preset": preset}
     for k in _NUMBERS:
         r[k] = _NUMBERS[k]
     for k in _PRESET_NUMBERS:
@@ -42,18 +42,18 @@ def defaults(preset):
 _last: list = [None, None]  # the last spec resolved and its result: games of one evening share it
 
 
-def resolve(spec):
+def resolve(spec: "dict | None") -> dict:
     """Validate a rules spec ({"preset": ..., option: value}) and return every option's value.
     The result is shared between games with equal specs: treat it as read-only."""
     if spec is not None and spec == _last[0]:
-        return _last[1]
+        return _last[1]  # type: ignore[no-any-return]
     r = _resolve(spec)
     _last[0] = dict(spec) if spec is not None else None
     _last[1] = r
     return r
 
 
-def _resolve(spec):
+def _resolve(spec: object) -> dict:
     if spec is None:
         spec = {}
     if not isinstance(spec, dict):
@@ -79,7 +79,7 @@ def _resolve(spec):
     return r
 
 
-def overrides(resolved):
+def overrides(resolved: dict) -> dict:
     """The smallest spec that gives these rules: the preset plus the options that differ from it."""
     base = defaults(resolved["preset"])
     spec = {"preset": resolved["preset"]}

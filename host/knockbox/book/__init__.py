@@ -54,11 +54,14 @@ The book's parts, each a class or module by its role, composed by Book (one upda
                     each was made from), and in what order
 """
 
+from __future__ import annotations
+
 import contextlib
 import gc
 import hashlib
 import json
 import os
+from typing import Any, TYPE_CHECKING
 
 from knockbox import locks, ratings
 from knockbox.book import render, workers
@@ -69,6 +72,12 @@ from knockbox.book.workers import make_evening
 from knockbox.usererror import UserError
 from knockbox.history.schema import named
 
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from knockbox.history import History
+    from knockbox.records import Record
+    from collections.abc import Generator
+
 __all__ = ["MANIFEST", "Book", "build", "make_evening", "pages", "slug", "version"]
 
 SUMS = 2  # bump when sums() counts differently: every evening summed again
@@ -76,7 +85,7 @@ KEEP_SUMS = 100  # evenings summed between two writes of their sums into the his
 _JSON = json.JSONEncoder(ensure_ascii=False, sort_keys=True)  # (json.dumps makes one a call)
 
 
-def _key(*parts):
+def _key(*parts: object) -> str:
     return hashlib.sha256(_JSON.encode(parts).encode("utf-8")).hexdigest()[:24]
 
 
@@ -84,14 +93,22 @@ class Book:
     """One build of the book in folder (see the module's doc): the Folder, the Store of sums and
     the Pages, run in order."""
 
-    def __init__(self, h, folder, lang="en", jobs=1, progress=None):
+    def __init__(
+        self,
+        h: History,
+        folder: str,
+        lang: str = "en",
+        jobs: int = 1,
+        progress: Callable[[str, int, int], None] | None = None,
+    ) -> None:
         self.h, self.lang, self.jobs = h, lang, jobs
         self.progress = progress or (lambda part, done, total: None)
         self.version = version()
         self.folder = Folder(folder, self.version, lang)
-        self.later = None  # (worker processes, [(n, inputs, page to come)]): see _wait()
+        # (worker processes, [(n, inputs, page to come)]): see _wait()
+        self.later: tuple[Any, list[Any]] | None = None
 
-    def build(self):
+    def build(self) -> Record:
         rows = _rows(self.h)
         if not rows:
             raise UserError("no games yet: `knockbox sync` pulls them from the device")
@@ -112,7 +129,7 @@ class Book:
         finally:
             gc.unfreeze()
 
-    def _build(self, rows):
+    def _build(self, rows: list[Any]) -> Record:
         self.folder.begin()
         self.store = EveningSums(self.h)
         keys = self._evenings(rows)
@@ -141,7 +158,7 @@ class Book:
             "foreign": f.foreign,
         }
 
-    def _evenings(self, rows):
+    def _evenings(self, rows: list[Any]) -> dict[Any, Any]:
         """Make the page of each evening whose games changed (or whose page is not as made) and
         keep the sums of each evening whose games changed; {evening number: sums.Summed}."""
         groups: dict = {}
@@ -202,7 +219,7 @@ class Book:
         self.store.put(made, set(kept) - {k.key for k in keys.values()})
         return keys
 
-    def _wait(self):
+    def _wait(self) -> None:
         """Write the evening pages the worker processes made meanwhile."""
         if self.later:
             pool, pending = self.later
@@ -212,7 +229,7 @@ class Book:
             pool.join()
             self.later = None
 
-    def _make(self, todo):
+    def _make(self, todo: list[Any]) -> Generator[tuple[Any, Any], None, None]:
         """(page or None, sums or None) of each evening to make, in order, each as soon as it
         is made: in worker processes when there are many (a first build), else here."""
         args = [(n, ids, self.lang, page, summ) for n, ids, _, page, summ in todo]
@@ -229,7 +246,9 @@ class Book:
         pool.close()
         pool.join()
 
-    def _player(self, name, inputs, keys, rating, rated):
+    def _player(
+        self, name: str, inputs: object, keys: dict[Any, Any], rating: Record, rated: Any
+    ) -> None:
         """The player's page, unless it is as made; inputs: the sums' inputs of the player's
         evenings."""
         path = "players/" + self.pages.page[name]
@@ -245,7 +264,9 @@ class Book:
         if not self.folder.fresh(path, inputs):
             self.folder.put(path, self.pages.player(name, vs, keys, rating, rated), inputs)
 
-    def _index(self, rows, keys, tab, names):
+    def _index(
+        self, rows: list[Any], keys: dict[Any, Any], tab: dict[str, Record], names: list[str]
+    ) -> None:
         """The index (the latest INDEX evenings) and, in a book of more, the page of each year
         whose evenings changed."""
         # the latest first: the evenings in the order of their first games (an evening keeps
@@ -256,7 +277,7 @@ class Book:
             "index.html", self.pages.index(rows, keys, tab, names, numbers, years), None
         )
 
-    def _years(self, keys, numbers):
+    def _years(self, keys: dict[Any, Any], numbers: list[int]) -> list[Record]:
         """Make each year's page that changed; [{"year", "evenings", "href"}], the latest
         first."""
         out = []
@@ -272,7 +293,7 @@ class Book:
         return out
 
 
-def _rows(h):
+def _rows(h: History) -> list[Any]:
     """Every game as the book needs it to see what changed, as sqlite3.Row: id, updated,
     status, synced, hands, number (its evening's, or None), evening (the evening's key),
     players; in the history's order (History.games() without the JSON)."""
@@ -286,7 +307,13 @@ def _rows(h):
     ).fetchall()
 
 
-def build(h, folder, lang="en", jobs=1, progress=None):
+def build(
+    h: History,
+    folder: str,
+    lang: str = "en",
+    jobs: int = 1,
+    progress: Callable[[str, int, int], None] | None = None,
+) -> Record:
     """Bring the book in folder up to date with history h; returns {"evenings", "players",
     "written", "kept", "removed", "anew", "foreign"}. jobs: processes making evening pages at
     once; progress: see the module's doc. One build per folder at a time: knockbox.locks.Busy

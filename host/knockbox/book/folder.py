@@ -12,14 +12,21 @@ page of the book goes that the manifest does not list is not the book's: the bui
 writing anything over it. The book writes only inside its folder: a folder of it (evenings/,
 players/, years/) that is a link is refused."""
 
+from __future__ import annotations
+
 import hashlib
 import json
 import os
 import re
 import time
+from typing import TYPE_CHECKING
 
 from knockbox.usererror import UserError
 from knockbox.files import write_whole
+
+if TYPE_CHECKING:
+    from knockbox.records import Record
+    from collections.abc import Iterable
 
 FORMAT = "knockbox-book/2"  # 1: each evening's sums in the manifest (read as 2: they are not)
 FORMATS = ("knockbox-book/1", FORMAT)
@@ -35,17 +42,17 @@ class Folder:
     """The folder a book is built in: its manifest as the last build left it (old) and the pages
     of this build (pages), with counts of the pages written, kept and removed."""
 
-    def __init__(self, path, version, lang):
+    def __init__(self, path: str, version: str, lang: str) -> None:
         self.path, self.version, self.lang = path, version, lang
         self.anew = False  # the folder's pages were made by another knockbox or language
-        self.foreign = []  # the manifest's entries left alone: not pages the book makes
+        self.foreign: list[str] = []  # the manifest's entries left alone: not pages the book makes
         self.old = self._manifest()
-        self.pages = {}  # path -> {"sha256", "size", "mtime", "inputs"}
-        self.planned = set()  # pages to come, listed in the manifest on disk
+        self.pages: dict[str, Record] = {}  # path -> {"sha256", "size", "mtime", "inputs"}
+        self.planned: set[str] = set()  # pages to come, listed in the manifest on disk
         self.written = self.kept = self.removed = 0
         self._saved = time.monotonic()  # when the manifest was last written
 
-    def _manifest(self):
+    def _manifest(self) -> Record:
         path = os.path.join(self.path, MANIFEST)
         if (
             os.path.isdir(self.path)
@@ -85,22 +92,22 @@ class Folder:
                 p["inputs"] = None
         return m
 
-    def _ours(self, path, entry):
+    def _ours(self, path: str, entry: object) -> bool:
         """Whether a manifest's entry is a page the book makes, inside the folder."""
         return bool(PAGE.match(path)) and isinstance(entry, dict) and self._inside(path)
 
     @staticmethod
-    def _whole(entry):
+    def _whole(entry: Record) -> bool:
         return all(
             isinstance(entry.get(k), t) for k, t in (("sha256", str), ("size", int), ("mtime", int))
         )
 
-    def _inside(self, path):
+    def _inside(self, path: str) -> bool:
         """Whether path (relative to the folder) leads to a place inside it, links followed."""
         root = os.path.realpath(self.path)
         return os.path.realpath(os.path.join(root, path)).startswith(root + os.sep)
 
-    def _adopt(self, pages):
+    def _adopt(self, pages: Record) -> None:
         """A first build's pages that a knockbox of before the manifest listed every page first
         left (the folder was empty or a book's when it began): into pages, to be made again or
         removed."""
@@ -114,7 +121,7 @@ class Folder:
                 if path not in pages and self._ours(path, _ADOPTED):
                     pages[path] = dict(_ADOPTED)
 
-    def begin(self):
+    def begin(self) -> None:
         """Make the folders (refused where one is a link or not a folder); a first build's
         manifest (marked partial) before any page, and the temporary files a stopped build left
         removed."""
@@ -134,7 +141,7 @@ class Folder:
         except OSError as e:
             raise UserError("%s: %s" % (self.path, e.strerror or e)) from None
 
-    def _own(self, sub):
+    def _own(self, sub: str) -> None:
         """UserError unless the book's folder sub is missing or a folder of its own (not a link,
         which would have the book write elsewhere)."""
         full = os.path.join(self.path, sub)
@@ -144,12 +151,12 @@ class Folder:
                 "folder; move it away" % (full, "a link" if os.path.islink(full) else "a file")
             )
 
-    def make(self, sub):
+    def make(self, sub: str) -> None:
         """Make the folder sub (one of FOLDERS) if it is not there."""
         self._own(sub)
         os.makedirs(os.path.join(self.path, sub), exist_ok=True)
 
-    def plan(self, paths):
+    def plan(self, paths: Iterable[str]) -> None:
         """List the pages about to be made in the manifest on disk (as pages to come) before
         any is written. UserError, before anything is written, when a file that is not the
         book's (the manifest does not list it) is where one of them goes."""
@@ -164,7 +171,7 @@ class Folder:
             self.planned.update(new)
             self._write_manifest()
 
-    def fresh(self, path, inputs):
+    def fresh(self, path: str, inputs: object) -> bool:
         """Whether path is as the manifest says and was made from these inputs (then kept)."""
         old = self.old["pages"].get(path)
         if not old or old.get("inputs") != inputs:
@@ -179,7 +186,7 @@ class Folder:
         self.kept += 1
         return True
 
-    def put(self, path, text, inputs):
+    def put(self, path: str, text: str, inputs: object) -> None:
         """Write a page (temp file, then renamed) unless the file already holds these bytes."""
         if path not in self.old["pages"] and path not in self.planned:
             self.plan([path])
@@ -218,7 +225,7 @@ class Folder:
         if time.monotonic() - self._saved >= CHECKPOINT:
             self._write_manifest()
 
-    def stopped(self):
+    def stopped(self) -> None:
         """The build stopped (Ctrl-C, an error): the manifest says the pages written so far,
         so that the next build keeps them (as best it can: a full disk may refuse it)."""
         try:
@@ -226,7 +233,7 @@ class Folder:
         except (OSError, UserError):
             pass
 
-    def finish(self):
+    def finish(self) -> None:
         """Remove the pages the last build made and this one did not; write the manifest."""
         for path in sorted((set(self.old["pages"]) | self.planned) - set(self.pages)):
             try:
@@ -238,13 +245,13 @@ class Folder:
         self.foreign = [p for p in self.foreign if p not in self.pages]
         self._write_manifest(final=True)
 
-    def _write_manifest(self, final=False):
+    def _write_manifest(self, final: bool = False) -> None:
         """The manifest as things stand: the pages written by this build, the last build's
         pages not made again yet, the pages to come; partial until a first build is done."""
         pages = dict(self.old["pages"])
         pages.update((p, dict(_ADOPTED)) for p in self.planned if p not in pages)
         pages.update(self.pages)
-        m = {"format": FORMAT, "version": self.version, "lang": self.lang, "pages": pages}
+        m: Record = {"format": FORMAT, "version": self.version, "lang": self.lang, "pages": pages}
         m["listed"] = True
         if self.old.get("partial") and not final:
             m["partial"] = True
@@ -257,6 +264,6 @@ class Folder:
         self._saved = time.monotonic()
 
 
-def _digest(path):
+def _digest(path: str) -> str:
     with open(path, "rb") as f:
         return hashlib.sha256(f.read()).hexdigest()

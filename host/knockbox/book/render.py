@@ -3,10 +3,13 @@ player's page, rendered from the evenings' sums (knockbox.book.sums) and the rat
 players' page names (pages()); version(), what the pages are made by. An evening's page is the
 report's (knockbox.book.workers.make_evening)."""
 
+from __future__ import annotations
+
 import hashlib
 import importlib.metadata
 import os
 import re
+from typing import Any, TYPE_CHECKING, overload
 
 from knockbox import ratings, templating
 from knockbox.book import svg
@@ -14,6 +17,11 @@ from knockbox.book.folder import FORMAT
 from knockbox.book.sums import COUNTS, VS
 from knockbox.book.words import LANGS
 from knockbox.plural import count
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable
+    from knockbox.book.sums import EveningSums
+    from knockbox.records import Record
 
 PAGES = 3  # bump when the code makes different pages from the same history
 STATS = ("games", "wins", "hands", "hands_won", "gins", "undercuts", "avg_points", "net")
@@ -24,7 +32,7 @@ _HERE = os.path.dirname(os.path.abspath(__file__))
 _TEMPLATES = ("index.html", "player.html", "style.css", "year.html", "evenings.html")
 
 
-def version():
+def version() -> str:
     """What the pages are made by: the book's format (PAGES: bumped when the code makes other
     pages), knockbox's release and the templates (the book's and the report's): a book made by
     another makes every page again."""
@@ -41,14 +49,14 @@ def version():
     return h.hexdigest()[:16]
 
 
-def slug(name):
+def slug(name: str) -> str:
     """A player's page name: the name's letters and digits in ASCII, and 64 bits of a hash of
     the whole name (lower case: the same whatever the file system's case or script)."""
     base = re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-")[:40] or "player"
     return "%s-%s.html" % (base, hashlib.sha256(name.encode("utf-8")).hexdigest()[:16])
 
 
-def pages(names):
+def pages(names: Iterable[str]) -> dict[str, str]:
     """{name: its page's name}: slug(), and should two names ever share one (the hashes of two
     names alike), the later name in order gets slug-2, -3, ...: never one page for two names."""
     out, taken = {}, set()
@@ -62,7 +70,11 @@ def pages(names):
     return out
 
 
-def evening_page(n):
+@overload
+def evening_page(n: int) -> str: ...
+@overload
+def evening_page(n: None) -> None: ...
+def evening_page(n: int | None) -> str | None:
     """Evening n's page (None: the games of no evening have none)."""
     return None if n is None else "evenings/%d.html" % n
 
@@ -72,18 +84,20 @@ class Pages:
     player's page name}. keys (each method's argument): {evening number: sums.Summed}, as the
     build reads them."""
 
-    def __init__(self, store, lang, page):
+    def __init__(self, store: EveningSums, lang: str, page: dict[str, str]) -> None:
         self.store, self.lang, self.page = store, lang, page
         self.words = LANGS[lang]
         self.env = templating.environment(os.path.join(_HERE, "templates"))
-        self._dates = None  # {evening's key: its first day}, when read
+        self._dates: dict[str, str] | None = None  # {evening's key: its first day}, when read
 
-    def dates(self):
+    def dates(self) -> dict[str, str]:
         if self._dates is None:
             self._dates = self.store.dates()
         return self._dates
 
-    def player(self, name, vs, keys, rating, rated):
+    def player(
+        self, name: str, vs: Record, keys: dict[Any, Any], rating: Record, rated: Any
+    ) -> str:
         """A player's page; vs: the store's vs(name); rating: the player's row of the ratings
         table, rated: the ratings (knockbox.ratings.Ratings)."""
         progress = rated.progress(name)
@@ -94,7 +108,9 @@ class Pages:
             for m in (1, 2, 3)
             if m in totals
         ]
-        vs = [{"player": o, "href": self.page[o], "v": dict(zip(VS, vs[o]))} for o in sorted(vs)]
+        against = [
+            {"player": o, "href": self.page[o], "v": dict(zip(VS, vs[o]))} for o in sorted(vs)
+        ]
         nets = self.store.nets(name)
         # keys: in the order of the evenings' first games (their numbers keep the order they
         # reached the history in); the chart's x: the evening's place in that order
@@ -114,7 +130,7 @@ class Pages:
             "s": stats(totals.get(0, [0] * len(COUNTS))),
             "stat_keys": STATS,
             "methods": methods,
-            "vs": vs,
+            "vs": against,
             "evenings": [
                 {"n": n, "date": dates[key], "net": nets[key]}
                 for n, key in reversed(played[-LATEST:])
@@ -136,14 +152,22 @@ class Pages:
         }
         return self.env.get_template("player.html").render(ctx)
 
-    def index(self, rows, keys, tab, names, numbers, years):
+    def index(
+        self,
+        rows: list[Any],
+        keys: dict[Any, Any],
+        tab: dict[str, Record],
+        names: list[str],
+        numbers: list[int],
+        years: list[Record],
+    ) -> str:
         """The index: the latest INDEX of the evenings numbers (the latest first), the years
         (as years() lists them) and the ratings table (tab) of the players names; rows: every
         game (knockbox.book's _rows())."""
         w = self.words
         table = sorted(names, key=lambda n: (-ratings.of(tab, n)["rating"], n))
-        overall = self.store.overall()
-        overall = {n: stats(overall[n]) for n in names}
+        summed = self.store.overall()
+        overall = {n: stats(summed[n]) for n in names}
         days = sorted(r["synced"][:10] for r in rows)
         ctx = {
             "lang": self.lang,
@@ -167,7 +191,7 @@ class Pages:
         }
         return self.env.get_template("index.html").render(ctx)
 
-    def years(self, keys, numbers):
+    def years(self, keys: dict[Any, Any], numbers: list[int]) -> list[tuple[str, list[int]]]:
         """[(year, its evenings' numbers)] of the evenings numbers, the latest year first."""
         dates = self.dates()
         years: dict = {}
@@ -175,7 +199,7 @@ class Pages:
             years.setdefault(dates[keys[n].key][:4], []).append(n)
         return sorted(years.items(), reverse=True)
 
-    def year(self, year, keys, numbers):
+    def year(self, year: str, keys: dict[Any, Any], numbers: list[int]) -> str:
         """A year's page: its evenings numbers."""
         ctx = {
             "lang": self.lang,
@@ -186,18 +210,18 @@ class Pages:
         }
         return self.env.get_template("year.html").render(ctx)
 
-    def _listed(self, keys, numbers, up):
+    def _listed(self, keys: dict[Any, Any], numbers: list[int], up: str) -> list[Record]:
         """The evenings numbers as the index and the years list them (links from up)."""
         got = self.store.evenings([keys[n].key for n in numbers])
         return [dict(got[keys[n].key], n=n, page=up + evening_page(n)) for n in numbers]
 
-    def _style(self):
+    def _style(self) -> str:
         with open(os.path.join(_HERE, "templates", "style.css"), encoding="utf-8") as f:
             return f.read()
 
 
-def stats(counts):
+def stats(counts: Iterable[int]) -> Record:
     """COUNTS summed as `knockbox stats` shows them (avg_points as it rounds it)."""
-    s = dict(zip(COUNTS, counts))
+    s: Record = dict(zip(COUNTS, counts))
     s["avg_points"] = round(s["points"] / s["hands"], 2) if s["hands"] else 0.0
     return s

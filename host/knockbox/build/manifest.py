@@ -19,6 +19,8 @@ a wheel or an sdist), so what goes on the device is the code the laptop runs, in
 installed alike; root files are beside the manifest (firmware/, or the package knockbox.firmware).
 """
 
+from __future__ import annotations
+
 import os
 
 from knockbox.build import engines
@@ -37,8 +39,16 @@ class Entry:
     """One file of the build: where it comes from, where it goes, how it is compiled."""
 
     def __init__(
-        self, src, dest, opt=3, only=None, march=None, compiled=True, boards=None, text=None
-    ):
+        self,
+        src: str,
+        dest: str,
+        opt: int = 3,
+        only: str | None = None,
+        march: dict[str, str] | None = None,
+        compiled: bool = True,
+        boards: tuple[str, ...] | None = None,
+        text: str | None = None,
+    ) -> None:
         self.src = src  # absolute path of the source
         self.text = text  # None, or the source the build compiles instead of src's
         self.packed = False  # a table(): compiled from src's TABLE packed (knockbox.build.mpy)
@@ -50,7 +60,7 @@ class Entry:
         self.boards = boards  # None (every board) or the boards it is for ("badger2040")
 
     @property
-    def module(self):
+    def module(self) -> str | None:
         """Dotted module name ("knockfw.app"); None for root files (copied as source)."""
         if not self.compiled:
             return None
@@ -58,24 +68,24 @@ class Entry:
         return name[:-9] if name.endswith(".__init__") else name
 
     @property
-    def package(self):
+    def package(self) -> str | None:
         """The top-level folder of a compiled file ("knockfw"), None for a root file or a
         top-level module."""
         return self.dest.split("/")[0] if self.compiled and "/" in self.dest else None
 
-    def wanted(self, target, board=None):
+    def wanted(self, target: str, board: str | None = None) -> bool:
         return (self.only is None or self.only == target) and (
             board is None or self.boards is None or board in self.boards
         )
 
-    def march_for(self, target):
+    def march_for(self, target: str) -> str | None:
         return self.march.get(target) if self.march else None
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return "Entry(%r -> %r)" % (self.src, self.dest)
 
 
-def _only(value):
+def _only(value: str | None) -> str | None:
     if value not in (None,) + TARGETS:
         raise ManifestError(
             "manifest: only= must be one of %s, not %r" % (", ".join(TARGETS), value)
@@ -83,7 +93,7 @@ def _only(value):
     return value
 
 
-def _boards(value):
+def _boards(value: list[str] | str | None) -> tuple[str, ...] | None:
     if value is None:
         return None
     names = (value,) if isinstance(value, str) else tuple(value)
@@ -92,7 +102,7 @@ def _boards(value):
     return names
 
 
-def _march(value):
+def _march(value: int | str | None) -> dict[str, str] | None:
     if value is None:
         return None
     if isinstance(value, str):
@@ -105,23 +115,25 @@ def _march(value):
 
 
 class Manifest:
-    def __init__(self, path):
+    def __init__(self, path: str) -> None:
         self.path = os.path.abspath(path)
         self.folder = os.path.dirname(self.path)
-        self._entries = {}  # dest -> Entry, in the order first named
-        self._homes = {}  # package name -> the base_path its package() entry named
+        self._entries: dict[
+            str | tuple[str, tuple[str, ...]], Entry
+        ] = {}  # dest -> Entry, in the order first named
+        self._homes: dict[str, str] = {}  # package name -> the base_path its package() entry named
 
-    def _base(self, base_path):
+    def _base(self, base_path: str) -> str:
         return os.path.normpath(os.path.join(self.folder, base_path))
 
-    def _base_of(self, path, base_path):
+    def _base_of(self, path: str, base_path: str | None) -> str:
         """A module's base: the one given, else its package's (as package() named it), else
         this manifest's folder."""
         if base_path is not None:
             return base_path
         return self._homes.get(path.split("/")[0], ".") if "/" in path else "."
 
-    def _add(self, entry):
+    def _add(self, entry: Entry) -> None:
         # a later entry for the same file wins, in its place; a board's own file (a board= root
         # file: the Badger's boot.py) is kept beside the every-board one (entries() picks)
         key = entry.dest if entry.boards is None or entry.compiled else (entry.dest, entry.boards)
@@ -130,7 +142,14 @@ class Manifest:
 
     # ---- the manifest language ----
 
-    def package(self, name, base_path=".", opt=3, only=None, march=None):
+    def package(
+        self,
+        name: str,
+        base_path: str = ".",
+        opt: int = 3,
+        only: str | None = None,
+        march: str | int | None = None,
+    ) -> None:
         base = self._base(base_path)
         top = os.path.join(base, *name.split("/"))
         if not os.path.isfile(os.path.join(top, "__init__.py")):
@@ -145,7 +164,15 @@ class Manifest:
                     rel = os.path.relpath(os.path.join(dirpath, f), base).replace(os.sep, "/")
                     self.module(rel, base_path, opt, only, march)
 
-    def module(self, path, base_path=None, opt=3, only=None, march=None, board=None):
+    def module(
+        self,
+        path: str,
+        base_path: str | None = None,
+        opt: int = 3,
+        only: str | None = None,
+        march: str | int | None = None,
+        board: list[str] | str | None = None,
+    ) -> None:
         src = os.path.join(self._base(self._base_of(path, base_path)), *path.split("/"))
         if not path.endswith(".py") or not os.path.isfile(src):
             raise ManifestError("manifest: module %s: no such .py file (%s)" % (path, src))
@@ -153,20 +180,27 @@ class Manifest:
             Entry(src, path[:-3] + ".mpy", opt, _only(only), _march(march), boards=_boards(board))
         )
 
-    def version(self, path, base_path=None, only=None):
+    def version(self, path: str, base_path: str | None = None, only: str | None = None) -> None:
         """The module at path (as module() finds it) compiled from `VERSION = "<V>"`, V this
         knockbox package's version, instead of from its own text."""
         self.module(path, base_path, only=only)
         self.entry(path[:-3] + ".mpy").text = "VERSION = %r\n" % package_version()
 
-    def table(self, path, base_path=None, only=None):
+    def table(self, path: str, base_path: str | None = None, only: str | None = None) -> None:
         """The module at path (as module() finds it), a string table (`TABLE = "..."`), compiled
         from its TABLE packed (knockbox.build.mpy.pack_table: a Cyrillic letter one byte), instead of
         from its own text."""
         self.module(path, base_path, only=only)
         self.entry(path[:-3] + ".mpy").packed = True
 
-    def root(self, path, base_path=".", only=None, board=None, dest=None):
+    def root(
+        self,
+        path: str,
+        base_path: str = ".",
+        only: str | None = None,
+        board: str | None = None,
+        dest: str | None = None,
+    ) -> None:
         src = os.path.join(self._base(base_path), *path.split("/"))
         if not os.path.isfile(src):
             raise ManifestError("manifest: root %s: no such file (%s)" % (path, src))
@@ -174,7 +208,7 @@ class Manifest:
             Entry(
                 src,
                 dest or os.path.basename(path),
-                None,
+                None,  # type: ignore[arg-type]  # copied as source: no -O level
                 _only(only),
                 None,
                 compiled=False,
@@ -184,7 +218,7 @@ class Manifest:
 
     # ---- reading it ----
 
-    def entries(self, target="device", board=None):
+    def entries(self, target: str = "device", board: str | None = None) -> list[Entry]:
         """The entries of target; with board, only those that board needs (board= entries
         name the boards a file is for: a Badger gets no Waveshare driver)."""
         if target not in TARGETS:
@@ -196,27 +230,27 @@ class Manifest:
         common = {e.dest for e in found if not e.boards}  # no board: the every-board one
         return [e for e in found if not e.boards or e.dest not in common]
 
-    def boards(self):
+    def boards(self) -> list[str]:
         """Every board a board= entry names, sorted."""
         return sorted({b for e in self._entries.values() for b in (e.boards or ())})
 
-    def entry(self, dest):
-        return self._entries.get(dest)
+    def entry(self, dest: str) -> Entry:
+        return self._entries[dest]  # (what module() just added)
 
-    def native(self, target="device"):
+    def native(self, target: str = "device") -> list[Entry]:
         """The entries compiled with -march for this target."""
         return [e for e in self.entries(target) if e.march_for(target)]
 
-    def packages(self, target="device"):
+    def packages(self, target: str = "device") -> list[str]:
         """The top-level package folders of the build, sorted (["knockcore", "knockfw"])."""
         return sorted({e.package for e in self.entries(target) if e.package})
 
 
-def default_path():
+def default_path() -> str:
     return os.path.join(engines.firmware_root(), NAME)
 
 
-def package_version():
+def package_version() -> str:
     """This knockbox's version, from its package metadata (pyproject.toml's `version`)."""
     from importlib.metadata import PackageNotFoundError, version
 
@@ -229,7 +263,7 @@ def package_version():
         ) from None
 
 
-def home(name):
+def home(name: str) -> str:
     """The folder Python imports the package name from (the manifest's home()): the sys.path
     entry that holds it."""
     import importlib.util
@@ -246,7 +280,7 @@ def home(name):
     return folder
 
 
-def parse(path):
+def parse(path: str) -> Manifest:
     """Run a manifest file and return its Manifest."""
     m = Manifest(path)
     try:
@@ -269,7 +303,7 @@ def parse(path):
     return m
 
 
-def load(path=None):
+def load(path: str | None = None) -> Manifest:
     """The Manifest of firmware/manifest.py (installed: knockbox/firmware/manifest.py) or path,
     read afresh (cheap: a walk of two folders), so a module added while a process runs is in its
     next build."""

@@ -20,39 +20,52 @@ Each source is compiled once per process (cached by path, size, mtime and option
 module (the manifest's version()) is compiled from its text.
 """
 
+from __future__ import annotations
+
 import os
 import re
 import subprocess
 import tempfile
+from typing import Any, TYPE_CHECKING
 
 from knockbox.build import engines
 from knockbox.build import manifest as manifest_mod
 from knockbox.usererror import UserError
+
+if TYPE_CHECKING:
+    from knockbox.build.manifest import Entry, Manifest
+    from collections.abc import Sequence
 
 
 class CompileError(UserError):
     pass
 
 
-def exe():
+def exe() -> str:
     return engines.tool("mpy-cross")
 
 
-def version():
+def version() -> tuple[tuple[int, int, int], tuple[int, int]]:
     """(MicroPython release tuple, (mpy version, sub-version)) that our mpy-cross emits."""
     r = subprocess.run([exe(), "--version"], capture_output=True, text=True)
     text = r.stdout + r.stderr
     m = re.search(r"v(\d+)\.(\d+)\.(\d+).*mpy v(\d+)\.(\d+)", text)
     if not m:
         raise CompileError("cannot tell the version of mpy-cross from %r" % text.strip())
-    v = tuple(int(x) for x in m.groups())
-    return v[:3], v[3:]
+    a, b, c, d, e = (int(x) for x in m.groups())
+    return (a, b, c), (d, e)
 
 
 _compiled: dict = {}  # (src, size, mtime, mpy-cross, opt, march, name) -> bytes
 
 
-def compile_file(src, opt=3, march=None, name=None, out=None):
+def compile_file(
+    src: str,
+    opt: int = 3,
+    march: str | None = None,
+    name: str | None = None,
+    out: str | None = None,
+) -> bytes:
     """Compile one .py with mpy-cross -O<opt> [-march=<march>] [-s <name>]; the .mpy bytes
     (also written to out when given). Raises CompileError with mpy-cross's message."""
     tool = exe()
@@ -82,7 +95,7 @@ def compile_file(src, opt=3, march=None, name=None, out=None):
     return data
 
 
-def compile_text(text, name, opt=3, march=None):
+def compile_text(text: str, name: str, opt: int = 3, march: str | None = None) -> bytes:
     """Compile source text (a generated module) as compile_file does; name is its device path
     ("knockfw/version.py")."""
     key = ("text", text, exe(), opt, march, name)
@@ -96,7 +109,7 @@ def compile_text(text, name, opt=3, march=None):
     return data
 
 
-def table_of(src):
+def table_of(src: str) -> str:
     """The TABLE string of a table module (firmware/knockfw/strings_en.py...), read, not run."""
     import ast
 
@@ -113,7 +126,7 @@ def table_of(src):
     raise CompileError('%s: no TABLE = "..." to pack' % (src,))
 
 
-def pack_table(text):
+def pack_table(text: str) -> bytes:
     """A table's text as the device takes it (knockfw.strings unpacks it): each Cyrillic letter
     А..я (U+0410..U+044F) one byte, 0x80 + its offset from U+0410, instead of UTF-8's two;
     everything else UTF-8 as it is (0x80..0xBF alone never starts a UTF-8 character, so the
@@ -130,7 +143,7 @@ def pack_table(text):
     return bytes(out)
 
 
-def _selected(entry, modules):
+def _selected(entry: Entry, modules: Sequence[str] | None) -> bool:
     if modules is None:
         return True
     mod = entry.module
@@ -142,7 +155,7 @@ def _selected(entry, modules):
     return False
 
 
-def _source(entry, sources):
+def _source(entry: Entry, sources: dict[str, str] | None) -> str:
     if sources and entry.compiled:
         rel = entry.dest[:-4] + ".py"
         folder = sources.get(rel.split("/")[0])
@@ -152,8 +165,13 @@ def _source(entry, sources):
 
 
 def build(
-    target="device", modules=None, native_march=None, sources=None, manifest=None, board=None
-):
+    target: str = "device",
+    modules: Sequence[str] | None = None,
+    native_march: str | None = None,
+    sources: dict[str, str] | None = None,
+    manifest: Manifest | None = None,
+    board: str | None = None,
+) -> dict[str, bytes]:
     """Compile the manifest's files for target (and, with board, only that board's): {device
     path: bytes}."""
     from concurrent.futures import ThreadPoolExecutor
@@ -161,7 +179,7 @@ def build(
     m = manifest or manifest_mod.load()
     todo = [e for e in m.entries(target, board) if _selected(e, modules)]
 
-    def one(e):
+    def one(e: Entry) -> tuple[str, bytes]:
         src = _source(e, sources)
         if not e.compiled:
             with open(src, "rb") as f:
@@ -180,13 +198,13 @@ def build(
         return dict(pool.map(one, todo))
 
 
-def lib(folder):
+def lib(folder: str) -> str:
     """The folder to put on MICROPYPATH to run a build written by build_into: the folder itself
     (the name is from the days the packages went to /lib)."""
     return folder
 
 
-def _write_if_changed(path, data):
+def _write_if_changed(path: str, data: bytes) -> bool:
     try:
         with open(path, "rb") as f:
             if f.read() == data:
@@ -200,7 +218,7 @@ def _write_if_changed(path, data):
     return True
 
 
-def build_into(folder, target="device", **options):
+def build_into(folder: str, target: str = "device", **options: Any) -> dict[str, int]:
     """build() written into folder as on the device; returns {device path: size}. In the
     build's package folders, .py/.mpy files it does not hold are removed (a stale .py would
     shadow its .mpy), and the folders that leaves empty (MicroPython takes a folder for a
@@ -231,6 +249,6 @@ def build_into(folder, target="device", **options):
     return {dest: len(data) for dest, data in files.items()}
 
 
-def total(sizes):
+def total(sizes: dict[str, bytes]) -> int:
     """Bytes of the compiled files (.mpy) in a {device path: size or bytes}."""
     return sum(v if isinstance(v, int) else len(v) for k, v in sizes.items() if k.endswith(".mpy"))

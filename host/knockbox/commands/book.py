@@ -13,6 +13,10 @@ folder that is not empty and holds no book is refused, and a build that was stop
 pages it made: the next one makes only the rest. One build per folder at a time.
 """
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, TextIO
+
 import os
 
 from knockbox.bounds import listed
@@ -20,12 +24,16 @@ from knockbox.commands.common import add_db_option, default_lang, open_history, 
 from knockbox.plural import count
 from knockfw.settings import LANGS
 
+if TYPE_CHECKING:
+    from argparse import Namespace
+    from knockbox.cli import Parser
+
 HELP = "write the group's book: a folder of pages of every evening and player"
 DESCRIPTION = __doc__.split("\n", 1)[1]
 RAW_DESCRIPTION = True
 
 
-def arguments(p):
+def arguments(p: Parser) -> None:
     p.add_argument(
         "-o",
         "--output",
@@ -51,7 +59,7 @@ def arguments(p):
     p.add_argument("--open", action="store_true", help="open the index in the web browser")
 
 
-def run(args, out, err):
+def run(args: Namespace, out: TextIO, err: TextIO) -> int:
     from knockbox import book
     from knockbox.usererror import UserError
 

@@ -2,6 +2,10 @@
 dates), opening the device's port and the history, and plain-text tables. A mistake the user
 can fix is a knockbox.usererror.UserError: `knockbox: message` and exit code 1 (knockbox.cli)."""
 
+from __future__ import annotations
+
+from typing import Any, TYPE_CHECKING, TextIO
+
 import datetime
 import json
 import os
@@ -10,8 +14,17 @@ from knockbox.usererror import UserError
 from knockbox.history import MAX_INT
 from knockfw.settings import LANGS
 
+if TYPE_CHECKING:
+    from argparse import Namespace
+    from collections.abc import Callable
+    from collections.abc import Collection, Sequence
+    from knockbox.cli import Parser
+    from knockbox.history import History
+    from knockbox.link.serialio import Connection
+    from knockbox.records import Row
 
-def add_db_option(p):
+
+def add_db_option(p: Parser) -> None:
     p.add_argument(
         "--db",
         metavar="FILE",
@@ -19,7 +32,7 @@ def add_db_option(p):
     )
 
 
-def default_lang():
+def default_lang() -> str:
     """ "ru" when the locale's language is Russian (the first of LANGUAGE, LC_ALL, LC_MESSAGES,
     LANG that is set, as gettext looks), else "en"."""
     for var in ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG"):
@@ -29,7 +42,7 @@ def default_lang():
     return "en"
 
 
-def add_lang_option(p, what="the rules core's messages"):
+def add_lang_option(p: Parser, what: str = "the rules core's messages") -> None:
     p.add_argument(
         "--lang",
         choices=LANGS,
@@ -38,11 +51,11 @@ def add_lang_option(p, what="the rules core's messages"):
     )
 
 
-def lang_of(args):
+def lang_of(args: Namespace) -> str:
     return getattr(args, "lang", None) or default_lang()
 
 
-def add_port_options(p):
+def add_port_options(p: Parser) -> None:
     from knockbox.link import serialio
 
     p.add_argument(
@@ -63,7 +76,7 @@ def add_port_options(p):
 MAX_TIMEOUT = 3600.0  # seconds: --timeout at most
 
 
-def open_port(args, err, command):
+def open_port(args: Namespace, err: TextIO, command: str) -> Connection:
     """The device's serial connection (knockbox.link.serialio) on --port, else on the board or the
     simulator knockbox.link.ports finds (said on err), held for this command alone. UserError for a
     --timeout that is no time to wait, before any port is looked for."""
@@ -81,14 +94,14 @@ def open_port(args, err, command):
     return serialio.open_device(found.device, args.timeout, "knockbox " + command)
 
 
-def _number(v):
+def _number(v: float) -> str:
     """A float as typed: 5 for 5.0, -1 for -1.0."""
     return (
         "%d" % v if v == v and v not in (float("inf"), float("-inf")) and v == int(v) else "%g" % v
     )
 
 
-def open_history(args, create=False):
+def open_history(args: Namespace, create: bool = False) -> History:
     """The history named by --db (or the default one); create=False: UserError if none yet."""
     from knockbox.history import History
 
@@ -102,7 +115,7 @@ EVENINGS_HELP = (
 )
 
 
-def add_selection(p, default):
+def add_selection(p: Parser, default: str) -> None:
     """GAME... | --evening [N] | --since DATE; default: what no selection means (help text)."""
     p.add_argument("games", nargs="*", metavar="GAME", help="game ids (default: %s)" % default)
     p.add_argument(
@@ -117,7 +130,9 @@ def add_selection(p, default):
     )
 
 
-def select(h, args, default, **parts):
+def select(
+    h: History, args: Namespace, default: Callable[..., tuple[list[Row], int | None]], **parts: Any
+) -> tuple[list[Row], int | None]:
     """(game rows, evening number or None) chosen by add_selection's options; default(h,
     **parts) gives them when none is given. parts: what History.games() adds to each row
     (seats=True, detail=True)."""
@@ -136,7 +151,7 @@ def select(h, args, default, **parts):
     return default(h, **parts)
 
 
-def evening_number(s):
+def evening_number(s: str) -> int:
     try:
         v = int(s)
     except ValueError:
@@ -148,7 +163,7 @@ def evening_number(s):
     return v
 
 
-def game_id(s):
+def game_id(s: str) -> int:
     """A game id typed by the user (a number from `knockbox history`)."""
     try:
         v = int(s)
@@ -159,7 +174,7 @@ def game_id(s):
     return v
 
 
-def date_arg(s):
+def date_arg(s: str | None) -> str | None:
     """A DATE option (YYYY-MM-DD) as an ISO string, None if not given; UserError if bad."""
     if s is None:
         return None
@@ -169,11 +184,11 @@ def date_arg(s):
         raise UserError("%r is not a date like 2025-01-31" % (s,)) from None
 
 
-def winner_names(row):
+def winner_names(row: Row) -> str:
     return ", ".join(row["players"][s] for s in row["winners"]) if row["winners"] else ""
 
 
-def status_text(row, lang="en"):
+def status_text(row: Row, lang: str = "en") -> str:
     """A stored game's status for people: "over", "invalid: record 4: ...", "(replaced ...)";
     in lang (the rules core's message too)."""
     from knockbox import messages
@@ -181,12 +196,12 @@ def status_text(row, lang="en"):
     from knockbox.textsafe import visible
 
     w = LANGS[lang]
-    s = w.get(row["status"], row["status"])
+    s = str(w.get(row["status"], row["status"]))
     s += ": " + visible(messages.translate(row["error"], lang)) if row["error"] else ""
     return s + (w["replaced"] if row["replaced"] else "")
 
 
-def open_in_browser(path, err):
+def open_in_browser(path: str, err: TextIO) -> bool:
     """Open the page at path in the web browser; when none starts, say so on err with where
     the page is (the page is written all the same: not an error)."""
     import pathlib
@@ -203,14 +218,14 @@ def open_in_browser(path, err):
     return opened
 
 
-def write_json(out, obj, **options):
+def write_json(out: TextIO, obj: object, **options: Any) -> None:
     """obj as JSON (its unsafe characters as JSON escapes: knockbox.textsafe.json_safe)."""
     from knockbox.textsafe import json_safe
 
     out.write(json_safe(json.dumps(obj, ensure_ascii=False, indent=1, **options)) + "\n")
 
 
-def write_table(out, rows, right=()):
+def write_table(out: TextIO, rows: Sequence[Sequence[str]], right: Collection[int] = ()) -> None:
     """Rows of strings as aligned columns (the first row is the header); columns in `right` are
     right-aligned. A cell's control characters are written as visible escapes (textsafe)."""
     from knockbox.textsafe import visible

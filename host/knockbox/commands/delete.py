@@ -9,6 +9,10 @@ has it now (a sync while it was deleted counts). Importing a deleted game brings
 Games an import added are taken back whole by `knockbox import --undo`.
 """
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, TextIO
+
 import sys
 
 from knockbox.commands.common import add_db_option, game_id, open_history
@@ -16,12 +20,16 @@ from knockbox.usererror import UserError
 from knockbox.plural import count
 from knockbox.textsafe import visible
 
+if TYPE_CHECKING:
+    from argparse import Namespace
+    from knockbox.cli import Parser
+
 HELP = "delete games from the history (asks first, or --yes)"
 DESCRIPTION = __doc__.split("\n", 1)[1]
 RAW_DESCRIPTION = True
 
 
-def arguments(p):
+def arguments(p: Parser) -> None:
     p.add_argument("games", nargs="*", metavar="GAME", help="game ids (from `knockbox history`)")
     p.add_argument("--yes", action="store_true", help="delete without asking")
     p.add_argument(
@@ -32,7 +40,7 @@ def arguments(p):
     add_db_option(p)
 
 
-def run(args, out, err, stdin=None):
+def run(args: Namespace, out: TextIO, err: TextIO, stdin: TextIO | None = None) -> int:
     stdin = stdin or sys.stdin
     ids = list(dict.fromkeys(game_id(g) for g in args.games))
     h = open_history(args)

@@ -1,6 +1,13 @@
 """`knockbox deploy`: compile the device's files (firmware/manifest.py) and copy what changed to a
 MicroPython board (knockbox.link.deploy does the work)."""
 
+from __future__ import annotations
+from typing import TYPE_CHECKING, TextIO
+
+if TYPE_CHECKING:
+    from argparse import Namespace
+    from knockbox.cli import Parser
+
 HELP = "compile the firmware and copy it to a MicroPython board"
 DESCRIPTION = (
     "Compile the rules core and the firmware with mpy-cross, copy what changed to the "
@@ -8,7 +15,7 @@ DESCRIPTION = (
 )
 
 
-def arguments(p):
+def arguments(p: Parser) -> None:
     from knockbox.link.deploy import CHOICES
 
     p.add_argument(
@@ -30,7 +37,7 @@ def arguments(p):
     p.add_argument("--force", action="store_true", help="copy every file, changed or not")
 
 
-def run(args, out, err):
+def run(args: Namespace, out: TextIO, err: TextIO) -> int:
     from knockbox.link import deploy
 
     return deploy.run(args, out)

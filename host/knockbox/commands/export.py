@@ -12,6 +12,10 @@ against CSV injection; control characters (NUL, ESC...) and bidirectional overri
 as visible escapes ("\\x00"). The JSON writes them as JSON escapes ("\\u0085"): the same text.
 """
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, TextIO
+
 import csv
 import io
 import json
@@ -21,6 +25,12 @@ from knockbox import plural
 from knockbox.files import write_whole
 from knockbox.history import standings
 from knockbox.textsafe import json_safe, visible
+
+if TYPE_CHECKING:
+    from argparse import Namespace
+    from collections.abc import Iterable, Iterator
+    from knockbox.cli import Parser
+    from knockbox.records import Record, Row
 
 HELP = "write the history as CSV or JSON"
 DESCRIPTION = __doc__.split("\n", 1)[1]
@@ -43,7 +53,7 @@ CSV_COLUMNS = (
 )
 
 
-def arguments(p):
+def arguments(p: Parser) -> None:
     fmt = p.add_mutually_exclusive_group(required=True)
     fmt.add_argument("--csv", action="store_true", help="one row per game")
     fmt.add_argument("--json", action="store_true", help="game records with meta")
@@ -53,7 +63,7 @@ def arguments(p):
     add_db_option(p)
 
 
-def meta(r):
+def meta(r: Row) -> Record:
     """A game's "meta" as export writes it (and `knockbox import` reads it)."""
     m = {
         "id": r["id"],
@@ -75,7 +85,7 @@ def meta(r):
     return m
 
 
-def json_lines(rows):
+def json_lines(rows: Iterable[Row]) -> Iterator[str]:
     """The JSON list of game records, a record at a time (as json.dumps(list, indent=1))."""
     first = True
     for r in rows:
@@ -89,7 +99,7 @@ def json_lines(rows):
 FORMULA = ("=", "+", "-", "@", "\t", "\r")  # what a spreadsheet reads a cell as a formula by
 
 
-def cell(v):
+def cell(v: object) -> object:
     """A CSV cell: text with its control characters and bidirectional overrides as visible
     escapes (knockbox.textsafe: no NUL, no ESC in the file), text that would start a formula
     behind an apostrophe; numbers as they are."""
@@ -98,7 +108,7 @@ def cell(v):
     return "'" + visible(v) if v.startswith(FORMULA) else visible(v)
 
 
-def csv_lines(rows):
+def csv_lines(rows: Iterable[Row]) -> Iterator[str]:
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")
     w.writerow(CSV_COLUMNS)
@@ -132,13 +142,13 @@ def csv_lines(rows):
     yield buf.getvalue()
 
 
-def run(args, out, err):
+def run(args: Namespace, out: TextIO, err: TextIO) -> int:
     ids = [game_id(g) for g in args.games]
     h = open_history(args)
     rows = h.each_game(ids or None, since=date_arg(args.since), detail=True)
     count = [0]
 
-    def counted():
+    def counted() -> Iterator[Row]:
         for r in rows:
             count[0] += 1
             yield r

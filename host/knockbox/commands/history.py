@@ -1,6 +1,10 @@
 """`knockbox history`: the games in the history (synced from a device or imported), one line each;
 in English or Russian (--lang, default from the locale)."""
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, TextIO
+
 from knockbox.commands.common import (
     EVENINGS_HELP,
     add_db_option,
@@ -13,6 +17,10 @@ from knockbox.commands.common import (
     write_table,
 )
 
+if TYPE_CHECKING:
+    from argparse import Namespace
+    from knockbox.cli import Parser
+
 HELP = "list the games in the history (synced or imported)"
 DESCRIPTION = (
     "List the games in the history: id, when first synced, device, evening, method, "
@@ -20,13 +28,13 @@ DESCRIPTION = (
 )
 
 
-def arguments(p):
+def arguments(p: Parser) -> None:
     add_db_option(p)
     p.add_argument("--json", action="store_true", help="print JSON instead of a table")
     add_lang_option(p, "the output and the rules core's messages")
 
 
-def run(args, out, err):
+def run(args: Namespace, out: TextIO, err: TextIO) -> int:
     rows = open_history(args).games()
     if args.json:
         write_json(

@@ -24,18 +24,26 @@ before): the games it added go, and the copies of device games it brought (a gam
 gave stays as the device has it), and the deleted games it brought back are deleted again.
 """
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, TextIO
+
 from knockbox.commands.common import add_db_option, open_history
 from knockbox.usererror import UserError
 from knockbox.bounds import listed
 from knockbox.plural import count
 from knockbox.textsafe import visible
 
+if TYPE_CHECKING:
+    from argparse import Namespace
+    from knockbox.cli import Parser
+
 HELP = "add game records (a JSON export, or typed-in games) to the history (--undo: take out)"
 DESCRIPTION = __doc__.split("\n", 1)[1]
 RAW_DESCRIPTION = True
 
 
-def arguments(p):
+def arguments(p: Parser) -> None:
     p.add_argument(
         "files", nargs="*", metavar="FILE", help="JSON file of game records (- for standard input)"
     )
@@ -45,7 +53,7 @@ def arguments(p):
     add_db_option(p)
 
 
-def run(args, out, err, stdin=None):
+def run(args: Namespace, out: TextIO, err: TextIO, stdin: TextIO | None = None) -> int:
     from knockbox import players
     from knockbox.history import importing
 
@@ -74,7 +82,7 @@ def run(args, out, err, stdin=None):
     return 0
 
 
-def undo(args, out):
+def undo(args: Namespace, out: TextIO) -> int:
     from knockbox.history import now
 
     h = open_history(args)

@@ -9,14 +9,22 @@ player twice). Names are trimmed and compared in one Unicode form, without invis
 characters; the new name has at most 24 characters, and only what the device can draw.
 """
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, TextIO
+
 from knockbox.commands.common import add_db_option, open_history
+
+if TYPE_CHECKING:
+    from argparse import Namespace
+    from knockbox.cli import Parser
 
 HELP = "rename a player in every game, or merge two names of one player (--merge)"
 DESCRIPTION = __doc__.split("\n", 1)[1]
 RAW_DESCRIPTION = True
 
 
-def arguments(p):
+def arguments(p: Parser) -> None:
     import argparse
 
     sub = p.add_subparsers(dest="action", metavar="ACTION")
@@ -36,7 +44,7 @@ def arguments(p):
     r.set_defaults(usage_of=r)  # a mistyped option shows this usage (knockbox.cli.parse)
 
 
-def run(args, out, err):
+def run(args: Namespace, out: TextIO, err: TextIO) -> int:
     from knockbox import players
     from knockbox.plural import count
 

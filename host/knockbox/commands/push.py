@@ -1,18 +1,26 @@
 """`knockbox push`: the player roster, language, sleep time, stake and rules settings to the
 device; with no options, print the device's settings."""
 
+from __future__ import annotations
+
 import json
+from typing import Any, TYPE_CHECKING, TextIO
 
 from knockbox.usererror import UserError
 from knockcore.rules import PRESETS
 from knockfw.settings import LANGS, SLEEP_MAX, SLEEP_MIN
+
+if TYPE_CHECKING:
+    from argparse import Namespace
+    from knockbox.cli import Parser
+    from knockbox.records import Record
 
 HELP = "send settings to the device: roster, rules, language, sleep time, stake"
 SLEEP_RANGE = (SLEEP_MIN, SLEEP_MAX)  # seconds, what the device accepts
 DESCRIPTION = "Change the device's settings; with no options, print them."
 
 
-def arguments(p):
+def arguments(p: Parser) -> None:
     from knockbox.commands.common import add_port_options
 
     add_port_options(p)
@@ -34,13 +42,13 @@ def arguments(p):
     )
 
 
-def rules_spec(text):
+def rules_spec(text: str) -> Record:
     """A --rules JSON text checked by the rules core: the spec dict, or UserError."""
     from knockcore.errors import GameError
     from knockcore.rules import resolve
 
     try:
-        spec = json.loads(text)
+        spec: Record = json.loads(text)
     except ValueError as e:
         raise UserError("--rules: not JSON (%s)" % e) from None
     except RecursionError:
@@ -55,7 +63,7 @@ def rules_spec(text):
     return spec
 
 
-def roster(names):
+def roster(names: list[str]) -> list[str]:
     """--roster's names as the history will keep them (knockbox.players.check: one Unicode form,
     trimmed, what the device draws, not too long), or UserError; one name given twice (once
     cleaned: "Ann" and "Ann ") is refused."""
@@ -71,7 +79,7 @@ def roster(names):
     return names
 
 
-def notes(names):
+def notes(names: list[Any]) -> list[Any]:
     """The lines that point out names of the roster that differ only in case or look alike."""
     from knockbox import players
 
@@ -80,10 +88,10 @@ def notes(names):
     )
 
 
-def settings(args):
+def settings(args: Namespace) -> Record:
     """The settings to send: {"roster", "rules", "lang", "sleep_s", "stake"} as given, checked
     as the device checks them (knockfw.settings.check), or UserError."""
-    new = {}
+    new: Record = {}
     if args.roster is not None:
         new["roster"] = roster(args.roster)
     if args.preset is not None or args.rules is not None:
@@ -110,7 +118,7 @@ def settings(args):
     return new
 
 
-def run(args, out, err):
+def run(args: Namespace, out: TextIO, err: TextIO) -> int:
     from knockbox.commands.common import open_port
 
     new = settings(args)

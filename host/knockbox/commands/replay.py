@@ -1,6 +1,10 @@
 """`knockbox replay GAME.json`: the standings of a game record, under CPython or the MicroPython
 unix port (the same rules core the device runs)."""
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, TextIO
+
 import json
 import os
 import subprocess
@@ -11,11 +15,16 @@ from knockbox.usererror import UserError
 from knockbox.files import read_json
 from knockbox.textsafe import json_safe
 
+if TYPE_CHECKING:
+    from argparse import Namespace
+    from knockbox.cli import Parser
+    from knockbox.records import Record
+
 HELP = "print the standings of a game record as JSON"
 DESCRIPTION = "Replay a game record (knockbox-game/1) and print standings JSON."
 
 
-def arguments(p):
+def arguments(p: Parser) -> None:
     p.add_argument(
         "game",
         metavar="GAME.json",
@@ -31,7 +40,7 @@ def arguments(p):
     add_lang_option(p)
 
 
-def standings_cpython(rec):
+def standings_cpython(rec: Record) -> Record:
     from knockcore.errors import GameError
     from knockcore.game import from_record
 
@@ -41,7 +50,7 @@ def standings_cpython(rec):
         raise UserError(str(e)) from None
 
 
-def standings_micropython(rec):
+def standings_micropython(rec: Record) -> Record:
     from knockbox.build import engines
 
     exe = engines.tool("micropython")
@@ -65,7 +74,7 @@ def standings_micropython(rec):
 ENGINES = {"cpython": standings_cpython, "micropython": standings_micropython}
 
 
-def format_standings(s):
+def format_standings(s: Record) -> str:
     """Stable, readable JSON: sorted keys, one line per top-level key and per hand."""
     lines = []
     keys = sorted(s)
@@ -85,7 +94,7 @@ def format_standings(s):
     return "{\n" + "\n".join(lines) + "\n}"
 
 
-def examples():
+def examples() -> list[str]:
     """The names of the worked examples that come with knockbox (examples/*.json)."""
     from knockbox.build.engines import examples_root
 
@@ -93,7 +102,7 @@ def examples():
     return sorted(n[:-5] for n in os.listdir(root) if n.endswith(".json")) if root else []
 
 
-def example(name):
+def example(name: str) -> str:
     """The file of game record `name`: itself when it is there, else the worked example of that
     name (method3, method3.json, examples/method3.json) that comes with knockbox, else itself
     (to be refused by read_json)."""
@@ -103,10 +112,11 @@ def example(name):
         return name
     base = os.path.basename(name)
     base = base[:-5] if base.endswith(".json") else base
-    return os.path.join(examples_root(), base + ".json") if base in examples() else name
+    root = examples_root()
+    return os.path.join(root, base + ".json") if root and base in examples() else name
 
 
-def run(args, out, err, stdin=None):
+def run(args: Namespace, out: TextIO, err: TextIO, stdin: TextIO | None = None) -> int:
     import sys
 
     rec = read_json(example(args.game), stdin or sys.stdin)

@@ -8,6 +8,10 @@ statistics of `knockbox stats`. With no selection: the latest evening. Evenings 
 2, ... as they reach the history, as `knockbox history` shows them, and keep their numbers.
 """
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, TextIO
+
 import os
 
 from knockbox.commands.common import (
@@ -22,12 +26,16 @@ from knockbox.files import write_whole
 from knockbox.plural import count
 from knockfw.settings import LANGS
 
+if TYPE_CHECKING:
+    from argparse import Namespace
+    from knockbox.cli import Parser
+
 HELP = "write an HTML report with charts of an evening's games"
 DESCRIPTION = __doc__.split("\n", 1)[1]
 RAW_DESCRIPTION = True
 
 
-def arguments(p):
+def arguments(p: Parser) -> None:
     add_selection(p, "the latest evening")
     add_db_option(p)
     p.add_argument(
@@ -44,7 +52,7 @@ def arguments(p):
     p.add_argument("--open", action="store_true", help="open the page in the web browser")
 
 
-def run(args, out, err):
+def run(args: Namespace, out: TextIO, err: TextIO) -> int:
     from knockbox import report, settle
 
     stake = settle.parse_stake(args.per_point) if args.per_point is not None else None

@@ -16,6 +16,10 @@ also shown as money: each payment and each player's net, to the cent, as the dev
 (at most %d a point). The settlement itself is knockbox.settle's, as in `knockbox report`.
 """
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, TextIO
+
 from knockbox import settle as S
 from knockbox.commands.common import (
     add_db_option,
@@ -30,19 +34,23 @@ from knockbox.bounds import listed
 from knockbox.plural import count
 from knockbox.textsafe import visible
 
+if TYPE_CHECKING:
+    from argparse import Namespace
+    from knockbox.cli import Parser
+
 HELP = "who pays whom over the games of one evening"
 DESCRIPTION = __doc__.split("\n", 1)[1] % S.PER_POINT_MAX
 RAW_DESCRIPTION = True
 
 
-def arguments(p):
+def arguments(p: Parser) -> None:
     add_selection(p, "the latest evening's")
     p.add_argument("--per-point", metavar="AMOUNT", help=S.STAKE_HELP)
     p.add_argument("--json", action="store_true", help="print JSON")
     add_db_option(p)
 
 
-def run(args, out, err):
+def run(args: Namespace, out: TextIO, err: TextIO) -> int:
     stake = S.parse_stake(args.per_point) if args.per_point is not None else None
     rows, number = select(
         open_history(args), args, lambda h, **parts: h.latest_evening(**parts), seats=True

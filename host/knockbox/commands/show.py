@@ -1,6 +1,10 @@
 """`knockbox show GAME`: one game from the history, hand by hand, for people (or its standings
 JSON); in English or Russian (--lang, default from the locale)."""
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, TextIO
+
 from knockbox import messages
 from knockbox.commands.common import (
     add_db_option,
@@ -15,18 +19,22 @@ from knockbox.commands.common import (
 from knockbox.history import standings
 from knockbox.textsafe import visible
 
+if TYPE_CHECKING:
+    from argparse import Namespace
+    from knockbox.cli import Parser
+
 HELP = "standings of one game from the history"
 DESCRIPTION = "Show a game's hands and standings (id from `knockbox history`)."
 
 
-def arguments(p):
+def arguments(p: Parser) -> None:
     p.add_argument("game", metavar="GAME", help="game id")
     add_db_option(p)
     p.add_argument("--json", action="store_true", help="print the standings JSON")
     add_lang_option(p, "the output and the rules core's messages")
 
 
-def run(args, out, err):
+def run(args: Namespace, out: TextIO, err: TextIO) -> int:
     from knockbox.cliwords import LANGS
     from knockbox.report.words import LANGS as HANDS
     from knockbox.report.words import hand_result

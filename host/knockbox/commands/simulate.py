@@ -1,6 +1,12 @@
 """`knockbox simulate`: the real firmware on this computer (knockbox.simulate does the work)."""
 
+from __future__ import annotations
+
 import argparse
+from typing import TYPE_CHECKING, TextIO
+
+if TYPE_CHECKING:
+    from knockbox.cli import Parser
 
 MAX_SCALE = 8  # screenshot pixels per device pixel at most: 2368x1024, bigger than any screen
 
@@ -12,7 +18,7 @@ DESCRIPTION = (
 )
 
 
-def arguments(p):
+def arguments(p: Parser) -> None:
     p.add_argument(
         "--dir",
         metavar="DIR",
@@ -43,7 +49,7 @@ def arguments(p):
     p.add_argument("--script", help=argparse.SUPPRESS)  # tests: another entry point
 
 
-def check(args):
+def check(args: argparse.Namespace) -> None:
     """The options a user can get wrong, checked before anything starts (UserError): --scale in
     range, and --screenshot a folder that is there or can be made."""
     import os
@@ -71,7 +77,7 @@ def check(args):
         ) from None
 
 
-def run(args, out, err):
+def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     import os
 
     from knockbox.build import engines

@@ -4,6 +4,10 @@ Which games: the ids given, evening N (--evening N; alone: the latest evening), 
 synced on or after --since DATE, or by default all of them. Players are matched by name.
 """
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, TextIO
+
 from knockbox import stats as S
 from knockbox.commands.common import (
     add_db_option,
@@ -16,6 +20,11 @@ from knockbox.commands.common import (
 )
 from knockbox.textsafe import visible
 
+if TYPE_CHECKING:
+    from argparse import Namespace
+    from knockbox.cli import Parser
+    from knockbox.records import Record
+
 HELP = "per-player statistics over the history"
 ROWS = 40  # rows of the net-over-time table at most (a row per day, month or year)
 DESCRIPTION = (
@@ -27,13 +36,13 @@ COLUMNS = S.COLUMNS + ("rating", "uncertainty", "rated")
 HEADS = {"uncertainty": "+/-"}  # a column's head where it is not the key's words
 
 
-def arguments(p):
+def arguments(p: Parser) -> None:
     add_selection(p, "all of them")
     add_db_option(p)
     p.add_argument("--json", action="store_true", help="print JSON")
 
 
-def run(args, out, err):
+def run(args: Namespace, out: TextIO, err: TextIO) -> int:
     from knockbox import ratings
 
     h = open_history(args)
@@ -65,7 +74,7 @@ def run(args, out, err):
     return 0
 
 
-def net_over_time(out, stats):
+def net_over_time(out: TextIO, stats: list[Record]) -> None:
     """The running net per player after each day, or month, or year: the finest of them that
     fits in ROWS rows (the JSON has every day)."""
     days = sorted({d for p in stats for d, _ in p["net_by_day"]})

@@ -1,6 +1,13 @@
 """`knockbox sync`: pull what is new from the device into the history (knockbox.link.sync does the
 work; the protocol is docs/PROTOCOL.md)."""
 
+from __future__ import annotations
+from typing import TYPE_CHECKING, TextIO
+
+if TYPE_CHECKING:
+    from argparse import Namespace
+    from knockbox.cli import Parser
+
 HELP = "pull new games and hands from the device into the history"
 DESCRIPTION = (
     "Pull everything new from the device over USB serial, check every game with the "
@@ -10,7 +17,7 @@ DESCRIPTION = (
 )
 
 
-def arguments(p):
+def arguments(p: Parser) -> None:
     from knockbox.commands.common import add_db_option, add_port_options
 
     add_port_options(p)
@@ -22,7 +29,7 @@ def arguments(p):
     )
 
 
-def run(args, out, err):
+def run(args: Namespace, out: TextIO, err: TextIO) -> int:
     from knockbox.link import faults
     from knockbox.link import sync as S
     from knockbox.commands.common import open_port

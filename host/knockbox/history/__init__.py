@@ -40,12 +40,15 @@ It waits SLICE at a time (Patient): SQLite's own wait, in C, would not hear Ctrl
 An SQLite error that reaches the command line (a damaged file) is said by unreadable().
 """
 
+from __future__ import annotations
+
 import contextlib
 import json
 import os
 import sqlite3
 import sys
 import time
+from typing import TypeVar, Any, TYPE_CHECKING
 
 from knockbox.usererror import UserError
 from knockbox.fromevents import MAX_INT as MAX_INT  # (its home for the commands)
@@ -72,11 +75,16 @@ from knockbox.history.upgrade import upgrade_from_3
 from knockbox.history.copies import Versions
 from knockbox.history.read import standings as standings  # (its home for the readers)
 
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from collections.abc import Iterator
+    from knockbox.records import Row
+
 FILENAME = "history.sqlite3"
 STATUSES = ("playing", "over", "abandoned", "invalid")
 
 
-def default_path():
+def default_path() -> str:
     home = os.environ.get("KNOCKBOX_HOME")
     if not home:
         base = os.environ.get("XDG_DATA_HOME") or os.path.join(
@@ -93,11 +101,11 @@ WAIT_MAX = 300.0  # seconds waited in all
 SLICE = 0.2  # seconds SQLite waits for a lock at a time: Ctrl-C is heard between two
 
 
-def _locked(e):
+def _locked(e: BaseException) -> bool:
     return "locked" in str(e)
 
 
-def unreadable(e):
+def unreadable(e: BaseException) -> str:
     """What to say of an SQLite error met reading the history (sqlite3.DatabaseError that
     reached the command line): the file is damaged, or another knockbox kept it locked."""
     where = _opened[-1] if _opened else "the history"
@@ -109,20 +117,23 @@ def unreadable(e):
     return "%s: the history file is damaged (%s): put back a copy from a backup" % (where, e)
 
 
+T = TypeVar("T")  # what a step of SQLite work gives back
+
+
 class Patient(sqlite3.Connection):
     """The history's connection: a statement that finds the file locked by another knockbox is
     tried again, SQLite waiting SLICE at a time (so that Ctrl-C ends the wait at once), saying
     once after WAIT_NOTE that it waits, up to WAIT_MAX in all (then sqlite3's "database is
     locked" error, which History.patiently() and unreadable() say in one line)."""
 
-    def execute(self, *args):
+    def execute(self, *args: Any) -> sqlite3.Cursor:
         return _again(lambda: super(Patient, self).execute(*args))
 
-    def executemany(self, *args):
+    def executemany(self, *args: Any) -> sqlite3.Cursor:
         return _again(lambda: super(Patient, self).executemany(*args))
 
 
-def _again(step):
+def _again(step: Callable[[], T]) -> T:
     start = time.monotonic()
     while True:
         try:
@@ -142,7 +153,7 @@ def _again(step):
 
 
 class History(Queries):
-    def __init__(self, path=None, create=True):
+    def __init__(self, path: str | None = None, create: bool = True) -> None:
         self.path = path or default_path()
         _opened.append(self.path)
         if not create and not os.path.exists(self.path):
@@ -168,7 +179,7 @@ class History(Queries):
         except OSError as e:
             raise UserError("%s: %s" % (self.path, e.strerror or e)) from None
 
-    def _schema(self):
+    def _schema(self) -> str | None:
         try:
             row = self.db.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone()
         except sqlite3.OperationalError as e:
@@ -179,16 +190,16 @@ class History(Queries):
             return None
         return row[0] if row else None
 
-    def _open(self):
+    def _open(self) -> None:
         """A new file gets the tables; a file of an earlier schema is upgraded in place (one
         transaction; from schema 1: the derived data of every game, worked out from its stored
         record; from schema 3: the copies of each device game, the games taken out and the
         names given, from what it kept)."""
         if self._schema() == str(SCHEMA):
-            have = {
+            indexes = {
                 r[0] for r in self.db.execute("SELECT name FROM sqlite_master WHERE type = 'index'")
             }
-            if set(INDEXES_2) <= have and self.players.names_current():
+            if set(INDEXES_2) <= indexes and self.players.names_current():
                 return
         with self.transaction():
             have = self._schema()
@@ -215,7 +226,7 @@ class History(Queries):
             for sql in INDEXES_2.values():
                 self.db.execute(sql.replace("INDEX", "INDEX IF NOT EXISTS", 1))
 
-    def _upgrade_from_1(self):
+    def _upgrade_from_1(self) -> None:
         run_script(self.db, TABLES_2)
         starts = []
         for dev, epoch, seq, body in self.db.execute(
@@ -233,11 +244,11 @@ class History(Queries):
             self.evenings.set(row_id, self.evenings.of_device_game(dev, epoch, gid))
         self.evenings.renumber()
 
-    def close(self):
+    def close(self) -> None:
         self.db.close()
 
     @contextlib.contextmanager
-    def transaction(self):
+    def transaction(self) -> Iterator[History]:
         """BEGIN IMMEDIATE ... COMMIT; ROLLBACK when the block raises. Another knockbox writing
         the history is waited for (patiently()); an SQLite failure (disk full, read-only) rolls
         back and becomes a UserError."""
@@ -254,7 +265,7 @@ class History(Queries):
                 raise UserError("%s: %s: nothing was saved" % (self.path, e)) from None
             raise
 
-    def patiently(self, step):
+    def patiently(self, step: Callable[[], T]) -> T:
         """step() (SQLite work that may meet another knockbox's lock on the file: each
         statement waits for it, see Patient); a wait that ran out is a UserError."""
         try:
@@ -267,7 +278,7 @@ class History(Queries):
                 "seconds: try again when it is done" % (self.path, WAIT_MAX)
             ) from None
 
-    def delete(self, ids):
+    def delete(self, ids: list[int]) -> list[Row]:
         """Delete these games (ids): each is kept aside under its key and its id (table gone),
         so that undelete() brings it back; a device game stays out of later syncs until then.
         Returns their rows; UserError (nothing deleted) for an id not in the history."""
@@ -278,11 +289,12 @@ class History(Queries):
         self.evenings.renumber()
         return rows
 
-    def undelete(self, ids=None):
+    def undelete(self, ids: list[int] | None = None) -> list[int]:
         """Bring deleted games back under their ids: these (ids), else those of the latest
         delete. A device's game comes back as its copies have it now (a sync while it was
         deleted counts: knockbox.history.copies). Returns their ids; UserError if there is
         none, or for an id that is not a deleted game."""
+        gone: list[Any]  # rows of the gone table (none is None once checked)
         if ids:
             gone = [self.rows.gone(row_id=i) for i in ids]
             bad = [str(i) for i, g in zip(ids, gone) if g is None or g["why"] != "deleted"]
@@ -321,7 +333,7 @@ class History(Queries):
         self.evenings.renumber()
         return back
 
-    def next_delete(self):
+    def next_delete(self) -> int:
         """The number of a new delete (meta "last_delete"): undelete() alone brings back the
         latest delete's games."""
         r = self.db.execute("SELECT value FROM meta WHERE key = 'last_delete'").fetchone()
@@ -329,7 +341,7 @@ class History(Queries):
         self.db.execute("INSERT OR REPLACE INTO meta VALUES ('last_delete', ?)", (str(n),))
         return n
 
-    def _rollback(self):
+    def _rollback(self) -> None:
         if self.db.in_transaction:
             try:
                 self.db.execute("ROLLBACK")

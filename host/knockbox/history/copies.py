@@ -22,17 +22,29 @@ import of it, brings it back as the device has it now. History.versions; the dev
 imports put copies, settle() stores the one chosen through rows.
 """
 
+from __future__ import annotations
+
 import json
+from typing import Any, TYPE_CHECKING
 
 from knockbox.bounds import GAME_EVENTS_MAX
 from knockbox.fromevents import split, state, states
 from knockbox.history.schema import named
 
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from knockbox.derived import Derived
+    from knockbox.history import Patient
+    from knockbox.history.evening_numbers import Evenings
+    from knockbox.history.players import Players
+    from knockbox.history.rows import GameRows
+    from knockbox.records import Record
+
 DEVICE, KEPT, HISTORY = "device", "kept", "history"
 _KEY = "device_id = ? AND epoch = ? AND gid = ?"
 
 
-def imported(batch):
+def imported(batch: int) -> str:
     """The source of the copies import batch `batch` brought."""
     return "import %d" % batch
 
@@ -41,11 +53,11 @@ class Versions:
     """The copies of device games over the history's connection db; the chosen one is stored
     through rows, in its evening by evenings, named as the history keeps names by players."""
 
-    def __init__(self, db, rows, evenings, players):
+    def __init__(self, db: Patient, rows: GameRows, evenings: Evenings, players: Players) -> None:
         self.db = db
         self.rows, self.evenings, self.players = rows, evenings, players
 
-    def of(self, key):
+    def of(self, key: tuple[str, int, int]) -> list[Any]:
         """[{source, record, status, error, synced, updated, evening, seq}] of the game under
         key (its names as the history keeps them: a rename renames them too)."""
         out = []
@@ -59,13 +71,25 @@ class Versions:
             out.append(dict(r, record=json.loads(r["record"])))
         return out
 
-    def get(self, key, source):
+    def get(self, key: tuple[str, int, int], source: str) -> dict[str, Any] | None:
         for v in self.of(key):
             if v["source"] == source:
                 return v
         return None
 
-    def put(self, key, source, rec, status, error, synced, updated, evening, seq=None, given=True):
+    def put(
+        self,
+        key: tuple[str, int, int],
+        source: str,
+        rec: dict[str, Any],
+        status: str,
+        error: str | None,
+        synced: str,
+        updated: str,
+        evening: str | None,
+        seq: int | None = None,
+        given: bool = True,
+    ) -> None:
         """Keep a copy of the game under key (in place of the source's copy before; an import's
         second copy of one game: the one chosen of the two), named as the history keeps names
         (given: its names are as a device or an import gave them: Players.seen); seq: the
@@ -76,7 +100,7 @@ class Versions:
         if source.startswith("import "):
             had = self.get(key, source)
             if had is not None:
-                new = dict(source=source, record=rec, status=status, error=error)
+                new: dict[str, Any] = dict(source=source, record=rec, status=status, error=error)
                 new.update(synced=synced, updated=updated, evening=evening, seq=seq)
                 if choose([had, new], set) is had:
                     return
@@ -85,7 +109,7 @@ class Versions:
             tuple(key) + (source, _text(rec), status, error, synced, updated, evening, seq),
         )
 
-    def drop(self, key, source=None):
+    def drop(self, key: tuple[str, int, int], source: str | None = None) -> None:
         """Forget the source's copy of the game under key (every copy when None)."""
         if source is None:
             self.db.execute("DELETE FROM versions WHERE " + _KEY, key)
@@ -94,12 +118,14 @@ class Versions:
                 "DELETE FROM versions WHERE %s AND source = ?" % _KEY, tuple(key) + (source,)
             )
 
-    def holds(self, key, rec, status):
+    def holds(self, key: tuple[str, int, int], rec: Record, status: str) -> bool:
         """Whether a copy of the game under key is rec with this status."""
         text = _text(self.players.named(rec))
         return any(_text(v["record"]) == text and v["status"] == status for v in self.of(key))
 
-    def settle(self, key, made=None, d=None):
+    def settle(
+        self, key: tuple[str, int, int], made: Record | None = None, d: Derived | None = None
+    ) -> Any:
         """Make the game under key the copy chosen (choose()): (what, the copy) with what "new",
         "updated", "same", "gone" (no copy left: the game taken out, its id kept for the key),
         "deleted" (deleted here: left out) or None (no copy, no game). made, d: a record and
@@ -159,7 +185,7 @@ class Versions:
         self.rows.set_record(row["id"], d=d, **now)
         return "updated", best
 
-    def device_states(self, key):
+    def device_states(self, key: tuple[str, int, int]) -> set[tuple[str, str]]:
         """Where the device's copy of the game under key has been (fromevents.states of the
         game its events end with)."""
         evs = [
@@ -172,18 +198,18 @@ class Versions:
         return states(split(evs)[-1]) if evs else set()
 
 
-def choose(vs, device_states):
+def choose(vs: list[dict[str, Any]], device_states: Callable) -> dict[str, Any]:
     """The copy that counts among vs (of(); see the module's doc); device_states(): where the
     device's copy has been (asked only when needed)."""
     dev = next((v for v in vs if v["source"] == DEVICE), None)
     seen: list[set] = []
 
-    def device_had(v):
+    def device_had(v: Record) -> bool:
         if not seen:
             seen.append(device_states())
         return state(v["record"].get("hands") or [], v["status"]) in seen[0]
 
-    def beaten(v):
+    def beaten(v: Record) -> bool:
         for w in vs:
             if w is v:
                 continue
@@ -200,7 +226,7 @@ def choose(vs, device_states):
     return max(left, key=lambda v: (v["seq"] if by_seq else 0,) + _rank(v))
 
 
-def less(v, w):
+def less(v: Record, w: Record) -> bool:
     """Whether copy v has less of the game than copy w: its hands are w's first hands and no
     more, or the same hands while w was ended and v not."""
     a, b = v["record"].get("hands") or [], w["record"].get("hands") or []
@@ -209,10 +235,10 @@ def less(v, w):
     return a == b and v["status"] == "playing" and w["status"] in ("abandoned", "over")
 
 
-def _rank(v):
+def _rank(v: dict[str, Any]) -> tuple[str, int, bool, str]:
     hands = v["record"].get("hands") or []
     return (v["updated"], len(hands), v["source"] == DEVICE, _text(v["record"]))
 
 
-def _text(rec):
+def _text(rec: dict[str, Any]) -> str:
     return json.dumps(rec, ensure_ascii=False, sort_keys=True)

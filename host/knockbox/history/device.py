@@ -4,11 +4,22 @@ copy, with what the history keeps when a device comes back with less than was sy
 copy: knockbox.history.copies chooses the one that counts). History.devices;
 knockbox.history's header says what a device game is, knockbox.link.sync drives these."""
 
+from __future__ import annotations
+
 import json
+from typing import Any, TYPE_CHECKING
 
 from knockbox.bounds import GAME_EVENTS_MAX
 from knockbox.fromevents import event_gid, evening_next, replay_events, same_game, split
 from knockbox.history.copies import DEVICE, KEPT, less
+
+if TYPE_CHECKING:
+    from knockbox.history import Patient
+    from knockbox.history.copies import Versions
+    from knockbox.history.evening_numbers import Evenings
+    from knockbox.history.players import Players
+    from knockbox.history.rows import GameRows
+    from knockbox.records import Record
 
 
 class DeviceMirror:
@@ -16,12 +27,14 @@ class DeviceMirror:
     rows (knockbox.history.rows.GameRows), put in their evening by evenings and named as the
     history keeps names by players."""
 
-    def __init__(self, db, rows, evenings, players, versions):
+    def __init__(
+        self, db: Patient, rows: GameRows, evenings: Evenings, players: Players, versions: Versions
+    ) -> None:
         self.db = db
         self.rows, self.evenings, self.players = rows, evenings, players
         self.versions = versions
 
-    def epochs(self, device_id):
+    def epochs(self, device_id: str) -> list[Any | int]:
         return [
             r[0]
             for r in self.db.execute(
@@ -29,7 +42,9 @@ class DeviceMirror:
             )
         ]
 
-    def note(self, device_id, epoch, board, firmware, when):
+    def note(
+        self, device_id: str, epoch: int, board: str | None, firmware: str | None, when: str
+    ) -> None:
         self.db.execute(
             "INSERT INTO devices (device_id, epoch, board, firmware, first_sync, last_sync) "
             "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (device_id, epoch) DO "
@@ -38,20 +53,20 @@ class DeviceMirror:
             (device_id, epoch, board, firmware, when, when),
         )
 
-    def last_seq(self, device_id, epoch):
+    def last_seq(self, device_id: str, epoch: int) -> int:
         r = self.db.execute(
             "SELECT MAX(seq) FROM events WHERE device_id = ? AND epoch = ?", (device_id, epoch)
         ).fetchone()
         return r[0] or 0
 
-    def event(self, device_id, epoch, seq):
+    def event(self, device_id: str, epoch: int, seq: int) -> dict[str, Any] | None:
         r = self.db.execute(
             "SELECT body FROM events WHERE device_id = ? AND epoch = ? AND seq = ?",
             (device_id, epoch, seq),
         ).fetchone()
         return json.loads(r[0]) if r else None
 
-    def drop_events(self, device_id, epoch, from_seq):
+    def drop_events(self, device_id: str, epoch: int, from_seq: int) -> set[int]:
         """Forget received events from from_seq on; returns the gids they touched (with those
         whose evening they started)."""
         key = (device_id, epoch, from_seq)
@@ -74,7 +89,7 @@ class DeviceMirror:
         )
         return gids
 
-    def _after_evening_starts(self, device_id, epoch, from_seq):
+    def _after_evening_starts(self, device_id: str, epoch: int, from_seq: int) -> set[Any]:
         """The stored games of this device epoch from the first game of an evening started at
         or after from_seq: their evening is decided again."""
         r = self.db.execute(
@@ -91,7 +106,7 @@ class DeviceMirror:
             )
         }
 
-    def orphans(self, device_id, epoch):
+    def orphans(self, device_id: str, epoch: int) -> set[Any]:
         """Game numbers that have events but no game row (a sync stopped between the two):
         looked for among the events after the last complete build (built_seq)."""
         r = self.db.execute(
@@ -107,14 +122,14 @@ class DeviceMirror:
         }
         return {g for g in gids if not self.rows.ids_of(device_id, epoch, g)}
 
-    def built(self, device_id, epoch):
+    def built(self, device_id: str, epoch: int) -> None:
         """Every game of the events held is built (the end of a sync): orphans() starts here."""
         self.db.execute(
             "UPDATE devices SET built_seq = ? WHERE device_id = ? AND epoch = ?",
             (self.last_seq(device_id, epoch), device_id, epoch),
         )
 
-    def add_events(self, device_id, epoch, evs):
+    def add_events(self, device_id: str, epoch: int, evs: list[Any]) -> set[Any]:
         """Store events as received; returns the game numbers whose evening an evening event
         among them may change (normally none: an evening starts before its games)."""
         rows, starts = [], []
@@ -132,7 +147,7 @@ class DeviceMirror:
         _dev, _epoch, first, _next = starts[0]
         return self._after_evening_starts(device_id, epoch, first)
 
-    def game_events(self, device_id, epoch, gid):
+    def game_events(self, device_id: str, epoch: int, gid: int) -> list[Any]:
         """[(seq, event)] of a game, the first GAME_EVENTS_MAX + 1 (more: the game is refused)."""
         return [
             (seq, json.loads(body))
@@ -143,7 +158,15 @@ class DeviceMirror:
             )
         ]
 
-    def rebuild(self, device_id, epoch, gid, when, lost=False, notes=None):
+    def rebuild(
+        self,
+        device_id: str,
+        epoch: int,
+        gid: int,
+        when: str,
+        lost: bool = False,
+        notes: list[Any] | None = None,
+    ) -> str:
         """Replay a game's events with the rules core into its "device" copy
         (knockbox.history.copies) and store the copy the history counts, with what readers
         need (knockbox.derived): 'new', 'updated', 'same', 'gone' (no events and no other
@@ -220,7 +243,7 @@ class DeviceMirror:
             status,
             error,
             when if had is None else had["synced"],
-            when if changed else had["updated"],
+            when if changed else had["updated"],  # type: ignore[index]  # (not changed: had is not None)
             self.evenings.of_device_game(*key),
             games[-1][-1][0],  # (the seq of its last event)
         )
@@ -240,17 +263,25 @@ class DeviceMirror:
                 self._note(notes, (gid, n, len(before.get("hands") or []), "another way"))
         return "replaced" if moved else what
 
-    def _replayed(self, evs):
+    def _replayed(self, evs: list[Any]) -> Any:
         """(the record with its names as the device gave them, cleaned; status; error)."""
         rec, status, _winners, error = replay_events(evs)
         return self.players.cleaned(rec), status, error
 
-    def _move(self, key, row):
+    def _move(self, key: tuple[str, int, int], row: Any) -> None:
         """The game on key leaves it (kept as it is, off the key), with its copies."""
         self.rows.move_apart(row["id"])
         self.versions.drop(key)
 
-    def _apart(self, key, row, rec, status, error, when):
+    def _apart(
+        self,
+        key: tuple[str, int, int],
+        row: Any,
+        rec: Record,
+        status: str,
+        error: str | None,
+        when: str,
+    ) -> bool:
         """An earlier game the device gave this number (rec): the game stored on key when it is
         that game (moved off the key, and brought up to it), else one kept apart; True if
         anything was moved or added."""
@@ -284,6 +315,6 @@ class DeviceMirror:
         return True
 
     @staticmethod
-    def _note(notes, note):
+    def _note(notes: list[tuple[Any, ...]] | None, note: tuple[Any, ...]) -> None:
         if notes is not None:
             notes.append(note)

@@ -8,6 +8,14 @@ column mean the same evening whatever arrives later. History.evenings; the game 
 device mirror set a game's evening through it, and call renumber() after the last game a write
 stores."""
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from knockbox.history import Patient
+    from knockbox.records import Record
+
 ORDER = " ORDER BY synced, device_id, epoch, ABS(gid), id"  # the order games are listed in
 _FIRST = "first_synced, first_device, first_epoch, first_gid, first_id"  # an evening's place
 # the number of the latest evening: the one whose first game comes last in the history's order
@@ -21,11 +29,11 @@ LATEST = (
 class Evenings:
     """The evenings' keys and numbers over the history's connection db."""
 
-    def __init__(self, db):
+    def __init__(self, db: Patient) -> None:
         self.db = db
-        self._dirty = set()  # keys of evenings whose games changed (renumber())
+        self._dirty: set[str] = set()  # keys of evenings whose games changed (renumber())
 
-    def all(self):
+    def all(self) -> list[Record]:
         """[{number, key, first (when its first game was synced), games}] of the evenings that
         have games, in the order of their first game."""
         return [
@@ -37,7 +45,7 @@ class Evenings:
             )
         ]
 
-    def of_device_game(self, device_id, epoch, gid):
+    def of_device_game(self, device_id: str, epoch: int, gid: int) -> str | None:
         """The key of the evening a device's game belongs to: "DEVICE/EPOCH/SEQ" with SEQ the
         evening record's (0: before the epoch's first), None for a game off its key."""
         if gid < 1:
@@ -48,7 +56,7 @@ class Evenings:
         ).fetchone()
         return "%s/%d/%d" % (device_id, epoch, r[0] or 0)
 
-    def set(self, row_id, key):
+    def set(self, row_id: int, key: str | None) -> None:
         """Game row_id belongs to evening key (None: to none); renumber() brings the evenings
         up to date."""
         old = self.db.execute("SELECT evening FROM games WHERE id = ?", (row_id,)).fetchone()[0]
@@ -56,7 +64,7 @@ class Evenings:
             self.db.execute("UPDATE games SET evening = ? WHERE id = ?", (key, row_id))
         self._dirty |= {k for k in (old, key) if k is not None}
 
-    def renumber(self):
+    def renumber(self) -> None:
         """Bring the evenings up to date after games were stored: where each evening touched
         has its first game now (none: its games are gone, its number stays), and a number for
         each new one, after the last number given (in the order of their first game). Numbers

@@ -32,11 +32,14 @@ one date (meta.synced, else today) do. export writes each game's evening as its 
 game's: "DEVICE/EPOCH/SEQ" of the evening record), so export -> import gives the same evenings.
 """
 
+from __future__ import annotations
+
 import contextlib
 import datetime
 import os
 import sys
 import tempfile
+from typing import Any, TYPE_CHECKING, TextIO
 
 from knockbox import derived
 from knockbox import players as P
@@ -52,8 +55,12 @@ from knockbox.progress import Progress
 from knockbox.textsafe import visible
 from knockcore.errors import GameError
 
+if TYPE_CHECKING:
+    from knockbox.history import History
+    from knockbox.records import Record
 
-def when(v, what):
+
+def when(v: object, what: str) -> str:
     """A meta date/time as the history keeps it ("YYYY-MM-DD HH:MM:SS"), or ValueError."""
     if not isinstance(v, str):
         raise ValueError("%s %s is not a date like 2025-01-31 or 2025-01-31 20:15" % (what, _r(v)))
@@ -65,7 +72,7 @@ def when(v, what):
     raise ValueError("%s %s is not a date like 2025-01-31 or 2025-01-31 20:15" % (what, _r(v)))
 
 
-def _r(v):
+def _r(v: object) -> str:
     """A value as a message shows it: its repr, cut short."""
     return P.shown(repr(v))
 
@@ -74,9 +81,9 @@ class ImportedGame:
     """One record made ready to store: rec (without meta), status, error, synced, updated,
     evening (key or None), key ((device, epoch, gid) or None), apart (replaced: off any key)."""
 
-    derived: "derived.Derived | None" = None  # (None: a game its history had refused)
+    derived: derived.Derived | None = None  # (None: a game its history had refused)
 
-    def __init__(self, obj, today):
+    def __init__(self, obj: Any, today: str) -> None:
         if not isinstance(obj, dict):
             raise ValueError("not a game record (a JSON object)")
         meta = obj.get("meta", {})
@@ -86,9 +93,10 @@ class ImportedGame:
         hands = self.rec.get("hands")
         if isinstance(hands, list) and len(hands) > HANDS_MAX:
             raise ValueError("%d hands: a game has at most %d" % (len(hands), HANDS_MAX))
-        self.key, self.gid = _key(meta), None
+        self.key: tuple[str, int, int | None] | None = _key(meta)
+        self.gid: int | None = None
         if self.key is not None and self.key[0] == IMPORT_DEVICE:  # typed in, on another laptop
-            self.key, self.gid = None, self.key[2]
+            self.key, self.gid = None, self.key[2]  # type: ignore[index]  # (not None: just tested)
         names = self.rec.get("players")
         if (
             isinstance(names, list)
@@ -130,7 +138,7 @@ class ImportedGame:
         over = self.derived.standings["over"]
         self.status = "over" if over else ("abandoned" if status == "abandoned" else "playing")
 
-    def _refused(self, meta):
+    def _refused(self, meta: Record) -> None:
         """A game the history that exported it had refused (status "invalid"): kept as it was,
         with its error, so that export -> import loses nothing; it counts nowhere."""
         rec = self.rec
@@ -149,7 +157,7 @@ class ImportedGame:
         self.status, self.error, self.derived = "invalid", meta["error"], None
 
 
-def _key(meta):
+def _key(meta: Record) -> tuple[str, int, int | None] | None:
     dev, epoch, gid = meta.get("device"), meta.get("epoch"), meta.get("gid")
     if dev is None:
         return None
@@ -166,7 +174,9 @@ def _key(meta):
     return (dev, epoch, gid)
 
 
-def into(path, files, stdin=None, err=None):
+def into(
+    path: str | None, files: list[str], stdin: TextIO | None = None, err: TextIO | None = None
+) -> Record:
     """run() into the history file at path (None: the default one). A history that does not
     exist yet is made whole or not at all, and never at another command's expense: the import
     goes into a new file of its own beside it (.NAME.*.new), which takes the history's name only
@@ -206,7 +216,7 @@ def into(path, files, stdin=None, err=None):
     return run(History(path), files, stdin, err)
 
 
-def _place(new, path):
+def _place(new: str, path: str) -> bool:
     """Give the file new the name path unless a file has it (then False): a hard link, which
     never replaces a file; where the file system has none, a rename after a last look."""
     try:
@@ -224,7 +234,9 @@ def _place(new, path):
     return True
 
 
-def run(h, files, stdin=None, err=None):
+def run(
+    h: History, files: list[str], stdin: TextIO | None = None, err: TextIO | None = None
+) -> Record:
     """Import the records of these files ("-": stdin) into History h in one transaction, a
     record at a time, as one batch; returns counts {"new", "updated", "same", "apart"}, "batch"
     (its number, None if it changed nothing), "twins" (knockbox.players.twins of its names),
@@ -260,12 +272,12 @@ def run(h, files, stdin=None, err=None):
     return counts
 
 
-def _share(done, total):
+def _share(done: int, total: int | None) -> str:
     """ " (35%)": how far through the files' bytes (never 100% before the end); "" if unknown."""
     return " (%d%%)" % min(99, done * 100 // total) if total else ""
 
 
-def _game(path, n, obj, today):
+def _game(path: str, n: int, obj: object, today: str) -> ImportedGame:
     """ImportedGame(obj) or a UserError naming the file and the record."""
     if n == 0 and not isinstance(obj, dict):
         raise UserError("%s: neither a game record nor a list of them" % path)
@@ -277,7 +289,7 @@ def _game(path, n, obj, today):
         ) from None
 
 
-def _who(obj):
+def _who(obj: object) -> str:
     """ " (Ann, Bob, Cy)": the players of a record, for its message (a name on one line)."""
     if isinstance(obj, dict) and isinstance(obj.get("players"), list):
         return " (%s)" % ", ".join(
@@ -286,7 +298,7 @@ def _who(obj):
     return ""
 
 
-def _size(files):
+def _size(files: list[str]) -> int | None:
     """The files' size in bytes, None if one is stdin or cannot be sized."""
     try:
         return sum(os.path.getsize(f) for f in files if f != "-") if "-" not in files else None
@@ -294,7 +306,7 @@ def _size(files):
         return None
 
 
-def store(h, g, changes=None):
+def store(h: History, g: ImportedGame, changes: list[Any] | None = None) -> str:
     """Store one ImportedGame (its names as the history keeps them); returns "new", "updated", "same" or
     "apart", notes what it did in the import's batch and, when it updated a game, a line saying
     so in changes."""
@@ -306,7 +318,7 @@ def store(h, g, changes=None):
         return _typed_in(h, g, rec, changes)
     dev, epoch, gid = g.key
     if gid is not None and not g.apart:
-        row = h.rows.on_key(g.key)
+        row = h.rows.on_key((dev, epoch, gid))
         if row is None or same_game(row["record"], rec):
             return _copy(h, g, rec, row, changes)
     # a game its device replaced, or another game than the one under its key here: off the key
@@ -328,14 +340,15 @@ def store(h, g, changes=None):
     return "new" if g.apart or gid is None else "apart"
 
 
-def _typed_in(h, g, rec, changes):
+def _typed_in(h: History, g: ImportedGame, rec: Record, changes: list[Any] | None) -> str:
     """A game typed in (no device): the same time (or day, undated) and the same hands is that
     game, and so is one exported with its number here that went on since; one deleted or taken
     out comes back under its id."""
-    at = {"at": g.synced} if g.dated else {"day": g.synced[:10]}
+    at: dict[str, Any] = {"at": g.synced} if g.dated else {"day": g.synced[:10]}
     if h.rows.find(rec, **at) is not None:
         return "same"
-    key = (IMPORT_DEVICE, 0, g.gid)
+    # (with no gid, the key is only used behind `g.gid is not None`)
+    key: tuple[str, int, int] = (IMPORT_DEVICE, 0, g.gid)  # type: ignore[assignment]
     row = h.rows.on_key(key) if g.gid is not None else None
     if row is not None and row["synced"] == g.synced and _more(row["record"], rec) is not None:
         if not _more(row["record"], rec):
@@ -377,7 +390,7 @@ def _typed_in(h, g, rec, changes):
     return "new"
 
 
-def _more(have, rec):
+def _more(have: Record, rec: Record) -> bool | None:
     """Whether rec is the game have went on since (True), have with as many hands or more
     (False), or another game (None)."""
     if identity(have) != identity(rec):
@@ -388,11 +401,19 @@ def _more(have, rec):
     return False if a[: len(b)] == b else None
 
 
-def _copy(h, g, rec, row, changes, key=None):
+def _copy(
+    h: History,
+    g: ImportedGame,
+    rec: Record,
+    row: Any,
+    changes: list[Any] | None,
+    key: tuple[str, int, int] | None = None,
+) -> str:
     """A copy of a device's game (knockbox.history.copies), or of a game typed in that went
     on (key): kept among its copies, and the game is the copy chosen; a deleted game comes
     back."""
-    key = key or g.key
+    key = key or g.key  # type: ignore[assignment]  # (a device game's: its gid is set)
+    assert key is not None  # (a game copied has a key: its own or the one given)
     deleted = h.rows.deleted(key)
     added = not h.versions.holds(key, g.rec, g.status)
     if added:
@@ -413,6 +434,7 @@ def _copy(h, g, rec, row, changes, key=None):
         )
     h.versions.settle(key, rec, g.derived)
     now = h.rows.on_key(key)
+    assert now is not None  # (just stored)
     if added:
         h.imports.note(now["id"], "version", key)
     if deleted:
@@ -436,5 +458,5 @@ def _copy(h, g, rec, row, changes, key=None):
     return "updated"
 
 
-def _k(g):
+def _k(g: Record) -> tuple[str, int, int]:
     return (g["device_id"], g["epoch"], g["gid"])

@@ -11,12 +11,19 @@ Bobby Bob --merge`) keeps that name as given, and clashes() says so. History.pla
 mirror and the imports name the games they store through it.
 """
 
+from __future__ import annotations
+
 import json
+from typing import Any, TYPE_CHECKING
 
 from knockbox import players as P
 from knockbox.usererror import UserError
 from knockbox.plural import count
 from knockbox.bounds import listed
+
+if TYPE_CHECKING:
+    from knockbox.history import Patient
+    from knockbox.history.rows import GameRows
 
 
 # The version of knockbox.players' rules a history's names follow (its meta "names"): a history
@@ -28,19 +35,19 @@ class Players:
     """The players' names over the history's connection db; a game's names are set through rows
     (knockbox.history.rows.GameRows)."""
 
-    def __init__(self, db, rows):
+    def __init__(self, db: Patient, rows: GameRows) -> None:
         self.db = db
         self.rows = rows
-        self._aliases = None  # aliases(), read once
+        self._aliases: dict[str, str] | None = None  # aliases(), read once
         self._clashes: dict = {}  # named() met these: {names: [(old, new)]}
 
-    def aliases(self):
+    def aliases(self) -> dict[str, str]:
         """{old name: the name it stands for now}."""
         if self._aliases is None:
             self._aliases = dict(self.db.execute("SELECT name, player FROM aliases"))
         return self._aliases
 
-    def named(self, rec):
+    def named(self, rec: dict[str, Any]) -> dict[str, Any]:
         """rec with its players' names as the history keeps them (knockbox.players.from_device:
         cleaned, drawable, distinct; then renamed), or rec itself when they are so already; a
         rename that would give two seats one name is not made (that name stays as given:
@@ -66,7 +73,7 @@ class Players:
         return rec if new == names else dict(rec, players=new)
 
     @staticmethod
-    def cleaned(rec):
+    def cleaned(rec: dict[str, Any]) -> dict[str, Any]:
         """rec with its players' names as knockbox.players.from_device keeps a device's names,
         not renamed: as a device or a file gave them."""
         names = rec.get("players") if isinstance(rec, dict) else None
@@ -75,7 +82,7 @@ class Players:
         new = P.from_device(names)
         return rec if new == names else dict(rec, players=new)
 
-    def seen(self, names):
+    def seen(self, names: object) -> None:
         """A device or an import gave these names (an alias is kept only for such a name)."""
         if isinstance(names, list):
             self.db.executemany(
@@ -83,7 +90,7 @@ class Players:
                 [(P.clean(n),) for n in names if isinstance(n, str)],
             )
 
-    def clashes(self):
+    def clashes(self) -> list[Any]:
         """The lines that say which games kept a name a rename made another player's (named()
         met them since the last call)."""
         out = [
@@ -99,7 +106,7 @@ class Players:
         self._clashes = {}
         return out
 
-    def clean_names(self):
+    def clean_names(self) -> None:
         """The games stored before names were kept as knockbox.players keeps them now (a history
         of schema 1 or 2, or one whose meta "names" is older than NAMES), put so in place, and
         the aliases' names with them; meta "names" says it is done."""
@@ -114,20 +121,20 @@ class Players:
             if new is not rec:
                 self.rows.set_players(row_id, new)
         for name, player in self.db.execute("SELECT name, player FROM aliases").fetchall():
-            new = (P.clean(name), P.from_device([player])[0])
-            if new != (name, player):
+            pair = (P.clean(name), P.from_device([player])[0])
+            if pair != (name, player):
                 self.db.execute("DELETE FROM aliases WHERE name = ?", (name,))
-                if new[0] != new[1]:
-                    self.db.execute("INSERT OR REPLACE INTO aliases VALUES (?, ?)", new)
+                if pair[0] != pair[1]:
+                    self.db.execute("INSERT OR REPLACE INTO aliases VALUES (?, ?)", pair)
         self._aliases = None
         self.db.execute("INSERT OR REPLACE INTO meta VALUES ('names', ?)", (NAMES,))
 
-    def names_current(self):
+    def names_current(self) -> bool:
         """Whether the history's names are kept as knockbox.players keeps them (meta "names")."""
         row = self.db.execute("SELECT value FROM meta WHERE key = 'names'").fetchone()
         return row is not None and row[0] == NAMES
 
-    def names(self):
+    def names(self) -> list[str]:
         """Every player's name in the history (of the games the rules core checked), sorted:
         one index step a name (a sync's cost does not grow with the games)."""
         names: list[str] = []
@@ -139,7 +146,7 @@ class Players:
                 return names
             names.append(r)
 
-    def _games_of(self, name):
+    def _games_of(self, name: str) -> list[tuple[int, str, str]]:
         """[(row id, players, record)] of the games in which name plays."""
         key = json.dumps(name, ensure_ascii=False)
         return [
@@ -150,7 +157,7 @@ class Players:
             if name in json.loads(p)
         ]
 
-    def rename(self, old, new, merge=False):
+    def rename(self, old: str, new: str, merge: bool = False) -> int:
         """Player old becomes new in every game (and in the copies and the games taken out the
         history keeps), and stays an alias of new if a device or an import gave that name
         (seen()); merge: new is a player already (their games become one player's). Returns the
@@ -195,7 +202,7 @@ class Players:
         self._aliases = None
         return len(games)
 
-    def _rename_kept(self, old, new):
+    def _rename_kept(self, old: str, new: str) -> None:
         """old becomes new in what the history keeps besides the games: the copies of device
         games (knockbox.history.copies) and the games taken out (table gone), but where
         both play."""

@@ -3,11 +3,19 @@ ask for, each by index, nothing replayed. History is a Queries over the file it 
 (knockbox.history says why); the tables are in knockbox.history.schema.
 """
 
+from __future__ import annotations
+
 import json
+from typing import Any, TYPE_CHECKING
 
 from knockbox.usererror import UserError
 from knockbox.bounds import listed
 from knockbox.history.evening_numbers import LATEST
+
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+    from knockbox.history import Patient
+    from knockbox.records import Row
 
 SEAT_COUNTS = ("won", "hands", "hands_won", "gins", "undercuts", "points", "net")
 _ORDER_G = " ORDER BY g.synced, g.device_id, g.epoch, ABS(g.gid), g.id"
@@ -33,10 +41,10 @@ _ROW = (
 class Queries:
     """The games as the readers see them, over the history's connection db."""
 
-    def __init__(self, db):
+    def __init__(self, db: Patient) -> None:
         self.db = db
 
-    def evening(self, n=None, **parts):
+    def evening(self, n: int | None = None, **parts: Any) -> tuple[int, list[Row]]:
         """(number, game rows) of evening n, the latest when n is None (the evening whose first
         game comes last: knockbox.history.evening_numbers); UserError if none. parts: as games()."""
         count = self.db.execute("SELECT MAX(number) FROM evenings").fetchone()[0]
@@ -58,14 +66,22 @@ class Queries:
             )
         return n, rows
 
-    def latest_evening(self, **parts):
+    def latest_evening(self, **parts: Any) -> tuple[list[Row], int]:
         """(game rows, number) of the latest evening: what `settle` and `report` take when no
         games are chosen, as the device's Evening screen does (an evening past midnight is one
         evening). parts: as games()."""
         n, rows = self.evening(None, **parts)
         return rows, n
 
-    def games(self, ids=None, since=None, evening=None, day=None, seats=False, detail=False):
+    def games(
+        self,
+        ids: list[int] | None = None,
+        since: str | None = None,
+        evening: int | None = None,
+        day: str | None = None,
+        seats: bool = False,
+        detail: bool = False,
+    ) -> list[Row]:
         """Game rows (dicts) in the order they were first synced: every game, or those of these
         ids, first synced since a date, of evening number `evening`, or first synced on `day`.
         A row: id, device_id, epoch, gid, replaced, synced, updated, method, players, hands,
@@ -79,7 +95,8 @@ class Queries:
         if detail:
             cols += ", g.record, g.standings, g.play"
         q = "SELECT %s FROM games g LEFT JOIN evenings e ON e.key = g.evening" % cols
-        args, where = [], []
+        args: list[Any] = []
+        where: list[str] = []
         if ids:
             where.append("g.id IN (%s)" % ",".join("?" * len(ids)))
             args += list(ids)
@@ -104,7 +121,7 @@ class Queries:
             self._add_seats(out)
         return out
 
-    def _missing(self, ids):
+    def _missing(self, ids: list[int]) -> str:
         """What to say of game ids the history does not hold: deleted ones can come back."""
         deleted = {
             r[0]
@@ -128,14 +145,20 @@ class Queries:
         )
         return said if len(deleted) == len(ids) else msg + "; " + said
 
-    def each_game(self, ids=None, since=None, chunk=500, **parts):
+    def each_game(
+        self,
+        ids: list[int] | None = None,
+        since: str | None = None,
+        chunk: int = 500,
+        **parts: Any,
+    ) -> Iterator[Row]:
         """games(ids, since, **parts) a chunk of rows at a time, in the same order: an export of
         years of games holds one chunk in memory."""
         order = [r["id"] for r in self.games(ids, since)]
         for i in range(0, len(order), chunk):
             yield from self.games(order[i : i + chunk], **parts)
 
-    def _add_seats(self, rows):
+    def _add_seats(self, rows: list[Row]) -> None:
         by_id = {r["id"]: r for r in rows}
         for r in rows:
             r["seats"] = []
@@ -143,18 +166,18 @@ class Queries:
         if len(rows) <= 500:
             q += " WHERE game_id IN (%s)" % ",".join(str(i) for i in by_id)
         for t in self.db.execute(q + " ORDER BY game_id, seat"):
-            r = by_id.get(t[0])
-            if r is not None:
+            row = by_id.get(t[0])
+            if row is not None:
                 c = dict(zip(SEAT_COUNTS, t[3:]))
                 c["seat"], c["player"] = t[1], t[2]
-                r["seats"].append(c)
+                row["seats"].append(c)
 
-    def game(self, gid, detail=True):
+    def game(self, gid: int, detail: bool = True) -> Row:
         """The row of game gid (detail: with its record, standings and play)."""
         return self.games([gid], detail=detail)[0]
 
 
-def _game_row(t, detail):
+def _game_row(t: Any, detail: bool) -> dict[str, Any]:
     d = dict(zip(_ROW, t))
     d["replaced"] = d["gid"] < 0  # the device later had another game under its number
     d["players"] = json.loads(d["players"])
@@ -167,7 +190,7 @@ def _game_row(t, detail):
     return d
 
 
-def standings(row):
+def standings(row: dict[str, Any]) -> dict[str, Any]:
     """The standings of a stored game (a History.games(detail=True) row, worked out when it was
     stored); UserError for a game the rules core refused."""
     if row.get("standings") is None:

@@ -4,9 +4,11 @@ it was, so that its id is never another game's and a delete can be undone) and p
 History.rows; the device mirror, the versions, the imports and the players' edits store games
 through it. knockbox.history's header says what a game's key is."""
 
+from __future__ import annotations
+
 import datetime
 import json
-from typing import Any
+from typing import Any, TYPE_CHECKING
 
 from knockbox import derived
 from knockbox.fromevents import MAX_INT
@@ -14,12 +16,18 @@ from knockbox.history.read import SEAT_COUNTS
 from knockbox.history.schema import named
 from knockcore.errors import GameError
 
+if TYPE_CHECKING:
+    from knockbox.history.evening_numbers import Evenings
+    from knockbox.derived import Derived
+    from knockbox.history import Patient
+    from knockbox.records import Record
+
 
 class GameRows:
     """The games table over the history's connection db; a game's evening is set through
     evenings (knockbox.history.evening_numbers.Evenings)."""
 
-    def __init__(self, db, evenings):
+    def __init__(self, db: Patient, evenings: Evenings) -> None:
         self.db = db
         self.evenings = evenings
 
@@ -74,7 +82,7 @@ class GameRows:
         self.evenings.set(row_id, evening)
         return row_id
 
-    def new_id(self):
+    def new_id(self) -> int:
         """A game id never given before: one more than the last one given (meta "last_id"), so
         that the id of a game deleted or taken out is never another game's."""
         have = self.db.execute("SELECT MAX(id) FROM games").fetchone()[0] or 0
@@ -121,7 +129,7 @@ class GameRows:
         )
         self.store_derived(row_id, rec, d)
 
-    def set_players(self, row_id, rec):
+    def set_players(self, row_id: int, rec: Record) -> None:
         """Game row_id's record rec, that differs from the stored one only in its names."""
         self.db.execute(
             "UPDATE games SET players = ?, record = ? WHERE id = ?",
@@ -133,7 +141,7 @@ class GameRows:
         )
         self.store_derived(row_id, rec)
 
-    def on_key(self, key):
+    def on_key(self, key: tuple[str, int, int]) -> dict[str, Any] | None:
         """The game under this key (device id, epoch, gid) as {id, record, status, error,
         synced, updated, evening}, None if none."""
         r = named(
@@ -147,7 +155,7 @@ class GameRows:
             return None
         return dict(r, record=json.loads(r["record"]))
 
-    def next_gid(self, device_id, epoch):
+    def next_gid(self, device_id: str, epoch: int) -> int:
         """The next free game number of a device epoch (the device "import"'s games), never one
         a game taken out had: one after the highest, or, when a game (imported so) has the
         highest number SQLite holds, the lowest free one."""
@@ -169,11 +177,11 @@ class GameRows:
         ).fetchone()[0]
 
     @staticmethod
-    def of_device(key):
+    def of_device(key: tuple[str, int, int]) -> bool:
         """Whether key is a device's game on its number (not typed in, not kept apart)."""
         return key[2] >= 1 and key[0] != IMPORT_DEVICE
 
-    def taken(self, key):
+    def taken(self, key: tuple[str, int, int]) -> bool:
         """Whether a game, here or taken out, has this key."""
         return any(
             self.db.execute(
@@ -182,7 +190,14 @@ class GameRows:
             for t in ("games", "gone")
         )
 
-    def find(self, rec, source=None, day=None, apart=False, at=None):
+    def find(
+        self,
+        rec: dict[str, Any],
+        source: tuple[str, int] | None = None,
+        day: str | None = None,
+        apart: bool = False,
+        at: str | None = None,
+    ) -> int | None:
         """The id of a stored game with exactly this record, else None; only among the games of
         this (device_id, epoch) when given, first synced on day (YYYY-MM-DD) or at the time at
         ("YYYY-MM-DD HH:MM:SS") when given, off their device's key when apart."""
@@ -196,7 +211,7 @@ class GameRows:
                 "SELECT id FROM games WHERE device_id = ? AND epoch = ? AND +players = ? AND "
                 "+hands = ?"
             )
-            args = list(source) + [players]
+            args = [*source, players]
         args.append(len(rec.get("hands") or []))
         if day is not None:
             q += " AND synced >= ? AND synced < ?"
@@ -211,7 +226,7 @@ class GameRows:
         r = self.db.execute(q + " LIMIT 1", args).fetchone()
         return r[0] if r else None
 
-    def ids_of(self, device_id, epoch, gid):
+    def ids_of(self, device_id: str, epoch: int, gid: int) -> list[int]:
         """[the row id] of the game under this device key, [] if none."""
         return [
             r[0]
@@ -221,7 +236,7 @@ class GameRows:
             )
         ]
 
-    def store_derived(self, row_id, rec, d=None):
+    def store_derived(self, row_id: int, rec: dict[str, Any], d: Derived | None = None) -> None:
         """The standings, play and seats of a stored game (none if the core refuses it); d:
         derived.derive(rec) if already made."""
         self.db.execute("DELETE FROM seats WHERE game_id = ?", (row_id,))
@@ -241,7 +256,7 @@ class GameRows:
             [(row_id, c["seat"], c["player"]) + tuple(c[k] for k in SEAT_COUNTS) for c in d.seats],
         )
 
-    def remove(self, row_id, why, op=None):
+    def remove(self, row_id: int, why: str, op: int | None = None) -> None:
         """Game row_id out of the history, with its seats, into table gone under its key (why:
         "deleted", with the delete's number op, or "undone"): its id is never another game's,
         and put_back() brings it back."""
@@ -254,7 +269,9 @@ class GameRows:
         self.db.execute("DELETE FROM seats WHERE game_id = ?", (row_id,))
         self.db.execute("DELETE FROM games WHERE id = ?", (row_id,))
 
-    def gone(self, key=None, row_id=None):
+    def gone(
+        self, key: tuple[str, int, int] | None = None, row_id: int | None = None
+    ) -> dict[str, Any] | None:
         """The game taken out under this key, or with this id: {device_id, epoch, gid, id, why,
         op, synced, updated, status, error, evening, record}, None if none."""
         where, args = ("id = ?", (row_id,)) if key is None else (_KEY, key)
@@ -269,7 +286,9 @@ class GameRows:
             return None
         return dict(r, record=json.loads(r["record"]) if r["record"] else None)
 
-    def find_gone(self, rec, device_id, at=None, day=None):
+    def find_gone(
+        self, rec: dict[str, Any], device_id: str, at: str | None = None, day: str | None = None
+    ) -> dict[str, Any] | None:
         """A game of device_id taken out (gone()) with exactly this record, first synced at the
         time at or on day; None if none."""
         q = "SELECT id FROM gone WHERE device_id = ? AND record = ?"
@@ -283,14 +302,14 @@ class GameRows:
         r = self.db.execute(q + " LIMIT 1", args).fetchone()
         return self.gone(row_id=r[0]) if r else None
 
-    def deleted(self, key):
+    def deleted(self, key: tuple[str, int, int]) -> bool:
         """Whether the game under this key was deleted here (a sync leaves it out)."""
         return (
             self.db.execute("SELECT 1 FROM gone WHERE why = 'deleted' AND " + _KEY, key).fetchone()
             is not None
         )
 
-    def reserved(self, key):
+    def reserved(self, key: tuple[str, int, int]) -> int | None:
         """The id a game taken out under this key had (it comes back under it), None if none;
         the key is no longer taken out."""
         g = self.gone(key)
@@ -299,7 +318,7 @@ class GameRows:
         self.db.execute("DELETE FROM gone WHERE " + _KEY, key)
         return g["id"]
 
-    def put_back(self, g):
+    def put_back(self, g: Record) -> None:
         """A game taken out (gone()) back in the history as it was, under its id."""
         self.db.execute("DELETE FROM gone WHERE " + _KEY, (g["device_id"], g["epoch"], g["gid"]))
         self.add(
@@ -316,7 +335,7 @@ class GameRows:
             seq=g["seq"],
         )
 
-    def move_apart(self, row_id):
+    def move_apart(self, row_id: int) -> None:
         """The game leaves its device's key, kept as it was (the device gave its number to
         another game): its gid becomes -id (device gids are >= 1, so it cannot clash)."""
         self.db.execute("UPDATE games SET gid = ? WHERE id = ?", (-row_id, row_id))
@@ -332,10 +351,10 @@ def _winners(d: derived.Derived | None) -> list[int]:
     return d.standings["winners"] if d and d.standings["over"] else []
 
 
-def now():
+def now() -> str:
     """The time the history writes (when a game was synced, updated, taken out)."""
     return datetime.datetime.now().strftime("%Y-%m-%d %H:%M:%S")
 
 
-def _dumps(v):
+def _dumps(v: dict[str, Any]) -> str:
     return json.dumps(v, ensure_ascii=False, separators=(",", ":"))

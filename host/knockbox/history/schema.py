@@ -46,6 +46,8 @@ tables below, nothing lost; meta "last_id": the last game id given, never given 
                         these (a name the history made up itself is nobody's on a device)
 """
 
+from __future__ import annotations
+
 import sqlite3
 
 SCHEMA = 4  # 1: before the derived data, 2: before kept games, aliases and import batches,

@@ -16,15 +16,21 @@ changes. What schema 3 kept becomes:
     of the device's record it was last changed by (games.seq).
 Then the old tables go (history_schema.DROPPED_4)."""
 
+from __future__ import annotations
+
 import json
+from typing import Any, TYPE_CHECKING
 
 from knockbox.fromevents import replay_events, same_game, split
 from knockbox.history.rows import now
 from knockbox.history.schema import named
 from knockbox.history.copies import DEVICE, HISTORY, KEPT, imported
 
+if TYPE_CHECKING:
+    from knockbox.history import History
 
-def upgrade_from_3(h):
+
+def upgrade_from_3(h: History) -> None:
     db = h.db
     last = db.execute("SELECT MAX(id) FROM games").fetchone()[0]
     if last:
@@ -76,7 +82,13 @@ def upgrade_from_3(h):
     _names(h)
 
 
-def _copies(h, key, row, batches, held_as):
+def _copies(
+    h: History,
+    key: tuple[str, int, int],
+    row: Any,
+    batches: list[Any],
+    held_as: str,
+) -> None:
     """The copies of one device game (key) the history held as row (its record, status, error,
     synced, updated, evening)."""
     rec, status, error = row["record"], row["status"], row["error"]
@@ -111,7 +123,9 @@ def _copies(h, key, row, batches, held_as):
         h.versions.put(key, held_as, rec, status, error, synced, updated, evening, given=False)
 
 
-def _held(h, key, source, row, synced, evening):
+def _held(
+    h: History, key: tuple[str, int, int], source: str, row: Any, synced: str, evening: str | None
+) -> None:
     """A copy of the game under key as a row of schema 3 held it (imported's "before")."""
     h.versions.put(
         key,
@@ -126,7 +140,7 @@ def _held(h, key, source, row, synced, evening):
     )
 
 
-def _names(h):
+def _names(h: History) -> None:
     """Table names, from the events, the games and the aliases' old names; a name that is only
     an alias's new name is none of them."""
     db = h.db

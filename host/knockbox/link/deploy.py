@@ -17,10 +17,13 @@ The board is talked to through knockbox.link.rawrepl.RawRepl. The unix port work
 directory, and it has no soft reset.
 """
 
+from __future__ import annotations
+
 import ast
 import hashlib
 import json
 import time
+from typing import Any, NoReturn, TYPE_CHECKING, TextIO
 
 from knockbox.build import mpy
 from knockbox.link import ports
@@ -30,6 +33,9 @@ from knockbox.link.rawrepl import RawRepl
 from knockcore.proto import BOARDS
 from knockfw import BOARD_FILE as _BOARD_FILE, DATA, SNAP_FILE as _SNAP_FILE
 from knockfw.board import named as board_of  # a board.json read as the firmware reads it
+
+if TYPE_CHECKING:
+    from argparse import Namespace
 
 MIN_VERSION = (1, 28)
 HASHES_FILE = "knockbox.manifest.json"  # what the last deploy copied, with sha256
@@ -62,7 +68,7 @@ class DeployError(UserError):
     pass
 
 
-def say(out, msg):
+def say(out: TextIO, msg: str) -> None:
     out.write(msg + "\n")
     out.flush()
 
@@ -75,7 +81,7 @@ NO_BOARD = (
 )
 
 
-def pick_port(port, out):
+def pick_port(port: str | None, out: TextIO) -> str:
     """The board's port: --port, else the one MicroPython board on USB (never the simulator:
     it runs the app, not the REPL deploy needs)."""
     found = ports.find(port, sim=False, none_hint=NO_BOARD)
@@ -87,7 +93,7 @@ def pick_port(port, out):
 # ---- compiling --------------------------------------------------------------------------------
 
 
-def compile_for(info=None, board=None):
+def compile_for(info: dict[str, Any] | None = None, board: str | None = None) -> dict[str, bytes]:
     """{device path: bytes} of the manifest's device build for board (a name of BOARDS; None:
     every board's files). A board whose architecture differs from the one the native modules
     were compiled for is refused, except the unix port (a development board: its native modules
@@ -107,19 +113,21 @@ def compile_for(info=None, board=None):
             "board the firmware is built for" % (name, wrong[0].dest, wrong[0].march_for("device"))
         )
     files.update(
-        mpy.build("device", modules=[e.module for e in wrong], native_march=name, board=board)
+        mpy.build(
+            "device", modules=[e.module for e in wrong if e.module], native_march=name, board=board
+        )
     )
     return files
 
 
-def sha(data):
+def sha(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
 # ---- checks and the plan ----------------------------------------------------------------------
 
 
-def w_board(m):
+def w_board(m: str) -> bool:
     """True if m, a board's name as its firmware gives it, names a W board: a word before
     " with" that is "W" or ends in "W" after a digit or a small letter ("Raspberry Pi Pico W",
     "Pimoroni Badger2040W 2MB"). The firmware's own rule is knockfw.board.w_board (the same:
@@ -130,14 +138,16 @@ def w_board(m):
     return False
 
 
-def refuse_w(what):
+def refuse_w(what: str) -> NoReturn:
     raise DeployError(
         "the board is a %s: Knockbox does not support W boards (their GPIO "
         "23-25 and 29 belong to the radio); use a Pico or a Badger 2040" % what
     )
 
 
-def check_device(info, mpy_release, mpy_ver):
+def check_device(
+    info: dict[str, Any], mpy_release: tuple[int, int, int], mpy_ver: tuple[int, int]
+) -> str:
     """Refuse a board whose MicroPython is too old or cannot load what our mpy-cross emits, and
     a W board by its name (w_board(): Pico W, Badger 2040 W), whose GPIO 23-25 and 29 belong to
     the radio: knockfw.board.refused() says the same. (One flashed with a plain Pico's firmware
@@ -182,7 +192,7 @@ def check_device(info, mpy_release, mpy_ver):
     )
 
 
-def probe_code(board):
+def probe_code(board: str) -> str:
     """The code that runs board's W probe on the board and prints its verdict (a name, or
     None): the board file's own probe_w(), its source taken from the firmware's board file."""
     import os
@@ -198,7 +208,7 @@ def probe_code(board):
     raise DeployError("no probe_w() in %s" % path)
 
 
-def probe_w(board, name, info):
+def probe_w(board: RawRepl, name: str, info: dict[str, Any]) -> None:
     """Refuse a W board that its name did not give away (flashed with a plain Pico's firmware):
     the chosen board's probe, run on it (the Pico W's GPIO 29 with GPIO 25 an input, the Badger
     2040 W's clock at I2C 0x51). Not on the unix port (a development board)."""
@@ -212,7 +222,7 @@ def probe_w(board, name, info):
         refuse_w("%s (%s, by its hardware)" % (found, info.get("machine") or "?"))
 
 
-def package_folders(files):
+def package_folders(files: dict[str, bytes]) -> list[str]:
     """The top-level package folders the build owns ("knockcore", "knockfw"): those of its
     compiled files."""
     return sorted(
@@ -224,17 +234,19 @@ def package_folders(files):
     )
 
 
-def old_folders(files):
+def old_folders(files: dict[str, bytes]) -> list[str]:
     """Where an older deploy put the same packages ("lib/knockfw", ...)."""
     return [OLD_LIB + "/" + d for d in package_folders(files)]
 
 
-def old_layout(path, files):
+def old_layout(path: str, files: dict[str, bytes]) -> bool:
     """True for what an older deploy left in /lib: its packages and its hash record."""
     return path == OLD_HASHES_FILE or path.startswith(tuple(d + "/" for d in old_folders(files)))
 
 
-def plan(files, on_board, force=False):
+def plan(
+    files: dict[str, bytes], on_board: dict[str, Any], force: bool = False
+) -> tuple[list[str], list[str]]:
     """(to_copy, to_remove): device paths whose content differs, and stale files/folders: in
     the build's package folders what the build does not hold, and an older deploy's packages
     in /lib (their folders too) and its hash record there."""
@@ -256,7 +268,7 @@ def plan(files, on_board, force=False):
     return copy, stale
 
 
-def folders_for(paths):
+def folders_for(paths: list[str]) -> list[str]:
     out = []
     for p in sorted(paths):
         parts = p.split("/")[:-1]
@@ -267,7 +279,7 @@ def folders_for(paths):
     return out
 
 
-def board_json(choice, current):
+def board_json(choice: str | None, current: bytes | None) -> bytes:
     """The /data/board.json to write: --board wins, else keep the board's, else the Badger."""
     if choice:
         return json.dumps({"board": CHOICES[choice]}).encode()
@@ -284,7 +296,7 @@ def board_json(choice, current):
 # ---- the command ------------------------------------------------------------------------------
 
 
-def run(args, out):
+def run(args: Namespace, out: TextIO) -> int:
     mpy_release, mpy_ver = mpy.version()
     port = None
     if args.port or not args.dry_run or ports.boards():
@@ -316,7 +328,13 @@ def run(args, out):
             board.close()
 
 
-def _deploy(board, args, mpy_release, mpy_ver, out):
+def _deploy(
+    board: RawRepl,
+    args: Namespace,
+    mpy_release: tuple[int, int, int],
+    mpy_ver: tuple[int, int],
+    out: TextIO,
+) -> int:
     info = board.info()
     say(out, "board at %s: %s" % (board.port, check_device(info, mpy_release, mpy_ver)))
     current_board = board.read(BOARD_FILE)
@@ -340,7 +358,7 @@ def _deploy(board, args, mpy_release, mpy_ver, out):
         on_board = {p: known.get(p, "") for p in on_board}
     files = dict(files)
     files[BOARD_FILE] = choice
-    on_board[BOARD_FILE] = sha(current_board) if current_board is not None else None
+    on_board[BOARD_FILE] = sha(current_board) if current_board is not None else None  # type: ignore[assignment]
     copy, stale = plan(files, on_board, force=args.force)
     old = [p for p in stale if old_layout(p, files)]
     total = sum(len(files[p]) for p in copy)
@@ -386,7 +404,7 @@ def _deploy(board, args, mpy_release, mpy_ver, out):
         # The boot checkpoint holds games as the replaced code played them: the new code
         # rebuilds it from the journal (knockfw/store.py).
         board.remove([SNAP_FILE])
-        record = {
+        record = {  # type: ignore[assignment]  # (the name held the board's hashes file above)
             "format": "knockbox-deploy/1",
             "files": {p: sha(d) for p, d in sorted(files.items())},
         }

@@ -10,15 +10,23 @@ A record still on the device that the history holds uncleared is one already pri
 like an older one that was cleared (the same crash again, as deterministic code makes it) is new.
 """
 
+from __future__ import annotations
+
+from typing import Any, TYPE_CHECKING
+
 from knockbox.link import serialio
 from knockbox.textsafe import visible
+
+if TYPE_CHECKING:
+    from knockbox.history import History
+    from knockbox.link.serialio import Connection
 
 TABLE = """CREATE TABLE IF NOT EXISTS faults (
     device_id TEXT NOT NULL, seen TEXT NOT NULL, record TEXT NOT NULL,
     cleared INTEGER NOT NULL DEFAULT 0)"""
 
 
-def parse(text):
+def parse(text: str) -> list[str]:
     """The records in a faults.txt: each from its "@" line to the next ("@" included; anything
     before the first, a record cut by the device's trimming, is left out)."""
     out = []
@@ -30,7 +38,7 @@ def parse(text):
     return ["\n".join(r) for r in out]
 
 
-def describe(record):
+def describe(record: str) -> str:
     """One record in two lines: when and what, then where (innermost call first)."""
     lines = record.splitlines()
     try:
@@ -52,7 +60,7 @@ def describe(record):
     return out
 
 
-def pull(conn, hist, device, when):
+def pull(conn: Connection, hist: History, device: str, when: str) -> list[Any]:
     """Read the device's fault records, keep the new ones in the history, clear them on the
     device. Returns the new ones (texts). A firmware without the op: []."""
     try:

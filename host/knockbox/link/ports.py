@@ -9,14 +9,21 @@ private folder of locks); a second `sync` on it is told who has it. refused(): w
 opened, with what to do (on Linux, the `dialout` group).
 """
 
+from __future__ import annotations
+
 import errno
 import hashlib
 import os
 import sys
 from collections import namedtuple
+from typing import Any, TYPE_CHECKING
 
 from knockbox import locks
 from knockbox.usererror import UserError
+
+if TYPE_CHECKING:
+    from knockbox.locks import Lock
+    from knockbox.records import Record
 
 # USB ids of MicroPython's own USB serial: Raspberry Pi's id for MicroPython on RP2040/RP2350
 # (the stock RPI_PICO build, Badger 2040 included), and MicroPython's own ids (pyboard and other
@@ -31,7 +38,7 @@ SIM_LOCK = "simulator.lock"  # in the simulator's folder: held while it runs, sa
 Port = namedtuple("Port", "device description")
 
 
-def default_sim_dir():
+def default_sim_dir() -> str:
     """The simulator's folder (its flash image persists there between runs)."""
     base = os.environ.get("XDG_DATA_HOME") or os.path.join(
         os.path.expanduser("~"), ".local", "share"
@@ -39,7 +46,7 @@ def default_sim_dir():
     return os.path.join(base, "knockbox", "sim")
 
 
-def boards(ports=None):
+def boards(ports: list[Any] | None = None) -> list[Port]:
     """The MicroPython boards among pyserial's ports (default: comports()): [Port]."""
     if ports is None:
         from serial.tools import list_ports
@@ -55,13 +62,13 @@ def boards(ports=None):
     return sorted(found)
 
 
-def running_dir():
+def running_dir() -> str:
     """Where every running simulator holds a lock file (running_lock()) saying its folder and
     port, whatever its folder: beside the default folder."""
     return os.path.join(os.path.dirname(default_sim_dir()), "running")
 
 
-def running_lock(sim_dir):
+def running_lock(sim_dir: str) -> str:
     """The lock file in running_dir() of the simulator of folder sim_dir."""
     key = os.path.abspath(sim_dir)
     return os.path.join(
@@ -70,16 +77,16 @@ def running_lock(sim_dir):
     )
 
 
-def simulator(sim_dir=None):
+def simulator(sim_dir: str | None = None) -> Port | None:
     """The Port of the simulator running in folder sim_dir (default: default_sim_dir()), or
     None."""
     sim_dir = sim_dir or default_sim_dir()
     return _sim_port(locks.holder(os.path.join(sim_dir, SIM_LOCK)), sim_dir)
 
 
-def simulators():
+def simulators() -> list[Port]:
     """The Ports of the simulators running now, in any folder (sorted by folder)."""
-    found = {}
+    found: dict[str, Port] = {}
     try:
         names = sorted(os.listdir(running_dir()))
     except OSError:
@@ -88,7 +95,7 @@ def simulators():
         if name.startswith("sim-") and name.endswith(".lock"):
             who = locks.holder(os.path.join(running_dir(), name))
             port = _sim_port(who, (who or {}).get("dir"))
-            if port:
+            if port and who:
                 found[who["dir"]] = port
     default = os.path.abspath(default_sim_dir())
     if default not in found:  # (one started before running_dir() was)
@@ -98,13 +105,13 @@ def simulators():
     return [found[d] for d in sorted(found)]
 
 
-def _sim_port(who, sim_dir):
+def _sim_port(who: Record | None, sim_dir: str | None) -> Port | None:
     if not who or not who.get("port") or not sim_dir:
         return None
     return Port(who["port"], "the simulator in %s (process %s)" % (sim_dir, who.get("pid")))
 
 
-def find(port=None, sim=True, none_hint=""):
+def find(port: str | None = None, sim: bool = True, none_hint: str = "") -> Port:
     """The Port to use: `port` (--port) as given; else the one MicroPython board on USB; else
     (sim) the running simulator. UserError listing the boards when there are several, or saying
     what was looked for (and none_hint) when there is none."""
@@ -134,13 +141,13 @@ def find(port=None, sim=True, none_hint=""):
     )
 
 
-def lock(device, command):
+def lock(device: str, command: str) -> Lock:
     """The port `device` for this process alone until released (a locks.Lock); Busy naming
     who has it."""
     return locks.Lock(_lock_path(device)).acquire("serial port %s" % device, command, port=device)
 
 
-def _lock_path(device):
+def _lock_path(device: str) -> str:
     key = device
     if os.name == "nt":
         key = device.upper()  # com3 is COM3
@@ -149,7 +156,7 @@ def _lock_path(device):
     return locks.named("port", key)
 
 
-def refused(device, e):
+def refused(device: str, e: Exception) -> str:
     """The one line for a port that cannot be opened (e: the OSError or pyserial's
     SerialException), with what to do when it is a permission refused."""
     code = getattr(e, "errno", None)
@@ -168,7 +175,7 @@ def refused(device, e):
     )
 
 
-def why_not(device):
+def why_not(device: str) -> str | None:
     """refused()'s line for `device`, found by opening it with pyserial (for a library that
     does not say why it could not); None if it opens."""
     import serial

@@ -15,12 +15,18 @@ its input bytes.
 POSIX only (pty, termios).
 """
 
+from __future__ import annotations
+
 import errno
 import os
 import pty
 import select
 import threading
 import tty
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
 
 _CHUNK = 4096
 _TAIL = 2048
@@ -30,7 +36,7 @@ _MAX_PENDING = 256 * 1024  # bytes held for a side that does not read; oldest dr
 class Pty:
     """One pseudo-terminal in raw mode (no echo, no line editing, no CR/LF translation)."""
 
-    def __init__(self):
+    def __init__(self) -> None:
         self.master: int | None
         self.slave: int | None
         self.master, self.slave = pty.openpty()
@@ -38,12 +44,12 @@ class Pty:
         self.path = os.ttyname(self.slave)
         os.set_blocking(self.master, False)
 
-    def close_slave(self):
+    def close_slave(self) -> None:
         if self.slave is not None:
             os.close(self.slave)
             self.slave = None
 
-    def close(self):
+    def close(self) -> None:
         self.close_slave()
         if self.master is not None:
             os.close(self.master)
@@ -58,7 +64,7 @@ class Relay:
     `on_closed` is called (from the relay thread) when side a hangs up, i.e. the process exited.
     """
 
-    def __init__(self, fd_a, fd_b, on_closed=None):
+    def __init__(self, fd_a: int, fd_b: int, on_closed: Callable | None = None) -> None:
         self.fds = (fd_a, fd_b)
         self.pending = {fd_a: bytearray(), fd_b: bytearray()}
         self.on_closed = on_closed
@@ -68,14 +74,14 @@ class Relay:
         self._wake_w: int | None
         self._wake_r, self._wake_w = os.pipe()
         self._stop = False
-        self._thread = None
+        self._thread: threading.Thread | None = None
 
-    def start(self):
+    def start(self) -> Relay:
         self._thread = threading.Thread(target=self._run, name="knockbox-ptyrelay", daemon=True)
         self._thread.start()
         return self
 
-    def stop(self):
+    def stop(self) -> None:
         self._stop = True
         if self._wake_w is not None:
             try:
@@ -89,15 +95,16 @@ class Relay:
                 os.close(fd)
         self._wake_r = self._wake_w = None
 
-    def _other(self, fd):
+    def _other(self, fd: int) -> int:
         return self.fds[1] if fd == self.fds[0] else self.fds[0]
 
-    def _run(self):
+    def _run(self) -> None:
         a, b = self.fds
         while not self._stop:
             writers = [fd for fd in self.fds if self.pending[fd]]
             try:
-                readable, writable, _ = select.select([a, b, self._wake_r], writers, [], 1.0)
+                readers = [fd for fd in (a, b, self._wake_r) if fd is not None]  # (None: stopped)
+                readable, writable, _ = select.select(readers, writers, [], 1.0)
             except (OSError, ValueError):
                 break
             if self._stop:
@@ -115,7 +122,7 @@ class Relay:
                         return
         return
 
-    def _pump(self, fd):
+    def _pump(self, fd: int) -> bool:
         """Read what fd has and queue it for the other side; False when fd hung up."""
         try:
             data = os.read(fd, _CHUNK)
@@ -141,7 +148,7 @@ class Relay:
         self._flush(out)
         return True
 
-    def _flush(self, fd):
+    def _flush(self, fd: int) -> None:
         buf = self.pending[fd]
         while buf:
             try:
@@ -163,31 +170,34 @@ class SerialBridge:
     survives clients coming and going (a pty master with no slave open reads EIO).
     """
 
-    def __init__(self):
+    def __init__(self) -> None:
         self.device = Pty()
         self.client = Pty()
         self.path = self.client.path
         self.device_fd = self.device.slave
-        self.relay = None
+        self.relay: Relay | None = None
         self.closed = threading.Event()
 
-    def start(self):
+    def start(self) -> SerialBridge:
         """Start relaying; call after the process was started (its copy of the slave is open)."""
         self.device.close_slave()  # only the process holds it now: its exit gives us EIO
+        assert (
+            self.device.master is not None and self.client.master is not None
+        )  # open till close()
         self.relay = Relay(
             self.device.master, self.client.master, on_closed=self.closed.set
         ).start()
         return self
 
-    def close(self):
+    def close(self) -> None:
         if self.relay is not None:
             self.relay.stop()
             self.relay = None
         self.device.close()
         self.client.close()
 
-    def __enter__(self):
+    def __enter__(self) -> SerialBridge:
         return self
 
-    def __exit__(self, *exc):
+    def __exit__(self, *exc: object) -> None:
         self.close()

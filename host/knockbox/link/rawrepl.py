@@ -16,13 +16,20 @@ given up on), with its result or one BoardError line: an answer that is not what
 says (not the raw REPL's protocol, not the values the code printed) says so, never a traceback.
 """
 
+from __future__ import annotations
+
 import ast
 import contextlib
 import io
 import time
+from typing import Any, TYPE_CHECKING
 
 from knockbox.usererror import UserError
 from knockbox.link.ports import refused, why_not
+
+if TYPE_CHECKING:
+    from serial import Serial
+    from collections.abc import Callable, Iterator
 
 RAW_REPL_TIMEOUT = 5  # seconds for the board to show the raw REPL prompt after Ctrl-C, Ctrl-A
 COMMAND_TIMEOUT = 30  # seconds a command may take (the hashes of every file: twice that)
@@ -117,7 +124,7 @@ else:
 class RawRepl:
     """One raw-REPL session with a board (mpremote's SerialTransport, resumed: no soft reset)."""
 
-    def __init__(self, port):
+    def __init__(self, port: str) -> None:
         from mpremote.transport import TransportError
         from mpremote.transport_serial import SerialTransport
 
@@ -145,7 +152,7 @@ class RawRepl:
         self.root = "/"
 
     @contextlib.contextmanager
-    def talk(self, what, seconds=None, most=REPLY_MAX):
+    def talk(self, what: str, seconds: int | None = None, most: int = REPLY_MAX) -> Iterator[None]:
         """An exchange with the board, within `seconds` and `most` bytes read: anything that
         goes wrong in it (the link, an answer the code cannot have printed) is one BoardError
         saying what the board was asked."""
@@ -164,7 +171,7 @@ class RawRepl:
                 % (self.port, what, e.__class__.__name__)
             ) from None
 
-    def run(self, code, timeout=None):
+    def run(self, code: str, timeout: int | None = None) -> str:
         timeout = timeout or COMMAND_TIMEOUT
         with self.talk("a command", timeout):
             out, err = self.t.exec_raw(code, timeout=timeout)
@@ -175,7 +182,7 @@ class RawRepl:
             raise BoardError("the board said: %s" % said)
         return out.decode("utf-8", "replace")
 
-    def info(self):
+    def info(self) -> dict[str, Any]:
         said = self.run(_INFO).strip()
         with self.talk("what MicroPython it runs"):
             version, mpy, platform, machine = ast.literal_eval(said)
@@ -192,13 +199,13 @@ class RawRepl:
         self.root = "" if platform in ("linux", "darwin") else "/"
         return {"version": version, "mpy": mpy, "platform": platform, "machine": machine}
 
-    def path(self, rel):
+    def path(self, rel: str) -> str:
         return self.root + rel
 
-    def rel(self, path):
+    def rel(self, path: str) -> str:
         return path[len(self.root) :] if self.root and path.startswith(self.root) else path
 
-    def hashes(self, dirs, files):
+    def hashes(self, dirs: list[str], files: list[str]) -> tuple[dict[str, str], bool]:
         """({relative path: sha256 hex or ''}, nohash) of the files under dirs and of files
         ('x/' entries are folders: dirs themselves when they exist, and the folders in them);
         nohash: the board has no sha256 (every hash is '')."""
@@ -222,7 +229,7 @@ class RawRepl:
                     found[self.rel(p)] = h
         return found, nohash
 
-    def read(self, rel):
+    def read(self, rel: str) -> bytes | None:
         """The bytes of the file rel, None if it cannot be read or is longer than READ_MAX
         (not a file deploy wrote)."""
         said = self.run(_READ % (self.path(rel), READ_MAX))
@@ -233,13 +240,15 @@ class RawRepl:
             data = bytes.fromhex("".join(lines))
         return data if len(data) <= READ_MAX else None
 
-    def mkdirs(self, rels):
+    def mkdirs(self, rels: list[str]) -> None:
         code = "import os\nfor d in %r:\n try:\n  os.mkdir(d)\n except OSError:\n  pass\n" % (
             [self.path(r) for r in rels],
         )
         self.run(code)
 
-    def write(self, rel, data, progress=None):
+    def write(
+        self, rel: str, data: bytes, progress: Callable[[int, int], None] | None = None
+    ) -> None:
         """Write a file temp-then-rename, so an interrupted copy leaves the old file whole."""
         tmp = self.path(rel) + ".tmp"
         try:
@@ -252,14 +261,14 @@ class RawRepl:
             % (self.path(rel), tmp, self.path(rel))
         )
 
-    def remove(self, rels):
+    def remove(self, rels: list[str]) -> None:
         code = (
             "import os\nfor p in %r:\n try:\n  os.rmdir(p) if p.endswith('/') else "
             "os.remove(p)\n except OSError:\n  pass\n" % ([self.path(r) for r in rels],)
         )
         self.run(code)
 
-    def restart(self):
+    def restart(self) -> bool:
         """Leave the raw REPL and soft-reset, which runs /main.py (the app). True if done."""
         with self.talk("a restart", 10):
             self.t.exit_raw_repl()
@@ -270,7 +279,7 @@ class RawRepl:
             self.t.read_until(1, b"soft reboot", timeout=3)
         return True
 
-    def close(self):
+    def close(self) -> None:
         try:
             if self.t.in_raw_repl:
                 self.t.exit_raw_repl()
@@ -288,18 +297,18 @@ class Bounded:
     before each operation: reading past the time or past `most` bytes raises error (mpremote
     reads until it sees what it waits for, without an end of its own)."""
 
-    def __init__(self, serial, error):
+    def __init__(self, serial: Serial, error: type[Exception]) -> None:
         self.serial, self.error = serial, error
         self.deadline, self.left = time.monotonic(), 0
 
-    def arm(self, seconds, most):
+    def arm(self, seconds: int, most: int) -> None:
         self.deadline, self.left = time.monotonic() + seconds, most
 
-    def _check(self):
+    def _check(self) -> None:
         if time.monotonic() > self.deadline:
             raise self.error("no end to the board's answer in time")
 
-    def read(self, n=1):
+    def read(self, n: int = 1) -> bytes:
         self._check()
         data = self.serial.read(n)
         self.left -= len(data)
@@ -307,9 +316,9 @@ class Bounded:
             raise self.error("the board's answer is longer than any MicroPython says")
         return data
 
-    def inWaiting(self):  # noqa: N802 - pyserial's name, as mpremote calls it
+    def inWaiting(self) -> int:  # noqa: N802 - pyserial's name, as mpremote calls it
         self._check()
         return self.serial.inWaiting()
 
-    def __getattr__(self, name):
+    def __getattr__(self, name: str) -> Callable:
         return getattr(self.serial, name)

@@ -10,8 +10,11 @@ Every failure becomes a LinkError (a UserError: `knockbox: message`, exit 1): no
 that cannot be opened, a device that says nothing, answers garbage, or goes away mid-sync.
 """
 
+from __future__ import annotations
+
 import json
 import time
+from typing import Any, TYPE_CHECKING
 
 from knockbox.link import ports
 from knockbox.usererror import UserError
@@ -19,6 +22,10 @@ from knockbox.textsafe import visible
 from knockbox.files import half_character
 from knockbox.plural import count
 from knockcore import proto
+
+if TYPE_CHECKING:
+    from knockbox.records import Record
+    from knockbox.locks import Lock
 
 TIMEOUT = 5.0  # seconds to wait for a reply
 MAX_REPLY = 1 << 20  # a longer reply line is garbage
@@ -38,7 +45,7 @@ class Connection:
     """One open serial port to a device: a method per device operation, over request(), which
     sends one request line and returns its reply."""
 
-    def __init__(self, port, timeout=TIMEOUT):
+    def __init__(self, port: str, timeout: float = TIMEOUT) -> None:
         import serial
 
         self.port = port
@@ -53,9 +60,9 @@ class Connection:
         self._buf = b""
         self._id = int(time.time() * 1000) % (proto.ID_MAX // 4)  # so old replies never match
         self.unexpected = b""  # output that was not a reply to us, for error messages
-        self.held = None  # the port's lock (open_device), released by close()
+        self.held: Lock | None = None  # the port's lock (open_device), released by close()
 
-    def close(self):
+    def close(self) -> None:
         try:
             self.ser.close()
         except Exception:  # noqa: BLE001 - closing a dead port is not worth an error
@@ -64,22 +71,28 @@ class Connection:
             self.held.release()
             self.held = None
 
-    def __enter__(self):
+    def __enter__(self) -> Connection:
         return self
 
-    def __exit__(self, *exc):
+    def __exit__(self, *exc: object) -> None:
         self.close()
 
     # ---- lines
 
-    def _write(self, data):
+    def _write(self, data: bytes) -> None:
         try:
             self.ser.write(data)
             self.ser.flush()
         except (self._serial_error, OSError) as e:
             raise LinkError("lost the connection to %s: %s" % (self.port, _why(e))) from None
 
-    def _readline(self, deadline, mine=None, patience=0.0, op=None):
+    def _readline(
+        self,
+        deadline: list[Any],  # [float, float | None]: see below
+        mine: bytes | None = None,
+        patience: float = 0.0,
+        op: str | None = None,
+    ) -> bytes | None:
         """The next complete line (without its newline), or None at the deadline (deadline[0],
         seconds of time.monotonic()). While the line coming in starts with `mine` (the reply
         being waited for: an events page streams in over a while), each new piece of it moves
@@ -117,12 +130,12 @@ class Connection:
                     )
                 deadline[0] = max(deadline[0], now + patience)
 
-    def _seen(self, b):
+    def _seen(self, b: bytes) -> None:
         self.unexpected = (self.unexpected + b + b"\n")[-_SEEN:]
 
     # ---- requests
 
-    def send(self, op, **args):
+    def send(self, op: str, **args: object) -> int:
         """Send a request for op (one of knockcore.proto.OPS); returns its id."""
         if op not in proto.OPS:
             raise ValueError("not an op of the protocol: %r" % (op,))
@@ -132,7 +145,7 @@ class Connection:
         self._write(json.dumps(req, ensure_ascii=False, separators=(",", ":")).encode() + b"\n")
         return self._id
 
-    def wait(self, rid, op, timeout=None):
+    def wait(self, rid: int, op: str, timeout: float | None = None) -> dict[str, Any]:
         """The reply to request rid (a dict with "ok"); DeviceError for an error reply."""
         t = self.timeout if timeout is None else timeout
         deadline = [time.monotonic() + t, None]
@@ -162,12 +175,12 @@ class Connection:
                 )
             return rep
 
-    def request(self, op, timeout=None, **args):
+    def request(self, op: str, timeout: float | None = None, **args: object) -> dict[str, Any]:
         """Send request `op` with `args` and wait for its reply: the transport under the
         operation methods below."""
         return self.wait(self.send(op, **args), op, timeout)
 
-    def _silence(self, op, timeout):
+    def _silence(self, op: str, timeout: float | None) -> LinkError:
         t = self.timeout if timeout is None else timeout
         if self._buf.strip():  # a half line: not ours either
             self._seen(self._buf[-_SEEN:])
@@ -185,7 +198,7 @@ class Connection:
 
     # ---- the device's operations (link.py's _op_* handlers; docs/PROTOCOL.md says each field)
 
-    def hello(self):
+    def hello(self) -> dict[str, Any]:
         """Start a session: end any half line the device holds, then ask who it is; the reply,
         once check_proto() accepts it. Reply fields: `proto`, `device`, `fw`, `format`,
         `board`, `epoch`, `last_seq`, `battery`."""
@@ -197,29 +210,29 @@ class Connection:
         self._write(b"\n")
         return check_proto(self.request("hello"))
 
-    def events(self, after=0, limit=proto.EVENTS_MAX):
+    def events(self, after: int = 0, limit: int = proto.EVENTS_MAX) -> dict[str, Any]:
         """One page of the journal: the records after seq `after`, at most `limit` (the device
         sends at most EVENTS_MAX). Reply fields: `ev` ([[seq, event], ...]), `epoch`,
         `last_seq` (the journal's when the page ended)."""
         return self.request("events", after=after, limit=limit)
 
-    def settings(self, changes=None):
+    def settings(self, changes: Record | None = None) -> Record:
         """The device's settings, after applying `changes` (a partial settings object; none:
         only read them). Reply fields: `settings`."""
         return self.request("settings", **_given(set=changes or None))
 
-    def faults(self, clear=None):
+    def faults(self, clear: int | None = None) -> Record:
         """The device's fault records; clear=N (the size read before) removes them if the
         device still holds exactly N bytes. Reply fields: `faults` (their text), `size`."""
         return self.request("faults", **_given(clear=clear))
 
-    def erase(self, last_seq=None, timeout=None):
+    def erase(self, last_seq: int | None = None, timeout: float | None = None) -> Record:
         """Erase the device's games once someone holds A on it (the reply waits for the press,
         up to `timeout`); refused if its journal has moved on from `last_seq`. Reply fields:
         `erased`, `epoch`, `last_seq`."""
         return self.request("erase", timeout=timeout, **_given(last_seq=last_seq))
 
-    def bye(self):
+    def bye(self) -> None:
         """End the session (Ctrl-C works again on the device); errors ignored. Reply fields:
         none."""
         try:
@@ -228,7 +241,7 @@ class Connection:
             pass
 
 
-def check_proto(hello):
+def check_proto(hello: dict[str, Any]) -> dict[str, Any]:
     """The hello reply, if its protocol version is ours; else a UserError saying what to update."""
     v = hello.get("proto")
     if type(v) is not int:
@@ -248,12 +261,12 @@ def check_proto(hello):
     return hello
 
 
-def _given(**args):
+def _given(**args: object) -> dict[Any, Any]:
     """The optional arguments of a request that have a value (None: leave it out)."""
     return {k: v for k, v in args.items() if v is not None}
 
 
-def _parse(line):
+def _parse(line: bytes) -> Record | None:
     try:
         rep = json.loads(line)
     except (ValueError, RecursionError):  # UnicodeDecodeError; "[[[[..." nested too deep
@@ -261,18 +274,20 @@ def _parse(line):
     return rep if isinstance(rep, dict) and not half_character(rep, line.decode()) else None
 
 
-def _quote(b):
+def _quote(b: bytes) -> str:
     s = b.decode("utf-8", "replace").strip()
     s = " | ".join(x.strip() for x in s.replace("\r", "\n").split("\n") if x.strip())
     s = "".join(c if c.isprintable() else "\\x%02x" % (ord(c) & 0xFF) for c in s)
     return repr(s[:120] + ("..." if len(s) > 120 else ""))
 
 
-def _why(e):
+def _why(e: BaseException) -> str:
     return getattr(e, "strerror", None) or str(e) or e.__class__.__name__
 
 
-def open_device(port=None, timeout=TIMEOUT, command="knockbox sync"):
+def open_device(
+    port: str | None = None, timeout: float = TIMEOUT, command: str = "knockbox sync"
+) -> Connection:
     """A Connection to the device on `port` (else the board or simulator knockbox.link.ports finds),
     for this process alone until it is closed: another `command` on the port is refused."""
     device = ports.find(port).device

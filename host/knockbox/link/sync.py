@@ -20,7 +20,10 @@ board and firmware must be short texts (DEVICE_ID_MAX, INFO_MAX): they are store
 event and printed.
 """
 
+from __future__ import annotations
+
 import sys
+from typing import Any, TYPE_CHECKING, TextIO
 
 from knockbox import history as H
 from knockbox import players
@@ -33,15 +36,20 @@ from knockbox.textsafe import visible
 from knockcore import FORMAT, events
 from knockcore.proto import EVENTS_MAX as PAGE  # events asked per request (a page may be shorter)
 
+if TYPE_CHECKING:
+    from knockbox.history import History
+    from knockbox.link.serialio import Connection
+    from knockbox.records import Record
+
 ERASE_TIMEOUT = 45.0  # the device gives up after 30 s without a press
 
 
-def _count(v):
+def _count(v: object) -> bool:
     """An epoch or a sequence number as the history can hold it (0..2**63-1)."""
     return type(v) is int and 0 <= v <= H.MAX_INT
 
 
-def check_hello(r):
+def check_hello(r: dict[str, Any]) -> None:
     for k, t in (("device", str), ("epoch", int), ("last_seq", int)):
         if type(r.get(k)) is not t:
             raise serialio.LinkError("the device's hello lacks %r: not a Knockbox?" % k)
@@ -67,7 +75,7 @@ def check_hello(r):
         )
 
 
-def _check_page(r, after, epoch):
+def _check_page(r: dict[str, Any], after: int, epoch: int) -> list[Any]:
     """The page's events [(seq, event)], checked: seqs follow on from `after`."""
     if r.get("epoch") != epoch:
         raise UserError("the device was erased during the sync: run `knockbox sync` again")
@@ -92,13 +100,13 @@ def _check_page(r, after, epoch):
 
 
 class Sync:
-    def __init__(self, conn, hist, err=sys.stderr):
+    def __init__(self, conn: Connection, hist: History, err: TextIO = sys.stderr) -> None:
         self.conn = conn
         self.hist = hist
         self.err = err
-        self.info = None
+        self.info: Any = None  # the device's hello() reply, once run() has it
         self.new_events = 0
-        self.touched = set()
+        self.touched: set[int] = set()  # gids
         self.results = {
             "new": 0,
             "updated": 0,
@@ -109,13 +117,13 @@ class Sync:
             "deleted": 0,
         }
         self.reread = 0  # records held before the journal was read again
-        self.notes = []  # games the history keeps more of than the device now has
-        self.invalid = []
+        self.notes: list[str] = []  # games the history keeps more of than the device now has
+        self.invalid: list[Any] = []
         self.complete = False
         self.more = False  # SYNC_MAX records were read: the next sync reads on
         self.no_game = 0  # records of no game that are not the device's own
 
-    def run(self, info=None):
+    def run(self, info: dict[str, Any] | None = None) -> Sync:
         info = info or self.conn.hello()
         check_hello(info)
         self.info = info
@@ -181,10 +189,10 @@ class Sync:
             )
         return self
 
-    def say(self, msg):
+    def say(self, msg: str) -> None:
         self.err.write(msg + "\n")
 
-    def _pull(self, dev, epoch, last):
+    def _pull(self, dev: str, epoch: int, last: int) -> None:
         have = self.hist.devices.last_seq(dev, epoch)
         after = have
         if have:
@@ -238,12 +246,12 @@ class Sync:
         finally:
             progress.end()  # (the line is cleared before any message)
 
-    def _restart(self, dev, epoch, why):
+    def _restart(self, dev: str, epoch: int, why: str) -> None:
         self.say("the device's journal no longer matches the history (%s): reading it again" % why)
         self.reread = max(self.reread, self.hist.devices.last_seq(dev, epoch))
         self.touched |= self.hist.devices.drop_events(dev, epoch, 1)
 
-    def summary(self):
+    def summary(self) -> str:
         """The sync's line for people: the device and what came of it."""
         info = self.info
         if info is None:
@@ -272,10 +280,10 @@ class Sync:
         )
 
 
-def battery_line(info):
+def battery_line(info: dict[str, Any]) -> str | None:
     """The device's last battery reading (the hello's `battery`, docs/PROTOCOL.md) as a line for
     people; None without one (or with one that makes no sense)."""
-    b = info.get("battery")
+    b: Any = info.get("battery")  # (anything: checked below)
     try:
         v, s, low = (b[k] / 1000.0 for k in ("vbat_mv", "supply_mv", "low_mv"))
         usb = bool(b.get("usb"))
@@ -295,7 +303,7 @@ def battery_line(info):
     return line
 
 
-def kept_note(dev, gid, device_hands, kept_hands, how):
+def kept_note(dev: str, gid: int, device_hands: int, kept_hands: int, how: str) -> str:
     """The line that says what the history keeps of a game the device now has less of (how:
     knockbox.history.device's DeviceMirror.rebuild)."""
     hands = count(kept_hands, "hand")
@@ -325,7 +333,7 @@ def kept_note(dev, gid, device_hands, kept_hands, how):
     )
 
 
-def erase(conn, sync, err, timeout=ERASE_TIMEOUT):
+def erase(conn: Connection, sync: Sync, err: TextIO, timeout: float = ERASE_TIMEOUT) -> Record:
     """Ask the device to erase its games (everything is synced): waits for the button."""
     if not sync.complete:
         raise UserError("not erasing: the sync did not finish")

@@ -9,10 +9,13 @@ player (bars), the settlement by the rules core's ledger (knockcore.evening, the
 Numbers on the page carry data-k attributes (tests/test_report.py reads them in a browser).
 """
 
+from __future__ import annotations
+
 import datetime
 import os
 
 from markupsafe import Markup, escape
+from typing import Any
 
 from knockbox import settle, stats, templating
 from knockbox.usererror import UserError
@@ -40,8 +43,15 @@ _HERE = os.path.dirname(os.path.abspath(__file__))
 
 
 def page(
-    rows, lang="en", evening=None, since=None, stake=None, now=None, home=None, most=MAX_GAMES
-):
+    rows: list[Any],
+    lang: str = "en",
+    evening: int | None = None,
+    since: str | None = None,
+    stake: int | None = None,
+    now: datetime.datetime | None = None,
+    home: tuple[str, str] | None = None,
+    most: int | None = MAX_GAMES,
+) -> str:
     """The report of these History.games(detail=True) rows as HTML text: what it shows was
     worked out when each game was stored (nothing is replayed); more than most games are
     refused (a page that size is not read: the book is for the whole history; the book's
@@ -97,7 +107,7 @@ def page(
     return env.get_template("report.html").render(ctx)
 
 
-def _game(row, words, colour):
+def _game(row: dict[str, Any], words: dict[str, str], colour: dict[str, str]) -> dict[str, Any]:
     """One game's part of the page: its hands with running totals, its chart, its ending."""
     p = row["players"]
     out = {
@@ -156,12 +166,12 @@ def _game(row, words, colour):
     return out
 
 
-def _both(names, words):
+def _both(names: list[str], words: dict[str, str]) -> Markup:
     """Names joined by the words' "and", as HTML (each isolated)."""
     return escape(words["and"]).join(isolate(n) for n in names)
 
 
-def _labels(p, box, words):
+def _labels(p: list[str], box: int | None, words: dict[str, str]) -> list[Markup]:
     """Column heads (HTML): the players' names, the box player's marked (method 2)."""
     return [
         Markup("%s (%s)") % (isolate(n), words["in_box"]) if s == box else isolate(n)
@@ -169,7 +179,13 @@ def _labels(p, box, words):
     ]
 
 
-def _series(p, box, running, words, colour):
+def _series(
+    p: list[str],
+    box: int | None,
+    running: list[list[int]],
+    words: dict[str, str],
+    colour: dict[str, str],
+) -> list[tuple[str, str, list[int]]]:
     """The chart's lines: a player each; in method 2 the box player and the partnership."""
     if box is None:
         return [(p[s], colour[p[s]], [t[s] for t in running]) for s in range(3)]
@@ -184,7 +200,9 @@ def _series(p, box, running, words, colour):
     ]
 
 
-def _result(h, x, p, words):
+def _result(
+    h: dict[str, Any], x: dict[str, Any], p: list[str], words: dict[str, str]
+) -> str | Markup:
     """What happened in a hand, in words (HTML): who knocked or went gin, an undercut, a tie, a
     void hand (knockbox.report.words.hand_result)."""
     return hand_result(h, x, [isolate(n) for n in p], words, escape, escape(words["and"]).join)

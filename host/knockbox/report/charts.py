@@ -6,6 +6,8 @@ with their handles (matplotlib leaves out a label that starts with "_"), control
 visible escapes (knockbox.textsafe), a glyph the font lacks as its box without a warning, and
 the text matplotlib puts beside its paths as comments (names in SVG comments) removed."""
 
+from __future__ import annotations
+
 import io
 import re
 import warnings
@@ -13,8 +15,12 @@ import warnings
 from matplotlib import rc_context
 from matplotlib.figure import Figure
 from matplotlib.ticker import MaxNLocator
+from typing import Any, TYPE_CHECKING
 
 from knockbox.textsafe import visible
+
+if TYPE_CHECKING:
+    from matplotlib.axes._axes import Axes
 
 INK = "#24292f"
 GRID = "#d0d7de"
@@ -35,7 +41,9 @@ _RC: dict = {
 _ID = re.compile(r'(\bid="|xlink:href="#|href="#|url\(#)([^")]+)')
 
 
-def running_totals(series, target, words, name):
+def running_totals(
+    series: list[tuple[str, str, list[int]]], target: int, words: dict[str, str], name: str
+) -> str:
     """Running totals hand by hand: series [(label, colour, [total at start, after hand 1,
     ...])], a dashed line at the target. Returns the SVG text."""
     with rc_context(_RC):
@@ -80,7 +88,7 @@ def running_totals(series, target, words, name):
         return _svg(fig, name)
 
 
-def net_bars(rows, words, name):
+def net_bars(rows: list[list[Any]], words: dict[str, str], name: str) -> str:
     """Net points per player as horizontal bars, won in green, lost in red, each labelled."""
     with rc_context(_RC):
         fig = Figure(figsize=(5.6, 0.45 * len(rows) + 0.8), layout="constrained")
@@ -111,14 +119,14 @@ def net_bars(rows, words, name):
         return _svg(fig, name)
 
 
-def _style(ax):
+def _style(ax: Axes) -> None:
     ax.grid(True, color=GRID, lw=0.6)
     ax.set_axisbelow(True)
     for side in ("top", "right"):
         ax.spines[side].set_visible(False)
 
 
-def _svg(fig, name):
+def _svg(fig: Figure, name: str) -> str:
     buf = io.StringIO()
     with warnings.catch_warnings():
         warnings.filterwarnings("ignore", r"Glyph \d+ .*missing from font", UserWarning)

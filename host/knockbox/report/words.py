@@ -3,6 +3,13 @@ section 7): сдача (hand), партия (game), сдаёт (deals), стуч
 джин, подрезка (undercut), ничья (a void hand), премия (bonus), свободный игрок (sits out),
 "в трудном положении" (the box player of method 2), расчёт (settlement), платит (pays)."""
 
+from __future__ import annotations
+from typing import Any, TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from markupsafe import Markup
+    from collections.abc import Callable
+
 EN = {
     "evening": "Evening %d",
     "games_title": "Games %s",
@@ -134,7 +141,14 @@ RU = {
 LANGS = {"en": EN, "ru": RU}
 
 
-def hand_result(h, x, names, words, word=str, join=None):
+def hand_result(
+    h: dict[str, Any],
+    x: dict[str, Any],
+    names: list[str | Markup],
+    words: dict[str, str],
+    word: type[str] | Callable = str,
+    join: Callable | None = None,
+) -> str | Markup:
     """What happened in a hand, in words: h the record's hand, x the standings' hand, names the
     players' names as the output shows them; word(text) makes one of the words ready for the
     output (the page: escape), join(names) joins two winners (default: the words' "and").

@@ -16,9 +16,12 @@ The package, along its seams:
   session.py    one event loop for the terminal and the headless (--no-tty) front ends
 """
 
+from __future__ import annotations
+
 import os
 import signal
 import sys
+from typing import TYPE_CHECKING, TextIO
 
 from knockbox import locks
 from knockbox.link import ports
@@ -28,8 +31,18 @@ from knockbox.simulate.keys import KeyFile
 from knockbox.simulate.session import ScriptFront, Session, TerminalFront
 from knockbox.simulate.view import TerminalView
 
+if TYPE_CHECKING:
+    from argparse import Namespace
+    from knockbox.locks import Lock
+    from knockbox.simulate.firmware import Firmware
 
-def run(args, stdin=None, stdout=None, stderr=None):
+
+def run(
+    args: Namespace,
+    stdin: TextIO | None = None,
+    stdout: TextIO | None = None,
+    stderr: TextIO | None = None,
+) -> int:
     """The `simulate` command: args.dir, reset, screenshot, scale, no_tty, battery, script."""
     stdin = stdin or sys.stdin
     stdout = stdout or sys.stdout
@@ -52,7 +65,14 @@ def run(args, stdin=None, stdout=None, stderr=None):
                     pass
 
 
-def _run(args, sim_dir, held, stdin, stdout, stderr):
+def _run(
+    args: Namespace,
+    sim_dir: str,
+    held: tuple[Lock, Lock],
+    stdin: TextIO,
+    stdout: TextIO,
+    stderr: TextIO,
+) -> int:
     if args.reset:
         reset_dir(sim_dir)
     forget_frames(sim_dir)
@@ -63,7 +83,9 @@ def _run(args, sim_dir, held, stdin, stdout, stderr):
     tty_mode = not args.no_tty and stdin.isatty() and stdout.isatty()
     keyfile = KeyFile(os.path.join(sim_dir, "keys"))  # emptied before the firmware starts
 
-    def stop_signal(signum, _frame):  # kill / closed terminal: quit as cleanly as with q
+    def stop_signal(
+        signum: int, _frame: object
+    ) -> None:  # kill / closed terminal: quit as cleanly as with q
         raise KeyboardInterrupt
 
     old_handlers = [
@@ -84,6 +106,7 @@ def _run(args, sim_dir, held, stdin, stdout, stderr):
             signal.signal(sig, handler)
     if rc == "crashed":
         tail = fw.crash_report()
+        assert fw.proc is not None  # it ran
         raise UserError(
             "the firmware stopped (exit code %s)%s"
             % (fw.proc.returncode, ":\n" + tail if tail else "")
@@ -91,7 +114,18 @@ def _run(args, sim_dir, held, stdin, stdout, stderr):
     return 0
 
 
-def _loop(fw, keyfile, tty_mode, sim_dir, shots, scale, log, stdin, stdout, stderr):
+def _loop(
+    fw: Firmware,
+    keyfile: KeyFile,
+    tty_mode: bool,
+    sim_dir: str,
+    shots: str | None,
+    scale: int,
+    log: TextIO | None,
+    stdin: TextIO,
+    stdout: TextIO,
+    stderr: TextIO,
+) -> str:
     front: TerminalFront | ScriptFront
     try:
         if tty_mode:

@@ -11,6 +11,8 @@ its stdin/stdout on a SerialBridge (the USB serial port), and its stderr read by
 screen), other "@..." lines are board events, the rest logs.
 """
 
+from __future__ import annotations
+
 import os
 import re
 import shutil
@@ -18,10 +20,15 @@ import signal
 import subprocess
 import sys
 import time
+from typing import Any, TYPE_CHECKING
 
 from knockbox.build import engines
 from knockbox.usererror import UserError
 from knockbox.link.ptyrelay import SerialBridge
+
+if TYPE_CHECKING:
+    from knockbox.bitmap import Bitmap
+    from knockbox.build.manifest import Manifest
 
 HEAP = "192k"
 SIM_FILES = ("flash.img", "keys", "frame.pbm", "frame.pbm.tmp", "firmware.log")
@@ -30,26 +37,26 @@ _FRAME_RE = re.compile(r"^@frame (\d+) (full|partial)\s*$")
 _TEXT_RE = re.compile(r"^@text (-?\d+) (-?\d+) (.*)$")
 
 
-def reset_dir(sim_dir):
+def reset_dir(sim_dir: str) -> None:
     """Wipe the simulated device (only the files the simulator owns)."""
     for name in SIM_FILES:
         _remove(os.path.join(sim_dir, name))
 
 
-def forget_frames(sim_dir):
+def forget_frames(sim_dir: str) -> None:
     """No frame of an earlier run may pass for this one's."""
     for name in (FRAME, FRAME + ".tmp"):
         _remove(os.path.join(sim_dir, name))
 
 
-def _remove(path):
+def _remove(path: str) -> None:
     try:
         os.remove(path)
     except FileNotFoundError:
         pass
 
 
-def build(sim_dir, script=None):
+def build(sim_dir: str, script: str | None = None) -> tuple[str, str]:
     """Compile the device's "sim" build into sim_dir/build (only changed files are rewritten);
     returns (the MICROPYPATH folder, the entry script to run). `script` (tests) is another entry
     point, run from the build folder too: MicroPython imports from beside the script first."""
@@ -83,7 +90,7 @@ def build(sim_dir, script=None):
     return mpy.lib(root), entry
 
 
-def _stamp(m):
+def _stamp(m: Manifest) -> str:
     """What the build depends on: every source (with its size and time), its options, and the
     compiler."""
     tool = engines.tool("mpy-cross")
@@ -97,7 +104,7 @@ def _stamp(m):
     return "\n".join(parts) + "\n"
 
 
-def _read(path):
+def _read(path: str) -> str | None:
     try:
         with open(path) as f:
             return f.read()
@@ -105,7 +112,7 @@ def _read(path):
         return None
 
 
-def parse_line(line):
+def parse_line(line: str) -> tuple[Any, ...]:
     """A stderr line of the firmware -> ("frame", n, kind) | ("text", y, x, string) (a string on
     the next frame's screen) | ("event", text) | ("log", line)."""
     m = _FRAME_RE.match(line)
@@ -119,7 +126,7 @@ def parse_line(line):
     return ("log", line)
 
 
-def _die_with_parent():
+def _die_with_parent() -> None:
     """(Linux, in the child) SIGTERM when the simulator dies, even killed with SIGKILL: a
     firmware left behind would run on with nobody reading its serial port."""
     try:
@@ -133,7 +140,9 @@ def _die_with_parent():
 class Firmware:
     """The firmware process: stdio on a SerialBridge, stderr read by the caller's loop."""
 
-    def __init__(self, sim_dir, script=None, heap=HEAP, battery=False):
+    def __init__(
+        self, sim_dir: str, script: str | None = None, heap: str = HEAP, battery: bool = False
+    ) -> None:
         self.sim_dir = sim_dir
         self.battery = battery  # on battery: the auto-off switches it off (else a board on USB)
         self.script = script
@@ -141,10 +150,12 @@ class Firmware:
         self.proc: subprocess.Popen | None = None
         self.bridge: SerialBridge | None = None
         self._err = b""
-        self.tail = []  # last stderr lines that were not frame events (for crash reports)
+        self.tail: list[
+            str
+        ] = []  # last stderr lines that were not frame events (for crash reports)
         self.serial_tail = b""
 
-    def start(self):
+    def start(self) -> Firmware:
         # The firmware runs as on the Pico: .mpy files from mpy-cross -O3 (from source, the
         # unix port's compiler would need more than the 192 KB heap the device has).
         lib, entry = build(self.sim_dir, self.script)
@@ -172,17 +183,17 @@ class Firmware:
         return self
 
     @property
-    def port(self):
+    def port(self) -> str:
         if self.bridge is None:
             raise ValueError("the firmware is not started")
         return self.bridge.path
 
-    def stderr_fd(self):
+    def stderr_fd(self) -> int:
         if self.proc is None or self.proc.stderr is None:
             raise ValueError("the firmware is not started")
         return self.proc.stderr.fileno()
 
-    def read_stderr(self):
+    def read_stderr(self) -> list[str]:
         """Complete stderr lines available now (decoded); [] when none."""
         try:
             data = os.read(self.stderr_fd(), 65536)
@@ -200,15 +211,15 @@ class Firmware:
                 self.tail = (self.tail + [ln])[-40:]
         return out
 
-    def read_frame(self):
+    def read_frame(self) -> Bitmap:
         from knockbox import bitmap
 
         return bitmap.read_pbm(os.path.join(self.sim_dir, FRAME))
 
-    def running(self):
+    def running(self) -> bool:
         return self.proc is not None and self.proc.poll() is None
 
-    def stop(self):
+    def stop(self) -> None:
         """Stop the firmware: SIGINT (KeyboardInterrupt), then SIGTERM, then SIGKILL."""
         p = self.proc
         if p is not None and p.poll() is None:
@@ -236,7 +247,7 @@ class Firmware:
             self.bridge.close()
             self.bridge = None
 
-    def crash_report(self):
+    def crash_report(self) -> str:
         """What the firmware said before it stopped: its stderr, else the end of its serial
         output (the unix port prints tracebacks on stdout, i.e. the serial port)."""
         text = "\n".join(self.tail[-15:])

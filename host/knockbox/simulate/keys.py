@@ -14,8 +14,11 @@ press lasts its length for the firmware however late either process runs:
 NAME is one of BUTTONS.
 """
 
+from __future__ import annotations
+
 import re
 import time
+from typing import Any
 
 BUTTONS = ("a", "b", "c", "up", "down")
 REPEATERS = ("up", "down")  # a terminal key the terminal keeps repeating holds these down
@@ -25,7 +28,7 @@ GAP_MS = 100  # the board starts the line after a press this long after its rele
 MAX_MS = 600000  # longest hold or wait a script may ask for
 
 
-def now_ms():
+def now_ms() -> float:
     return time.monotonic() * 1000.0
 
 
@@ -37,47 +40,48 @@ class KeyFile:
     first frame) and a line written while the queue is idle starts when it is written.
     """
 
-    def __init__(self, path):
+    def __init__(self, path: str) -> None:
         self.path = path
         self.lines = 0  # lines written
-        self.done_at = None  # when the board will have played them all (None: not up yet)
+        # when the board will have played them all (None: not up yet)
+        self.done_at: float | None = None
         self._queued_ms = 0.0  # length of what was written before the board came up
-        self.held = set()  # buttons written down and not up yet
+        self.held: set[str] = set()  # buttons written down and not up yet
         with open(path, "w"):
             pass  # start empty: the board reads from the start, old lines must not replay
 
-    def press(self, name, ms=TAP_MS, at=None):
+    def press(self, name: str, ms: int = TAP_MS, at: float | None = None) -> None:
         self._write("press %s %d" % (_button(name), _ms(ms)), ms + GAP_MS, at)
 
-    def down(self, name, at=None):
+    def down(self, name: str, at: float | None = None) -> None:
         self._write("down %s" % _button(name), 0, at)
         self.held.add(name)
 
-    def up(self, name, at=None):
+    def up(self, name: str, at: float | None = None) -> None:
         self._write("up %s" % _button(name), GAP_MS, at)
         self.held.discard(name)
 
-    def wait(self, ms, at=None):
+    def wait(self, ms: int, at: float | None = None) -> None:
         self._write("wait %d" % _ms(ms), ms, at)
 
-    def firmware_up(self, at=None):
+    def firmware_up(self, at: float | None = None) -> None:
         """The board is running (its first frame): the queue written so far starts about now."""
         if self.done_at is None:
             self.done_at = (now_ms() if at is None else at) + self._queued_ms
 
-    def ahead(self, at=None):
+    def ahead(self, at: float | None = None) -> float | int:
         """How much of the board's time (ms) the lines written so far still take from now."""
         if self.done_at is None:
             return self._queued_ms
         return max(0.0, self.done_at - (now_ms() if at is None else at))
 
-    def played(self, at=None):
+    def played(self, at: float | None = None) -> bool:
         """True once the board should have played every line written (by the model above)."""
         if self.done_at is None:
             return False
         return (now_ms() if at is None else at) >= self.done_at
 
-    def _write(self, line, length_ms, at):
+    def _write(self, line: str, length_ms: float, at: float | None) -> None:
         with open(self.path, "a") as f:
             f.write(line + "\n")
         self.lines += 1
@@ -88,13 +92,13 @@ class KeyFile:
             self.done_at = max(self.done_at, now) + length_ms
 
 
-def _button(name):
+def _button(name: str) -> str:
     if name not in BUTTONS:
         raise ValueError("unknown button %r" % (name,))
     return name
 
 
-def _ms(v):
+def _ms(v: int) -> int:
     if not isinstance(v, int) or v < 0 or v > MAX_MS:
         raise ValueError("milliseconds out of range: %r" % (v,))
     return v
@@ -103,7 +107,7 @@ def _ms(v):
 # ---- scripts (--no-tty): one command a line ---------------------------------------------------
 
 
-def parse_script_line(line):
+def parse_script_line(line: str) -> tuple[str, str, int] | tuple[str, None, int] | None:
     """A headless command: "a" (press), "A" or "a long" (long press), "up", "down",
     "NAME hold MS", "wait MS", "quit". Returns (verb, name, ms) with verb "press", "wait" or
     "quit", None for a blank line or a comment; raises ValueError for anything else."""
@@ -129,7 +133,7 @@ def parse_script_line(line):
     return ("press", name, hold)
 
 
-def _script_ms(words, i):
+def _script_ms(words: list[str], i: int) -> int:
     try:
         v = int(words[i])
     except (IndexError, ValueError):
@@ -163,7 +167,7 @@ _ESC_KEYS = {b"A": "up", b"B": "down"}  # ESC [ A / ESC O A, also ESC [ 1 ; 2 A 
 _ESC_RE = re.compile(rb"\x1b[\[O][0-9;]*([A-Za-z~])")
 
 
-def parse_tty_keys(data):
+def parse_tty_keys(data: bytes) -> list[Any | tuple[str, int]]:
     """Bytes read from the terminal -> list of (button or "quit"/"redraw", hold_ms)."""
     out = []
     i = 0
@@ -200,13 +204,14 @@ class TerminalKeys:
     Any other key ends a waiting or held arrow first, so the lines keep the typing order.
     """
 
-    def __init__(self, keyfile):
+    def __init__(self, keyfile: KeyFile) -> None:
         self.keys = keyfile
-        self.waiting = None  # (arrow, arrival ms, read number): a press or the start of a hold
-        self.holding = None  # [arrow, last repeat ms]
+        # (arrow, arrival ms, read number): a press or the start of a hold
+        self.waiting: tuple[str, float, int] | None = None
+        self.holding: list[Any] | None = None  # [arrow, last repeat ms]
         self._reads = 0
 
-    def typed(self, keys, now=None):
+    def typed(self, keys: list[tuple[str, int]], now: float | None = None) -> None:
         """One read's keys: [(button, hold_ms)] as parse_tty_keys gives them (no quit/redraw)."""
         now = now_ms() if now is None else now
         self._reads += 1
@@ -217,7 +222,7 @@ class TerminalKeys:
                 self._settle(now, force=True)
                 self.keys.press(name, hold, now)
 
-    def _arrow(self, name, now):
+    def _arrow(self, name: str, now: float) -> None:
         if self.holding and self.holding[0] == name:
             self.holding[1] = now
             return
@@ -230,7 +235,7 @@ class TerminalKeys:
         self._settle(now, force=True)
         self.waiting = (name, now, self._reads)
 
-    def _settle(self, now, force=False):
+    def _settle(self, now: float, force: bool = False) -> None:
         if self.waiting and (force or now - self.waiting[1] >= REPEAT_MS):
             self.keys.press(self.waiting[0], TAP_MS, now)
             self.waiting = None
@@ -238,17 +243,17 @@ class TerminalKeys:
             self.keys.up(self.holding[0], now)
             self.holding = None
 
-    def tick(self, now=None):
+    def tick(self, now: float | None = None) -> float | None:
         """Write what is due by now; return when to look again (ms), or None."""
         now = now_ms() if now is None else now
         self._settle(now)
-        due = []
+        due: list[float] = []
         if self.waiting:
             due.append(self.waiting[1] + REPEAT_MS)
         if self.holding:
             due.append(self.holding[1] + RELEASE_MS)
         return min(due) if due else None
 
-    def held(self):
+    def held(self) -> str | None:
         """The button held down now, or None."""
         return self.holding[0] if self.holding else None

@@ -10,21 +10,41 @@ front end:
                     keys written before it
 """
 
+from __future__ import annotations
+
 import collections
 import os
 import select
+from typing import TYPE_CHECKING, TextIO
 
 from knockbox import bitmap
 from knockbox.textsafe import visible
 from knockbox.simulate.firmware import parse_line
+
 from knockbox.simulate.keys import TerminalKeys, now_ms, parse_script_line, parse_tty_keys
+
+if TYPE_CHECKING:
+    from knockbox.simulate.keys import KeyFile
+    from collections.abc import Iterable
+    from collections.abc import Sequence
+    from knockbox.bitmap import Bitmap
+    from knockbox.simulate.firmware import Firmware
+    from knockbox.simulate.view import TerminalView
 
 POLL_S = 0.25  # look at the firmware at least this often
 QUIT_SETTLE_MS = 300  # after the board played the last key, let its screen catch up
 
 
 class Session:
-    def __init__(self, fw, keyfile, front, shots=None, scale=1, log=None):
+    def __init__(
+        self,
+        fw: Firmware,
+        keyfile: KeyFile,
+        front: ScriptFront | TerminalFront,
+        shots: str | None = None,
+        scale: int = 1,
+        log: TextIO | None = None,
+    ) -> None:
         self.fw = fw
         self.keys = keyfile
         self.front = front
@@ -32,9 +52,9 @@ class Session:
         self.scale = scale or 1
         self.log = log  # file for the firmware's log lines
         self.shot_count = 0
-        self.texts = []  # [(y, x, string)] on the next frame's screen
+        self.texts: list[tuple[int, int, str]] = []  # [(y, x, string)] on the next frame's screen
 
-    def run(self):
+    def run(self) -> str:
         """Until the front end is done ("done") or the firmware stops by itself ("crashed")."""
         self.front.started(self.fw.port)
         err_fd = self.fw.stderr_fd()
@@ -59,7 +79,7 @@ class Session:
                 changed = True
             self.front.turn(changed)
 
-    def _firmware_lines(self):
+    def _firmware_lines(self) -> bool:
         lines = self.fw.read_stderr()
         for line in lines:
             words = parse_line(line)
@@ -77,7 +97,7 @@ class Session:
                 self.front.on_log(line)
         return bool(lines)
 
-    def _frame(self, n, kind):
+    def _frame(self, n: int, kind: str) -> None:
         self.keys.firmware_up()  # the board is up: it is playing the key file
         try:
             frame = self.fw.read_frame()
@@ -96,7 +116,7 @@ ROW_PX = 6  # strings whose tops are this close are on one row
 COL_PX = 6  # device pixels to a character of the rows
 
 
-def screen_rows(texts):
+def screen_rows(texts: Iterable[tuple[int, int, str]]) -> list[str]:
     """The screen's strings [(y, x, string)] as lines of text, top to bottom, each string about
     where it stands across the screen (a character for COL_PX pixels), at least a space
     apart."""
@@ -125,7 +145,14 @@ class ScriptFront:
 
     AHEAD_MS = 2000
 
-    def __init__(self, keyfile, stdin, stdout, stderr, sim_dir):
+    def __init__(
+        self,
+        keyfile: KeyFile,
+        stdin: TextIO,
+        stdout: TextIO,
+        stderr: TextIO,
+        sim_dir: str,
+    ) -> None:
         self.keys = keyfile
         self.in_fd = stdin.fileno()
         self.out = stdout
@@ -137,19 +164,19 @@ class ScriptFront:
         self.quitting = False  # "quit" reached: stop once the keys before it are played
         self.last_frame = 0.0  # when the last frame came (ms)
 
-    def _say(self, text, stream=None):
+    def _say(self, text: str, stream: TextIO | None = None) -> None:
         stream = stream or self.out
         stream.write(text + "\n")
         stream.flush()
 
-    def started(self, port):
+    def started(self, port: str) -> None:
         self._say("serial port: %s (knockbox sync --port %s)" % (port, port))
         self._say("sim dir: %s" % self.sim_dir)
 
-    def input_fd(self):
+    def input_fd(self) -> int | None:
         return self.in_fd if self.open else None
 
-    def read(self, data):
+    def read(self, data: bytes) -> None:
         if not data:
             self.open = False
         self.buf += data
@@ -170,7 +197,7 @@ class ScriptFront:
                     break
         return None
 
-    def tick(self, now):
+    def tick(self, now: float) -> float | None:
         """Write the commands the board will soon get to; when to look again."""
         while self.todo and not self.quitting and self.keys.ahead(now) < self.AHEAD_MS:
             verb, name, ms = self.todo.popleft()
@@ -186,7 +213,7 @@ class ScriptFront:
             return self.keys.done_at + QUIT_SETTLE_MS
         return None
 
-    def finished(self, now):
+    def finished(self, now: float) -> bool:
         # the keys are played, and the screen has been still for a moment (the last one's
         # refresh is out)
         return (
@@ -195,41 +222,43 @@ class ScriptFront:
             and now - self.last_frame >= QUIT_SETTLE_MS
         )
 
-    def turn(self, changed):
+    def turn(self, changed: bool) -> None:
         pass
 
-    def on_frame(self, n, kind, frame, path, rows=()):
+    def on_frame(
+        self, n: int, kind: str, frame: Bitmap, path: str | None, rows: Sequence[str] = ()
+    ) -> None:
         """The frame's line, then the screen's words, a line for each row: "  | Ann  Bob"."""
         self.last_frame = now_ms()
         self._say("frame %d %s%s" % (n, kind, (" " + path) if path else ""))
         for row in rows:
             self._say("  | " + visible(row))
 
-    def on_log(self, line):
+    def on_log(self, line: str) -> None:
         self._say("firmware: %s" % line, self.err)
 
-    def on_event(self, text):
+    def on_event(self, text: str) -> None:
         self._say(text)
 
 
 class TerminalFront:
     """Keys typed in the terminal (TerminalKeys), the screen on a TerminalView."""
 
-    def __init__(self, keyfile, view, in_fd, sim_dir):
+    def __init__(self, keyfile: KeyFile, view: TerminalView, in_fd: int, sim_dir: str) -> None:
         self.keys = TerminalKeys(keyfile)
         self.view = view
         self.in_fd = in_fd
         self.sim_dir = sim_dir
 
-    def started(self, port):
+    def started(self, port: str) -> None:
         self.view.port = port
         self.view.info = "flash image: %s" % os.path.join(self.sim_dir, "flash.img")
         self.view.draw()
 
-    def input_fd(self):
+    def input_fd(self) -> int:
         return self.in_fd
 
-    def read(self, data):
+    def read(self, data: bytes) -> str | None:
         buttons = []
         for key, hold in parse_tty_keys(data):
             if key == "quit":
@@ -241,17 +270,17 @@ class TerminalFront:
         self.keys.typed(buttons)
         return None
 
-    def tick(self, now):
+    def tick(self, now: float) -> float | None:
         held = self.keys.held()
         due = self.keys.tick(now)
         if held != self.keys.held():
             self.turn(True)
         return due
 
-    def finished(self, now):
+    def finished(self, now: float) -> bool:
         return False
 
-    def turn(self, changed):
+    def turn(self, changed: bool) -> None:
         if not (changed or self.view.resized):
             return
         held = self.keys.held()
@@ -261,12 +290,14 @@ class TerminalFront:
             self.view.status = ""
         self.view.draw()
 
-    def on_frame(self, n, kind, frame, path, rows=()):
+    def on_frame(
+        self, n: int, kind: str, frame: Bitmap, path: str | None, rows: Sequence[str] = ()
+    ) -> None:
         self.view.frame = frame
         self.view.info = "refresh %d (%s)%s" % (n, kind, ("   saved " + path) if path else "")
 
-    def on_log(self, line):
+    def on_log(self, line: str) -> None:
         self.view.status = "firmware: " + line
 
-    def on_event(self, text):
+    def on_event(self, text: str) -> None:
         self.view.status = text + ("   (press a key to wake it)" if text == "power off" else "")

@@ -1,13 +1,19 @@
 """The terminal view: the device's screen drawn with block characters, the key help, the serial
 port and a status line, on the terminal's alternate screen with the terminal in cbreak mode."""
 
+from __future__ import annotations
+
 import io
 import os
 import shutil
 import signal
+from typing import Any, TYPE_CHECKING, TextIO
 
 from knockbox import bitmap
 from knockbox.textsafe import raw, visible
+
+if TYPE_CHECKING:
+    from knockbox.bitmap import Bitmap
 
 HELP = "a b c: buttons A B C   A B C (Shift): long press   \u2191 \u2193 or k j: Up Down   q: quit"
 
@@ -18,17 +24,17 @@ class TerminalView:
     Entering cbreak mode keeps what was typed ahead (TCSANOW: the keys typed while the
     simulator starts are read, not flushed); leaving restores the terminal as it was."""
 
-    def __init__(self, out, fd):
+    def __init__(self, out: TextIO, fd: int) -> None:
         self.out = raw(out)  # the screen is drawn with escape sequences; its texts are visible()
         self.fd = fd
-        self.frame = None
+        self.frame: Bitmap | None = None
         self.info = ""
         self.status = ""
         self.port = ""
-        self.saved = None
+        self.saved: list[Any] | None = None
         self.resized = True
 
-    def __enter__(self):
+    def __enter__(self) -> TerminalView:
         import termios
         import tty
 
@@ -39,7 +45,7 @@ class TerminalView:
         signal.signal(signal.SIGWINCH, self._winch)
         return self
 
-    def __exit__(self, *exc):
+    def __exit__(self, *exc: object) -> None:
         import termios
 
         signal.signal(signal.SIGWINCH, signal.SIG_DFL)
@@ -48,17 +54,17 @@ class TerminalView:
         if self.saved is not None:
             termios.tcsetattr(self.fd, termios.TCSADRAIN, self.saved)
 
-    def _winch(self, *_):
+    def _winch(self, *_: object) -> None:
         self.resized = True
 
-    def _size(self):
+    def _size(self) -> tuple[int, int]:
         try:  # the terminal itself (COLUMNS/LINES in the environment may be stale)
             size = os.get_terminal_size(self.out.fileno())
         except (OSError, ValueError, AttributeError, io.UnsupportedOperation):
             size = shutil.get_terminal_size((80, 24))
         return size.columns, size.lines
 
-    def _picture(self, cols, rows):
+    def _picture(self, cols: int, rows: int) -> tuple[list[str], int, int]:
         """The panel as text lines, and its width in cells."""
         w, h = (self.frame.width, self.frame.height) if self.frame else (296, 128)
         mode = bitmap.pick_mode(cols, rows, w, h, extra_cols=2, extra_rows=5)
@@ -69,7 +75,7 @@ class TerminalView:
         body[ph // 2] = "starting the firmware...".center(pw)[:pw]
         return body, pw, ph
 
-    def draw(self):
+    def draw(self) -> None:
         cols, rows = self._size()
         body, pw, ph = self._picture(cols, rows)
         vw = min(pw, max(cols - 2, 1))  # picture columns that fit (cropped on the right)
