@@ -12,18 +12,26 @@ import shutil
 import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-NOT_SOURCES = shutil.ignore_patterns(
+_ANYWHERE = shutil.ignore_patterns(
     ".git",
     ".venv",
-    "build",
-    "dist",
     "*.egg-info",
     "__pycache__",
-    "out",
     ".*_cache",
     ".hypothesis",
     "node_modules",
 )
+_AT_ROOT = {"build", "dist", "out"}  # the builds' folders; host/knockbox/build/ is a package
+
+
+def NOT_SOURCES(folder, names):
+    """copytree's ignore: what a checkout holds that is not its sources."""
+    skip = set(_ANYWHERE(folder, names))
+    if os.path.abspath(folder) == ROOT:
+        skip |= _AT_ROOT & set(names)
+    return skip
+
+
 PIP_WHEEL = [
     sys.executable,
     "-m",
