@@ -9,9 +9,16 @@ try:
 
     machine.Pin(10, machine.Pin.OUT, value=1)
     machine.Pin(25, machine.Pin.OUT, value=1)
+    # the buttons' pads as reset leaves them (PADS_BANK0 GPIOx = 0x56: input enabled, pulled
+    # down, Schmitt): a soft reset keeps the last firmware's set-up, and another board's pull-up,
+    # a pin driven as an output or given to another function than the SIO (GPIOx_CTRL's FUNCSEL
+    # 5, or 31 as reset leaves it) is no press
     for _g in range(11, 16):
-        machine.mem32[0x4001E004 + 4 * _g] = 0x40
-    _seen = machine.mem32[0xD0000004]
+        machine.mem32[0x4001C004 + 4 * _g] = 0x56
+    _seen = machine.mem32[0xD0000004] & ~machine.mem32[0xD0000020]
+    for _g in range(11, 16):
+        if machine.mem32[0x40014004 + 8 * _g] & 31 not in (5, 31):
+            _seen &= ~(1 << _g)
     import time
 
     _at = time.ticks_ms()

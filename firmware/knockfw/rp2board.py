@@ -257,6 +257,11 @@ def early_buttons(pins, names, pull, pressed, seen=None, at=None, probe=None):
         _w = probe()
     pins_on = dict((n, P(pins[n], P.IN, pull)) for n in names)
     m = machine.mem32
+    # edges latched before now are no presses: a soft reset keeps the last firmware's GPIO
+    # set-up and raw interrupts (another board's panel lines on these pins), and a pin made an
+    # input just now may have fallen (write 1 to clear the EDGE_LOW and EDGE_HIGH bits)
+    for n in names:
+        m[_INTR + 4 * (pins[n] >> 3)] = _EDGES << 4 * (pins[n] & 7)
     inv = pressed - 1  # 0, or -1: GPIO_IN ^ inv has a 1 for each pin that reads pressed
     if seen is None:
         seen, at = m[_GPIO_IN] ^ inv, time.ticks_ms()

@@ -222,4 +222,25 @@ def _gpio_in(addr):
 
 
 mem32.models.append((_ADC, _ADC + 0x24, _adc_load, _adc_store))
+
+
+def _gpio_oe(addr):
+    # SIO GPIO_OE: a bit for each pin made an output
+    v = 0
+    for g in range(30):
+        p = pin(g)
+        v |= (p is not None and p.mode == Pin.OUT) << g
+    return v
+
+
 mem32.models.append((0xD0000004, 0xD0000008, _gpio_in, None))
+mem32.models.append((0xD0000020, 0xD0000024, _gpio_oe, None))
+# IO_BANK0 GPIOx_CTRL (2.19.6): FUNCSEL 31 (NULL) as reset leaves it, unless written
+mem32.models.append(
+    (
+        0x40014004,
+        0x400140F0,
+        lambda a: mem32.words.get(a, 31 if a & 4 else 0),
+        lambda a, v: mem32.words.__setitem__(a, v),
+    )
+)
