@@ -586,28 +586,10 @@ def test_badger_boot_py_takes_the_latch_first(tmp_path):
     assert res["sampling"] == [36, 0x400140F4]  # paced by the ADC, reading GPIO 8-15 (INTR1)
 
 
-def test_a_pin_another_firmware_left_driving_is_no_waking_press(tmp_path):
-    """A soft reset keeps the GPIO as the last firmware set them (`knockbox deploy` restarting a
-    Pico that held the Waveshare build, whose panel reset line is GPIO 12, the Badger's A, driven
-    high): boot.py's first read of GPIO_IN counts only the pins that are not outputs, so the
-    board does not wake to a press nobody made."""
-    script = BADGER_BOOT_SCRIPT.replace(
-        "fm.levels[13] = 1   # B held",
-        "fm.Pin(12, fm.Pin.OUT, value=1)  # the panel's reset line, left high",
-    ).replace(
-        'print(json.dumps({"pins"',
-        'from knockfw import rp2board\nprint(json.dumps({"early": rp2board._early, "pins"',
-    )
-    r = mp.run(
-        script % {"boot": os.path.join(FW, "boot_badger.py")},
-        paths=mp.SOURCE_PATHS + [HERE],
-    )
-    assert r.returncode == 0, r.stdout + r.stderr
-    res = json.loads(r.stdout.strip().splitlines()[-1])
-    assert res["early"] == ""
-    # nor a pull-up it left (the Waveshare build's panel BUSY is GPIO 13, the Badger's B): the
-    # pads are pulled down before the first look
-    script = BADGER_BOOT_SCRIPT.replace("fm.levels[13] = 1   # B held", "").replace(
+def _boot_after(setup):
+    """The Badger's boot.py run with setup (a line of the fake's GPIO) in place of B held: its
+    early() button and the buttons' pads as boot.py left them."""
+    script = BADGER_BOOT_SCRIPT.replace("fm.levels[13] = 1   # B held", setup).replace(
         'print(json.dumps({"pins"',
         'from knockfw import rp2board\nprint(json.dumps({"early": rp2board._early, "pads": '
         '[fm.mem32[0x4001C004 + 4 * g] for g in range(11, 16)], "pins"',
@@ -617,5 +599,17 @@ def test_a_pin_another_firmware_left_driving_is_no_waking_press(tmp_path):
         paths=mp.SOURCE_PATHS + [HERE],
     )
     assert r.returncode == 0, r.stdout + r.stderr
-    res = json.loads(r.stdout.strip().splitlines()[-1])
+    return json.loads(r.stdout.strip().splitlines()[-1])
+
+
+def test_a_pin_another_firmware_left_driving_is_no_waking_press(tmp_path):
+    """A soft reset keeps the GPIO as the last firmware set them (`knockbox deploy` restarting a
+    Pico that held the Waveshare build, whose panel reset line is GPIO 12, the Badger's A, driven
+    high): boot.py's first read of GPIO_IN counts only the pins that are not outputs, so the
+    board does not wake to a press nobody made."""
+    res = _boot_after("fm.Pin(12, fm.Pin.OUT, value=1)  # the panel's reset line, left high")
+    assert res["early"] == ""
+    # nor a pull-up it left (the Waveshare build's panel BUSY is GPIO 13, the Badger's B): the
+    # pads are set as reset leaves them, pulled down, before the first look
+    res = _boot_after("")
     assert res["pads"] == [0x56] * 5 and res["early"] == ""
