@@ -324,20 +324,32 @@ def store(h: History, g: ImportedGame, changes: list[Any] | None = None) -> str:
     # a game its device replaced, or another game than the one under its key here: off the key
     if h.rows.find(rec, (dev, epoch), apart=gid is not None and not g.apart) is not None:
         return "same"
-    row_id = h.rows.add(
+    row_id = _add(h, g, rec, (dev, epoch, None), evening=None)
+    h.imports.note(row_id, "new", (dev, epoch, -row_id))
+    return "new" if g.apart or gid is None else "apart"
+
+
+def _add(
+    h: History,
+    g: ImportedGame,
+    rec: Record,
+    key: tuple[str, int, int | None],
+    evening: str | None,
+) -> int:
+    """A new games row for g (its record rec) under key (gid None: off any key); its id."""
+    dev, epoch, gid = key
+    return h.rows.add(
         device_id=dev,
         epoch=epoch,
-        gid=None,
+        gid=gid,
         synced=g.synced,
         updated=g.updated,
         rec=rec,
         status=g.status,
         error=g.error,
-        evening=None,
+        evening=evening,
         d=g.derived,
     )
-    h.imports.note(row_id, "new", (dev, epoch, -row_id))
-    return "new" if g.apart or gid is None else "apart"
 
 
 def _typed_in(h: History, g: ImportedGame, rec: Record, changes: list[Any] | None) -> str:
@@ -374,18 +386,7 @@ def _typed_in(h: History, g: ImportedGame, rec: Record, changes: list[Any] | Non
     gid = g.gid
     if gid is None or h.rows.taken((IMPORT_DEVICE, 0, gid)):
         gid = h.rows.next_gid(IMPORT_DEVICE, 0)
-    row_id = h.rows.add(
-        device_id=IMPORT_DEVICE,
-        epoch=0,
-        gid=gid,
-        synced=g.synced,
-        updated=g.updated,
-        rec=rec,
-        status=g.status,
-        error=g.error,
-        evening=g.evening,
-        d=g.derived,
-    )
+    row_id = _add(h, g, rec, (IMPORT_DEVICE, 0, gid), evening=g.evening)
     h.imports.note(row_id, "new", (IMPORT_DEVICE, 0, gid))
     return "new"
 

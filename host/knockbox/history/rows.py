@@ -67,13 +67,7 @@ class GameRows:
                 synced,
                 updated,
                 rec.get("method"),
-                json.dumps(rec.get("players") or [], ensure_ascii=False),
-                len(rec.get("hands") or []),
-                status,
-                json.dumps(_winners(d)),
-                json.dumps(rec, ensure_ascii=False, sort_keys=True),
-                error,
-                seq,
+                *_record_columns(rec, status, d, error, seq),
             ),
         )
         if gid is None:
@@ -117,13 +111,7 @@ class GameRows:
             (
                 synced,
                 updated,
-                json.dumps(rec.get("players") or [], ensure_ascii=False),
-                len(rec.get("hands") or []),
-                status,
-                json.dumps(_winners(d)),
-                json.dumps(rec, ensure_ascii=False, sort_keys=True),
-                error,
-                seq,
+                *_record_columns(rec, status, d, error, seq),
                 row_id,
             ),
         )
@@ -349,6 +337,25 @@ _KEY = "device_id = ? AND epoch = ? AND gid = ?"
 def _winners(d: derived.Derived | None) -> list[int]:
     """The winners of a game over (none while it is not, or when the history refused it)."""
     return d.standings["winners"] if d and d.standings["over"] else []
+
+
+def _record_columns(
+    rec: dict[str, Any],
+    status: str,
+    d: derived.Derived | None,
+    error: str | None,
+    seq: int | None,
+) -> tuple[str, int, str, str, str, str | None, int | None]:
+    """A game row's players, hands, status, winners, record, error and seq, in that order."""
+    return (
+        json.dumps(rec.get("players") or [], ensure_ascii=False),
+        len(rec.get("hands") or []),
+        status,
+        json.dumps(_winners(d)),
+        json.dumps(rec, ensure_ascii=False, sort_keys=True),
+        error,
+        seq,
+    )
 
 
 def now() -> str:

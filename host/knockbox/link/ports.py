@@ -117,22 +117,17 @@ def find(port: str | None = None, sim: bool = True, none_hint: str = "") -> Port
     what was looked for (and none_hint) when there is none."""
     if port:
         return Port(port, None)
-    found = boards()
-    if len(found) == 1:
-        return found[0]
-    if found:
-        raise UserError(
-            "several MicroPython boards are plugged in; pick one with --port:\n"
-            + "\n".join("  %s  (%s)" % p for p in found)
-        )
-    running = simulators() if sim else []
-    if len(running) == 1:
-        return running[0]
-    if running:
-        raise UserError(
-            "several simulators are running; pick one with --port:\n"
-            + "\n".join("  %s  (%s)" % p for p in running)
-        )
+    for look, several in (
+        (boards, "several MicroPython boards are plugged in"),
+        (simulators if sim else list, "several simulators are running"),
+    ):
+        found = look()  # (the simulators only looked for when no board is plugged in)
+        if len(found) == 1:
+            return found[0]
+        if found:
+            raise UserError(
+                several + "; pick one with --port:\n" + "\n".join("  %s  (%s)" % p for p in found)
+            )
     ids = ", ".join("%04x:%04x" % k for k in sorted(USB_IDS))
     raise UserError(
         "no MicroPython board found on USB (looked for USB ids %s)%s: plug it in "
