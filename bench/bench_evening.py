@@ -1,5 +1,5 @@
 """What the Evening screen costs on the emulated Pico (bench/README.md): opening it for an evening of 10
-finished games (about 100 hands: the store keeps two games in RAM, the other eight are replayed
+finished games (about 100 hands: the store keeps up to two games in RAM, the others are replayed
 from the journal with the rules core), in emulated RP2040 time, Badger 2040 build. Also the boot
 with that journal (the store finds the current evening at boot) and the heap while the screen is
 open.

@@ -38,7 +38,8 @@ from knockcore.game import restore
 from knockfw import META_FILE
 from knockfw.journal import load_json, save_json
 
-KEEP = 2  # games kept in RAM: the one on the table and the one before it
+KEEP = 2  # games kept in RAM: the one on the table and the one before it (boot replays only
+# the one on the table from the journal: the one before it comes back from the checkpoint alone)
 
 
 class StoreError(ValueError):
@@ -48,8 +49,9 @@ class StoreError(ValueError):
 class _Scan:
     # What boot does. First one pass over the journal (visit), without parsing every record: the
     # gid of every game, and where the newest `keep` games start (only those are rebuilt with the
-    # rules core, from their first record on or from the checkpoint; older ones stay on flash for
-    # the host). Records of no game known are counted as skipped, with the first one's reason;
+    # rules core: from the checkpoint and the records after it, or, for the game on the table
+    # alone, from its first record on; the others stay on flash, for the host and the Evening
+    # screen, which replays them when it opens). Records of no game known are counted as skipped, with the first one's reason;
     # those without a game at all (an evening's start, or junk) are listed, to be read afterwards
     # (find_evening). Then rebuild() puts the kept games into the store.
     def __init__(self, keep, snap):
@@ -120,8 +122,14 @@ class _Scan:
         snap = games = None
         s = st.snap_seq
         start = {}  # gid -> the first record of it to apply
+        top = max(self.kept) if self.kept else None
         for g in self.kept:
-            start[g] = s + 1 if g in st._games else self.kept[g]
+            if g in st._games:
+                start[g] = s + 1
+            elif g == top:
+                start[g] = self.kept[g]
+            else:  # replayed only for the game on the table: the first screen waits for it
+                st._old.append(g)
         if start:
             first = min(start[g] for g in start)
             it = st.journal.records(first - 1)

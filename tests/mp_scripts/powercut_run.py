@@ -24,7 +24,7 @@ import simflash as flash
 from simflash import RAMBlockDevice
 from knockfw.journal import Journal
 from knockfw.store import Store
-from storekit import end_game, ended, note
+from storekit import end_game, ended, game_in, note
 
 BLOCKS = 64
 JPATH = "/data/journal"
@@ -99,14 +99,14 @@ def mount(dev):
 
 
 def boot():
-    # keep=99: every game stays in RAM, so the check below can compare all of them.
-    return Store(Journal(JPATH), META, keep=99).load()
+    return Store(Journal(JPATH), META).load()
 
 
 def state(st):
+    # every game, in RAM or replayed from the journal (a boot rebuilds only the newest)
     games = []
     for gid in st.gids():
-        games.append((gid, st.game(gid).record()["hands"], ended(st, gid)))
+        games.append((gid, game_in(st, gid).record()["hands"], ended(st, gid)))
     return (st.epoch, st.current(), games)
 
 

@@ -8,9 +8,9 @@ import os
 import lfs_kit as kit
 from knockfw import journal as jmod
 from knockfw.journal import Journal, load_json, save_json
-from knockfw.store import Store, StoreError
+from knockfw.store import KEEP, Store, StoreError
 from lfs_kit import check, exists, expect_raise, read, write
-from storekit import end_game, ended, events_of, note
+from storekit import end_game, ended, events_of, game_in, note
 
 kit.install(globals())  # MODE, DIR, PATH, META (where the case's files go), setup, fresh
 
@@ -265,10 +265,12 @@ def snap_store():
 
 
 def state(st):
-    """Everything a boot rebuilds, and what an undo of the game on the table would leave."""
+    """Everything a boot rebuilds, and what an undo of the game on the table would leave: the
+    kept games (KEEP) whether in RAM (restored from the checkpoint) or not (a boot without one
+    replays only the game on the table)."""
     out = [st.gids(), st.current(), st.last_seq, st.evening_gid, st.evening_seq]
-    for gid in st.gids():
-        g = st.game(gid)
+    for gid in st.gids()[-KEEP:]:
+        g = game_in(st, gid)
         if g is not None:
             c = g.copy()
             c.undo()
@@ -332,6 +334,26 @@ def case_checkpoint_boot_equals_the_full_replay():
             b.journal.close()
     if used < 10:
         raise AssertionError("the checkpoint was used only %d times" % used)
+
+
+def case_boot_replays_only_the_game_on_the_table():
+    # Without a checkpoint a boot rebuilds only the newest game (the first screen waits for it);
+    # the one before it comes back from a checkpoint, or is replayed where it is needed.
+    fresh()
+    st = snap_store()
+    a = st.record({"t": "game", "rec": REC})["g"]
+    for i in range(4):
+        st.record({"t": "hand", "h": knock(st.game(a), i % 3, 3, 20)})
+    end_game(st, a)
+    b = st.record({"t": "game", "rec": REC})["g"]
+    st.record({"t": "hand", "h": knock(st.game(b), 1, 2, 30)})
+    ram = lambda s: [g for g in s.gids() if s.game(g) is not None]  # noqa: E731
+    check((ram(st), ram(store())), ([a, b], [b]))
+    check(game_in(store(), a).record(), st.game(a).record())
+    st.checkpoint()
+    check(ram(snap_store()), [a, b])
+    os.remove(snap_path())
+    check(ram(snap_store()), [b])
 
 
 def case_a_checkpoint_of_other_records_is_not_used():
