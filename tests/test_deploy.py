@@ -133,6 +133,13 @@ def test_deploy_copies_compiled_files_that_import_and_run(board, build, capsys):
     game_mpy = "knockcore/game.mpy"
     assert manifest["files"][game_mpy] == sha_file(on_disk[game_mpy])
     assert elapsed < 30
+    # the listing the device's boot looks its modules up in (knockfw/rp2board.py): the
+    # packages; what the import system asks about that is a file; what is no file
+    folders, found, no = (ln.split() for ln in open(on_disk["knockbox.imports"]).readlines())
+    mods = ["/" + p for p in build if p.endswith(".mpy")]
+    assert folders == ["/knockcore", "/knockfw"]
+    assert sorted(found) == sorted(mods + [p[:-4] for p in mods])
+    assert sorted(no) == sorted(p[:-4] + ".py" for p in mods)
 
     # The copied .mpy files (not the sources: sys.path is the board's) run a real game.
     from knockcore.game import from_record
@@ -210,6 +217,8 @@ def test_deploy_copies_only_what_changed_and_removes_stale(board, build, capsys)
     ui = "knockfw/ui.mpy"
     assert sha_file(files[ui]) == hashlib.sha256(build[ui]).hexdigest()
     assert json.load(open(files["data/board.json"])) == {"board": "pico-epd"}
+    listing = open(files["knockbox.imports"]).read().split()
+    assert "/knockfw/ssd1680.mpy" in listing and "/knockfw/uc8151.mpy" not in listing
 
     # without --board the board's choice stays; --dry-run --force lists everything, changes nothing
     before = {p: sha_file(f) for p, f in board.files().items()}

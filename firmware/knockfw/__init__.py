@@ -23,6 +23,7 @@ JOURNAL_FILE = "/data/journal.txt"  # the games (knockfw.journal; its .new and .
 META_FILE = "/data/meta.json"  # device id, epoch, next game (knockfw.store)
 SNAP_FILE = "/data/snap.json"  # the boot checkpoint (knockfw.store); deploy removes it
 FAULTS_FILE = "/data/faults.txt"  # the faults' records (knockfw.fault)
+IMPORTS = "/knockbox.imports"  # the modules `knockbox deploy` copied, for the boot's imports
 
 _wdt: object = None  # the armed watchdog (its feed()), set by the board's watch()
 

@@ -60,12 +60,22 @@
 # Awake for awake_ms after a press (short: between the presses of a hand the panel's refresh is
 # spent asleep too; hardware/POWER.md has the charge of each).
 #
+# Quick imports (_Imports, rp2 only): MicroPython v1.28 looks a module up with three littlefs
+# stats (a folder? X.py? X.mpy?) and an open, each a walk through the folder's metadata, for
+# each of the ~27 modules before the first screen (bench/bench_pico.py --only parts shows the
+# boot's steps). The packages at the root are listed once, when this module is imported, and a
+# read-only view of them mounted at /kb, first on sys.path (and knockfw's __path__): the stats
+# are answered from the listing, only the open goes to the flash. The board's mount() drops it
+# again, which the app asks for once its boot's modules are in and before its journal (the
+# boot's peak of RAM): the modules imported later (fewer, and where the panel's refresh hides
+# them) look on the flash. Each lookup leaves a little garbage (the path's string) between the
+# modules' code: harmless on a heap with room to spare; on a short one knockfw.app collects
+# more often while its modules come in.
+#
 # The heap at boot: the panel's framebuffer is allocated in early_buttons(), before the app's
-# imports leave the heap in pieces. Nothing else is held from boot: the app's imports are the
-# boot's peak of RAM, and a piece held through them (or a listing of the modules to answer the
-# import system's littlefs stats, whose garbage, a path string a stat and an exception a miss,
-# is left between the modules' code) leaves the journal's replay without the pieces it needs
-# with 100 KB held (bench/bench_pico.py's heap budget).
+# imports leave the heap in pieces. Nothing else is held from boot: a piece held through the
+# imports leaves the journal's replay without the pieces it needs with 100 KB held
+# (bench/bench_pico.py's heap budget).
 import os
 import sys
 import time
@@ -118,6 +128,65 @@ _LEVELS = const(0x22222222)  # in an INTR word: each GPIO's level-high bit
 _GPIO_IN = const(0xD0000004)  # SIO_BASE + GPIO_IN (2.3.1.7): the pads' input levels
 _FB_BYTES = const(296 * 128 // 8)  # the panel's framebuffer (the Badger's UC8151)
 _dma: tuple = ()  # the ring's DMA channels and buffer, kept (a collected channel is closed)
+_DIR = const(0x4000)  # a stat's st_mode: a folder (S_IFDIR), a file (S_IFREG)
+_FILE = const(0x8000)
+
+
+class _Imports:
+    # A read-only view of the packages at the root for the import system (see the header):
+    # stat() a dict's lookup, open() the built-in, both C called straight from the import system
+    # (no frame of ours). MicroPython v1.28 (py/builtinimport.c) asks of a module X whether X is
+    # a folder (the listing says a file: no), whether X.py is a file (a folder: no), then X.mpy:
+    # every question about a module on the flash has an answer, none raises (an exception a
+    # miss would be more garbage between the modules' code). Anything else: KeyError, not here.
+    # The listing is the one `knockbox deploy` writes (knockfw.IMPORTS; knockbox.link.deploy.
+    # imports_listing): the package folders, then what is a file, then what is not. A module
+    # copied by hand is not in it, and is found on the flash as before, after a miss here.
+    def __init__(self):
+        d: dict = {}
+        with open(knockfw.IMPORTS) as f:
+            for mode in (_DIR, _FILE, _DIR):
+                st = (mode, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+                for p in f.readline().split():
+                    d[p] = st
+        self.stat = d.__getitem__
+        self.open = open
+
+    def mount(self, *args):
+        pass
+
+    umount = mount
+
+    def ilistdir(self, p):
+        return iter(())
+
+
+if sys.platform == "rp2":  # (once a boot: a soft reset unmounts it)
+    try:
+        import vfs
+
+        vfs.mount(_Imports(), "/kb")
+        sys.path.insert(0, "/kb")
+        knockfw.__path__ = "/kb/knockfw"  # type: ignore[attr-defined]
+    except Exception:  # noqa: BLE001 - slower imports, nothing worse
+        pass
+del _Imports  # (the view holds what it needs: all of it goes with it, _slow())
+
+
+def _slow():
+    # The listing dropped once the first screen's modules are in (its RAM back): the imports
+    # after it look on the flash again (see the header).
+    try:
+        import vfs
+
+        vfs.umount("/kb")
+        sys.path.remove("/kb")
+        for m in sys.modules.values():
+            p = getattr(m, "__path__", "")
+            if p[:3] == "/kb":
+                m.__path__ = p[3:]  # type: ignore[assignment]
+    except Exception:  # noqa: BLE001 - not mounted (the unix port, a second board)
+        pass
 
 
 def _ring(gpio, taps):
@@ -382,7 +451,10 @@ class Rp2Board(knockfw.Board):
         return w
 
     def mount(self):
-        # The rp2 firmware mounts littlefs at / on boot; make sure the data folder exists.
+        # The rp2 firmware mounts littlefs at / on boot; make sure the data folder exists. The
+        # app asks once its boot's modules are in, before its journal: the imports' listing is
+        # dropped then (see the header).
+        _slow()
         try:
             os.mkdir(self.data_dir)
         except OSError:

@@ -2,8 +2,10 @@
 MicroPython v1.28 board and restarts it; the app boots and its first screen, decoded from the
 SPI stream with the UC8151 model, is the unix port's rendering pixel for pixel (upright)."""
 
+import json
 import re
 
+from knockbox.link.rawrepl import RawRepl
 from kit import device as unix  # tests/kit/device.py: the same firmware on MicroPython's unix port
 import emu_frames
 
@@ -36,3 +38,28 @@ def test_deploy_boot_first_frame(deployed, device, tmp_path):
     assert r.errors == []
     assert len(r.frames) == 1 and r.frames[0].kind == "full"
     assert r.frames[0].diff(empty) == 0, r.frames[0].ascii()
+
+    # the boot's modules were looked up in the listing of what deploy copied (knockfw/
+    # rp2board.py), which is gone once they are in: later imports look on the flash
+    b = RawRepl(device.tty)  # Ctrl-C, no soft reset: the app's modules stay loaded
+    try:
+        seen = json.loads(
+            b.run(
+                "import sys, os, json\n"
+                "m = sys.modules\n"
+                "import knockfw.ui_menu\n"
+                "print(json.dumps([m['knockfw.app'].__file__, m['knockcore.game'].__file__,"
+                " m['knockfw.ui_menu'].__file__, '/kb' in sys.path,"
+                " m['knockfw'].__path__, m['knockcore'].__path__]))"
+            ).strip()
+        )
+    finally:
+        b.close()
+    assert seen == [
+        "/kb/knockfw/app.mpy",
+        "/kb/knockcore/game.mpy",
+        "/knockfw/ui_menu.mpy",
+        False,
+        "/knockfw",
+        "/knockcore",
+    ], seen

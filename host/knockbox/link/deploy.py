@@ -31,7 +31,7 @@ from knockbox.usererror import UserError
 from knockbox.build.manifest import load as load_manifest
 from knockbox.link.rawrepl import RawRepl
 from knockcore.proto import BOARDS
-from knockfw import BOARD_FILE as _BOARD_FILE, DATA, SNAP_FILE as _SNAP_FILE
+from knockfw import BOARD_FILE as _BOARD_FILE, DATA, IMPORTS, SNAP_FILE as _SNAP_FILE
 from knockfw.board import named as board_of  # a board.json read as the firmware reads it
 
 if TYPE_CHECKING:
@@ -39,6 +39,7 @@ if TYPE_CHECKING:
 
 MIN_VERSION = (1, 28)
 HASHES_FILE = "knockbox.manifest.json"  # what the last deploy copied, with sha256
+IMPORTS_FILE = IMPORTS[1:]  # the modules it copied, as the device's imports look them up
 OLD_LIB = "lib"  # where deploys before the packages moved to the root put them
 OLD_HASHES_FILE = OLD_LIB + "/" + HASHES_FILE
 # the device's files (knockfw's names), as the raw REPL names them: from the root, no "/"
@@ -244,6 +245,26 @@ def old_layout(path: str, files: dict[str, bytes]) -> bool:
     return path == OLD_HASHES_FILE or path.startswith(tuple(d + "/" for d in old_folders(files)))
 
 
+def imports_listing(files: dict[str, bytes] | list[str]) -> bytes:
+    """The listing the device's boot looks its modules up in (knockfw/rp2board.py): three lines
+    of paths from the root, the package folders; what MicroPython's import asks about that is
+    a file (a module's X.mpy, its X as it asks whether X is a folder, a source X.py); and what
+    is no file (X.py beside X.mpy)."""
+    folders, found, other = set(), [], []
+    for p in sorted(files):
+        if "/" not in p or p.startswith(DATA[1:] + "/") or not p.endswith((".py", ".mpy")):
+            continue
+        q = "/" + p
+        folders.add(q[: q.index("/", 1)])
+        if q.endswith(".mpy"):
+            found += [q, q[:-4]]
+            other.append(q[:-4] + ".py")
+        else:
+            found.append(q)
+    no = [p for p in other if p not in set(found)]
+    return ("\n".join(" ".join(x) for x in (sorted(folders), found, no)) + "\n").encode()
+
+
 def plan(
     files: dict[str, bytes], on_board: dict[str, Any], force: bool = False
 ) -> tuple[list[str], list[str]]:
@@ -344,7 +365,7 @@ def _deploy(
     files = compile_for(info, board_of(choice))
     on_board, nohash = board.hashes(
         package_folders(files) + old_folders(files),
-        [p for p in files if "/" not in p] + [OLD_HASHES_FILE],
+        [p for p in files if "/" not in p] + [OLD_HASHES_FILE, IMPORTS_FILE],
     )
     if nohash:  # no sha256 on the board: trust the hashes of the last deploy
         record = board.read(HASHES_FILE)
@@ -379,6 +400,11 @@ def _deploy(
         for p in stale:
             say(out, "  would remove %s" % p)
         return 0
+    listing = imports_listing(files)
+    if copy or stale:
+        # The imports' listing goes first and comes back last: the device's boot trusts it
+        # (knockfw/rp2board.py), so a deploy cut short leaves none to mislead it.
+        board.remove([IMPORTS_FILE])
     if copy:
         board.mkdirs(folders_for(copy))
     t0 = time.monotonic()
@@ -409,6 +435,8 @@ def _deploy(
             "files": {p: sha(d) for p, d in sorted(files.items())},
         }
         board.write(HASHES_FILE, json.dumps(record, indent=0, sort_keys=True).encode())
+    if copy or stale or on_board.get(IMPORTS_FILE) != sha(listing):
+        board.write(IMPORTS_FILE, listing)
     if copy:
         say(out, "copied in %.1f s" % (time.monotonic() - t0))
     if board.restart():
