@@ -5,7 +5,7 @@ each erase and program: --flash-timing typ, the default, is the W25Q16JV's typic
 sector erased and 0.4 ms a page programmed; max its worst case, 400 ms and 3 ms; off).
 
     .venv/bin/python bench/bench_pico.py [--image FLASH.img] [--quick] [--flash-timing typ|max|off]
-                                         [--silicon-clocks] [--only boot,taps,play,save,sync,heap]
+                                         [--silicon-clocks] [--only boot,taps,play,save,sync,heap,parts]
                                          [--write]
 
 --silicon-clocks: the emulator's model of a real chip's clocks (rp2040-emu --silicon-clocks: the
@@ -21,6 +21,8 @@ power latch line into hardware/README.md, the only places the docs give these fi
 save: what the journal's writes and the boot checkpoint cost the device per hand (awake time).
 taps: the shortest tap the Badger counts every time while it naps on battery between hands
 (tests/emu/emu_taps.py).
+parts: where the boot without the checkpoint goes, step by step (not a budget: the map for
+making the boot quicker).
 
 The firmware is deployed with `knockbox deploy --port` into a fresh instance (or an image given
 with --image that has it). Journals of 300 and 1,000 hands are written on the laptop by the
@@ -261,7 +263,7 @@ def measure_boot(emu, image, work, j300, repeats):
         "  the same without the boot checkpoint",
         max(c) if c else None,
         BUDGETS["boot300"],
-        extra="the first boot after a deploy, an erase or a journal copied in",
+        extra="the first boot after a deploy or a journal copied in",
     )
 
 
@@ -440,6 +442,57 @@ knockfw.app.run()
 """
 
 
+PARTS_MAIN = """# bench_pico.py: the app's boot as knockfw.app.run() does it, with marks (us since reset)
+import time
+_t = [("main.py runs", time.ticks_us())]
+import knockfw.app as A
+_t.append(("the app's modules imported", time.ticks_us()))
+from knockfw import board as B
+b = B.load()
+_t.append(("board.load(): the board and its panel", time.ticks_us()))
+a = A.App(b)
+_t.append(("App(): settings, the journal, the games rebuilt", time.ticks_us()))
+while not a.refreshes:
+    a.step(time.ticks_ms())
+_t.append(("the first screen drawn and sent to the panel", time.ticks_us()))
+for n, t in _t:
+    print("PART %d %s" % (t, n))
+while True:
+    a.step(time.ticks_ms())
+    time.sleep_ms(20)
+"""
+
+
+def measure_parts(emu, image, work, j300):
+    """Where the boot without the checkpoint goes (a 300-hand journal): the app's own boot
+    steps, timed by a main.py that does what knockfw.app.run() does, with marks. Not a budget:
+    the map for whoever makes the boot quicker."""
+    dev = emu_device.Device(emu, os.path.join(work, "parts"), image)
+    try:
+        start_settled(dev)
+        put_journal(dev, j300)
+        main = os.path.join(work, "main_parts.py")
+        with open(main, "w") as f:
+            f.write(PARTS_MAIN)
+        mpremote(dev, "fs", "rm", ":/data/snap.json", "+", "fs", "cp", main, ":/main.py")
+        dev.reset()
+        dev.sleep(3000)
+        with dev.serial(timeout=2) as port:
+            out = port.read(4096).decode("utf-8", "replace")
+    finally:
+        dev.stop()
+    parts = [ln.split(" ", 2)[1:] for ln in out.splitlines() if ln.startswith("PART ")]
+    if not parts:
+        print("boot parts: no figures:\n" + out[-1000:])
+        return
+    print("where the boot without the checkpoint goes (ms from reset, 300-hand journal):")
+    last = 0.0
+    for t, name in parts:
+        ms = int(t) / 1000
+        print("  %-52s %6.0f ms  (+%.0f)" % (name, ms, ms - last))
+        last = ms
+
+
 def last_words(dev):
     """The last line the device printed on its serial port (a traceback's error)."""
     try:
@@ -564,7 +617,7 @@ def main():
     args = sys.argv[1:]
     quick = "--quick" in args
     image = option(args, "--image")
-    only = option(args, "--only", "boot,taps,play,save,sync,heap").split(",")
+    only = option(args, "--only", "boot,taps,play,save,sync,heap,parts").split(",")
     timing = option(args, "--flash-timing", os.environ.get("PICO_EMU_FLASH_TIMING", "typ"))
     os.environ["PICO_EMU_FLASH_TIMING"] = timing  # every emulator this bench starts
     silicon = "--silicon-clocks" in args or os.environ.get("PICO_EMU_SILICON_CLOCKS") == "1"
@@ -614,6 +667,8 @@ def main():
             measure_sync_and_drain(emupico, image, work, j1000, 2000)
         if "heap" in only:
             measure_heap(emupico, image, work, j300)
+        if "parts" in only:
+            measure_parts(emupico, image, work, j300)
         print("(%.0f s wall)" % (time.time() - t))
     finally:
         shutil.rmtree(work, ignore_errors=True)
