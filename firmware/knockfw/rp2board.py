@@ -167,7 +167,9 @@ if sys.platform == "rp2":  # (once a boot: a soft reset unmounts it)
 
         vfs.mount(_Imports(), "/kb")
         sys.path.insert(0, "/kb")
-        knockfw.__path__ = "/kb/knockfw"  # type: ignore[attr-defined]
+        for _n in ("knockfw", "knockcore"):  # (in already: the Pico build's boot.py has both)
+            if _n in sys.modules:
+                sys.modules[_n].__path__ = "/kb/" + _n
     except Exception:  # noqa: BLE001 - slower imports, nothing worse
         pass
 del _Imports  # (the view holds what it needs: all of it goes with it, _slow())

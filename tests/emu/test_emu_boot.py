@@ -17,6 +17,45 @@ def reference(tmp_path, name, actions=()):
     return emu_frames.pbm_image("%s/%s.pbm" % (out, name))
 
 
+LISTED = [
+    "/kb/knockfw/app.mpy",
+    "/kb/knockcore/game.mpy",
+    "/knockfw/ui_menu.mpy",
+    False,
+    "/knockfw",
+    "/knockcore",
+]
+
+
+def boot_modules(dev):
+    """Where the app's modules came from, as the device says after its first screen: [app's
+    and knockcore.game's __file__, ui_menu's imported now, the view still on sys.path, the
+    packages' __path__] (LISTED: through the imports' view, dropped since)."""
+    b = RawRepl(dev.tty)  # Ctrl-C, no soft reset: the app's modules stay loaded
+    try:
+        return json.loads(
+            b.run(
+                "import sys, json\n"
+                "m = sys.modules\n"
+                "import knockfw.ui_menu\n"
+                "print(json.dumps([m['knockfw.app'].__file__, m['knockcore.game'].__file__,"
+                " m['knockfw.ui_menu'].__file__, '/kb' in sys.path,"
+                " m['knockfw'].__path__, m['knockcore'].__path__]))"
+            ).strip()
+        )
+    finally:
+        b.close()
+
+
+def test_pico_build_boots_through_the_listing_too(device_factory):
+    """The Pico build's boot.py has knockcore in before the view is mounted (knockfw.board
+    reads the boards' names from knockcore.proto): its modules come through the view too."""
+    dev = device_factory(board="pico-epd")
+    assert dev.wait_refresh(0, 120), "no refresh after boot"
+    dev.wait_quiet(300)
+    assert boot_modules(dev) == LISTED
+
+
 def test_deploy_boot_first_frame(deployed, device, tmp_path):
     out = deployed["deploy"]
     assert out.startswith("exit 0"), out
@@ -41,25 +80,4 @@ def test_deploy_boot_first_frame(deployed, device, tmp_path):
 
     # the boot's modules were looked up in the listing of what deploy copied (knockfw/
     # rp2board.py), which is gone once they are in: later imports look on the flash
-    b = RawRepl(device.tty)  # Ctrl-C, no soft reset: the app's modules stay loaded
-    try:
-        seen = json.loads(
-            b.run(
-                "import sys, os, json\n"
-                "m = sys.modules\n"
-                "import knockfw.ui_menu\n"
-                "print(json.dumps([m['knockfw.app'].__file__, m['knockcore.game'].__file__,"
-                " m['knockfw.ui_menu'].__file__, '/kb' in sys.path,"
-                " m['knockfw'].__path__, m['knockcore'].__path__]))"
-            ).strip()
-        )
-    finally:
-        b.close()
-    assert seen == [
-        "/kb/knockfw/app.mpy",
-        "/kb/knockcore/game.mpy",
-        "/knockfw/ui_menu.mpy",
-        False,
-        "/knockfw",
-        "/knockcore",
-    ], seen
+    assert boot_modules(device) == LISTED
