@@ -140,8 +140,10 @@ class _Imports:
     # every question about a module on the flash has an answer, none raises (an exception a
     # miss would be more garbage between the modules' code). Anything else: KeyError, not here.
     # The listing is the one `knockbox deploy` writes (knockfw.IMPORTS; knockbox.link.deploy.
-    # imports_listing): the package folders, then what is a file, then what is not. A module
-    # copied by hand is not in it, and is found on the flash as before, after a miss here.
+    # imports_listing): the package folders, then what is a file, then what is not. A new module
+    # copied into a package by hand (mpremote) is not in it, and the boot does not find it: a
+    # package has one folder, the view's. Deploy, or remove the listing (then nothing is mounted
+    # and every import looks on the flash). A module replaced by hand is found as before.
     def __init__(self):
         d: dict = {}
         with open(knockfw.IMPORTS) as f:
