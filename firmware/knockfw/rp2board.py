@@ -63,9 +63,10 @@
 # Quick imports (_Imports, rp2 only): MicroPython v1.28 looks a module up with three littlefs
 # stats (a folder? X.py? X.mpy?) and an open, each a walk through the folder's metadata, for
 # each of the ~27 modules before the first screen (bench/bench_pico.py --only parts shows the
-# boot's steps). The packages at the root are listed once, when this module is imported, and a
-# read-only view of them mounted at /kb, first on sys.path (and knockfw's __path__): the stats
-# are answered from the listing, only the open goes to the flash. The board's mount() drops it
+# boot's steps). When this module is imported, the listing `knockbox deploy` wrote of its
+# modules is read once, and a read-only view of them mounted at /kb, first on sys.path (and the
+# __path__ of knockfw and knockcore): the stats are answered from the listing, only the open goes
+# to the flash. The board's mount() drops it
 # again, which the app asks for once its boot's modules are in and before its journal (the
 # boot's peak of RAM): the modules imported later (fewer, and where the panel's refresh hides
 # them) look on the flash. Each lookup leaves a little garbage (the path's string) between the

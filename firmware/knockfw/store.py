@@ -51,9 +51,10 @@ class _Scan:
     # gid of every game, and where the newest `keep` games start (only those are rebuilt with the
     # rules core: from the checkpoint and the records after it, or, for the game on the table
     # alone, from its first record on; the others stay on flash, for the host and the Evening
-    # screen, which replays them when it opens). Records of no game known are counted as skipped, with the first one's reason;
-    # those without a game at all (an evening's start, or junk) are listed, to be read afterwards
-    # (find_evening). Then rebuild() puts the kept games into the store.
+    # screen, which replays them when it opens). Records of no game known are counted as
+    # skipped, with the first one's reason; those without a game at all (an evening's start, or
+    # junk) are listed, to be read afterwards (find_evening). Then rebuild() puts the kept games
+    # into the store.
     def __init__(self, keep, snap):
         self.keep = keep
         self.snap = snap  # the checkpoint read (_read_snap), until rebuild() is done with it

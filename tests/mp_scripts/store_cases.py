@@ -347,7 +347,10 @@ def case_boot_replays_only_the_game_on_the_table():
     end_game(st, a)
     b = st.record({"t": "game", "rec": REC})["g"]
     st.record({"t": "hand", "h": knock(st.game(b), 1, 2, 30)})
-    ram = lambda s: [g for g in s.gids() if s.game(g) is not None]  # noqa: E731
+
+    def ram(s):
+        return [g for g in s.gids() if s.game(g) is not None]
+
     check((ram(st), ram(store())), ([a, b], [b]))
     check(game_in(store(), a).record(), st.game(a).record())
     st.checkpoint()

@@ -25,18 +25,13 @@ def game_in(st, gid):
     """Game gid: the store's in RAM, else replayed from its journal records (as a boot that kept
     it would have; a record the rules refuse is skipped, as boot skips it). None if none."""
     g = st.game(gid)
-    if g is not None:
-        return g
-    it = st.journal.records(0)
-    try:
-        for _seq, e in it:
+    if g is None:
+        for _seq, e in events_of(st, 0, st.last_seq):
             if ev.game_of(e) == gid:
                 try:
                     g = ev.apply(g, e)
                 except (ValueError, KeyError, TypeError, AttributeError):
                     pass
-    finally:
-        it.close()
     return g
 
 

@@ -261,7 +261,8 @@ def imports_listing(files: dict[str, bytes] | list[str]) -> bytes:
             other.append(q[:-4] + ".py")
         else:
             found.append(q)
-    no = [p for p in other if p not in set(found)]
+    files_too = set(found)  # (a source X.py beside X.mpy is a file)
+    no = [p for p in other if p not in files_too]
     return ("\n".join(" ".join(x) for x in (sorted(folders), found, no)) + "\n").encode()
 
 
